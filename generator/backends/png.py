@@ -1,0 +1,28 @@
+"""PNG backend: the PDF rendered by pdfium (pypdfium2), so the preview shows exactly what prints."""
+
+from __future__ import annotations
+
+import io
+from typing import Sequence
+
+import pypdfium2 as pdfium
+
+from ..scene import Scene
+from .pdf import render_pdf
+
+
+def pdf_to_images(pdf: bytes, *, dpi: int = 150) -> list:
+    """Rasterise every page of a PDF (bytes) at ``dpi``; returns PIL images (RGB, white background)."""
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        return [page.render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB") for page in doc]
+    finally:
+        doc.close()
+
+
+def render_png(pages: Sequence[Scene], *, dpi: int = 150) -> bytes:
+    """The first page of ``pages`` as PNG bytes at ``dpi`` (rendered from the PDF)."""
+    image = pdf_to_images(render_pdf(pages[:1]), dpi=dpi)[0]
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", dpi=(dpi, dpi), optimize=True)
+    return buf.getvalue()

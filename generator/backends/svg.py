@@ -1,0 +1,63 @@
+"""SVG backend (svgwrite): one page, user units in millimetres, the sheet fonts embedded as data."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import svgwrite
+
+from ..scene import FONT_NAMES, PT, Circle, Line, Path_, Rect, Scene, Text, font_path
+
+_ANCHOR = {"start": "start", "middle": "middle", "end": "end"}
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.3f}".rstrip("0").rstrip(".")
+
+
+def render_svg(scene: Scene) -> bytes:
+    """Draw one scene as an SVG document (width and height in mm) and return its UTF-8 bytes."""
+    dwg = svgwrite.Drawing(
+        size=(f"{_fmt(scene.width)}mm", f"{_fmt(scene.height)}mm"),
+        viewBox=f"0 0 {_fmt(scene.width)} {_fmt(scene.height)}",
+        profile="full",
+        debug=False,
+    )
+    if scene.title:
+        dwg.set_desc(title=scene.title)
+    for weight, name in FONT_NAMES.items():
+        dwg.embed_font(name, str(font_path(weight)))
+    dwg.add(dwg.rect((0, 0), (scene.width, scene.height), fill="#ffffff"))
+    for item in scene.items:
+        if isinstance(item, Text):
+            attrs = dict(
+                insert=(_fmt(item.x), _fmt(item.y)),
+                font_family=f"{FONT_NAMES[item.weight]}, 'Bitstream Vera Sans', 'DejaVu Sans', sans-serif",
+                font_size=_fmt(item.size * PT),
+                fill=item.color,
+                text_anchor=_ANCHOR[item.anchor],
+            )
+            el = dwg.text(item.text, **attrs)
+            if item.angle:
+                el["transform"] = f"rotate({_fmt(-item.angle)} {_fmt(item.x)} {_fmt(item.y)})"
+            dwg.add(el)
+            continue
+        paint = item.paint
+        style = dict(
+            stroke=paint.stroke or "none",
+            fill=paint.fill or "none",
+            stroke_width=_fmt(paint.width) if paint.stroke else "0",
+        )
+        if paint.dash:
+            style["stroke_dasharray"] = ",".join(_fmt(d) for d in paint.dash)
+        if isinstance(item, Line):
+            dwg.add(dwg.line((_fmt(item.x1), _fmt(item.y1)), (_fmt(item.x2), _fmt(item.y2)), **style))
+        elif isinstance(item, Rect):
+            extra = {"rx": _fmt(item.r), "ry": _fmt(item.r)} if item.r else {}
+            dwg.add(dwg.rect((_fmt(item.x), _fmt(item.y)), (_fmt(item.w), _fmt(item.h)), **style, **extra))
+        elif isinstance(item, Circle):
+            dwg.add(dwg.circle((_fmt(item.cx), _fmt(item.cy)), _fmt(item.r), **style))
+        elif isinstance(item, Path_):
+            d = " ".join(op[0] + " " + " ".join(_fmt(v) for v in op[1:]) if len(op) > 1 else op[0] for op in item.ops)
+            dwg.add(dwg.path(d=d, fill_rule="nonzero", **style))
+    return dwg.tostring().encode("utf-8")

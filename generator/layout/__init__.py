@@ -1,0 +1,1 @@
+"""Layout files: reading them with positions, validating them, and the resolved models."""

@@ -1,0 +1,416 @@
+"""All In (flip&write) sheet layouts: the YAML format, its validator and the resolved model.
+
+File format: DESIGN.md, "All In sheet layout (``layouts/allin/<id>.yaml``)".
+Beyond DESIGN.md a layout may give ``description`` (one line for listings),
+``chips`` (how many chip circles the sheet prints; default: the most a player
+can earn, 1 per single-reward hand and 2 per double-reward hand),
+``extends`` (a template of ``templates/``, default ``allin-sheet``), and
+``style`` / ``strings`` overrides of that template's keys.
+
+Rules checked, with the rulebook passage each rests on
+(``seeds/000_e6ed0c80d6705b52.txt``):
+
+* exactly one Golden Card with a card space on all 8 sides ("surrounds the
+  Golden Card with the 8th card");
+* at least 2 starting spaces (rounds 1 and 2 are written in starting spaces);
+* every space reachable from a starting space along links, the Golden Card
+  not counting as written ("The Golden Card is not considered as an empty
+  card space"; placement follows the lines);
+* hand letters exactly those of the grid's runs;
+* a warning when the writable spaces are not 24 (23 rounds plus one Golden
+  Deck card).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError
+
+from ..cards import Card, CardCodeError, parse_card, SUIT_SYMBOLS
+from ..errors import InputError, Problem
+from ..yamlpos import Document, load_yaml
+from .grid import Grid, HandRun, cell_name, golden_ring, parse_grid
+from .schema import StrictModel, problem_from_error, pydantic_problems
+
+WRITABLE_SPACES = 24
+"""23 rounds of the main deck plus one card from the Golden Deck."""
+MAX_LATTICE = 8
+"""Largest lattice (columns or rows) that still prints a playable card space."""
+MAX_HANDS = 16
+"""Most hands the score table can hold on one line."""
+
+
+class HandSpec(StrictModel):
+    """One hand's entry under ``hands:``: its completion reward and Best Scoring Hand bonus."""
+
+    reward: Literal["single", "double"] = Field(
+        description="single: 1 chip to the first completer(s); double: 2 to the first, 1 to later ones"
+    )
+    bonus: int = Field(ge=1, le=99, description="points for the Best Scoring Hand of this letter")
+
+
+class Style(StrictModel):
+    """Lengths (mm) and colours of an All In sheet; every key comes from the template or the layout."""
+
+    margin: float = Field(ge=5, le=30)
+    card_width: float = Field(ge=15, le=50)
+    card_height: float = Field(ge=18, le=60)
+    gap_x: float = Field(ge=8, le=30)
+    gap_y: float = Field(ge=7, le=30)
+    ink: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+    soft: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+    accent: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+    red: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+    black: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+    dropout: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+    golden_fill: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+    golden_edge: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+    panel: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+
+
+_STRING_KEYS = (
+    "title subtitle sheet player aid_title weaker stronger "
+    "pair pair_note two_pair two_pair_note three_of_a_kind three_of_a_kind_note "
+    "straight straight_note full_house full_house_note four_of_a_kind four_of_a_kind_note "
+    "straight_flush straight_flush_note aid_rule hand points best_hand best_hand_help "
+    "chips_left total total_help fold chips chips_help golden reward_single reward_double start_help"
+).split()
+
+Strings = type(
+    "Strings",
+    (StrictModel,),
+    {
+        "__annotations__": {k: str for k in _STRING_KEYS},
+        "__doc__": "Every label printed on an All In sheet (our own words; see templates/allin-sheet.yaml).",
+        **{k: Field(max_length=200) for k in _STRING_KEYS},
+    },
+)
+
+
+class TemplateSpec(StrictModel):
+    """A template file of ``templates/`` for All In sheets (``kind: template``)."""
+
+    kind: Literal["template"]
+    id: str
+    style: dict[str, Any]
+    strings: dict[str, Any]
+
+
+class LayoutSpec(StrictModel):
+    """The YAML of an All In layout file, as written (before the grid is read)."""
+
+    game: Literal["allin"]
+    id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
+    name: str | None = Field(default=None, max_length=24)
+    description: str | None = Field(default=None, max_length=200)
+    golden: str
+    grid: str
+    hands: dict[str, HandSpec]
+    chips: int | None = Field(default=None, ge=1, le=40)
+    extends: str = "allin-sheet"
+    style: dict[str, Any] | None = None
+    strings: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A hand of the resolved layout: its run of cells, completion reward and bonus."""
+
+    letter: str
+    run: HandRun
+    reward: Literal["single", "double"]
+    bonus: int
+
+    @property
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        """The run's lattice positions, left to right or top to bottom."""
+        return self.run.cells
+
+    @property
+    def max_chips(self) -> int:
+        """Most chips one player can earn from this hand (2 for double, 1 for single)."""
+        return 2 if self.reward == "double" else 1
+
+
+@dataclass
+class AllInLayout:
+    """A validated All In sheet layout, ready to draw, verify or referee.
+
+    Attributes:
+        id: layout id (file name without ``.yaml`` unless ``id:`` says otherwise).
+        name: the sheet's name, by its Golden Card (``"Q♦"``).
+        golden: the printed Golden Card.
+        grid: the parsed grid.
+        hands: letter → :class:`Hand`, in letter order.
+        chips: chip circles printed on the sheet.
+        style: resolved :class:`Style`.
+        strings: resolved :class:`Strings`.
+        description: one line for listings ('' when not given).
+        source: the layout file.
+        warnings: non-fatal findings (e.g. not 24 writable spaces).
+    """
+
+    id: str
+    name: str
+    golden: Card
+    grid: Grid
+    hands: dict[str, Hand]
+    chips: int
+    style: Style
+    strings: Any
+    description: str = ""
+    source: str = ""
+    warnings: list[Problem] = field(default_factory=list)
+
+    @property
+    def spaces(self) -> int:
+        """Number of writable card spaces."""
+        return len(self.grid.writable)
+
+    @property
+    def golden_coord(self) -> tuple[int, int]:
+        """Lattice position of the Golden Card."""
+        return self.grid.golden[0]
+
+
+def load_template(name: str, *, base: Path, templates_dir: Path) -> tuple[dict[str, Any], dict[str, Any], Document]:
+    """Find and read a template by name (``templates/<name>.yaml``) or by path relative to ``base``.
+
+    Returns:
+        ``(style, strings, document)`` as written in the template.
+
+    Raises:
+        InputError: the template is missing or malformed.
+    """
+    candidates = [templates_dir / f"{name}.yaml", base / name]
+    path = next((p for p in candidates if p.is_file()), None)
+    if path is None:
+        raise FileNotFoundError(name)
+    doc = load_yaml(path)
+    try:
+        spec = TemplateSpec.model_validate(doc.data)
+    except ValidationError as exc:
+        raise InputError(pydantic_problems(exc, doc)) from None
+    return spec.style, spec.strings, doc
+
+
+def load_allin_layout(path: str | Path, *, display: str | None = None, templates_dir: Path | None = None) -> AllInLayout:
+    """Read, validate and resolve an All In layout file.
+
+    Args:
+        path: the layout YAML file.
+        display: how to name it in messages (default ``str(path)``).
+        templates_dir: where named templates live (default: the repo's ``templates/``).
+
+    Returns:
+        The :class:`AllInLayout`; warnings are on ``layout.warnings``.
+
+    Raises:
+        InputError: with every error found (and the warnings), each located
+            ``FILE:LINE:COL``.
+    """
+    doc = load_yaml(path, display=display)
+    return layout_from_document(doc, Path(path), templates_dir=templates_dir)
+
+
+def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | None = None) -> AllInLayout:
+    """Validate a parsed layout document (see :func:`load_allin_layout`)."""
+    from ..paths import TEMPLATES_DIR
+
+    templates_dir = templates_dir or TEMPLATES_DIR
+    try:
+        spec = LayoutSpec.model_validate(doc.data)
+    except ValidationError as exc:
+        problems = pydantic_problems(exc, doc)
+        # Still read the grid so its problems show in the same pass.
+        grid_text = doc.data.get("grid") if isinstance(doc.data, dict) else None
+        if isinstance(grid_text, str):
+            _, grid_problems, _ = _check_grid(grid_text, doc)
+            problems += grid_problems
+        raise InputError(problems) from None
+
+    problems: list[Problem] = []
+    warnings: list[Problem] = []
+
+    golden: Card | None = None
+    try:
+        golden = parse_card(spec.golden)
+        if golden.is_joker:
+            problems.append(doc.problem(("golden",), "the Golden Card must be a real card, not a Joker (e.g. golden: QD)"))
+            golden = None
+    except CardCodeError as exc:
+        problems.append(doc.problem(("golden",), f"golden: {exc}"))
+
+    grid, grid_problems, grid_warnings = _check_grid(spec.grid, doc)
+    problems += grid_problems
+    warnings += grid_warnings
+
+    hands: dict[str, Hand] = {}
+    expected = {run.letter: run for run in grid.hands}
+    for letter, hspec in spec.hands.items():
+        if letter not in expected:
+            have = _letters(list(expected))
+            problems.append(
+                doc.problem(
+                    ("hands", letter),
+                    f"hand '{letter}' is not in the grid, which has {len(expected)} hands ({have}); "
+                    "letters go to rows top to bottom, then to columns left to right",
+                    key=True,
+                )
+            )
+            continue
+        hands[letter] = Hand(letter, expected[letter], hspec.reward, hspec.bonus)
+    for letter, run in expected.items():
+        if letter not in spec.hands:
+            problems.append(
+                doc.problem(
+                    ("hands",),
+                    f"hand '{letter}' ({describe_run(run)}) has no entry under hands:; "
+                    f"add e.g. '{letter}: {{reward: single, bonus: 2}}'",
+                    key=True,
+                )
+            )
+    if len(expected) > MAX_HANDS:
+        problems.append(
+            doc.problem(("grid",), f"the grid has {len(expected)} hands; a sheet's score table holds at most {MAX_HANDS}")
+        )
+
+    style, strings = _resolve_template(spec, doc, path, templates_dir, problems)
+
+    if problems:
+        raise InputError(problems + warnings)
+
+    layout_id = spec.id or path.stem
+    name = spec.name or f"{golden.rank_label}{SUIT_SYMBOLS[golden.suit]}"  # type: ignore[index]
+    ordered = {k: hands[k] for k in sorted(hands)}
+    chips = spec.chips if spec.chips is not None else sum(h.max_chips for h in ordered.values())
+    return AllInLayout(
+        id=layout_id,
+        name=name,
+        golden=golden,  # type: ignore[arg-type]
+        grid=grid,
+        hands=ordered,
+        chips=chips,
+        style=style,  # type: ignore[arg-type]
+        strings=strings,
+        description=spec.description or "",
+        source=doc.file,
+        warnings=warnings,
+    )
+
+
+def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Problem]]:
+    grid, issues = parse_grid(text)
+    problems: list[Problem] = []
+    warnings: list[Problem] = []
+
+    def at(line: int, char: int, message: str, severity: str = "error") -> Problem:
+        pos = doc.block_text_pos(("grid",), line, char)
+        return Problem(doc.file, pos.line, pos.col, message, severity)  # type: ignore[arg-type]
+
+    def at_cell(coord: tuple[int, int], message: str) -> Problem:
+        line, char = grid.source[coord]
+        return at(line, char, message)
+
+    for issue in issues:
+        problems.append(at(issue.line, issue.char, f"grid: {issue.message}"))
+    if not grid.cells:
+        return grid, problems, warnings
+    if grid.cols > MAX_LATTICE or grid.rows > MAX_LATTICE:
+        problems.append(
+            doc.problem(("grid",), f"grid: {grid.cols}×{grid.rows} cells; a printable sheet holds at most {MAX_LATTICE}×{MAX_LATTICE}")
+        )
+    goldens = grid.golden
+    if not goldens:
+        problems.append(doc.problem(("grid",), "grid: no Golden Card; put one 'G' where the Golden Card is printed"))
+    for extra in goldens[1:]:
+        problems.append(
+            at_cell(extra, f"grid: a second 'G' at {cell_name(extra)}; a sheet has one Golden Card (the first is at {cell_name(goldens[0])})")
+        )
+    if goldens:
+        g = goldens[0]
+        missing = [n for n in golden_ring(g) if n not in grid.cells or not grid.cells[n].writable]
+        if missing:
+            names = ", ".join(cell_name(n) if n[0] >= 0 and n[1] >= 0 else f"({n[0] + 1},{n[1] + 1})" for n in missing)
+            problems.append(
+                at_cell(
+                    g,
+                    "grid: the Golden Card needs a card space on all 8 sides (it is surrounded to draw from the "
+                    f"Golden Deck); missing: {names}",
+                )
+            )
+    starts = grid.starts
+    if len(starts) < 2:
+        problems.append(
+            doc.problem(
+                ("grid",),
+                f"grid: {len(starts)} starting space(s) '*'; rounds 1 and 2 are written in starting spaces, so mark at least 2",
+            )
+        )
+    if starts:
+        reach = grid.reachable()
+        for coord in grid.writable:
+            if coord not in reach:
+                problems.append(
+                    at_cell(
+                        coord,
+                        f"grid: space {cell_name(coord)} cannot be reached from a starting space along links "
+                        "(the Golden Card does not count as written); link it with '---' or '|'",
+                    )
+                )
+    n = len(grid.writable)
+    if n != WRITABLE_SPACES and not problems:
+        warnings.append(
+            Problem(
+                doc.file,
+                doc.pos(("grid",)).line,
+                doc.pos(("grid",)).col,
+                f"the grid has {n} writable spaces; a game fills {WRITABLE_SPACES} "
+                "(23 rounds plus one Golden Deck card)",
+                "warning",
+            )
+        )
+    return grid, problems, warnings
+
+
+def _resolve_template(
+    spec: LayoutSpec, doc: Document, path: Path, templates_dir: Path, problems: list[Problem]
+) -> tuple[Style | None, Any]:
+    try:
+        t_style, t_strings, t_doc = load_template(spec.extends, base=path.parent, templates_dir=templates_dir)
+    except FileNotFoundError:
+        names = ", ".join(sorted(p.stem for p in templates_dir.glob("*.yaml")))
+        problems.append(doc.problem(("extends",), f"template '{spec.extends}' not found; known templates: {names}"))
+        return None, None
+    except InputError as exc:
+        problems.extend(exc.problems)
+        return None, None
+    resolved: list[Any] = []
+    for section, model, base_values in (("style", Style, t_style), ("strings", Strings, t_strings)):
+        override = getattr(spec, section) or {}
+        merged = {**base_values, **override}
+        try:
+            resolved.append(model.model_validate(merged))
+        except ValidationError as exc:
+            for err in exc.errors():
+                key = err["loc"][0] if err["loc"] else None
+                problems.append(problem_from_error(err, doc if key in override else t_doc, (section,)))
+            resolved.append(None)
+    return resolved[0], resolved[1]
+
+
+def describe_run(run: HandRun) -> str:
+    """Human description of a hand run: ``'the row a1–d1'`` or ``'the column c2–c5'``."""
+    return f"the {run.orientation} {cell_name(run.cells[0])}–{cell_name(run.cells[-1])}"
+
+
+def _letters(letters: list[str]) -> str:
+    if not letters:
+        return "none"
+    if len(letters) > 2 and all(ord(b) - ord(a) == 1 for a, b in zip(letters, letters[1:])):
+        return f"{letters[0]}–{letters[-1]}"
+    return ", ".join(letters)
+

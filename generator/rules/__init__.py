@@ -1,0 +1,1 @@
+"""Rules engines: pure game logic (scoring, validation), no I/O and no drawing."""

@@ -1,0 +1,1 @@
+"""Sheet drawings: each turns a validated layout into a scene (mm)."""

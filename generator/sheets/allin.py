@@ -1,0 +1,395 @@
+"""Draw an All In (flip&write) player sheet into a scene.
+
+What the rulebook (``seeds/000_e6ed0c80d6705b52.txt``) says a sheet carries,
+and where it is drawn here:
+
+* upper, foldable part ("Fold the sheet … creating a screen"): title and
+  sheet name, the player's name, the scoring aid from weakest to strongest
+  with points, a score box per hand letter, the Best Scoring Hand bonus with
+  a circle to cross, chips left and total; a fold line with a mark on each
+  side of the page;
+* the grid: card spaces joined by link lines, the starting dot in the
+  bottom-left corner of starting spaces, each hand's letter, reward icon (one
+  or two player figures, crossed when someone else completed the hand first)
+  and bonus, and the Golden Card printed as a card;
+* in every card space: room for the value, the four suits to circle and a
+  row of rank boxes to tick (for machine reading);
+* the chip track: circles filled when chips are earned, a box under each
+  ticked when it is spent ("Mark the Poker Chips you get in the lower part").
+
+Everything is measured in millimetres from the top-left corner of the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import RANK_LABELS, SHEET_RANK_ORDER, SUITS
+from ..draw import person_path, rich_text, rich_width, suit_path, transform_ops
+from ..layout.allin import AllInLayout, Hand
+from ..layout.grid import Coord, cell_name
+from ..paper import Paper
+from ..scene import (
+    Circle,
+    Line,
+    MarkTarget,
+    Paint,
+    Path_,
+    Rect,
+    Scene,
+    Text,
+    fit_size,
+    polygon_ops,
+    star_points,
+    text_width,
+)
+
+AID_HANDS = (
+    # (category key, points, example in card codes with suit symbols)
+    ("pair", 2, "7♠ 7♥"),
+    ("two_pair", 4, "4♣ 4♦ 9♥ 9♠"),
+    ("three_of_a_kind", 6, "Q♠ Q♥ Q♦"),
+    ("straight", 8, "3♣ 4♦ 5♥ 6♠ 7♣"),
+    ("full_house", 10, "8♠ 8♥ 8♦ 2♣ 2♦"),
+    ("four_of_a_kind", 12, "K♠ K♥ K♦ K♣"),
+    ("straight_flush", 14, "9♥ 10♥ J♥ Q♥ K♥"),
+)
+"""The seven scoring hands, weakest to strongest, with their points (rulebook table)."""
+
+RANK_ROWS = (SHEET_RANK_ORDER[:7], SHEET_RANK_ORDER[7:])
+"""Rank tick rows in a card space: A 2 3 4 5 6 7 above, 8 9 10 J Q K below."""
+
+
+@dataclass(frozen=True)
+class GridFrame:
+    """Where the grid sits on the page: origin (mm), scale, and the scaled card and gap sizes."""
+
+    x0: float
+    y0: float
+    scale: float
+    card_w: float
+    card_h: float
+    gap_x: float
+    gap_y: float
+
+    def cell_box(self, coord: Coord) -> tuple[float, float, float, float]:
+        """``(x, y, w, h)`` of the card space at lattice ``coord`` (mm)."""
+        c, r = coord
+        return (
+            self.x0 + c * (self.card_w + self.gap_x),
+            self.y0 + r * (self.card_h + self.gap_y),
+            self.card_w,
+            self.card_h,
+        )
+
+
+def build_allin_sheet(layout: AllInLayout, paper: Paper) -> Scene:
+    """Draw the player sheet of ``layout`` on ``paper`` (portrait) and return the scene.
+
+    The scene's ``marks`` hold every mark target with its box in mm.
+    """
+    st = layout.style
+    s = layout.strings
+    W, H, m = paper.width, paper.height, st.margin
+    scene = Scene(W, H, title=f"{s.title}: {layout.name} {s.sheet}")
+
+    y = m
+    y = _header(scene, layout, paper, y)
+    y = _scoring_aid(scene, layout, W, m, y + 1.5)
+    y = _score_table(scene, layout, W, m, y + 2.0)
+    y = _fold(scene, layout, W, m, y + 2.5)
+    chip_top = H - m - 14.0
+    y = _legend(scene, layout, W, m, y + 4.0)
+    frame = _fit_grid(layout, W, m, y + 2.0, chip_top - 3.0)
+    _grid(scene, layout, frame)
+    _chip_track(scene, layout, W, m, chip_top)
+    scene.add(
+        Text(W - m, H - m + 4.2, f"sheetsmith · {layout.id} · {paper.label}", 5.0, color=st.soft, anchor="end")
+    )
+    return scene
+
+
+# --- upper part ------------------------------------------------------------------
+
+
+def _header(scene: Scene, layout: AllInLayout, paper: Paper, y: float) -> float:
+    st, s = layout.style, layout.strings
+    m = st.margin
+    base = y + 8.0
+    w = rich_text(scene, m, base, s.title, 22, weight="bold", color=st.accent, red=st.red, black=st.ink)
+    scene.add(Text(m, base + 4.6, s.subtitle, 7.5, color=st.soft))
+    rich_text(
+        scene, m + w + 5.0, base, f"{layout.name} {s.sheet}", 14, weight="bold", color=st.ink, red=st.red, black=st.black
+    )
+    line_end = paper.width - m
+    line_start = line_end - 72.0
+    scene.add(Text(line_start, base, s.player, 8.0, color=st.soft))
+    lx = line_start + text_width(s.player, 8.0) + 2.0
+    scene.add(Line(lx, base + 0.8, line_end, base + 0.8, Paint(st.ink, width=0.3)))
+    return y + 14.0
+
+
+def _scoring_aid(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> float:
+    st, s = layout.style, layout.strings
+    height = 26.0
+    scene.add(Rect(m, y, W - 2 * m, height, Paint(None, st.panel), r=2.0))
+    scene.add(Text(m + 3.0, y + 4.6, s.aid_title, 8.0, "bold", color=st.ink))
+    # weaker → stronger arrow along the top strip
+    ax0 = m + 3.0 + text_width(s.aid_title, 8.0, "bold") + 6.0
+    scene.add(Text(ax0, y + 4.4, s.weaker, 6.0, color=st.soft))
+    a_start = ax0 + text_width(s.weaker, 6.0) + 2.0
+    a_end = W - m - 3.0 - text_width(s.stronger, 6.0) - 2.5
+    scene.add(Line(a_start, y + 3.0, a_end, y + 3.0, Paint(st.soft, width=0.35)))
+    scene.add(Path_(polygon_ops([(a_end + 1.6, y + 3.0), (a_end - 0.4, y + 1.9), (a_end - 0.4, y + 4.1)]), Paint(None, st.soft)))
+    scene.add(Text(W - m - 3.0, y + 4.4, s.stronger, 6.0, color=st.soft, anchor="end"))
+
+    n = len(AID_HANDS)
+    gap = 1.6
+    bw = (W - 2 * m - 6.0 - gap * (n - 1)) / n
+    by, bh = y + 6.3, 14.6
+    for k, (key, points, example) in enumerate(AID_HANDS):
+        bx = m + 3.0 + k * (bw + gap)
+        scene.add(Rect(bx, by, bw, bh, Paint(st.ink, "#ffffff", 0.25), r=1.2))
+        name = getattr(s, key)
+        pts = str(points)
+        pts_w = text_width(pts, 11.0, "bold")
+        size = fit_size(name, 6.6, bw - pts_w - 3.5, "bold")
+        scene.add(Text(bx + 1.4, by + 4.0, name, size, "bold", color=st.ink))
+        scene.add(Text(bx + bw - 1.3, by + 4.9, pts, 11.0, "bold", color=st.accent, anchor="end"))
+        ex_size = 6.4
+        while rich_width(example, ex_size, "bold") > bw - 2.4 and ex_size > 4.0:
+            ex_size -= 0.2
+        rich_text(scene, bx + bw / 2, by + 9.3, example, ex_size, weight="bold", anchor="middle", color=st.ink, red=st.red, black=st.black)
+        note = getattr(s, f"{key}_note")
+        scene.add(Text(bx + bw / 2, by + 13.1, note, fit_size(note, 5.2, bw - 2.0), color=st.soft, anchor="middle"))
+    rule = s.aid_rule
+    scene.add(Text(m + 3.0, y + height - 1.9, rule, fit_size(rule, 5.6, W - 2 * m - 6.0), color=st.ink))
+    return y + height
+
+
+def _score_table(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> float:
+    st, s = layout.style, layout.strings
+    hands = list(layout.hands.values())
+    label_w, chips_w, total_w = 19.0, 17.0, 19.0
+    n = len(hands)
+    col_w = min(15.0, (W - 2 * m - label_w - chips_w - total_w - 4.0) / max(n, 1))
+    head_h, pts_h, bonus_h = 5.0, 8.5, 6.5
+    x = m
+    # Row labels
+    scene.add(Text(x, y + head_h - 1.2, s.hand, 6.5, "bold", color=st.ink))
+    scene.add(Text(x, y + head_h + pts_h / 2 + 1.1, s.points, 6.5, "bold", color=st.ink))
+    scene.add(Text(x, y + head_h + pts_h + 3.0, s.best_hand, 6.5, "bold", color=st.ink))
+    help_size = fit_size(s.best_hand_help, 4.6, label_w - 0.5)
+    scene.add(Text(x, y + head_h + pts_h + 5.6, s.best_hand_help, help_size, color=st.soft))
+    x += label_w
+    for k, hand in enumerate(hands):
+        cx = x + k * col_w
+        mid = cx + col_w / 2
+        scene.add(Text(mid, y + head_h - 1.2, hand.letter, 8.0, "bold", color=st.accent, anchor="middle"))
+        scene.add(Rect(cx + 0.6, y + head_h, col_w - 1.2, pts_h, Paint(st.ink, "#ffffff", 0.3), r=0.8))
+        # bonus value and the circle to cross
+        by = y + head_h + pts_h + bonus_h / 2 + 0.4
+        label = f"+{hand.bonus}"
+        scene.add(Text(mid - 0.6, by + 1.0, label, 6.3, "bold", color=st.soft, anchor="end"))
+        r = 1.7
+        ccx = mid + 0.6 + r
+        scene.add(Circle(ccx, by, r, Paint(st.ink, "#ffffff", 0.3)))
+        scene.marks.append(MarkTarget("bonus", hand.letter, str(hand.bonus), ccx - r, by - r, 2 * r, 2 * r))
+    # separators between columns
+    for k in range(1, n):
+        sx = x + k * col_w
+        scene.add(Line(sx, y + head_h + pts_h + 0.8, sx, y + head_h + pts_h + bonus_h, Paint(st.panel, width=0.3)))
+    x_chips = W - m - total_w - chips_w - 2.0
+    x_total = W - m - total_w
+    for bx, bw, title, strong in ((x_chips, chips_w, s.chips_left, False), (x_total, total_w, s.total, True)):
+        scene.add(Text(bx + bw / 2, y + head_h - 1.2, title, fit_size(title, 6.5, bw, "bold"), "bold", color=st.accent if strong else st.ink, anchor="middle"))
+        paint = Paint(st.accent if strong else st.ink, "#ffffff", 0.6 if strong else 0.3)
+        scene.add(Rect(bx, y + head_h, bw, pts_h + bonus_h, paint, r=1.2))
+    scene.add(Text(x_total + total_w / 2, y + head_h + pts_h + bonus_h + 2.6, s.total_help, fit_size(s.total_help, 4.6, total_w + chips_w), color=st.soft, anchor="middle"))
+    return y + head_h + pts_h + bonus_h + 3.0
+
+
+def _fold(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> float:
+    st, s = layout.style, layout.strings
+    size = 6.0
+    tw = text_width(s.fold, size)
+    mid = W / 2
+    dash = Paint(st.soft, width=0.3, dash=(2.0, 1.4))
+    scene.add(Line(m, y, mid - tw / 2 - 2.5, y, dash))
+    scene.add(Line(mid + tw / 2 + 2.5, y, W - m, y, dash))
+    scene.add(Text(mid, y + 0.9 * size * 0.3528 / 2 + 0.2, s.fold, size, color=st.soft, anchor="middle"))
+    # the two side marks the sheet is folded to
+    for x_edge, direction in ((m - 0.6, -1), (W - m + 0.6, 1)):
+        tip = x_edge
+        back = x_edge + direction * 4.0
+        scene.add(Path_(polygon_ops([(tip, y), (back, y - 2.2), (back, y + 2.2)]), Paint(None, st.ink)))
+    return y
+
+
+def _legend(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> float:
+    st, s = layout.style, layout.strings
+    base = y + 1.6
+    scene.add(Circle(m + 1.2, base - 1.0, 1.0, Paint(None, st.ink)))
+    scene.add(Text(m + 3.4, base, s.start_help, 6.0, color=st.ink))
+    x = W - m
+    for text, figures in ((s.reward_double, 2), (s.reward_single, 1)):
+        tw = text_width(text, 6.0)
+        scene.add(Text(x, base, text, 6.0, color=st.ink, anchor="end"))
+        icon_w = 6.2
+        _reward_icon(scene, x - tw - 1.2 - icon_w / 2, base - 1.3, figures, 0.75, st, icon_w / 0.75 / 8.6)
+        x -= tw + icon_w + 5.0
+    return y + 3.0
+
+
+def _reward_icon(scene: Scene, cx: float, cy: float, figures: int, scale: float, st, width_factor: float = 1.0) -> tuple[float, float, float, float]:
+    """Draw a reward icon (one or two player figures in a box to cross); return its box."""
+    w, h = 8.6 * scale * width_factor, 6.2 * scale
+    scene.add(Rect(cx - w / 2, cy - h / 2, w, h, Paint(st.ink, "#ffffff", 0.3), r=1.0 * scale))
+    size = 4.6 * scale
+    if figures == 1:
+        scene.add(person_path(cx, cy + 0.2 * scale, size, st.ink))
+    else:
+        scene.add(person_path(cx - 1.9 * scale, cy + 0.2 * scale, size * 0.95, st.ink))
+        scene.add(person_path(cx + 1.9 * scale, cy + 0.2 * scale, size * 0.95, st.ink))
+    return (cx - w / 2, cy - h / 2, w, h)
+
+
+# --- grid ------------------------------------------------------------------------
+
+
+def _fit_grid(layout: AllInLayout, W: float, m: float, top: float, bottom: float) -> GridFrame:
+    st = layout.style
+    g = layout.grid
+    need_w = g.cols * st.card_width + g.cols * st.gap_x
+    need_h = g.rows * st.card_height + g.rows * st.gap_y
+    scale = min(1.0, (W - 2 * m) / need_w, (bottom - top) / need_h)
+    w, h = need_w * scale, need_h * scale
+    x0 = (W - w) / 2 + st.gap_x * scale / 2  # centre the cards, the label gap split on both sides
+    y0 = top + (bottom - top - h) / 2
+    return GridFrame(x0, y0, scale, st.card_width * scale, st.card_height * scale, st.gap_x * scale, st.gap_y * scale)
+
+
+def _grid(scene: Scene, layout: AllInLayout, f: GridFrame) -> None:
+    st = layout.style
+    g = layout.grid
+    link = Paint(st.ink, width=0.9 * f.scale)
+    for pair in sorted(g.links, key=lambda p: sorted(p)):
+        a, b = sorted(pair)
+        ax, ay, aw, ah = f.cell_box(a)
+        bx, by, _, _ = f.cell_box(b)
+        if a[1] == b[1]:
+            scene.add(Line(ax + aw, ay + ah / 2, bx, by + ah / 2, link))
+        else:
+            scene.add(Line(ax + aw / 2, ay + ah, bx + aw / 2, by, link))
+    for coord, cell in sorted(g.cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        if cell.kind == "golden":
+            _golden_card(scene, layout, f, coord)
+        else:
+            _card_space(scene, layout, f, coord, start=cell.kind == "start")
+    for hand in layout.hands.values():
+        _hand_badge(scene, layout, f, hand)
+
+
+def _card_space(scene: Scene, layout: AllInLayout, f: GridFrame, coord: Coord, *, start: bool) -> None:
+    st = layout.style
+    k = f.scale
+    x, y, w, h = f.cell_box(coord)
+    name = cell_name(coord)
+    scene.add(Rect(x, y, w, h, Paint(st.ink, "#ffffff", 0.4), r=1.8 * k))
+    # value: the open area top-left
+    scene.marks.append(MarkTarget("value", name, "", x + 1.2 * k, y + 1.2 * k, w - 7.6 * k, 15.6 * k))
+    # suits to circle, in a column on the right
+    sx = x + w - 3.5 * k
+    for i, suit in enumerate(SUITS):
+        cy = y + 3.4 * k + i * 4.15 * k
+        color = st.red if suit in ("H", "D") else st.black
+        scene.add(suit_path(suit, sx, cy, 2.9 * k, color))
+        box = 3.9 * k
+        scene.marks.append(MarkTarget("suit", name, suit, sx - box / 2, cy - box / 2, box, box))
+    # separator, then the rank boxes to tick
+    sep_y = y + 17.6 * k
+    scene.add(Line(x + 1.4 * k, sep_y, x + w - 1.4 * k, sep_y, Paint(st.dropout, width=0.25 * k)))
+    pitch = (w - 2.2 * k) / 7
+    box = 2.3 * k
+    label_size = 4.4 * k
+    for row, ranks in enumerate(RANK_ROWS):
+        offset = 7 - len(ranks)  # the second row leaves the first slot for the starting dot
+        label_base = y + (20.4 + row * 5.0) * k
+        box_top = label_base + 0.55 * k
+        for i, rank in enumerate(ranks):
+            cx = x + 1.1 * k + (i + offset + 0.5) * pitch
+            label = RANK_LABELS[rank]
+            scene.add(Text(cx, label_base, label, label_size, "bold", anchor="middle", color=st.dropout))
+            scene.add(Rect(cx - box / 2, box_top, box, box, Paint(st.dropout, None, 0.25 * k), r=0.3 * k))
+            scene.marks.append(MarkTarget("rank", name, label, cx - box / 2, box_top, box, box))
+    if start:
+        scene.add(Circle(x + 2.5 * k, y + h - 2.5 * k, 1.15 * k, Paint(None, st.ink)))
+
+
+def _golden_card(scene: Scene, layout: AllInLayout, f: GridFrame, coord: Coord) -> None:
+    st, s = layout.style, layout.strings
+    k = f.scale
+    x, y, w, h = f.cell_box(coord)
+    card = layout.golden
+    color = st.red if card.is_red else st.black
+    scene.add(Rect(x, y, w, h, Paint(st.golden_edge, st.golden_fill, 0.8 * k), r=1.8 * k))
+    scene.add(Rect(x + 1.3 * k, y + 1.3 * k, w - 2.6 * k, h - 2.6 * k, Paint(st.golden_edge, None, 0.25 * k), r=1.2 * k))
+    idx = card.rank_label
+    size = 9.0 * k
+    scene.add(Text(x + 3.6 * k, y + 6.0 * k, idx, size, "bold", anchor="middle", color=color))
+    scene.add(suit_path(card.suit, x + 3.6 * k, y + 9.0 * k, 2.8 * k, color))
+    # the same index, turned upside down, in the opposite corner
+    scene.add(Text(x + w - 3.6 * k, y + h - 6.0 * k, idx, size, "bold", anchor="middle", color=color, angle=180))
+    flipped = suit_path(card.suit, 0, 0, 2.8 * k, color)
+    scene.add(Path_(transform_ops(flipped.ops, x + w - 3.6 * k, y + h - 9.0 * k, -1.0), flipped.paint))
+    scene.add(suit_path(card.suit, x + w / 2, y + h / 2 - 1.2 * k, 10.5 * k, color))
+    caption = s.golden
+    scene.add(Text(x + w / 2, y + h / 2 + 8.6 * k, caption, fit_size(caption, 4.2 * k, w - 12 * k, "bold"), "bold", anchor="middle", color=st.golden_edge))
+
+
+def _hand_badge(scene: Scene, layout: AllInLayout, f: GridFrame, hand: Hand) -> None:
+    st = layout.style
+    k = f.scale
+    x, y, w, h = f.cell_box(hand.run.last)
+    figures = 2 if hand.reward == "double" else 1
+    if hand.run.orientation == "row":
+        cx = x + w + f.gap_x / 2
+        spots = ((cx, y + 4.6 * k), (cx, y + 13.2 * k), (cx, y + 22.6 * k))
+    else:
+        cy = y + h + f.gap_y / 2
+        mid = x + w / 2
+        spots = ((mid - 7.6 * k, cy), (mid, cy), (mid + 7.8 * k, cy))
+    (lx, ly), (rx, ry), (sx, sy) = spots
+    r = 3.0 * k
+    scene.add(Circle(lx, ly, r, Paint(None, st.accent)))
+    scene.add(Text(lx, ly + 1.45 * k, hand.letter, 8.5 * k, "bold", anchor="middle", color="#ffffff"))
+    bx, by, bw, bh = _reward_icon(scene, rx, ry, figures, k, st)
+    scene.marks.append(MarkTarget("reward", hand.letter, hand.reward, bx, by, bw, bh))
+    scene.add(Path_(polygon_ops(star_points(sx, sy, 3.7 * k, 1.8 * k)), Paint(st.golden_edge, st.golden_fill, 0.3 * k)))
+    scene.add(Text(sx, sy + 1.15 * k, str(hand.bonus), 6.4 * k, "bold", anchor="middle", color=st.ink))
+
+
+# --- chip track ------------------------------------------------------------------
+
+
+def _chip_track(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> None:
+    st, s = layout.style, layout.strings
+    scene.add(Rect(m, y, W - 2 * m, 14.0, Paint(None, st.panel), r=2.0))
+    base = y + 4.0
+    scene.add(Text(m + 3.0, base, s.chips, 7.5, "bold", color=st.ink))
+    scene.add(Text(m + 5.0 + text_width(s.chips, 7.5, "bold"), base, s.chips_help, 6.0, color=st.soft))
+    n = layout.chips
+    avail = W - 2 * m - 6.0
+    pitch = min(8.0, avail / n)
+    r = min(2.6, pitch * 0.36)
+    total = pitch * n
+    x0 = m + 3.0 + (avail - total) / 2
+    for i in range(n):
+        cx = x0 + (i + 0.5) * pitch
+        cy = y + 7.6
+        scene.add(Circle(cx, cy, r, Paint(st.ink, "#ffffff", 0.35)))
+        scene.marks.append(MarkTarget("chip_earned", str(i + 1), "", cx - r, cy - r, 2 * r, 2 * r))
+        b = r * 1.05
+        top = cy + r + 0.9
+        scene.add(Rect(cx - b / 2, top, b, b, Paint(st.soft, "#ffffff", 0.3), r=0.3))
+        scene.marks.append(MarkTarget("chip_spent", str(i + 1), "", cx - b / 2, top, b, b))

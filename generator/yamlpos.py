@@ -1,0 +1,198 @@
+"""YAML reading that keeps positions, so every error can name ``FILE:LINE:COL``.
+
+PyYAML's *composed* nodes carry ``start_mark`` (0-based line and column).  We
+compose with the safe loader, build plain Python data from the nodes and keep
+a map from each value's path (``("hands", "A", "reward")``) to the position of
+that value and of its key.  Schema errors (pydantic) carry such paths as their
+``loc``, so they map straight back to the file.
+
+Only ``yaml.SafeLoader`` is used: no Python object tags are ever constructed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import InputError, Problem
+
+PathKey = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Pos:
+    """A 1-based line and column in a file."""
+
+    line: int
+    col: int
+
+
+@dataclass
+class Document:
+    """A parsed YAML file.
+
+    Attributes:
+        file: the path as given, for messages.
+        data: the plain data (dicts, lists, str, int, float, bool, None).
+        values: path → position of the value at that path (``()`` is the document).
+        keys: path → position of the mapping key that leads to that path.
+        nodes: path → the composed PyYAML node (to locate text inside block scalars).
+        lines: the file's text split into lines (no line ends).
+    """
+
+    file: str
+    data: Any
+    values: dict[PathKey, Pos] = field(default_factory=dict)
+    keys: dict[PathKey, Pos] = field(default_factory=dict)
+    nodes: dict[PathKey, yaml.Node] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+
+    def pos(self, path: PathKey, *, key: bool = False) -> Pos:
+        """Position of ``path``'s value (or its key with ``key=True``).
+
+        Falls back to the nearest enclosing path that is known, then to line 1.
+        """
+        table = self.keys if key else self.values
+        p = tuple(path)
+        while p:
+            if p in table:
+                return table[p]
+            if key and p in self.values:
+                return self.values[p]
+            p = p[:-1]
+        return self.values.get((), Pos(1, 1))
+
+    def problem(self, path: PathKey, message: str, *, key: bool = False, severity: str = "error") -> Problem:
+        """A :class:`Problem` located at ``path`` (see :meth:`pos`)."""
+        at = self.pos(path, key=key)
+        return Problem(self.file, at.line, at.col, message, severity)  # type: ignore[arg-type]
+
+    def block_text_pos(self, path: PathKey, line_index: int, char_index: int) -> Pos:
+        """File position of character ``char_index`` on line ``line_index`` of a string value.
+
+        Exact for literal/folded block scalars (``grid: |``); for other scalar
+        styles it returns the value's own position.
+        """
+        node = self.nodes.get(tuple(path))
+        if not isinstance(node, yaml.ScalarNode) or node.style not in ("|", ">"):
+            return self.pos(path)
+        file_line0 = node.start_mark.line + 1 + line_index  # content starts below the indicator
+        if file_line0 >= len(self.lines):
+            return self.pos(path)
+        raw = self.lines[file_line0]
+        value_lines = str(node.value).split("\n")
+        text = value_lines[line_index] if line_index < len(value_lines) else ""
+        indent = raw.find(text) if text.strip() else len(raw) - len(raw.lstrip(" "))
+        indent = max(indent, 0)
+        return Pos(file_line0 + 1, indent + char_index + 1)
+
+
+def _mark(node: yaml.Node) -> Pos:
+    return Pos(node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def load_yaml(path: str | Path, *, display: str | None = None) -> Document:
+    """Read a YAML file into a :class:`Document` with positions.
+
+    Args:
+        path: the file to read.
+        display: how to name the file in messages (defaults to ``str(path)``).
+
+    Raises:
+        InputError: the file is missing, unreadable, not UTF-8, empty, not a
+            YAML mapping, has a syntax error (with its real line and column),
+            or repeats a key.
+    """
+    name = display or str(path)
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError([Problem(name, 0, 0, "file not found")]) from None
+    except IsADirectoryError:
+        raise InputError([Problem(name, 0, 0, "is a folder, not a YAML file")]) from None
+    except OSError as exc:
+        raise InputError([Problem(name, 0, 0, f"cannot read the file: {exc.strerror}")]) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError([Problem(name, line, 0, "not UTF-8 text; save the file as UTF-8")]) from None
+    return parse_yaml(text, name)
+
+
+def parse_yaml(text: str, file: str = "<string>") -> Document:
+    """Parse YAML ``text`` (a single document whose top level is a mapping) into a :class:`Document`.
+
+    Raises:
+        InputError: as :func:`load_yaml`.
+    """
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        what = exc.problem or "YAML syntax error"
+        hint = ""
+        if "tab" in what.lower():
+            hint = "; indent with spaces, not tabs"
+        elif "indent" in what.lower() or "expected <block end>" in what:
+            hint = "; check the indentation of this line (a grid whose first row starts with a blank needs 'grid: |2')"
+        raise InputError([Problem(file, line, col, f"YAML syntax error: {what}{hint}")]) from None
+    except yaml.YAMLError as exc:  # pragma: no cover - scanner errors are MarkedYAMLErrors
+        raise InputError([Problem(file, 0, 0, f"YAML error: {exc}")]) from None
+    finally:
+        loader.dispose()
+    if node is None:
+        raise InputError([Problem(file, 1, 1, "the file is empty; expected a YAML mapping such as 'game: allin'")])
+    doc = Document(file=file, data=None, lines=text.splitlines())
+    problems: list[Problem] = []
+    doc.data = _build(node, (), doc, problems)
+    if problems:
+        raise InputError(problems)
+    if not isinstance(doc.data, dict):
+        at = _mark(node)
+        raise InputError([Problem(file, at.line, at.col, "the top level must be a mapping of 'key: value' lines")])
+    return doc
+
+
+def _build(node: yaml.Node, path: PathKey, doc: Document, problems: list[Problem]) -> Any:
+    doc.values[path] = _mark(node)
+    doc.nodes[path] = node
+    if isinstance(node, yaml.MappingNode):
+        out: dict[Any, Any] = {}
+        for knode, vnode in node.value:
+            if not isinstance(knode, yaml.ScalarNode):
+                at = _mark(knode)
+                problems.append(Problem(doc.file, at.line, at.col, "a key must be a plain word, not a list or mapping"))
+                continue
+            key = _scalar(knode)
+            if isinstance(key, float) or key is None or isinstance(key, bool):
+                key = knode.value  # keep what was written ("yes", "1.0") as text keys
+            if key in out:
+                at = _mark(knode)
+                problems.append(Problem(doc.file, at.line, at.col, f"key '{key}' appears twice; keep one"))
+                continue
+            doc.keys[path + (key,)] = _mark(knode)
+            out[key] = _build(vnode, path + (key,), doc, problems)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_build(item, path + (i,), doc, problems) for i, item in enumerate(node.value)]
+    return _scalar(node)
+
+
+_CONSTRUCTOR = yaml.SafeLoader("")
+
+
+def _scalar(node: yaml.ScalarNode) -> Any:
+    """Construct one scalar with the safe constructor's implicit types (int, float, bool, null, str)."""
+    try:
+        return _CONSTRUCTOR.construct_object(node, deep=True)
+    except yaml.YAMLError:
+        return node.value
+    finally:
+        _CONSTRUCTOR.constructed_objects.clear()
