@@ -7,6 +7,7 @@ from typing import Sequence
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen import canvas as rl_canvas
+from reportlab.pdfgen.canvas import FILL_NON_ZERO
 
 from ..scene import PT, Circle, Line, Path_, Rect, Scene, Text, registered_font
 
@@ -83,7 +84,7 @@ def _draw(c: rl_canvas.Canvas, scene: Scene) -> None:
                     p.curveTo(X(v[0]), Y(v[1]), X(v[2]), Y(v[3]), X(v[4]), Y(v[5]))
                 elif name == "Z":
                     p.close()
-            c.drawPath(p, stroke=int(stroke), fill=int(fill), fillMode=0)  # 0 = non-zero winding
+            c.drawPath(p, stroke=int(stroke), fill=int(fill), fillMode=FILL_NON_ZERO)
         if stroke and paint.dash:
             c.setDash([])
 

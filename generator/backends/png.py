@@ -20,9 +20,14 @@ def pdf_to_images(pdf: bytes, *, dpi: int = 150) -> list:
         doc.close()
 
 
-def render_png(pages: Sequence[Scene], *, dpi: int = 150) -> bytes:
-    """The first page of ``pages`` as PNG bytes at ``dpi`` (rendered from the PDF)."""
-    image = pdf_to_images(render_pdf(pages[:1]), dpi=dpi)[0]
+def pdf_to_png(pdf: bytes, *, dpi: int = 150) -> bytes:
+    """The first page of a PDF (bytes) as PNG bytes at ``dpi``."""
+    image = pdf_to_images(pdf, dpi=dpi)[0]
     buf = io.BytesIO()
     image.save(buf, format="PNG", dpi=(dpi, dpi), optimize=True)
     return buf.getvalue()
+
+
+def render_png(pages: Sequence[Scene], *, dpi: int = 150) -> bytes:
+    """The first page of ``pages`` as PNG bytes at ``dpi`` (rendered from the PDF)."""
+    return pdf_to_png(render_pdf(pages[:1]), dpi=dpi)

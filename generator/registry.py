@@ -1,0 +1,75 @@
+"""Shipped layouts (``layouts/<game>/<id>.yaml``) and loading any layout file by its ``game:``."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import InputError, Problem
+from .layout.allin import AllInLayout, layout_from_document
+from .paths import LAYOUTS_DIR
+from .yamlpos import load_yaml
+
+GAMES = ("allin",)
+"""Values of ``game:`` that layout files may have."""
+
+
+@dataclass(frozen=True)
+class ShippedLayout:
+    """A layout file that ships with sheetsmith: its ``id`` (file name), ``game`` folder and path."""
+
+    id: str
+    game: str
+    path: Path
+
+
+def shipped_layouts() -> list[ShippedLayout]:
+    """Every shipped layout, sorted by game then id (the Q♦ starter sheet first among All In sheets)."""
+    found = [ShippedLayout(p.stem, p.parent.name, p) for p in LAYOUTS_DIR.glob("*/*.yaml")]
+    return sorted(found, key=lambda s: (s.game, s.id != "q-diamonds", s.id))
+
+
+def display_path(path: Path) -> str:
+    """A path as messages show it: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def resolve_layout(ref: str) -> Path:
+    """Turn a command-line LAYOUT (a shipped id or a path to a YAML file) into a file path.
+
+    Raises:
+        InputError: neither a file nor a shipped id; the message suggests close ids.
+    """
+    p = Path(ref)
+    if p.suffix.lower() in (".yaml", ".yml") or p.exists():
+        if not p.exists():
+            raise InputError([Problem(ref, 0, 0, "file not found")])
+        return p
+    ids = {s.id: s.path for s in shipped_layouts()}
+    if ref in ids:
+        return ids[ref]
+    close = difflib.get_close_matches(ref, list(ids), n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else f"; shipped layouts: {', '.join(ids)}"
+    raise InputError([Problem(ref, 0, 0, f"no shipped layout '{ref}' and no such file{hint} (see 'sheetsmith layouts')")])
+
+
+def load_layout(path: str | Path) -> AllInLayout:
+    """Read and validate any layout file, dispatching on its ``game:``.
+
+    Raises:
+        InputError: every error found, located ``FILE:LINE:COL``.
+    """
+    path = Path(path)
+    doc = load_yaml(path, display=display_path(path))
+    game = doc.data.get("game")
+    if game == "allin":
+        return layout_from_document(doc, path)
+    if game is None:
+        raise InputError([doc.problem((), f"missing key 'game'; add e.g. 'game: allin' (games: {', '.join(GAMES)})")])
+    raise InputError(
+        [doc.problem(("game",), f"game '{game}' has no layouts in this version; games: {', '.join(GAMES)}")]
+    )
