@@ -204,7 +204,9 @@ def _root(
 def main() -> None:
     """Console entry point: run the app, turning sheetsmith errors into messages and exit status 1."""
     try:
-        app(standalone_mode=False)
+        # Without standalone mode click returns the exit code of typer.Exit instead of raising it.
+        code = app(standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except SheetsmithError as exc:

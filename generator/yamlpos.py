@@ -137,6 +137,9 @@ def parse_yaml(text: str, file: str = "<string>") -> Document:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         what = exc.problem or "YAML syntax error"
+        ctx = exc.context_mark
+        if exc.context and ctx is not None and mark is not None and ctx.line != mark.line:
+            what += f" ({exc.context} that starts at line {ctx.line + 1}, column {ctx.column + 1})"
         hint = ""
         if "tab" in what.lower():
             hint = "; indent with spaces, not tabs"

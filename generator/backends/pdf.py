@@ -22,7 +22,8 @@ def render_pdf(pages: Sequence[Scene], *, title: str = "") -> bytes:
     Vera fonts; shapes are vector paths.
     """
     buf = io.BytesIO()
-    c = rl_canvas.Canvas(buf, pageCompression=1, invariant=1)
+    # The initial font is ours too, so no unembedded Helvetica is ever declared.
+    c = rl_canvas.Canvas(buf, pageCompression=1, invariant=1, initialFontName=registered_font("regular"), initialFontSize=8)
     c.setTitle(title or (pages[0].title if pages else ""))
     c.setCreator("sheetsmith")
     for scene in pages:

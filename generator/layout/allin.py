@@ -226,23 +226,19 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
     except ValidationError as exc:
         problems = pydantic_problems(exc, doc)
         # Still read the grid so its problems show in the same pass.
-        grid_text = doc.data.get("grid") if isinstance(doc.data, dict) else None
+        grid_text = doc.data.get("grid")
         if isinstance(grid_text, str):
             _, grid_problems, _ = _check_grid(grid_text, doc)
             problems += grid_problems
+        if isinstance(doc.data.get("golden"), str):
+            problems += _check_golden(doc.data["golden"], doc)[1]
         raise InputError(problems) from None
 
     problems: list[Problem] = []
     warnings: list[Problem] = []
 
-    golden: Card | None = None
-    try:
-        golden = parse_card(spec.golden)
-        if golden.is_joker:
-            problems.append(doc.problem(("golden",), "the Golden Card must be a real card, not a Joker (e.g. golden: QD)"))
-            golden = None
-    except CardCodeError as exc:
-        problems.append(doc.problem(("golden",), f"golden: {exc}"))
+    golden, golden_problems = _check_golden(spec.golden, doc)
+    problems += golden_problems
 
     grid, grid_problems, grid_warnings = _check_grid(spec.grid, doc)
     problems += grid_problems
@@ -300,6 +296,17 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
         source=doc.file,
         warnings=warnings,
     )
+
+
+def _check_golden(code: str, doc: Document) -> tuple[Card | None, list[Problem]]:
+    """The Golden Card of ``golden:`` (a real card, not a Joker) and any problem with it."""
+    try:
+        card = parse_card(code)
+    except CardCodeError as exc:
+        return None, [doc.problem(("golden",), f"golden: {exc}")]
+    if card.is_joker:
+        return None, [doc.problem(("golden",), "the Golden Card must be a real card, not a Joker (e.g. golden: QD)")]
+    return card, []
 
 
 def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Problem]]:

@@ -191,7 +191,7 @@ def parse_grid(text: str) -> tuple[Grid, list[GridIssue]]:
     # Work on the lines from the first non-blank one; keep indexes absolute for messages.
     body = list(range(lead, len(lines)))
     if len(body) % 2 == 0:
-        last = body[-1]
+        last = body.pop()  # report it once, then read the grid without it
         issues.append(
             GridIssue(last, 0, "the grid ends on a link line; the last line must be a row of cells")
         )

@@ -1,0 +1,152 @@
+"""Every shipped layout validates and renders to PDF, SVG and PNG, with the right page and content.
+
+Checks read the PDF back with pypdfium2 (page size, text) and the scene
+(geometry, mark targets); expected values come from the layout files and
+from the paper standards (A4 595.28 × 841.89 pt, Letter 612 × 792 pt).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import xml.etree.ElementTree as ET
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+
+from generator.backends import render_bytes
+from generator.cards import SUIT_SYMBOLS
+from generator.layout.grid import cell_name
+from generator.paper import paper
+from generator.registry import load_layout, shipped_layouts
+from generator.scene import Circle, Rect, Text
+from generator.sheets.allin import build_allin_sheet
+
+SHIPPED = [s for s in shipped_layouts() if s.game == "allin"]
+PAGE_PT = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
+AID = [("Pair", 2), ("Two pair", 4), ("Three of a kind", 6), ("Straight", 8), ("Full house", 10),
+       ("Four of a kind", 12), ("Straight flush", 14)]
+
+
+def test_at_least_six_layouts_ship_with_the_q_diamonds_starter():
+    ids = [s.id for s in SHIPPED]
+    assert "q-diamonds" in ids and len(ids) >= 6
+    goldens = {load_layout(s.path).golden.code for s in SHIPPED}
+    assert len(goldens) == len(SHIPPED)  # each named by its own golden card
+
+
+def test_shipped_layouts_differ_and_play_well():
+    patterns = set()
+    for item in SHIPPED:
+        lay = load_layout(item.path)
+        assert lay.warnings == [], item.id
+        assert lay.spaces == 24
+        patterns.add(frozenset(lay.grid.links))
+        sizes = {len(h.cells) for h in lay.hands.values()}
+        assert sizes & {3, 4}, f"{item.id}: no hand of 3 or 4 spaces"
+        rewards = {h.reward for h in lay.hands.values()}
+        assert rewards == {"single", "double"}, item.id
+        gc, gr = lay.golden_coord
+        assert 0 < gc < lay.grid.cols - 1 and 0 < gr < lay.grid.rows - 1, "golden card must be interior"
+        (ac, ar), (bc, br) = lay.grid.starts[0], lay.grid.starts[-1]
+        assert abs(ac - bc) + abs(ar - br) >= 4, f"{item.id}: starting spaces too close"
+    assert len(patterns) == len(SHIPPED)
+
+
+@pytest.mark.parametrize("item", SHIPPED, ids=lambda s: s.id)
+@pytest.mark.parametrize("paper_id", ["a4", "letter"])
+def test_pdf_page_size_and_text(item, paper_id):
+    lay = load_layout(item.path)
+    pdf = render_bytes([build_allin_sheet(lay, paper(paper_id))], "pdf")
+    doc = pdfium.PdfDocument(pdf)
+    assert len(doc) == 1
+    w, h = doc[0].get_size()
+    ew, eh = PAGE_PT[paper_id]
+    assert abs(w - ew) <= 0.5 and abs(h - eh) <= 0.5
+    text = doc[0].get_textpage().get_text_range().replace("\r", "")
+    for name, points in AID:
+        assert re.search(rf"(^|\n){name} {points}\n", text), f"scoring aid line {name} {points}"
+    for letter, hand in lay.hands.items():
+        assert re.search(rf"(^|\n){letter}\n\+{hand.bonus}\n", text), f"hand {letter} with its bonus"
+    assert lay.name.rstrip("♠♥♦♣") + " sheet" in text
+    # fonts: embedded TrueType, and no base-14 font declared anywhere
+    assert pdf.count(b"/FontFile2") >= 2
+    assert b"Helvetica" not in pdf and b"Times" not in pdf
+    doc.close()
+
+
+@pytest.mark.parametrize("item", SHIPPED, ids=lambda s: s.id)
+def test_svg_and_png(item):
+    lay = load_layout(item.path)
+    scene = build_allin_sheet(lay, paper("a4"))
+    svg = render_bytes([scene], "svg")
+    root = ET.fromstring(svg)
+    assert root.get("width") == "210mm" and root.get("height") == "297mm"
+    assert root.get("viewBox") == "0 0 210 297"
+    assert b"@font-face" in svg  # fonts travel with the file
+    png = render_bytes([scene], "png", dpi=100)
+    img = Image.open(io.BytesIO(png))
+    assert img.format == "PNG"
+    w, h = img.size  # 210 x 297 mm at 100 dpi is 826.8 x 1169.3 px; pdfium rounds up or down
+    assert abs(w - 210 / 25.4 * 100) < 1 and abs(h - 297 / 25.4 * 100) < 1
+    # not blank: the sheet prints dark ink somewhere
+    assert img.convert("L").getextrema()[0] < 60
+
+
+def test_suit_symbols_are_shapes_not_glyphs():
+    lay = load_layout(SHIPPED[0].path)
+    scene = build_allin_sheet(lay, paper("a4"))
+    assert not any(ch in t for t in scene.texts() for ch in SUIT_SYMBOLS.values())
+    svg = render_bytes([scene], "svg").decode("utf-8")
+    assert not any(ch in svg for ch in SUIT_SYMBOLS.values() if ch not in (scene.title or ""))
+
+
+@pytest.mark.parametrize("item", SHIPPED, ids=lambda s: s.id)
+def test_every_space_has_rank_ticks_suits_and_room_to_write(item):
+    lay = load_layout(item.path)
+    scene = build_allin_sheet(lay, paper("letter"))
+    by_kind: dict[str, list] = {}
+    for mark in scene.marks:
+        by_kind.setdefault(mark.kind, []).append(mark)
+    spaces = {cell_name(c) for c in lay.grid.writable}
+    for name in spaces:
+        ranks = [m.key for m in by_kind["rank"] if m.owner == name]
+        assert ranks == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+        assert [m.key for m in by_kind["suit"] if m.owner == name] == ["S", "H", "D", "C"]
+        assert len([m for m in by_kind["value"] if m.owner == name]) == 1
+    assert {m.owner for m in by_kind["rank"]} == spaces  # none on the Golden Card
+    assert sorted(m.owner for m in by_kind["reward"]) == sorted(lay.hands)
+    assert sorted(m.owner for m in by_kind["bonus"]) == sorted(lay.hands)
+    assert len(by_kind["chip_earned"]) == len(by_kind["chip_spent"]) == lay.chips
+
+
+@pytest.mark.parametrize("item", SHIPPED, ids=lambda s: s.id)
+@pytest.mark.parametrize("paper_id", ["a4", "letter"])
+def test_geometry_inside_margins_and_no_overlaps(item, paper_id):
+    lay = load_layout(item.path)
+    pap = paper(paper_id)
+    scene = build_allin_sheet(lay, pap)
+    edge = 4.0  # side marks reach into the margin, never closer than 4 mm to the edge
+    for it in scene.items:
+        if isinstance(it, Rect):
+            assert edge <= it.x and it.x + it.w <= pap.width - edge
+            assert edge <= it.y and it.y + it.h <= pap.height - edge
+        if isinstance(it, Circle):
+            assert edge <= it.cx - it.r and it.cx + it.r <= pap.width - edge
+    # card spaces (the value areas) do not overlap each other
+    boxes = [(m.x, m.y, m.x + m.w, m.y + m.h) for m in scene.marks if m.kind == "value"]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    # mark targets of a space lie inside the space's frame
+    frames = {}
+    for m in scene.marks:
+        if m.kind == "value":
+            frames[m.owner] = (m.x - 1.5, m.y - 1.5)
+    for m in scene.marks:
+        if m.kind in ("rank", "suit"):
+            fx, fy = frames[m.owner]
+            assert fx <= m.x and fy <= m.y
+    # rank boxes stay at least 1.6 mm wide so a pencil tick fits (the 6-row sheets on Letter are the tightest)
+    assert min(m.w for m in scene.marks if m.kind == "rank") >= 1.6
