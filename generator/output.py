@@ -35,6 +35,7 @@ def write_atomic(path: str | Path, data: bytes, *, overwrite: bool = True) -> Pa
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
         os.replace(tmp, target)
     except BaseException as exc:
         try:
@@ -45,3 +46,9 @@ def write_atomic(path: str | Path, data: bytes, *, overwrite: bool = True) -> Pa
             raise OutputError(f"{target}: cannot write ({exc.strerror})") from None
         raise
     return target
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
