@@ -192,6 +192,17 @@ def check(files: List[Path] = typer.Argument(..., help="Layout YAML files to val
         raise typer.Exit(1)
 
 
+@app.command()
+def verify(
+    sheets: List[Path] = typer.Argument(..., help="Typed-in sheet YAML files; several sheets are one game."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report of DESIGN.md as JSON on stdout."),
+) -> None:
+    """Score finished sheets: one sheet scores that player; several are one game (Best Scoring Hand, winner)."""
+    from .sheetverify import verify_sheets
+
+    verify_sheets(sheets, as_json=as_json, out=out)
+
+
 @app.callback(invoke_without_command=True)
 def _root(
     version: bool = typer.Option(False, "--version", help="Print the version and exit."),

@@ -1,0 +1,181 @@
+"""Typed-in All In sheets (DESIGN.md, "Typed-in All In sheet"): reading and checking them.
+
+```yaml
+game: allin
+layout: q-diamonds    # a shipped layout id, or a path to a layout file
+player: Ann
+grid: |
+  QH  10S 2C  .   -
+  ...
+chips: {earned: 5, spent: 2}
+```
+
+One whitespace-separated token per lattice position, row by row: a card
+code, ``.`` for an empty space, ``G`` (or the golden card's code) for the
+Golden Card, ``-`` where the layout has no space.  Every problem is reported
+with ``FILE:LINE:COL`` of the offending token.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pydantic import Field, ValidationError
+
+from .cards import Card, CardCodeError, parse_card
+from .errors import InputError, Problem
+from .layout.allin import AllInLayout
+from .layout.grid import cell_name
+from .layout.schema import StrictModel, pydantic_problems
+from .registry import display_path, load_layout, shipped_layouts
+from .rules.allin_sheet import FilledSheet
+from .yamlpos import Document, load_yaml
+
+_TOKEN = re.compile(r"\S+")
+
+
+class _Chips(StrictModel):
+    earned: int = Field(ge=0, le=999)
+    spent: int = Field(default=0, ge=0, le=999)
+
+
+class TypedSheetSpec(StrictModel):
+    """The YAML of a typed-in All In sheet, as written."""
+
+    game: str
+    layout: str
+    player: str | None = Field(default=None, min_length=1, max_length=60)
+    grid: str
+    chips: _Chips = _Chips(earned=0, spent=0)
+
+
+def find_layout(ref: str, sheet_path: Path) -> Path | None:
+    """The layout file a sheet's ``layout:`` names: a shipped id, or a path relative to the sheet (then to the working folder)."""
+    for item in shipped_layouts():
+        if item.id == ref:
+            return item.path
+    for base in (sheet_path.parent, Path.cwd()):
+        candidate = base / ref
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_allin_sheet(path: str | Path, *, display: str | None = None) -> FilledSheet:
+    """Read and check a typed-in All In sheet.
+
+    Raises:
+        InputError: every problem found, each ``FILE:LINE:COL`` (the layout's
+            own problems are reported against the layout file).
+    """
+    path = Path(path)
+    doc = load_yaml(path, display=display or display_path(path))
+    return sheet_from_document(doc, path)
+
+
+def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
+    """Check a parsed typed-in sheet (see :func:`load_allin_sheet`)."""
+    try:
+        spec = TypedSheetSpec.model_validate(doc.data)
+    except ValidationError as exc:
+        raise InputError(pydantic_problems(exc, doc)) from None
+    if spec.game != "allin":
+        raise InputError([doc.problem(("game",), f"this is a sheet of game '{spec.game}'; expected 'allin'")])
+    layout_path = find_layout(spec.layout, path)
+    if layout_path is None:
+        ids = ", ".join(s.id for s in shipped_layouts() if s.game == "allin")
+        raise InputError([doc.problem(("layout",), f"layout '{spec.layout}' is neither a shipped id ({ids}) nor a file")])
+    layout = load_layout(layout_path)
+    problems: list[Problem] = []
+    cards = _read_grid(spec.grid, layout, doc, problems)
+    if spec.chips.spent > spec.chips.earned:
+        problems.append(
+            doc.problem(
+                ("chips", "spent"),
+                f"{spec.chips.spent} chips spent but only {spec.chips.earned} earned; a player cannot spend chips not yet earned",
+            )
+        )
+    if problems:
+        raise InputError(problems)
+    return FilledSheet(
+        layout=layout,
+        player=spec.player or path.stem,
+        cards=cards,
+        chips_earned=spec.chips.earned,
+        chips_spent=spec.chips.spent,
+    )
+
+
+def _read_grid(text: str, layout: AllInLayout, doc: Document, problems: list[Problem]) -> dict[tuple[int, int], Card]:
+    grid = layout.grid
+    lines = text.split("\n")
+    rows = [(i, ln) for i, ln in enumerate(lines) if ln.strip()]
+    cards: dict[tuple[int, int], Card] = {}
+
+    def at(line: int, char: int, message: str) -> Problem:
+        pos = doc.block_text_pos(("grid",), line, char)
+        return Problem(doc.file, pos.line, pos.col, message)
+
+    if len(rows) != grid.rows:
+        where = rows[grid.rows][0] if len(rows) > grid.rows else None
+        msg = (
+            f"grid: {len(rows)} rows, but layout '{layout.id}' has {grid.rows} rows of {grid.cols} positions; "
+            "write one line per row, '-' where the layout has no space"
+        )
+        problems.append(at(where, 0, msg) if where is not None else doc.problem(("grid",), msg))
+    golden_codes = {"G", layout.golden.code}
+    for r, (i, ln) in enumerate(rows[: grid.rows]):
+        tokens = list(_TOKEN.finditer(ln))
+        if len(tokens) != grid.cols:
+            problems.append(
+                at(i, tokens[-1].start() if len(tokens) > grid.cols else 0,
+                   f"grid row {r + 1}: {len(tokens)} tokens, but layout '{layout.id}' has {grid.cols} positions per row "
+                   "(a card code, '.' for empty, G for the Golden Card, '-' for no space)")
+            )
+            continue
+        for c, tok in enumerate(tokens):
+            coord = (c, r)
+            word = tok.group()
+            cell = grid.cells.get(coord)
+            name = cell_name(coord)
+            here = (i, tok.start())
+            if cell is None:
+                if word != "-":
+                    problems.append(at(*here, f"'{word}' at {name}, where layout '{layout.id}' has no card space; write '-'"))
+                continue
+            if cell.kind == "golden":
+                if _canon(word) not in golden_codes:
+                    problems.append(
+                        at(*here, f"'{word}' at {name}, over the Golden Card ({layout.golden.code}); write G there")
+                    )
+                continue
+            if word == ".":
+                continue
+            if word == "-":
+                problems.append(at(*here, f"'-' at {name}, which is a card space; write '.' if it is empty"))
+                continue
+            if word.upper() == "G":
+                problems.append(
+                    at(*here, f"'G' at {name}; the Golden Card is at {cell_name(layout.golden_coord)}")
+                )
+                continue
+            try:
+                card = parse_card(word)
+            except CardCodeError as exc:
+                problems.append(at(*here, f"{name}: {exc}"))
+                continue
+            if card.is_joker:
+                problems.append(at(*here, f"{name}: a Joker is never written on a sheet; write the card it stood for"))
+                continue
+            cards[coord] = card
+    return cards
+
+
+def _canon(word: str) -> str:
+    if word.upper() == "G":
+        return "G"
+    try:
+        return parse_card(word).code
+    except CardCodeError:
+        return word

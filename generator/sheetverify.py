@@ -1,0 +1,100 @@
+"""``sheetsmith verify`` for typed-in All In sheets: read, check, score, report (rich tables or JSON)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .cards import SUIT_SYMBOLS, Card
+from .errors import InputError, Problem
+from .registry import display_path
+from .rules.allin_sheet import FilledSheet, GameScore, report, score_game
+from .sheetfile import sheet_from_document
+from .yamlpos import Document, load_yaml
+
+
+def verify_sheets(paths: Sequence[Path], *, as_json: bool, out: Console) -> GameScore:
+    """Read every sheet, check they form one game, score it and print the report.
+
+    With ``as_json`` the report of DESIGN.md ("Verifier report") is printed as
+    JSON on stdout; otherwise a rich table per player and the ranking.
+
+    Raises:
+        InputError: every problem of every sheet; sheets of different layouts;
+            two sheets with the same player name.
+    """
+    problems: list[Problem] = []
+    read: list[tuple[Document, FilledSheet]] = []
+    for path in paths:
+        try:
+            doc = load_yaml(path, display=display_path(path))
+            read.append((doc, sheet_from_document(doc, path)))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    first_doc, first = read[0]
+    names = [sheet.player for _, sheet in read]
+    for doc, sheet in read[1:]:
+        if sheet.layout.id != first.layout.id:
+            problems.append(
+                doc.problem(
+                    ("layout",),
+                    f"this sheet uses layout '{sheet.layout.id}' but {first_doc.file} uses "
+                    f"'{first.layout.id}'; all sheets of one game use the same layout",
+                )
+            )
+    for doc, sheet in read:
+        if names.count(sheet.player) > 1:
+            problems.append(
+                doc.problem(("player",), f"two sheets name the player '{sheet.player}'; give each player their own name")
+            )
+    if problems:
+        raise InputError(problems)
+    game = score_game([sheet for _, sheet in read])
+    if as_json:
+        sys.stdout.write(json.dumps(report(game), indent=2, ensure_ascii=False) + "\n")
+    else:
+        _print_tables(game, out)
+    return game
+
+
+def card_text(card: Card) -> Text:
+    """A card as rich text with its suit symbol, red for hearts and diamonds."""
+    return Text(f"{card.rank_label}{SUIT_SYMBOLS[card.suit]}", style="red" if card.is_red else "")
+
+
+def _print_tables(game: GameScore, out: Console) -> None:
+    for p in game.players:
+        table = Table(title=f"{p.player} — {game.layout.name} sheet ({game.layout.id})", title_justify="left")
+        for col, just in (("hand", "center"), ("cards", "left"), ("complete", "center"), ("category", "left"), ("points", "right"), ("best hand", "right")):
+            table.add_column(col, justify=just)  # type: ignore[arg-type]
+        for letter, h in p.hands.items():
+            cards = Text(" ").join(card_text(c) for c in h.cards) if h.cards else Text("—", style="dim")
+            category = h.result.category.name.replace("_", " ") if h.result.category is not None else "—"
+            table.add_row(letter, cards, "yes" if h.complete else "no", category, str(h.points), f"+{h.bonus}" if h.bonus else "")
+        table.add_section()
+        table.add_row("", "hands", "", "", str(p.hand_points), f"+{p.bonus_points}")
+        table.add_row("", "chips left", "", "", str(p.chips_left), "")
+        table.add_row("", Text("total", style="bold"), "", "", Text(str(p.total), style="bold"), "")
+        out.print(table)
+    ranking = Table(title="Ranking", title_justify="left")
+    for col in ("#", "player", "hands", "best hand", "chips left", "total", ""):
+        ranking.add_column(col, justify="right" if col not in ("player", "") else "left")
+    ordered = sorted(game.players, key=lambda q: (-q.total, -q.chips_left))
+    place = 0
+    last = None
+    for i, q in enumerate(ordered, start=1):
+        if (q.total, q.chips_left) != last:
+            place, last = i, (q.total, q.chips_left)
+        mark = "winner" if q.player in game.winners else ""
+        if mark and len(game.winners) > 1:
+            mark = "shared win"
+        ranking.add_row(str(place), q.player, str(q.hand_points), str(q.bonus_points), str(q.chips_left), str(q.total), mark)
+    out.print(ranking)
