@@ -63,7 +63,8 @@ def _render(layout, paper_id: str, fmt: str, dpi: int) -> bytes:
 def build(
     out_dir: Path = typer.Option(Path("output"), "--out-dir", "-d", help="Folder for the generated files."),
     papers: List[PaperChoice] = typer.Option(
-        [PaperChoice.a4, PaperChoice.letter], "--paper", "-p", help="Paper size(s); repeat for several."
+        [PaperChoice.a4, PaperChoice.letter], "--paper", "-p", case_sensitive=False,
+        help="Paper size(s); repeat for several (--paper a4 --paper letter).",
     ),
     dpi: int = typer.Option(150, min=50, max=600, help="Resolution of the PNG previews."),
 ) -> None:
@@ -97,11 +98,11 @@ def build(
             pdf_path = write_atomic(folder / f"{item.id}-{paper_id}.pdf", pdf)
             png_path = write_atomic(folder / f"{item.id}-{paper_id}.png", png)
             warn = "; ".join(w.message for w in layout.warnings)  # type: ignore[attr-defined]
-            rows.append((item.id, get_paper(paper_id).label, str(pdf_path), str(png_path), f"{len(pdf) / 1024:.0f} KB"))
+            rows.append((item.id, get_paper(paper_id).label, pdf_path.name, png_path.name, f"{len(pdf) / 1024:.0f} KB"))
             if warn:
                 problems.extend(layout.warnings)  # type: ignore[attr-defined]
             progress.advance(task)
-    table = Table(title=f"sheetsmith build: {len(rows)} of {len(jobs)} written")
+    table = Table(title=f"sheetsmith build: {len(rows)} of {len(jobs)} sheets written to {out_dir / 'allin'}")
     for col in ("layout", "paper", "PDF (print)", "PNG (preview)", "PDF size"):
         table.add_column(col)
     for row in rows:
@@ -109,7 +110,7 @@ def build(
     out.print(table)
     errors = [p for p in problems if p.is_error]
     if problems:
-        err.print("\n".join(str(p) for p in dict.fromkeys(problems)), markup=False, highlight=False)
+        err.print("\n".join(str(p) for p in dict.fromkeys(problems)), markup=False, highlight=False, soft_wrap=True)
     if errors:
         raise typer.Exit(1)
 
@@ -117,20 +118,26 @@ def build(
 @app.command()
 def render(
     layout: str = typer.Argument(..., help="A shipped layout id (see 'sheetsmith layouts') or a path to a layout YAML file."),
-    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="Output format; default: from -o's extension, else pdf."),
-    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", help="Paper size."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file; default output/<id>-<paper>.<format>."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, help="Output format; default: from -o's extension, else pdf."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, help="Paper size."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file; default output/<game>/<id>-<paper>.<format>."),
     force: bool = typer.Option(False, "--force", help="Replace OUTPUT if it already exists."),
     dpi: int = typer.Option(150, min=50, max=600, help="PNG resolution."),
 ) -> None:
     """Render one layout to PDF, SVG or PNG."""
     path = resolve_layout(layout)
     lay = load_layout(path)
+    suffix = output.suffix.lower().lstrip(".") if output else ""
+    if output is not None and suffix not in Format.__members__:
+        raise SheetsmithError(
+            f"{output}: sheetsmith writes .pdf, .svg or .png files; end the file name with one of those"
+        )
     if fmt is None:
-        suffix = output.suffix.lower().lstrip(".") if output else ""
-        fmt = Format(suffix) if suffix in Format.__members__ else Format.pdf
+        fmt = Format(suffix) if suffix else Format.pdf
+    elif suffix and suffix != fmt.value:
+        raise SheetsmithError(f"{output}: the name ends in .{suffix} but --format is {fmt.value}; make them agree")
     if output is None:
-        target = Path("output") / f"{lay.id}-{paper.value}.{fmt.value}"
+        target = Path("output") / "allin" / f"{lay.id}-{paper.value}.{fmt.value}"
         overwrite = True
     else:
         target = output
@@ -138,7 +145,7 @@ def render(
     data = _render(lay, paper.value, fmt.value, dpi)
     written = write_atomic(target, data, overwrite=overwrite)
     for w in lay.warnings:
-        err.print(str(w), markup=False, highlight=False)
+        err.print(str(w), markup=False, highlight=False, soft_wrap=True)
     out.print(f"wrote {written} ({fmt.value.upper()}, {get_paper(paper.value).label}, {len(data) / 1024:.0f} KB)", highlight=False)
 
 
@@ -146,8 +153,9 @@ def render(
 def list_layouts() -> None:
     """List the shipped layouts."""
     table = Table(title="Shipped layouts")
-    for col in ("id", "game", "sheet", "hands", "spaces", "rewards", "about"):
-        table.add_column(col)
+    for col in ("id", "game", "sheet", "hands", "spaces", "rewards"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("about", ratio=1)
     problems: list[Problem] = []
     for item in shipped_layouts():
         try:
@@ -213,32 +221,22 @@ def _root(
 
 
 def main() -> None:
-    """Console entry point: run the app, turning sheetsmith errors into messages and exit status 1."""
+    """Console entry point.
+
+    typer runs in standalone mode, so a usage mistake (missing argument, bad
+    option value) prints typer's short message and exits 2.  sheetsmith's own
+    errors print ``FILE:LINE:COL: error: message`` lines and exit 1.
+    """
     try:
-        # Without standalone mode click returns the exit code of typer.Exit instead of raising it.
-        code = app(standalone_mode=False)
-        sys.exit(code if isinstance(code, int) else 0)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
+        app()
     except SheetsmithError as exc:
         problems = getattr(exc, "problems", None)
-        err.print("\n".join(str(p) for p in problems) if problems else f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
-        sys.exit(1)
-    except KeyError as exc:  # unknown paper and similar look-ups carry a full message
-        err.print(f"error: {exc.args[0] if exc.args else exc}", markup=False, highlight=False)
+        text = "\n".join(str(p) for p in problems) if problems else f"error: {exc}"
+        err.print(text, markup=False, highlight=False, soft_wrap=True)
         sys.exit(1)
     except KeyboardInterrupt:
         err.print("interrupted; nothing half-written was left behind")
         sys.exit(130)
-    except Exception as exc:  # click usage errors and the like
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        if isinstance(exc, click.exceptions.Abort):
-            sys.exit(1)
-        raise
 
 
 if __name__ == "__main__":  # pragma: no cover

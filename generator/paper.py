@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from pydantic import Field, ValidationError
 
-from .errors import InputError
+from .errors import InputError, SheetsmithError
 from .layout.schema import StrictModel, pydantic_problems
 from .paths import TEMPLATES_DIR
 from .yamlpos import load_yaml
@@ -53,10 +53,10 @@ def paper(paper_id: str) -> Paper:
     """The paper size ``paper_id`` (case-insensitive).
 
     Raises:
-        KeyError: unknown paper; the message lists the known ones.
+        SheetsmithError: unknown paper; the message lists the known ones.
     """
     known = papers()
     key = paper_id.lower()
     if key not in known:
-        raise KeyError(f"unknown paper '{paper_id}'; use one of: {', '.join(known)}")
+        raise SheetsmithError(f"unknown paper '{paper_id}'; use one of: {', '.join(known)}")
     return known[key]

@@ -79,7 +79,7 @@ def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
     try:
         spec = TypedSheetSpec.model_validate(doc.data)
     except ValidationError as exc:
-        raise InputError(pydantic_problems(exc, doc)) from None
+        raise InputError(pydantic_problems(exc, doc, model=TypedSheetSpec)) from None
     if spec.game != "allin":
         raise InputError([doc.problem(("game",), f"this is a sheet of game '{spec.game}'; expected 'allin'")])
     layout_path = find_layout(spec.layout, path)

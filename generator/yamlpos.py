@@ -134,18 +134,7 @@ def parse_yaml(text: str, file: str = "<string>") -> Document:
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        what = exc.problem or "YAML syntax error"
-        ctx = exc.context_mark
-        if exc.context and ctx is not None and mark is not None and ctx.line != mark.line:
-            what += f" ({exc.context} that starts at line {ctx.line + 1}, column {ctx.column + 1})"
-        hint = ""
-        if "tab" in what.lower():
-            hint = "; indent with spaces, not tabs"
-        elif "indent" in what.lower() or "expected <block end>" in what:
-            hint = "; check the indentation of this line (a grid whose first row starts with a blank needs 'grid: |2')"
-        raise InputError([Problem(file, line, col, f"YAML syntax error: {what}{hint}")]) from None
+        raise InputError([_syntax_problem(exc, text, file)]) from None
     except yaml.YAMLError as exc:  # pragma: no cover - scanner errors are MarkedYAMLErrors
         raise InputError([Problem(file, 0, 0, f"YAML error: {exc}")]) from None
     finally:
@@ -161,6 +150,35 @@ def parse_yaml(text: str, file: str = "<string>") -> Document:
         at = _mark(node)
         raise InputError([Problem(file, at.line, at.col, "the top level must be a mapping of 'key: value' lines")])
     return doc
+
+
+def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, file: str) -> Problem:
+    """A YAML syntax error as a problem at the line to fix, with a hint where one helps."""
+    mark = exc.problem_mark or exc.context_mark
+    what = exc.problem or "YAML syntax error"
+    ctx = exc.context_mark
+    if mark is None:
+        return Problem(file, 0, 0, f"YAML syntax error: {what}")
+    line, col = mark.line + 1, mark.column + 1
+    if exc.context and ctx is not None and ctx.line != mark.line and "flow" in exc.context:
+        # An unclosed '{' or '[' is only noticed on a later line: point at the bracket.
+        what += f" (noticed at line {line}, column {col}); close the {'{' if 'mapping' in exc.context else '['} opened here"
+        line, col = ctx.line + 1, ctx.column + 1
+    elif exc.context and ctx is not None and ctx.line != mark.line:
+        what += f" ({exc.context} that starts at line {ctx.line + 1}, column {ctx.column + 1})"
+    lines = text.splitlines()
+    grid_line = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("grid:")), None)
+    hint = ""
+    if "tab" in what.lower():
+        hint = "; indent with spaces, not tabs"
+    elif grid_line is not None and grid_line < mark.line <= grid_line + 40:
+        hint = (
+            "; inside 'grid: |' every line must be indented at least as far as the first one "
+            "(if the first row starts with a blank, write 'grid: |2')"
+        )
+    elif "indent" in what.lower() or "expected <block end>" in what:
+        hint = "; check the indentation of this line"
+    return Problem(file, line, col, f"YAML syntax error: {what}{hint}")
 
 
 def _build(node: yaml.Node, path: PathKey, doc: Document, problems: list[Problem]) -> Any:

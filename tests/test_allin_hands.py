@@ -420,6 +420,16 @@ def test_fast_path_matches_reference_path(cards):
 
 
 @settings(max_examples=300)
+@given(hands_st, st.randoms(use_true_random=False))
+def test_result_does_not_depend_on_card_order(cards, rnd):
+    shuffled = list(cards)
+    rnd.shuffle(shuffled)
+    a, b = evaluate(cards), evaluate(shuffled)
+    assert (a.category, a.points, a.key) == (b.category, b.points, b.key)
+    assert sorted(a.combination) == sorted(b.combination)
+
+
+@settings(max_examples=300)
 @given(st.lists(cards_st, max_size=5), cards_st)
 def test_adding_a_card_never_lowers_the_hand(cards, extra):
     before = evaluate(cards)

@@ -102,9 +102,9 @@ def test_check_reports_a_yaml_syntax_error_with_its_line(tmp_path):
     res = run("check", "syntax.yaml", cwd=tmp_path)
     assert res.returncode == 1
     assert res.stderr.startswith("syntax.yaml:") and "YAML syntax error" in res.stderr
-    # the parser notices the unclosed '{' of line 18 on line 19, and says where it started
-    assert res.stderr.startswith("syntax.yaml:19:")
-    assert "flow mapping that starts at line 18" in res.stderr
+    # the parser notices the unclosed '{' of line 18 on line 19; the message points at the '{'
+    assert res.stderr.startswith("syntax.yaml:18:6: error: YAML syntax error")
+    assert "noticed at line 19" in res.stderr and "close the {" in res.stderr
     assert "Traceback" not in res.stderr
 
 
@@ -137,6 +137,33 @@ def test_build_writes_every_pdf_and_png_and_ends_in_a_table(tmp_path):
         for pap in ("a4", "letter"):
             assert (tmp_path / "out" / "allin" / f"{lid}-{pap}.pdf").read_bytes()[:5] == b"%PDF-"
             assert (tmp_path / "out" / "allin" / f"{lid}-{pap}.png").read_bytes()[:4] == b"\x89PNG"
-    assert f"{2 * len(ids)} of {2 * len(ids)} written" in res.stdout
+    assert f"{2 * len(ids)} of {2 * len(ids)} sheets written" in res.stdout
     # nothing half-written: no temporary files left behind
     assert not [p for p in (tmp_path / "out").rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_usage_mistakes_give_a_short_message_not_a_traceback(tmp_path):
+    for args in (["render"], ["check"], ["build", "--paper", "a3"], ["frobnicate"], ["render", "q-diamonds", "--dpi", "1"]):
+        res = run(*args, cwd=tmp_path)
+        assert res.returncode == 2, args
+        assert "Traceback" not in res.stderr and "Error" in res.stderr
+    assert not (tmp_path / "output").exists()
+
+
+def test_paper_and_format_are_case_insensitive(tmp_path):
+    res = run("render", "q-diamonds", "--paper", "A4", "--format", "PNG", "-o", str(tmp_path / "q.png"), "--dpi", "50")
+    assert res.returncode == 0, res.stderr
+
+
+def test_output_name_and_format_must_agree(tmp_path):
+    res = run("render", "q-diamonds", "-o", str(tmp_path / "q.jpg"))
+    assert res.returncode == 1 and "writes .pdf, .svg or .png files" in res.stderr
+    res = run("render", "q-diamonds", "-o", str(tmp_path / "q.svg"), "--format", "pdf")
+    assert res.returncode == 1 and "ends in .svg but --format is pdf" in res.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_render_default_output_goes_next_to_builds(tmp_path):
+    res = run("render", "j-clubs", "--format", "svg", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "output" / "allin" / "j-clubs-a4.svg").is_file()

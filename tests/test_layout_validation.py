@@ -59,12 +59,12 @@ def located(problems):
 
 
 def test_base_layout_is_valid(tmp_path):
-    path = tmp_path / "sheet.yaml"
+    path = tmp_path / "test-sheet.yaml"
     path.write_text(BASE, encoding="utf-8")
     layout = load_allin_layout(path)
     assert layout.id == "test-sheet" and layout.name == "Q♦" and layout.spaces == 24
     assert layout.warnings == []
-    # 4 single + 6 double hands -> 5 * 1 + 5 * 2 chip circles by default
+    # singles A E G H J and doubles B C D F I -> 5 * 1 + 5 * 2 chip circles by default
     assert layout.chips == 15
 
 
@@ -202,9 +202,9 @@ def test_bad_style_override_is_located_in_the_layout(tmp_path):
 def test_not_24_spaces_is_only_a_warning(tmp_path):
     text = with_line(13, "      o---o---o---*")  # a5 gone: 23 writable spaces
     text = with_line(12, "          |   |   |", text)
-    path = tmp_path / "sheet.yaml"
+    path = tmp_path / "test-sheet.yaml"
     path.write_text(text, encoding="utf-8")
-    layout = load_allin_layout(path, display="sheet.yaml")
+    layout = load_allin_layout(path, display="test-sheet.yaml")
     assert [(w.line, w.col, w.severity) for w in layout.warnings] == [(4, 7, "warning")]
     assert "23 writable spaces" in layout.warnings[0].message
 
@@ -215,3 +215,52 @@ def test_every_problem_is_reported_in_one_pass(tmp_path):
     text = with_line(7, "  o---o-x-o---o---o", text)
     probs = problems_of(tmp_path, text)
     assert {p.line for p in probs} >= {2, 3, 7}
+
+
+def warnings_of(tmp_path, text: str, name: str = "test-sheet.yaml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return [(w.line, w.col, w.message) for w in load_allin_layout(path, display=name).warnings]
+
+
+def test_id_other_than_the_file_name_warns(tmp_path):
+    ((line, col, msg),) = warnings_of(tmp_path, BASE, name="my-copy.yaml")
+    assert (line, col) == (2, 5) and "id 'test-sheet' differs from the file name 'my-copy'" in msg
+
+
+def test_name_of_another_card_warns(tmp_path):
+    ((line, col, msg),) = warnings_of(tmp_path, with_line(2, "name: 'Q♦'").replace("golden: QD", "golden: 5C"))
+    assert (line, col) == (2, 7) and "name 'Q♦' names another card than the Golden Card 5♣" in msg
+
+
+def test_fewer_chip_circles_than_can_be_earned_warns(tmp_path):
+    ((line, col, msg),) = warnings_of(tmp_path, BASE + "chips: 5\n")
+    # singles A E G H J = 5 chips, doubles B C D F I = 5 x 2 chips: 15 in all
+    assert (line, col) == (25, 8) and "5 chip circles, but a player can earn up to 15" in msg
+
+
+def test_lowercase_hand_letter_is_explained(tmp_path):
+    probs = problems_of(tmp_path, BASE.replace("  J: {reward", "  j: {reward"))
+    assert any(p.line == 24 and "hand letters are capitals ('J')" in p.message for p in probs)
+
+
+def test_misspelt_key_suggests_the_right_one(tmp_path):
+    probs = problems_of(tmp_path, with_line(15, "  A: {rewad: single, bonus: 2}"))
+    assert any(p.line == 15 and "unknown key 'rewad' in hands.A; did you mean 'reward'?" in p.message for p in probs)
+
+
+def test_a_slipped_grid_line_reports_only_the_slip(tmp_path):
+    probs = problems_of(tmp_path, with_line(9, "   o---o---G---o---o"))  # one space too many
+    assert len(probs) == 1
+    assert (probs[0].line, probs[0].col) == (9, 4)
+    assert "off the lattice" in probs[0].message and "move it 1 character left" in probs[0].message
+
+
+def test_two_dash_link_is_pointed_at(tmp_path):
+    probs = problems_of(tmp_path, with_line(11, "  o---o--o---o---o"))
+    assert probs[0].line == 11 and probs[0].col in (8, 9, 10)
+
+
+def test_golden_written_as_a_number_gets_the_card_code_message(tmp_path):
+    probs = problems_of(tmp_path, with_line(3, "golden: 10"))
+    assert [(p.line, p.col) for p in probs] == [(3, 9)] and "'10' is not a card code" in probs[0].message

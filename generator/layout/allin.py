@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError
+from typing import Annotated
+
+from pydantic import BeforeValidator, Field, ValidationError
 
 from ..cards import Card, CardCodeError, parse_card, SUIT_SYMBOLS
 from ..errors import InputError, Problem
@@ -106,7 +108,7 @@ class LayoutSpec(StrictModel):
     id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
     name: str | None = Field(default=None, max_length=24)
     description: str | None = Field(default=None, max_length=200)
-    golden: str
+    golden: Annotated[str, BeforeValidator(lambda v: str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)]
     grid: str
     hands: dict[str, HandSpec]
     chips: int | None = Field(default=None, ge=1, le=40)
@@ -224,7 +226,7 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
     try:
         spec = LayoutSpec.model_validate(doc.data)
     except ValidationError as exc:
-        problems = pydantic_problems(exc, doc)
+        problems = pydantic_problems(exc, doc, model=LayoutSpec)
         # Still read the grid so its problems show in the same pass.
         grid_text = doc.data.get("grid")
         if isinstance(grid_text, str):
@@ -243,17 +245,24 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
     grid, grid_problems, grid_warnings = _check_grid(spec.grid, doc)
     problems += grid_problems
     warnings += grid_warnings
+    grid_ok = not grid_problems
 
     hands: dict[str, Hand] = {}
-    expected = {run.letter: run for run in grid.hands}
+    expected = {run.letter: run for run in grid.hands} if grid_ok else {}
     for letter, hspec in spec.hands.items():
+        if not grid_ok:
+            break
         if letter not in expected:
             have = _letters(list(expected))
+            hint = (
+                f"; hand letters are capitals ('{letter.upper()}')"
+                if isinstance(letter, str) and letter.upper() in expected and letter not in expected
+                else "; letters go to rows top to bottom, then to columns left to right"
+            )
             problems.append(
                 doc.problem(
                     ("hands", letter),
-                    f"hand '{letter}' is not in the grid, which has {len(expected)} hands ({have}); "
-                    "letters go to rows top to bottom, then to columns left to right",
+                    f"hand '{letter}' is not in the grid, which has {len(expected)} hands ({have}){hint}",
                     key=True,
                 )
             )
@@ -280,9 +289,38 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
         raise InputError(problems + warnings)
 
     layout_id = spec.id or path.stem
-    name = spec.name or f"{golden.rank_label}{SUIT_SYMBOLS[golden.suit]}"  # type: ignore[index]
+    golden_name = f"{golden.rank_label}{SUIT_SYMBOLS[golden.suit]}"  # type: ignore[union-attr,index]
+    name = spec.name or golden_name
+    if spec.id and spec.id != path.stem:
+        warnings.append(
+            doc.problem(
+                ("id",),
+                f"id '{spec.id}' differs from the file name '{path.stem}'; output files are named after the id "
+                "(remove the id: line to use the file name)",
+                severity="warning",
+            )
+        )
+    if spec.name and _names_other_card(spec.name, golden):  # type: ignore[arg-type]
+        warnings.append(
+            doc.problem(
+                ("name",),
+                f"name '{spec.name}' names another card than the Golden Card {golden_name}; sheets are named by their "
+                f"Golden Card (remove the name: line to use '{golden_name}')",
+                severity="warning",
+            )
+        )
     ordered = {k: hands[k] for k in sorted(hands)}
-    chips = spec.chips if spec.chips is not None else sum(h.max_chips for h in ordered.values())
+    most = sum(h.max_chips for h in ordered.values())
+    chips = spec.chips if spec.chips is not None else most
+    if chips < most:
+        warnings.append(
+            doc.problem(
+                ("chips",),
+                f"{chips} chip circles, but a player can earn up to {most} on this sheet "
+                "(1 per single hand, 2 per double hand)",
+                severity="warning",
+            )
+        )
     return AllInLayout(
         id=layout_id,
         name=name,
@@ -296,6 +334,15 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
         source=doc.file,
         warnings=warnings,
     )
+
+
+def _names_other_card(name: str, golden: Card) -> bool:
+    """True when ``name`` is a card code (``Q♦``, ``5C``) for a card other than ``golden``."""
+    try:
+        card = parse_card(name.replace(" ", ""))
+    except CardCodeError:
+        return False
+    return card != golden
 
 
 def _check_golden(code: str, doc: Document) -> tuple[Card | None, list[Problem]]:
@@ -324,7 +371,9 @@ def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Pro
 
     for issue in issues:
         problems.append(at(issue.line, issue.char, f"grid: {issue.message}"))
-    if not grid.cells:
+    if issues or not grid.cells:
+        # A malformed line shifts what follows it; checks built on a broken
+        # reading would only bury the real mistake under follow-on errors.
         return grid, problems, warnings
     if grid.cols > MAX_LATTICE or grid.rows > MAX_LATTICE:
         problems.append(
@@ -404,7 +453,7 @@ def _resolve_template(
         except ValidationError as exc:
             for err in exc.errors():
                 key = err["loc"][0] if err["loc"] else None
-                problems.append(problem_from_error(err, doc if key in override else t_doc, (section,)))
+                problems.append(problem_from_error(err, doc if key in override else t_doc, (section,), model))
             resolved.append(None)
     return resolved[0], resolved[1]
 

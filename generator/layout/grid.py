@@ -222,7 +222,7 @@ def parse_grid(text: str) -> tuple[Grid, list[GridIssue]]:
                 bad = next(k for k, ch in enumerate(seg) if ch != "-")
                 ch = seg[bad]
                 if ch in _CELL_CHARS:
-                    msg = f"'{ch}' is off the lattice: cells go at every 4th character (columns 1, 5, 9, …)"
+                    msg = _off_lattice(ch, start + bad)
                 elif ch == "-" or ch == " ":
                     msg = "a link between two cells is exactly three dashes '---'"
                 else:
@@ -248,7 +248,7 @@ def parse_grid(text: str) -> tuple[Grid, list[GridIssue]]:
                 issues.append(GridIssue(i, j, msg))
                 continue
             if j % PITCH:
-                issues.append(GridIssue(i, j, "'|' must stand right under a cell (columns 1, 5, 9, …)"))
+                issues.append(GridIssue(i, j, _off_lattice("|", j)))
                 continue
             a, b = (j // PITCH, r), (j // PITCH, r + 1)
             if a not in grid.cells or b not in grid.cells:
@@ -257,7 +257,36 @@ def parse_grid(text: str) -> tuple[Grid, list[GridIssue]]:
             grid.links.add(frozenset((a, b)))
 
     grid.hands = _hand_runs(grid)
-    return grid, issues
+    return grid, _root_causes(issues)
+
+
+def _root_causes(issues: list[GridIssue]) -> list[GridIssue]:
+    """Keep the issues a user should fix first.
+
+    One slipped character makes several things wrong on its line and leaves
+    the links above and below it dangling.  Keep the first real mistake on
+    each line, and drop "link to nothing" issues next to a line that has one.
+    """
+    primary = [i for i in issues if "must join" not in i.message]
+    first: dict[int, GridIssue] = {}
+    for issue in sorted(primary, key=lambda i: (i.line, i.char)):
+        first.setdefault(issue.line, issue)
+    kept = list(first.values())
+    for issue in issues:
+        if "must join" in issue.message and not any(abs(issue.line - ln) <= 1 for ln in first):
+            kept.append(issue)
+    return sorted(kept, key=lambda i: (i.line, i.char))
+
+
+def _off_lattice(ch: str, char: int) -> str:
+    """Say how far ``ch`` at grid character ``char`` is from the nearest lattice column, and which way to move it."""
+    off = char % PITCH
+    if off <= PITCH // 2:
+        fix = f"move it {off} character{'s' if off > 1 else ''} left"
+    else:
+        fix = f"move it {PITCH - off} character{'s' if PITCH - off > 1 else ''} right"
+    what = "'|' must stand right under a cell" if ch == "|" else f"'{ch}' is off the lattice"
+    return f"{what}: cells sit every 4 characters, in line with the grid's first column; {fix}"
 
 
 def _bad_char(ch: str, where: str) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+import difflib
+from types import UnionType
+from typing import Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -20,11 +22,35 @@ def _dotted(loc: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in loc)
 
 
-def problem_from_error(err: dict[str, Any], doc: Document, prefix: tuple[Any, ...] = ()) -> Problem:
+def allowed_keys(model: type[BaseModel] | None, loc: tuple[Any, ...]) -> list[str]:
+    """Keys a mapping at ``loc`` (relative to ``model``) may have: the fields of the model found there."""
+    current: Any = model
+    for part in loc:
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            field = current.model_fields.get(str(part))
+            if field is None:
+                return []
+            current = field.annotation
+        elif get_origin(current) is dict:
+            current = get_args(current)[1]
+        else:
+            return []
+        while get_origin(current) in (Union, UnionType):  # Optional[X] -> X
+            args = [a for a in get_args(current) if a is not type(None)]
+            current = args[0] if len(args) == 1 else None
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return list(current.model_fields)
+    return []
+
+
+def problem_from_error(
+    err: dict[str, Any], doc: Document, prefix: tuple[Any, ...] = (), model: type[BaseModel] | None = None
+) -> Problem:
     """One pydantic error (an item of ``ValidationError.errors()``) as a located :class:`Problem`.
 
     ``prefix`` is prepended to the error's ``loc`` to find the value in ``doc``
-    (for models validated on a part of the document).
+    (for models validated on a part of the document); ``model``, when given,
+    lets an unknown key be matched against the allowed ones ("did you mean").
     """
     loc = tuple(err.get("loc", ()))
     path = prefix + loc
@@ -32,7 +58,12 @@ def problem_from_error(err: dict[str, Any], doc: Document, prefix: tuple[Any, ..
     name = _dotted(path) or "the file"
     if kind == "extra_forbidden":
         parent = path[:-1]
-        return doc.problem(path, f"unknown key '{path[-1]}'{' in ' + _dotted(parent) if parent else ''}; check the spelling", key=True)
+        allowed = allowed_keys(model, loc[:-1]) if model else []
+        close = difflib.get_close_matches(str(path[-1]), allowed, n=1, cutoff=0.6)
+        hint = f"did you mean '{close[0]}'?" if close else (
+            f"allowed: {', '.join(allowed)}" if allowed else "check the spelling"
+        )
+        return doc.problem(path, f"unknown key '{path[-1]}'{' in ' + _dotted(parent) if parent else ''}; {hint}", key=True)
     if kind == "missing":
         return doc.problem(path[:-1], f"missing key '{path[-1]}'{' in ' + _dotted(path[:-1]) if path[:-1] else ''}", key=True)
     got = err.get("input")
@@ -48,6 +79,8 @@ def problem_from_error(err: dict[str, Any], doc: Document, prefix: tuple[Any, ..
     return doc.problem(path, f"{name}: {msg[0].lower() + msg[1:]} (got {shown})")
 
 
-def pydantic_problems(exc: ValidationError, doc: Document, prefix: tuple[Any, ...] = ()) -> list[Problem]:
-    """Every error of a pydantic ``ValidationError`` as located problems."""
-    return [problem_from_error(e, doc, prefix) for e in exc.errors()]
+def pydantic_problems(
+    exc: ValidationError, doc: Document, prefix: tuple[Any, ...] = (), model: type[BaseModel] | None = None
+) -> list[Problem]:
+    """Every error of a pydantic ``ValidationError`` as located problems (see :func:`problem_from_error`)."""
+    return [problem_from_error(e, doc, prefix, model) for e in exc.errors()]
