@@ -426,7 +426,8 @@ def test_result_does_not_depend_on_card_order(cards, rnd):
     rnd.shuffle(shuffled)
     a, b = evaluate(cards), evaluate(shuffled)
     assert (a.category, a.points, a.key) == (b.category, b.points, b.key)
-    assert sorted(a.combination) == sorted(b.combination)
+    # the combination may take a different but equal card (3♠ or 3♥ in a straight); its ranks are the same
+    assert sorted(c.rank for c in a.combination) == sorted(c.rank for c in b.combination)
 
 
 @settings(max_examples=300)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from functools import lru_cache
 
 import svgwrite
@@ -9,6 +10,25 @@ import svgwrite
 from ..scene import FONT_NAMES, PT, Circle, Line, Path_, Rect, Scene, Text, font_path
 
 _ANCHOR = {"start": "start", "middle": "middle", "end": "end"}
+
+
+FAMILY = "sheetsmith-vera"
+"""The embedded font family: Vera regular and bold.  Renderers that ignore
+embedded fonts fall back to Bitstream Vera Sans or DejaVu Sans (same metrics)
+with the right weight."""
+
+
+@lru_cache(maxsize=None)
+def _font_faces() -> str:
+    faces = []
+    for weight in FONT_NAMES:
+        data = base64.b64encode(font_path(weight).read_bytes()).decode("ascii")
+        css_weight = "bold" if weight == "bold" else "normal"
+        faces.append(
+            f"@font-face {{ font-family: '{FAMILY}'; font-weight: {css_weight}; "
+            f"src: url(data:font/ttf;base64,{data}) format('truetype'); }}"
+        )
+    return "\n".join(faces)
 
 
 def _fmt(v: float) -> str:
@@ -25,14 +45,14 @@ def render_svg(scene: Scene) -> bytes:
     )
     if scene.title:
         dwg.set_desc(title=scene.title)
-    for weight, name in FONT_NAMES.items():
-        dwg.embed_font(name, str(font_path(weight)))
+    dwg.embed_stylesheet(_font_faces())
     dwg.add(dwg.rect((0, 0), (scene.width, scene.height), fill="#ffffff"))
     for item in scene.items:
         if isinstance(item, Text):
             attrs = dict(
                 insert=(_fmt(item.x), _fmt(item.y)),
-                font_family=f"{FONT_NAMES[item.weight]}, 'Bitstream Vera Sans', 'DejaVu Sans', sans-serif",
+                font_family=f"{FAMILY}, 'Bitstream Vera Sans', 'DejaVu Sans', sans-serif",
+                font_weight="bold" if item.weight == "bold" else "normal",
                 font_size=_fmt(item.size * PT),
                 fill=item.color,
                 text_anchor=_ANCHOR[item.anchor],

@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from typing import Annotated
 
-from pydantic import BeforeValidator, Field, ValidationError
+from pydantic import BeforeValidator, Field, ValidationError, model_validator
 
 from ..cards import Card, CardCodeError, parse_card, SUIT_SYMBOLS
 from ..errors import InputError, Problem
@@ -58,8 +58,8 @@ class Style(StrictModel):
     """Lengths (mm) and colours of an All In sheet; every key comes from the template or the layout."""
 
     margin: float = Field(ge=5, le=30)
-    card_width: float = Field(ge=15, le=50)
-    card_height: float = Field(ge=18, le=60)
+    card_width: float = Field(ge=20, le=50)
+    card_height: float = Field(ge=24, le=60)
     gap_x: float = Field(ge=8, le=30)
     gap_y: float = Field(ge=7, le=30)
     ink: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
@@ -72,13 +72,22 @@ class Style(StrictModel):
     golden_edge: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
     panel: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
 
+    @model_validator(mode="after")
+    def _proportions(self) -> "Style":
+        ratio = self.card_height / self.card_width
+        if not 1.0 <= ratio <= 1.6:
+            raise ValueError(
+                f"card_height / card_width is {ratio:.2f}; keep it between 1.0 and 1.6 so the rank boxes and suits fit"
+            )
+        return self
+
 
 _STRING_KEYS = (
     "title subtitle sheet player aid_title weaker stronger "
     "pair pair_note two_pair two_pair_note three_of_a_kind three_of_a_kind_note "
     "straight straight_note full_house full_house_note four_of_a_kind four_of_a_kind_note "
     "straight_flush straight_flush_note aid_rule hand points best_hand best_hand_help "
-    "chips_left total total_help fold chips chips_help golden reward_single reward_double start_help"
+    "chips_left total total_help fold chips chips_help golden reward_single reward_double start_help space_help"
 ).split()
 
 Strings = type(

@@ -116,13 +116,17 @@ def _header(scene: Scene, layout: AllInLayout, paper: Paper, y: float) -> float:
     st, s = layout.style, layout.strings
     m = st.margin
     base = y + 8.0
-    w = rich_text(scene, m, base, s.title, 22, weight="bold", color=st.accent, red=st.red, black=st.ink)
-    scene.add(Text(m, base + 4.6, s.subtitle, 7.5, color=st.soft))
-    rich_text(
-        scene, m + w + 5.0, base, f"{layout.name} {s.sheet}", 14, weight="bold", color=st.ink, red=st.red, black=st.black
-    )
     line_end = paper.width - m
     line_start = line_end - 72.0
+    sheet_name = f"{layout.name} {s.sheet}"
+    room = line_start - 6.0 - m
+    need = rich_width(s.title, 22, "bold") + 5.0 + rich_width(sheet_name, 14, "bold")
+    shrink = min(1.0, room / need)  # a long title or name is set smaller, never over the name line
+    w = rich_text(scene, m, base, s.title, 22 * shrink, weight="bold", color=st.accent, red=st.red, black=st.ink)
+    scene.add(Text(m, base + 4.6, s.subtitle, fit_size(s.subtitle, 7.5, room), color=st.soft))
+    rich_text(
+        scene, m + w + 5.0 * shrink, base, sheet_name, 14 * shrink, weight="bold", color=st.ink, red=st.red, black=st.black
+    )
     scene.add(Text(line_start, base, s.player, 8.0, color=st.soft))
     lx = line_start + text_width(s.player, 8.0) + 2.0
     scene.add(Line(lx, base + 0.8, line_end, base + 0.8, Paint(st.ink, width=0.3)))
@@ -231,6 +235,10 @@ def _legend(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> 
     base = y + 1.6
     scene.add(Circle(m + 1.2, base - 1.0, 1.0, Paint(None, st.ink)))
     scene.add(Text(m + 3.4, base, s.start_help, 6.0, color=st.ink))
+    left_end = m + 3.4 + text_width(s.start_help, 6.0)
+    right_start = W - m - sum(text_width(t, 6.0) + 6.2 + 5.0 for t in (s.reward_single, s.reward_double))
+    room = right_start - left_end - 8.0
+    scene.add(Text((left_end + right_start) / 2, base, s.space_help, fit_size(s.space_help, 6.0, room, "bold"), "bold", anchor="middle", color=st.ink))
     x = W - m
     for text, figures in ((s.reward_double, 2), (s.reward_single, 1)):
         tw = text_width(text, 6.0)
@@ -291,39 +299,41 @@ def _grid(scene: Scene, layout: AllInLayout, f: GridFrame) -> None:
 
 
 def _card_space(scene: Scene, layout: AllInLayout, f: GridFrame, coord: Coord, *, start: bool) -> None:
+    """One card space, designed on a 25 × 30 grid of units stretched to the space's size."""
     st = layout.style
-    k = f.scale
     x, y, w, h = f.cell_box(coord)
+    ux, uy = w / 25.0, h / 30.0  # mm per design unit across and down
+    k = min(ux, uy)  # for sizes that must keep their shape
     name = cell_name(coord)
     scene.add(Rect(x, y, w, h, Paint(st.ink, "#ffffff", 0.4), r=1.8 * k))
     # value: the open area top-left
-    scene.marks.append(MarkTarget("value", name, "", x + 1.2 * k, y + 1.2 * k, w - 7.6 * k, 15.6 * k))
+    scene.marks.append(MarkTarget("value", name, "", x + 1.2 * ux, y + 1.2 * uy, w - 7.6 * ux, 15.6 * uy))
     # suits to circle, in a column on the right
-    sx = x + w - 3.5 * k
+    sx = x + w - 3.5 * ux
     for i, suit in enumerate(SUITS):
-        cy = y + 3.4 * k + i * 4.15 * k
+        cy = y + (3.4 + i * 4.15) * uy
         color = st.red if suit in ("H", "D") else st.black
         scene.add(suit_path(suit, sx, cy, 2.9 * k, color))
         box = 3.9 * k
         scene.marks.append(MarkTarget("suit", name, suit, sx - box / 2, cy - box / 2, box, box))
     # separator, then the rank boxes to tick
-    sep_y = y + 17.6 * k
-    scene.add(Line(x + 1.4 * k, sep_y, x + w - 1.4 * k, sep_y, Paint(st.dropout, width=0.25 * k)))
-    pitch = (w - 2.2 * k) / 7
-    box = 2.3 * k
+    sep_y = y + 17.6 * uy
+    scene.add(Line(x + 1.4 * ux, sep_y, x + w - 1.4 * ux, sep_y, Paint(st.dropout, width=0.25 * k)))
+    pitch = (w - 2.2 * ux) / 7
+    box = min(2.6 * k, pitch * 0.8)
     label_size = 4.4 * k
     for row, ranks in enumerate(RANK_ROWS):
         offset = 7 - len(ranks)  # the second row leaves the first slot for the starting dot
-        label_base = y + (20.4 + row * 5.0) * k
-        box_top = label_base + 0.55 * k
+        label_base = y + (20.4 + row * 5.0) * uy
+        box_top = label_base + 0.55 * uy
         for i, rank in enumerate(ranks):
-            cx = x + 1.1 * k + (i + offset + 0.5) * pitch
+            cx = x + 1.1 * ux + (i + offset + 0.5) * pitch
             label = RANK_LABELS[rank]
             scene.add(Text(cx, label_base, label, label_size, "bold", anchor="middle", color=st.dropout))
             scene.add(Rect(cx - box / 2, box_top, box, box, Paint(st.dropout, None, 0.25 * k), r=0.3 * k))
             scene.marks.append(MarkTarget("rank", name, label, cx - box / 2, box_top, box, box))
     if start:
-        scene.add(Circle(x + 2.5 * k, y + h - 2.5 * k, 1.15 * k, Paint(None, st.ink)))
+        scene.add(Circle(x + 2.5 * ux, y + h - 2.5 * uy, 1.15 * k, Paint(None, st.ink)))
 
 
 def _golden_card(scene: Scene, layout: AllInLayout, f: GridFrame, coord: Coord) -> None:
