@@ -100,7 +100,8 @@ def parse_card(text: str) -> Card:
     """
     if not isinstance(text, str):
         raise CardCodeError(f"card code must be text like 'QD' or '10H', got {text!r}")
-    raw = text.strip()
+    # Phones and some editors append an emoji variation selector to suit symbols (♦️).
+    raw = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
     upper = raw.upper()
     if upper in ("JK", "JOKER"):
         return JOKER
@@ -115,8 +116,10 @@ def parse_card(text: str) -> Card:
 
 
 def _explain(raw: str) -> str:
+    cut = raw if len(raw) <= 12 else raw[:11] + "…"
+    quoted = "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in cut)
     return (
-        f"'{raw}' is not a card code: write a rank (A 2-10 T J Q K) and a suit "
+        f"'{quoted}' is not a card code: write a rank (A 2-10 T J Q K) and a suit "
         f"(S H D C or ♠ ♥ ♦ ♣), e.g. QD, 10H, AS; JK for a Joker"
     )
 

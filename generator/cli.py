@@ -8,6 +8,7 @@ with status 1; nothing is half-written.
 
 from __future__ import annotations
 
+import signal
 import sys
 from enum import Enum
 from pathlib import Path
@@ -56,6 +57,8 @@ def _fail(problems: list[Problem] | str, code: int = 1) -> None:
 
 def _render(layout, paper_id: str, fmt: str, dpi: int) -> bytes:
     scene = build_allin_sheet(layout, get_paper(paper_id))
+    for note in scene.notes:
+        err.print(f"{layout.source}: warning: {note}; shorten it in strings:", markup=False, highlight=False, soft_wrap=True)
     return render_bytes([scene], fmt, dpi=dpi)
 
 
@@ -227,6 +230,12 @@ def main() -> None:
     option value) prints typer's short message and exits 2.  sheetsmith's own
     errors print ``FILE:LINE:COL: error: message`` lines and exit 1.
     """
+    def stop(signum, _frame):  # TERM and HUP end the run like Ctrl-C: temporary files are removed
+        raise SystemExit(128 + signum)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), stop)
     try:
         app()
     except SheetsmithError as exc:

@@ -25,8 +25,11 @@ def write_atomic(path: str | Path, data: bytes, *, overwrite: bool = True) -> Pa
     target = Path(path)
     if target.is_dir():
         raise OutputError(f"{target}: is a folder; give a file name such as {target / 'sheet.pdf'}")
-    if target.exists() and not overwrite:
+    if os.path.lexists(target) and not overwrite:
         raise OutputError(f"{target}: already exists; pass --force to replace it")
+    for parent in target.parents:
+        if parent.exists() and not parent.is_dir():
+            raise OutputError(f"{target}: {parent} is a file, not a folder")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)

@@ -144,10 +144,29 @@ class Scene:
     items: list[Primitive] = field(default_factory=list)
     marks: list[MarkTarget] = field(default_factory=list)
     title: str = ""
+    notes: list[str] = field(default_factory=list)
+    """Things the drawing had to change (a label cut to fit the page), for the user to see."""
 
     def add(self, *items: Primitive) -> None:
         """Append primitives (drawn after those already there)."""
         self.items.extend(items)
+
+    def keep_text_inside(self, left: float, right: float) -> None:
+        """Cut any unrotated text that would run past ``left``/``right`` (mm) and end it with '…'; note each cut."""
+        for n, item in enumerate(self.items):
+            if not isinstance(item, Text) or item.angle:
+                continue
+            width = text_width(item.text, item.size, item.weight)
+            start = item.x - (width / 2 if item.anchor == "middle" else width if item.anchor == "end" else 0.0)
+            if start >= left - 0.01 and start + width <= right + 0.01:
+                continue
+            room = right - left if item.anchor == "middle" else (right - item.x if item.anchor == "start" else item.x - left)
+            text = item.text
+            while text and text_width(text + "…", item.size, item.weight) > room:
+                text = text[:-1]
+            self.items[n] = Text(item.x if item.anchor != "middle" else (left + right) / 2, item.y, text + "…",
+                                 item.size, item.weight, item.anchor, item.color)
+            self.notes.append(f"'{item.text[:30]}…' was too long for the page and was cut")
 
     def texts(self) -> list[str]:
         """All text strings of the page, in drawing order (for tests and search)."""
@@ -195,7 +214,7 @@ def cap_height(size: float) -> float:
     return 0.73 * size * PT
 
 
-def fit_size(text: str, size: float, max_width: float, weight: str = "regular", min_size: float = 4.0) -> float:
+def fit_size(text: str, size: float, max_width: float, weight: str = "regular", min_size: float = 1.0) -> float:
     """Largest font size ≤ ``size`` (points, not below ``min_size``) at which ``text`` fits ``max_width`` mm."""
     w = text_width(text, size, weight)
     if w <= max_width or w == 0:
@@ -232,3 +251,11 @@ def star_points(cx: float, cy: float, r_out: float, r_in: float, n: int = 5) -> 
         a = -math.pi / 2 + k * math.pi / n
         pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
     return pts
+
+
+def missing_glyphs(text: str, weight: str = "regular") -> list[str]:
+    """Characters of ``text`` the sheet font cannot draw (suit symbols excepted: they are drawn as shapes)."""
+    from reportlab.pdfbase import pdfmetrics
+
+    cmap = pdfmetrics.getFont(registered_font(weight)).face.charToGlyph
+    return [ch for ch in dict.fromkeys(text) if ord(ch) not in cmap and ch not in "♠♥♦♣"]

@@ -36,8 +36,8 @@ _TOKEN = re.compile(r"\S+")
 
 
 class _Chips(StrictModel):
-    earned: int = Field(ge=0, le=999)
-    spent: int = Field(default=0, ge=0, le=999)
+    earned: int = Field(ge=0, le=999, strict=True)
+    spent: int = Field(default=0, ge=0, le=999, strict=True)
 
 
 class TypedSheetSpec(StrictModel):

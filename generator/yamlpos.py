@@ -11,6 +11,8 @@ Only ``yaml.SafeLoader`` is used: no Python object tags are ever constructed.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,6 +96,14 @@ def _mark(node: yaml.Node) -> Pos:
     return Pos(node.start_mark.line + 1, node.start_mark.column + 1)
 
 
+MAX_BYTES = 1_000_000
+"""Largest YAML file sheetsmith reads (layouts and sheets are a few kilobytes)."""
+MAX_NODES = 20_000
+"""Most values one document may expand to, aliases included (stops alias bombs)."""
+MAX_DEPTH = 40
+"""Deepest nesting of mappings and lists one document may have."""
+
+
 def load_yaml(path: str | Path, *, display: str | None = None) -> Document:
     """Read a YAML file into a :class:`Document` with positions.
 
@@ -102,20 +112,27 @@ def load_yaml(path: str | Path, *, display: str | None = None) -> Document:
         display: how to name the file in messages (defaults to ``str(path)``).
 
     Raises:
-        InputError: the file is missing, unreadable, not UTF-8, empty, not a
-            YAML mapping, has a syntax error (with its real line and column),
-            or repeats a key.
+        InputError: the file is missing, unreadable, not a regular file, over
+            :data:`MAX_BYTES`, not UTF-8, empty, not a YAML mapping, has a
+            syntax error (with its real line and column), a control character,
+            an unsupported tag or merge key, a repeated key, or expands past
+            :data:`MAX_NODES` values or :data:`MAX_DEPTH` levels.
     """
     name = display or str(path)
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        if p.is_dir():
+            raise InputError([Problem(name, 0, 0, "is a folder, not a YAML file")])
+        if p.exists() and not p.is_file():
+            raise InputError([Problem(name, 0, 0, "is not a regular file (a device or pipe?); give a YAML file")])
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise InputError([Problem(name, 0, 0, "file not found")]) from None
-    except IsADirectoryError:
-        raise InputError([Problem(name, 0, 0, "is a folder, not a YAML file")]) from None
     except OSError as exc:
         raise InputError([Problem(name, 0, 0, f"cannot read the file: {exc.strerror}")]) from None
+    if len(raw) > MAX_BYTES:
+        raise InputError([Problem(name, 0, 0, f"larger than {MAX_BYTES // 1000} kB; is this really a sheetsmith YAML file?")])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -127,29 +144,62 @@ def load_yaml(path: str | Path, *, display: str | None = None) -> Document:
 def parse_yaml(text: str, file: str = "<string>") -> Document:
     """Parse YAML ``text`` (a single document whose top level is a mapping) into a :class:`Document`.
 
+    Scalars are typed strictly (YAML 1.2 style): ``true``/``false`` are booleans,
+    plain decimal numbers are numbers, and everything else (``yes``, ``no``,
+    ``0x10``, ``1:05``, dates) stays text, so a value is never silently
+    reinterpreted.
+
     Raises:
         InputError: as :func:`load_yaml`.
     """
-    loader = yaml.SafeLoader(text)
+    loader = None
     try:
+        loader = yaml.SafeLoader(text)
         node = loader.get_single_node()
+    except yaml.reader.ReaderError as exc:
+        before = text[: exc.position]
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        char = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
+        raise InputError(
+            [Problem(file, line, col, f"control character {describe_char(char)} in the file; remove it")]
+        ) from None
     except yaml.MarkedYAMLError as exc:
         raise InputError([_syntax_problem(exc, text, file)]) from None
-    except yaml.YAMLError as exc:  # pragma: no cover - scanner errors are MarkedYAMLErrors
+    except RecursionError:
+        raise InputError([Problem(file, 0, 0, f"nested too deeply; sheetsmith files nest at most {MAX_DEPTH} levels")]) from None
+    except yaml.YAMLError as exc:  # pragma: no cover - other parser errors carry marks
         raise InputError([Problem(file, 0, 0, f"YAML error: {exc}")]) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if node is None:
         raise InputError([Problem(file, 1, 1, "the file is empty; expected a YAML mapping such as 'game: allin'")])
     doc = Document(file=file, data=None, lines=text.splitlines())
     problems: list[Problem] = []
-    doc.data = _build(node, (), doc, problems)
+    budget = [MAX_NODES]
+    doc.data = _build(node, (), doc, problems, budget, set())
     if problems:
-        raise InputError(problems)
+        raise InputError(problems[:50])
     if not isinstance(doc.data, dict):
         at = _mark(node)
         raise InputError([Problem(file, at.line, at.col, "the top level must be a mapping of 'key: value' lines")])
     return doc
+
+
+def describe_char(ch: str) -> str:
+    """A character as a message shows it: ``'x'``, or its code point and name when it is not plain ASCII."""
+    if " " < ch < "\x7f":
+        return f"'{ch}'"
+    name = unicodedata.name(ch, "control character" if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 else "unnamed")
+    shown = f"'{ch}' " if ch.isprintable() else ""
+    return f"{shown}(U+{ord(ch):04X} {name})"
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """Quote user text for a message: control characters escaped, long text cut to ``limit`` characters."""
+    cut = text if len(text) <= limit else text[: limit - 1] + "…"
+    return "'" + "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in cut) + "'"
 
 
 def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, file: str) -> Problem:
@@ -169,7 +219,7 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, file: str) -> Problem:
     lines = text.splitlines()
     grid_line = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("grid:")), None)
     hint = ""
-    if "tab" in what.lower():
+    if "tab" in what.lower() or "\\t" in what:
         hint = "; indent with spaces, not tabs"
     elif grid_line is not None and grid_line < mark.line <= grid_line + 40:
         hint = (
@@ -181,39 +231,74 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, file: str) -> Problem:
     return Problem(file, line, col, f"YAML syntax error: {what}{hint}")
 
 
-def _build(node: yaml.Node, path: PathKey, doc: Document, problems: list[Problem]) -> Any:
-    doc.values[path] = _mark(node)
+_STANDARD_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "value")}
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def _build(
+    node: yaml.Node, path: PathKey, doc: Document, problems: list[Problem], budget: list[int], active: set[int]
+) -> Any:
+    at = _mark(node)
+    doc.values[path] = at
     doc.nodes[path] = node
+    budget[0] -= 1
+    if budget[0] < 0:
+        if budget[0] == -1:
+            problems.append(Problem(doc.file, at.line, at.col, f"the file expands to more than {MAX_NODES} values (aliases repeated over and over?)"))
+        return None
+    if len(path) > MAX_DEPTH:
+        problems.append(Problem(doc.file, at.line, at.col, f"nested too deeply; sheetsmith files nest at most {MAX_DEPTH} levels"))
+        return None
+    if node.tag not in _STANDARD_TAGS and not (isinstance(node, yaml.MappingNode) or isinstance(node, yaml.SequenceNode)):
+        problems.append(Problem(doc.file, at.line, at.col, f"the tag '{node.tag}' is not used by sheetsmith; remove it"))
+        return None
+    if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+        if id(node) in active:
+            problems.append(Problem(doc.file, at.line, at.col, "an alias refers to the mapping or list it is inside; remove the loop"))
+            return None
+        if node.tag not in _STANDARD_TAGS:
+            problems.append(Problem(doc.file, at.line, at.col, f"the tag '{node.tag}' is not used by sheetsmith; remove it"))
+            return None
+        active = active | {id(node)}
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for knode, vnode in node.value:
+            kat = _mark(knode)
             if not isinstance(knode, yaml.ScalarNode):
-                at = _mark(knode)
-                problems.append(Problem(doc.file, at.line, at.col, "a key must be a plain word, not a list or mapping"))
+                problems.append(Problem(doc.file, kat.line, kat.col, "a key must be a plain word, not a list or mapping"))
                 continue
-            key = _scalar(knode)
-            if isinstance(key, float) or key is None or isinstance(key, bool):
-                key = knode.value  # keep what was written ("yes", "1.0") as text keys
+            if knode.tag == _MERGE_TAG:
+                problems.append(Problem(doc.file, kat.line, kat.col, "merge keys (<<) are not supported; write the keys out"))
+                continue
+            key = str(knode.value)  # keys are always text: '1', 'yes' and 'A' alike
             if key in out:
-                at = _mark(knode)
-                problems.append(Problem(doc.file, at.line, at.col, f"key '{key}' appears twice; keep one"))
+                problems.append(Problem(doc.file, kat.line, kat.col, f"key {shown(key)} appears twice; keep one"))
                 continue
-            doc.keys[path + (key,)] = _mark(knode)
-            out[key] = _build(vnode, path + (key,), doc, problems)
+            doc.keys[path + (key,)] = kat
+            out[key] = _build(vnode, path + (key,), doc, problems, budget, active)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_build(item, path + (i,), doc, problems) for i, item in enumerate(node.value)]
+        return [_build(item, path + (i,), doc, problems, budget, active) for i, item in enumerate(node.value)]
     return _scalar(node)
 
 
-_CONSTRUCTOR = yaml.SafeLoader("")
+_INT = re.compile(r"[-+]?[0-9]{1,15}")
+_FLOAT = re.compile(r"[-+]?([0-9]+\.[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
 
 
 def _scalar(node: yaml.ScalarNode) -> Any:
-    """Construct one scalar with the safe constructor's implicit types (int, float, bool, null, str)."""
-    try:
-        return _CONSTRUCTOR.construct_object(node, deep=True)
-    except yaml.YAMLError:
-        return node.value
-    finally:
-        _CONSTRUCTOR.constructed_objects.clear()
+    """Type one scalar strictly: null, true/false, decimal int or float from plain text; text otherwise."""
+    value = str(node.value)
+    if node.style is not None or node.tag == "tag:yaml.org,2002:str":
+        return value  # quoted, block or explicitly text
+    if value in ("", "~", "null", "Null", "NULL"):
+        return None
+    if value in ("true", "True", "TRUE"):
+        return True
+    if value in ("false", "False", "FALSE"):
+        return False
+    if _INT.fullmatch(value):
+        return int(value)
+    if _FLOAT.fullmatch(value):
+        return float(value)
+    return value

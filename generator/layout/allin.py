@@ -45,13 +45,17 @@ MAX_HANDS = 16
 """Most hands the score table can hold on one line."""
 
 
+class TemplateNotFound(Exception):
+    """``extends:`` names no usable template; the message says why."""
+
+
 class HandSpec(StrictModel):
     """One hand's entry under ``hands:``: its completion reward and Best Scoring Hand bonus."""
 
     reward: Literal["single", "double"] = Field(
         description="single: 1 chip to the first completer(s); double: 2 to the first, 1 to later ones"
     )
-    bonus: int = Field(ge=1, le=99, description="points for the Best Scoring Hand of this letter")
+    bonus: int = Field(ge=1, le=99, strict=True, description="points for the Best Scoring Hand of this letter")
 
 
 class Style(StrictModel):
@@ -96,7 +100,7 @@ Strings = type(
     {
         "__annotations__": {k: str for k in _STRING_KEYS},
         "__doc__": "Every label printed on an All In sheet (our own words; see templates/allin-sheet.yaml).",
-        **{k: Field(max_length=200) for k in _STRING_KEYS},
+        **{k: Field(min_length=1, max_length=160) for k in _STRING_KEYS},
     },
 )
 
@@ -120,7 +124,7 @@ class LayoutSpec(StrictModel):
     golden: Annotated[str, BeforeValidator(lambda v: str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)]
     grid: str
     hands: dict[str, HandSpec]
-    chips: int | None = Field(default=None, ge=1, le=40)
+    chips: int | None = Field(default=None, ge=1, le=40, strict=True)
     extends: str = "allin-sheet"
     style: dict[str, Any] | None = None
     strings: dict[str, Any] | None = None
@@ -194,17 +198,25 @@ def load_template(name: str, *, base: Path, templates_dir: Path) -> tuple[dict[s
         ``(style, strings, document)`` as written in the template.
 
     Raises:
-        InputError: the template is missing or malformed.
+        TemplateNotFound: no such template, a path outside the layout's folder, or a file that is not a template.
+        InputError: the template file is malformed.
     """
+    if Path(name).is_absolute() or ".." in Path(name).parts:
+        raise TemplateNotFound(
+            f"'{name}': name a template of templates/ or a file in the layout's folder (no absolute paths or '..')"
+        )
     candidates = [templates_dir / f"{name}.yaml", base / name]
     path = next((p for p in candidates if p.is_file()), None)
     if path is None:
-        raise FileNotFoundError(name)
+        names = ", ".join(sorted(p.stem for p in templates_dir.glob("*.yaml") if p.stem != "paper"))
+        raise TemplateNotFound(f"template '{name}' not found; known templates: {names}")
     doc = load_yaml(path)
+    if doc.data.get("kind") != "template":
+        raise TemplateNotFound(f"'{name}' is not a template (a template file starts with 'kind: template')")
     try:
         spec = TemplateSpec.model_validate(doc.data)
     except ValidationError as exc:
-        raise InputError(pydantic_problems(exc, doc)) from None
+        raise InputError(pydantic_problems(exc, doc, model=TemplateSpec)) from None
     return spec.style, spec.strings, doc
 
 
@@ -293,6 +305,11 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
         )
 
     style, strings = _resolve_template(spec, doc, path, templates_dir, problems)
+    if spec.name is not None:
+        problems += _printable(spec.name, ("name",), doc)
+    for key, value in (spec.strings or {}).items():
+        if isinstance(value, str):
+            problems += _printable(value, ("strings", key), doc)
 
     if problems:
         raise InputError(problems + warnings)
@@ -345,6 +362,26 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
     )
 
 
+def _printable(text: str, path: tuple[str, ...], doc: Document) -> list[Problem]:
+    """Problems with text that will be printed: control characters, characters the sheet font lacks."""
+    from ..scene import missing_glyphs
+    from ..yamlpos import describe_char
+
+    bad = [ch for ch in text if not ch.isprintable()]
+    if bad:
+        return [doc.problem(path, f"{'.'.join(path)} holds {describe_char(bad[0])}; remove it")]
+    missing = missing_glyphs(text, "bold")
+    if missing:
+        return [
+            doc.problem(
+                path,
+                f"{'.'.join(path)}: {', '.join(describe_char(ch) for ch in missing[:3])} cannot be printed "
+                "(the sheet font has no such character; suits ♠ ♥ ♦ ♣ are fine)",
+            )
+        ]
+    return []
+
+
 def _names_other_card(name: str, golden: Card) -> bool:
     """True when ``name`` is a card code (``Q♦``, ``5C``) for a card other than ``golden``."""
     try:
@@ -366,6 +403,9 @@ def _check_golden(code: str, doc: Document) -> tuple[Card | None, list[Problem]]
 
 
 def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Problem]]:
+    node = doc.nodes.get(("grid",))
+    if getattr(node, "style", None) == ">":
+        return Grid(0, 0), [doc.problem(("grid",), "write the grid as 'grid: |' (a literal block); 'grid: >' joins its lines into one")], []
     grid, issues = parse_grid(text)
     problems: list[Problem] = []
     warnings: list[Problem] = []
@@ -388,6 +428,7 @@ def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Pro
         problems.append(
             doc.problem(("grid",), f"grid: {grid.cols}×{grid.rows} cells; a printable sheet holds at most {MAX_LATTICE}×{MAX_LATTICE}")
         )
+        return grid, problems, warnings
     goldens = grid.golden
     if not goldens:
         problems.append(doc.problem(("grid",), "grid: no Golden Card; put one 'G' where the Golden Card is printed"))
@@ -398,8 +439,12 @@ def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Pro
     if goldens:
         g = goldens[0]
         missing = [n for n in golden_ring(g) if n not in grid.cells or not grid.cells[n].writable]
-        if missing:
-            names = ", ".join(cell_name(n) if n[0] >= 0 and n[1] >= 0 else f"({n[0] + 1},{n[1] + 1})" for n in missing)
+        if g[0] == 0 or g[1] == 0 or g[0] == grid.cols - 1 or g[1] == grid.rows - 1:
+            problems.append(
+                at_cell(g, "grid: the Golden Card is on the edge of the grid; it needs a card space on all 8 sides, so move it inward")
+            )
+        elif missing:
+            names = ", ".join(cell_name(n) for n in missing)
             problems.append(
                 at_cell(
                     g,
@@ -446,11 +491,11 @@ def _resolve_template(
 ) -> tuple[Style | None, Any]:
     try:
         t_style, t_strings, t_doc = load_template(spec.extends, base=path.parent, templates_dir=templates_dir)
-    except FileNotFoundError:
-        names = ", ".join(sorted(p.stem for p in templates_dir.glob("*.yaml")))
-        problems.append(doc.problem(("extends",), f"template '{spec.extends}' not found; known templates: {names}"))
+    except TemplateNotFound as exc:
+        problems.append(doc.problem(("extends",), f"extends: {exc}"))
         return None, None
     except InputError as exc:
+        problems.append(doc.problem(("extends",), f"extends: template '{spec.extends}' has errors (listed below)"))
         problems.extend(exc.problems)
         return None, None
     resolved: list[Any] = []

@@ -37,7 +37,12 @@ PITCH = 4
 def cell_name(coord: Coord) -> str:
     """Spreadsheet-style name of a lattice position: ``(0, 0)`` → ``'a1'``, ``(2, 4)`` → ``'c5'``."""
     col, row = coord
-    return f"{string.ascii_lowercase[col]}{row + 1}"
+    letters = ""
+    n = col + 1
+    while n > 0:  # a, b, …, z, aa, ab, … as spreadsheets do
+        n, rem = divmod(n - 1, 26)
+        letters = string.ascii_lowercase[rem] + letters
+    return f"{letters}{row + 1}"
 
 
 @dataclass(frozen=True)
@@ -208,6 +213,8 @@ def parse_grid(text: str) -> tuple[Grid, list[GridIssue]]:
                 if ch in _CELL_CHARS:
                     grid.cells[(j // PITCH, r)] = Cell((j // PITCH, r), _CELL_CHARS[ch])  # type: ignore[arg-type]
                     grid.source[(j // PITCH, r)] = (i, j)
+                elif ch == "-" and ln[j - 3 : j] == "---":
+                    issues.append(GridIssue(i, j, "a link is exactly three dashes '---'; this one is longer"))
                 elif ch != " " and ch != "\t":
                     issues.append(GridIssue(i, j, _bad_char(ch, "a cell position (o, *, G or blank)")))
     # Horizontal links.
@@ -237,6 +244,22 @@ def parse_grid(text: str) -> tuple[Grid, list[GridIssue]]:
     # Vertical links.
     for r, i in enumerate(body[1::2]):
         ln = lines[i]
+        if any(ch in ln for ch in "o*G") or "---" in ln:
+            # Cells on a link line: an extra or missing line above shifted every line after it.
+            blank = next((b for b in body[: body.index(i)][::2] if not lines[b].strip()), None)
+            if blank is not None:
+                cause = GridIssue(
+                    blank, 0,
+                    "this blank line shifts the grid: cell lines and link lines alternate; remove it "
+                    "(an empty link line between two rows is fine, a blank cell line is not)",
+                )
+            else:
+                cause = GridIssue(
+                    i, 0,
+                    "cells on a link line: cell lines and link lines alternate, so a line above is extra or missing",
+                )
+            keep = [x for x in issues if x.line < min(i, cause.line) and "must join" not in x.message]
+            return grid, keep + [cause]
         for j, ch in enumerate(ln):
             if ch == " ":
                 continue
@@ -290,7 +313,12 @@ def _off_lattice(ch: str, char: int) -> str:
 
 
 def _bad_char(ch: str, where: str) -> str:
-    return f"unexpected '{ch}' in {where}"
+    if " " < ch < "\x7f":
+        return f"unexpected '{ch}' in {where}"
+    import unicodedata
+
+    name = unicodedata.name(ch, "unnamed character")
+    return f"unexpected {('%r ' % ch) if ch.isprintable() else ''}(U+{ord(ch):04X} {name}) in {where}; type the plain ASCII character"
 
 
 def _hand_runs(grid: Grid) -> list[HandRun]:

@@ -18,6 +18,15 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+EXAMPLES = {
+    "hands": "{reward: single, bonus: 2}",
+    "chips": "{earned: 5, spent: 2}",
+    "style": "{card_height: 32}",
+    "strings": "{player: 'Name'}",
+}
+"""Examples shown when a key needs a mapping (by the first part of its path)."""
+
+
 def _dotted(loc: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in loc)
 
@@ -67,12 +76,23 @@ def problem_from_error(
     if kind == "missing":
         return doc.problem(path[:-1], f"missing key '{path[-1]}'{' in ' + _dotted(path[:-1]) if path[:-1] else ''}", key=True)
     got = err.get("input")
-    shown = repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
+    if isinstance(got, str):
+        cut = got if len(got) <= 40 else got[:39] + "…"
+        shown = "'" + "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in cut) + "'"
+    elif isinstance(got, (dict, list)):
+        shown = "a mapping" if isinstance(got, dict) else "a list"
+    else:
+        shown = repr(got)
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        example = EXAMPLES.get(path[0] if path else "", "")
+        return doc.problem(path, f"{name} needs a mapping of keys{' such as ' + example if example else ''}, not {shown}")
+    if kind == "string_type":
+        return doc.problem(path, f"{name} must be text, not {shown}; put it in quotes ('...')")
     if kind == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         return doc.problem(path, f"{name} must be {expected}, not {shown}")
     if kind == "string_pattern_mismatch" and path and path[-1] == "id":
-        return doc.problem(path, f"id must be lower-case letters, digits and '-', not {shown}")
+        return doc.problem(path, f"id must be 1 to 40 lower-case letters, digits and '-', not {shown}")
     if kind == "string_pattern_mismatch":
         return doc.problem(path, f"{name} must be a colour like '#1d2b45', not {shown}")
     msg = err.get("msg", "invalid value")

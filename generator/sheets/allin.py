@@ -106,6 +106,7 @@ def build_allin_sheet(layout: AllInLayout, paper: Paper) -> Scene:
     scene.add(
         Text(W - m, H - m + 4.2, f"sheetsmith · {layout.id} · {paper.label}", 5.0, color=st.soft, anchor="end")
     )
+    scene.keep_text_inside(m, W - m)
     return scene
 
 
@@ -127,8 +128,9 @@ def _header(scene: Scene, layout: AllInLayout, paper: Paper, y: float) -> float:
     rich_text(
         scene, m + w + 5.0 * shrink, base, sheet_name, 14 * shrink, weight="bold", color=st.ink, red=st.red, black=st.black
     )
-    scene.add(Text(line_start, base, s.player, 8.0, color=st.soft))
-    lx = line_start + text_width(s.player, 8.0) + 2.0
+    player_size = fit_size(s.player, 8.0, 28.0)
+    scene.add(Text(line_start, base, s.player, player_size, color=st.soft))
+    lx = line_start + text_width(s.player, player_size) + 2.0
     scene.add(Line(lx, base + 0.8, line_end, base + 0.8, Paint(st.ink, width=0.3)))
     return y + 14.0
 
@@ -137,15 +139,17 @@ def _scoring_aid(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
     st, s = layout.style, layout.strings
     height = 26.0
     scene.add(Rect(m, y, W - 2 * m, height, Paint(None, st.panel), r=2.0))
-    scene.add(Text(m + 3.0, y + 4.6, s.aid_title, 8.0, "bold", color=st.ink))
+    title_size = fit_size(s.aid_title, 8.0, 45.0, "bold")
+    scene.add(Text(m + 3.0, y + 4.6, s.aid_title, title_size, "bold", color=st.ink))
     # weaker → stronger arrow along the top strip
-    ax0 = m + 3.0 + text_width(s.aid_title, 8.0, "bold") + 6.0
-    scene.add(Text(ax0, y + 4.4, s.weaker, 6.0, color=st.soft))
-    a_start = ax0 + text_width(s.weaker, 6.0) + 2.0
-    a_end = W - m - 3.0 - text_width(s.stronger, 6.0) - 2.5
+    ax0 = m + 3.0 + text_width(s.aid_title, title_size, "bold") + 6.0
+    weak_size, strong_size = fit_size(s.weaker, 6.0, 30.0), fit_size(s.stronger, 6.0, 30.0)
+    scene.add(Text(ax0, y + 4.4, s.weaker, weak_size, color=st.soft))
+    a_start = ax0 + text_width(s.weaker, weak_size) + 2.0
+    a_end = W - m - 3.0 - text_width(s.stronger, strong_size) - 2.5
     scene.add(Line(a_start, y + 3.0, a_end, y + 3.0, Paint(st.soft, width=0.35)))
     scene.add(Path_(polygon_ops([(a_end + 1.6, y + 3.0), (a_end - 0.4, y + 1.9), (a_end - 0.4, y + 4.1)]), Paint(None, st.soft)))
-    scene.add(Text(W - m - 3.0, y + 4.4, s.stronger, 6.0, color=st.soft, anchor="end"))
+    scene.add(Text(W - m - 3.0, y + 4.4, s.stronger, strong_size, color=st.soft, anchor="end"))
 
     n = len(AID_HANDS)
     gap = 1.6
@@ -180,9 +184,8 @@ def _score_table(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
     head_h, pts_h, bonus_h = 5.0, 8.5, 6.5
     x = m
     # Row labels
-    scene.add(Text(x, y + head_h - 1.2, s.hand, 6.5, "bold", color=st.ink))
-    scene.add(Text(x, y + head_h + pts_h / 2 + 1.1, s.points, 6.5, "bold", color=st.ink))
-    scene.add(Text(x, y + head_h + pts_h + 3.0, s.best_hand, 6.5, "bold", color=st.ink))
+    for text, base in ((s.hand, y + head_h - 1.2), (s.points, y + head_h + pts_h / 2 + 1.1), (s.best_hand, y + head_h + pts_h + 3.0)):
+        scene.add(Text(x, base, text, fit_size(text, 6.5, label_w - 1.0, "bold"), "bold", color=st.ink))
     help_size = fit_size(s.best_hand_help, 4.6, label_w - 0.5)
     scene.add(Text(x, y + head_h + pts_h + 5.6, s.best_hand_help, help_size, color=st.soft))
     x += label_w
@@ -215,7 +218,7 @@ def _score_table(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
 
 def _fold(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> float:
     st, s = layout.style, layout.strings
-    size = 6.0
+    size = fit_size(s.fold, 6.0, W - 2 * m - 30.0)
     tw = text_width(s.fold, size)
     mid = W / 2
     dash = Paint(st.soft, width=0.3, dash=(2.0, 1.4))
@@ -234,15 +237,17 @@ def _legend(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> 
     st, s = layout.style, layout.strings
     base = y + 1.6
     scene.add(Circle(m + 1.2, base - 1.0, 1.0, Paint(None, st.ink)))
-    scene.add(Text(m + 3.4, base, s.start_help, 6.0, color=st.ink))
-    left_end = m + 3.4 + text_width(s.start_help, 6.0)
-    right_start = W - m - sum(text_width(t, 6.0) + 6.2 + 5.0 for t in (s.reward_single, s.reward_double))
+    start_size = fit_size(s.start_help, 6.0, (W - 2 * m) * 0.3)
+    scene.add(Text(m + 3.4, base, s.start_help, start_size, color=st.ink))
+    left_end = m + 3.4 + text_width(s.start_help, start_size)
+    legend_sizes = {t: fit_size(t, 6.0, (W - 2 * m) * 0.2) for t in (s.reward_single, s.reward_double)}
+    right_start = W - m - sum(text_width(t, z) + 6.2 + 5.0 for t, z in legend_sizes.items())
     room = right_start - left_end - 8.0
     scene.add(Text((left_end + right_start) / 2, base, s.space_help, fit_size(s.space_help, 6.0, room, "bold"), "bold", anchor="middle", color=st.ink))
     x = W - m
     for text, figures in ((s.reward_double, 2), (s.reward_single, 1)):
-        tw = text_width(text, 6.0)
-        scene.add(Text(x, base, text, 6.0, color=st.ink, anchor="end"))
+        tw = text_width(text, legend_sizes[text])
+        scene.add(Text(x, base, text, legend_sizes[text], color=st.ink, anchor="end"))
         icon_w = 6.2
         _reward_icon(scene, x - tw - 1.2 - icon_w / 2, base - 1.3, figures, 0.75, st, icon_w / 0.75 / 8.6)
         x -= tw + icon_w + 5.0
@@ -386,8 +391,10 @@ def _chip_track(scene: Scene, layout: AllInLayout, W: float, m: float, y: float)
     st, s = layout.style, layout.strings
     scene.add(Rect(m, y, W - 2 * m, 14.0, Paint(None, st.panel), r=2.0))
     base = y + 4.0
-    scene.add(Text(m + 3.0, base, s.chips, 7.5, "bold", color=st.ink))
-    scene.add(Text(m + 5.0 + text_width(s.chips, 7.5, "bold"), base, s.chips_help, 6.0, color=st.soft))
+    chips_size = fit_size(s.chips, 7.5, 40.0, "bold")
+    scene.add(Text(m + 3.0, base, s.chips, chips_size, "bold", color=st.ink))
+    help_x = m + 5.0 + text_width(s.chips, chips_size, "bold")
+    scene.add(Text(help_x, base, s.chips_help, fit_size(s.chips_help, 6.0, W - m - 3.0 - help_x), color=st.soft))
     n = layout.chips
     avail = W - 2 * m - 6.0
     pitch = min(8.0, avail / n)
