@@ -10,6 +10,8 @@ import pypdfium2 as pdfium
 
 from generator.registry import shipped_layouts
 
+from .grids import MIDDLE_ROWS, indented
+
 USER_LAYOUT = """\
 # a small user sheet, outside the repository
 game: allin
@@ -18,11 +20,7 @@ name: "My 9♣"
 grid: |
   *---o---o---o---o
   |   |   |   |   |
-  o---o---o---o---o
-  |   |   |   |   |
-  o---o---G---o---o
-  |   |   |   |   |
-  o---o---o---o---o
+""" + indented(MIDDLE_ROWS) + """
   |   |       |   |
   o---o   *---o---o
 hands:

@@ -5,17 +5,9 @@ Every expected value below was worked out by hand from the drawings.
 
 from generator.layout.grid import cell_name, golden_ring, parse_grid
 
-Q_DIAMONDS = """\
-*---o---o---o   o
-|   |       |   |
-o---o---o---o---o
-|   |   |   |   |
-o---o---G---o---o
-|   |   |   |   |
-o---o---o---o---o
-|       |   |   |
-o   o---o---o---*
-"""
+from .grids import Q_DIAMONDS_GRID
+
+Q_DIAMONDS = Q_DIAMONDS_GRID
 
 
 def names(coords):

@@ -11,20 +11,14 @@ import pytest
 from generator.errors import InputError
 from generator.layout.allin import load_allin_layout
 
+from .grids import Q_DIAMONDS_GRID, indented
+
 BASE = """\
 game: allin
 id: test-sheet
 golden: QD
 grid: |
-  *---o---o---o   o
-  |   |       |   |
-  o---o---o---o---o
-  |   |   |   |   |
-  o---o---G---o---o
-  |   |   |   |   |
-  o---o---o---o---o
-  |       |   |   |
-  o   o---o---o---*
+""" + indented(Q_DIAMONDS_GRID) + """
 hands:
   A: {reward: single, bonus: 2}
   B: {reward: double, bonus: 4}
