@@ -80,9 +80,16 @@ def main(argv: list[str] | None = None) -> int:
         treys_times.append(time_treys(evaluator, treys_deck))
         print(f"  round {round_no}: ours {ours_times[-1]:.3f} s, treys {treys_times[-1]:.3f} s")
     ours, theirs = min(ours_times), min(treys_times)
-    for name, seconds in (("ours ", ours), ("treys", theirs)):
-        print(f"{name}: {seconds:.3f} s  {HANDS / seconds:,.0f} hands/s  {seconds / HANDS * 1e6:.3f} us/hand")
-    print(f"ratio ours/treys: {ours / theirs:.3f}")
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"all {HANDS:,} five-card hands, best of {args.repeat}")
+    for col in ("evaluator", "seconds", "hands/s", "µs/hand", "setup ms"):
+        table.add_column(col, justify="right" if col != "evaluator" else "left")
+    for name, seconds, setup in (("sheetsmith", ours, ours_setup), ("treys", theirs, treys_setup)):
+        table.add_row(name, f"{seconds:.3f}", f"{HANDS / seconds:,.0f}", f"{seconds / HANDS * 1e6:.3f}", f"{setup * 1e3:.1f}")
+    Console().print(table)
+    print(f"ratio ours/treys: {ours / theirs:.3f}  (target: <= 1.0)")
     return 0
 
 
