@@ -8,6 +8,7 @@ with status 1; nothing is half-written.
 
 from __future__ import annotations
 
+import json
 import signal
 import sys
 from enum import Enum
@@ -25,8 +26,10 @@ from .backends.png import pdf_to_png
 from .errors import InputError, Problem, SheetsmithError
 from .output import write_atomic
 from .paper import paper as get_paper
-from .registry import display_path, load_layout, resolve_layout, shipped_layouts
-from .sheets.allin import build_allin_sheet
+from .backends.pdf import render_pdf
+from .components.deck import card_sizes
+from .registry import display_path, load_any, resolve_layout, shipped_layouts
+from .render import PrintOptions, describe, output_folder, pages_for
 
 app = typer.Typer(
     add_completion=False,
@@ -55,11 +58,28 @@ def _fail(problems: list[Problem] | str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
-def _render(layout, paper_id: str, fmt: str, dpi: int) -> bytes:
-    scene = build_allin_sheet(layout, get_paper(paper_id))
-    for note in scene.notes:
-        err.print(f"{layout.source}: warning: {note}; shorten it in strings:", markup=False, highlight=False, soft_wrap=True)
-    return render_bytes([scene], fmt, dpi=dpi)
+def _pages(item, paper_id: str, options: PrintOptions):
+    pages, manifest = pages_for(item, get_paper(paper_id), options)
+    for scene in pages:
+        for note in scene.notes:
+            err.print(f"{item.source}: warning: {note}; shorten it in strings:", markup=False, highlight=False, soft_wrap=True)
+    return pages, manifest
+
+
+def _options(bleed: float, backs: bool, back_offset: str, card_size: Optional[str]) -> PrintOptions:
+    try:
+        dx, dy = (float(v) for v in back_offset.split(","))
+    except ValueError:
+        raise SheetsmithError(f"--back-offset '{back_offset}': give two millimetre values as DX,DY, e.g. 0.5,-0.3") from None
+    if abs(dx) > 10 or abs(dy) > 10:
+        raise SheetsmithError("--back-offset: keep each shift within ±10 mm")
+    return PrintOptions(bleed=bleed, backs=backs, back_offset=(dx, dy), card_size=card_size)
+
+
+BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, help="Decks: art beyond the cut line, mm (less is used if the paper is too small).")
+BACKS = typer.Option(True, "--backs/--no-backs", help="Decks: a mirrored backs page after each fronts page (long-edge duplex).")
+OFFSET = typer.Option("0,0", "--back-offset", help="Decks: DX,DY mm added to every back, for printers that shift the second side.")
+CARD_SIZE = typer.Option(None, "--card-size", help="Decks: poker (63×88 mm), poker-in (2.5×3.5 in) or bridge (2.25×3.5 in).")
 
 
 @app.command()
@@ -70,11 +90,16 @@ def build(
         help="Paper size(s); repeat for several (--paper a4 --paper letter).",
     ),
     dpi: int = typer.Option(150, min=50, max=600, help="Resolution of the PNG previews."),
+    bleed: float = BLEED,
+    backs: bool = BACKS,
+    back_offset: str = OFFSET,
 ) -> None:
-    """Render every shipped layout into OUT_DIR: a PDF to print and a PNG preview per paper size."""
+    """Render everything shipped into OUT_DIR: per paper size a PDF to print and a PNG preview;
+    decks and chips also get a manifest (JSON) and decks a preview of the backs."""
+    options = _options(bleed, backs, back_offset, None)
     shipped = shipped_layouts()
     jobs = [(s, p.value) for s in shipped for p in papers]
-    rows: list[tuple[str, str, str, str, str]] = []
+    rows: list[tuple[str, ...]] = []
     problems: list[Problem] = []
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -89,25 +114,35 @@ def build(
         for item, paper_id in jobs:
             progress.update(task, description=f"{item.id} ({paper_id})")
             try:
-                layout = cache.get(item.id) or load_layout(item.path)
-                cache[item.id] = layout
-                pdf = _render(layout, paper_id, "pdf", dpi)
-                png = pdf_to_png(pdf, dpi=dpi)
+                thing = cache.get(item.id) or load_any(item.path)
+                cache[item.id] = thing
+                pages, manifest = _pages(thing, paper_id, options)
+                pdf = render_pdf(pages)
+                previews = [pdf_to_png(pdf, dpi=dpi)]
+                if manifest and len(pages) > 1 and manifest["pages"][1]["side"] == "back":
+                    previews.append(pdf_to_png(pdf, dpi=dpi, page=1))
             except SheetsmithError as exc:
                 problems.extend(getattr(exc, "problems", []) or [Problem(display_path(item.path), 0, 0, str(exc))])
                 progress.advance(task)
                 continue
             folder = out_dir / item.game
-            pdf_path = write_atomic(folder / f"{item.id}-{paper_id}.pdf", pdf)
-            png_path = write_atomic(folder / f"{item.id}-{paper_id}.png", png)
-            warn = "; ".join(w.message for w in layout.warnings)  # type: ignore[attr-defined]
-            rows.append((item.id, get_paper(paper_id).label, pdf_path.name, png_path.name, f"{len(pdf) / 1024:.0f} KB"))
-            if warn:
-                problems.extend(layout.warnings)  # type: ignore[attr-defined]
+            stem = f"{item.id}-{paper_id}"
+            write_atomic(folder / f"{stem}.pdf", pdf)
+            write_atomic(folder / f"{stem}.png", previews[0])
+            written = [f"{stem}.pdf", f"{stem}.png"]
+            if len(previews) > 1:
+                write_atomic(folder / f"{stem}-back.png", previews[1])
+                written.append(f"{stem}-back.png")
+            if manifest is not None:
+                write_atomic(folder / f"{stem}.json", (json.dumps(manifest, indent=1) + "\n").encode())
+                written.append(f"{stem}.json")
+            kinds = " ".join(w[len(stem):].lstrip(".-").replace(".png", " png") for w in written)
+            rows.append((item.id, item.game, get_paper(paper_id).id, str(len(pages)), kinds, f"{len(pdf) / 1024:.0f} KB"))
+            problems.extend(thing.warnings)  # type: ignore[attr-defined]
             progress.advance(task)
-    table = Table(title=f"sheetsmith build: {len(rows)} of {len(jobs)} sheets written to {out_dir / 'allin'}")
-    for col in ("layout", "paper", "PDF (print)", "PNG (preview)", "PDF size"):
-        table.add_column(col)
+    table = Table(title=f"sheetsmith build: {len(rows)} of {len(jobs)} written to {out_dir}/<folder>/<id>-<paper>.*")
+    for col in ("id", "folder", "paper", "pages", "files", "PDF"):
+        table.add_column(col, no_wrap=col != "files", justify="right" if col in ("pages", "PDF") else "left")
     for row in rows:
         table.add_row(*row)
     out.print(table)
@@ -120,16 +155,25 @@ def build(
 
 @app.command()
 def render(
-    layout: str = typer.Argument(..., help="A shipped layout id (see 'sheetsmith layouts') or a path to a layout YAML file."),
+    layout: str = typer.Argument(..., help="A shipped id (see 'sheetsmith layouts') or a path to a layout, deck or chips YAML file."),
     fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, help="Output format; default: from -o's extension, else pdf."),
     paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, help="Paper size."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file; default output/<game>/<id>-<paper>.<format>."),
-    force: bool = typer.Option(False, "--force", help="Replace OUTPUT if it already exists."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file; default output/<folder>/<id>-<paper>.<format>."),
+    force: bool = typer.Option(False, "--force", help="Replace OUTPUT (and its manifest) if it already exists."),
     dpi: int = typer.Option(150, min=50, max=600, help="PNG resolution."),
+    bleed: float = BLEED,
+    backs: bool = BACKS,
+    back_offset: str = OFFSET,
+    card_size: Optional[str] = CARD_SIZE,
 ) -> None:
-    """Render one layout to PDF, SVG or PNG."""
+    """Render one layout, deck or chip sheet to PDF (every page), SVG or PNG (the first page).
+
+    A deck or chip sheet rendered to PDF also gets its manifest, a .json file next to the PDF."""
     path = resolve_layout(layout)
-    lay = load_layout(path)
+    item = load_any(path)
+    if card_size is not None and card_size not in card_sizes():
+        raise SheetsmithError(f"--card-size '{card_size}': use one of {', '.join(card_sizes())}")
+    options = _options(bleed, backs, back_offset, card_size)
     suffix = output.suffix.lower().lstrip(".") if output else ""
     if output is not None and suffix not in Format.__members__:
         raise SheetsmithError(
@@ -140,63 +184,64 @@ def render(
     elif suffix and suffix != fmt.value:
         raise SheetsmithError(f"{output}: the name ends in .{suffix} but --format is {fmt.value}; make them agree")
     if output is None:
-        target = Path("output") / "allin" / f"{lay.id}-{paper.value}.{fmt.value}"
+        target = Path("output") / output_folder(item) / f"{item.id}-{paper.value}.{fmt.value}"
         overwrite = True
     else:
         target = output
         overwrite = force
-    data = _render(lay, paper.value, fmt.value, dpi)
+    pages, manifest = _pages(item, paper.value, options)
+    data = render_bytes(pages, fmt.value, dpi=dpi)
+    manifest_path = target.with_suffix(".json") if (manifest is not None and fmt == Format.pdf) else None
+    if manifest_path is not None and manifest_path.exists() and not overwrite:
+        raise SheetsmithError(f"{manifest_path}: already exists; pass --force to replace it")
     written = write_atomic(target, data, overwrite=overwrite)
-    for w in lay.warnings:
+    if manifest_path is not None:
+        write_atomic(manifest_path, (json.dumps(manifest, indent=1) + "\n").encode(), overwrite=True)
+    for w in item.warnings:
         err.print(str(w), markup=False, highlight=False, soft_wrap=True)
-    out.print(f"wrote {written} ({fmt.value.upper()}, {get_paper(paper.value).label}, {len(data) / 1024:.0f} KB)", highlight=False)
+    extent = f"{len(pages)} pages" if fmt == Format.pdf and len(pages) > 1 else ("page 1 of " + str(len(pages)) if len(pages) > 1 else "1 page")
+    extra = f", manifest {manifest_path}" if manifest_path else ""
+    out.print(f"wrote {written} ({fmt.value.upper()}, {get_paper(paper.value).label}, {extent}, {len(data) / 1024:.0f} KB{extra})", highlight=False)
 
 
 @app.command("layouts")
 def list_layouts() -> None:
-    """List the shipped layouts."""
-    table = Table(title="Shipped layouts")
-    for col in ("id", "game", "sheet", "hands", "spaces", "rewards"):
+    """List what ships: sheet layouts, decks and chip sheets."""
+    table = Table(title="Shipped layouts and components")
+    for col in ("id", "folder", "name"):
         table.add_column(col, no_wrap=True)
-    table.add_column("about", ratio=1)
+    table.add_column("contents", ratio=1)
     problems: list[Problem] = []
     for item in shipped_layouts():
         try:
-            lay = load_layout(item.path)
+            thing = load_any(item.path)
         except InputError as exc:
             problems.extend(exc.problems)
-            table.add_row(item.id, item.game, "[red]invalid[/red]", "", "", "", "run 'sheetsmith check'")
+            table.add_row(item.id, item.game, "[red]invalid[/red]", "run 'sheetsmith check'")
             continue
-        doubles = sum(1 for h in lay.hands.values() if h.reward == "double")
-        table.add_row(
-            item.id,
-            item.game,
-            lay.name,
-            str(len(lay.hands)),
-            str(lay.spaces),
-            f"{len(lay.hands) - doubles} single, {doubles} double",
-            lay.description,
-        )
+        name, summary = describe(thing)
+        table.add_row(item.id, item.game, name, summary)
     out.print(table)
     if problems:
         _fail(problems)
 
 
 @app.command()
-def check(files: List[Path] = typer.Argument(..., help="Layout YAML files to validate.")) -> None:
+def check(files: List[Path] = typer.Argument(..., help="Layout, deck or chip sheet YAML files to validate.")) -> None:
     """Validate layout files: every problem as FILE:LINE:COL; exit 1 if any file has an error."""
     bad = 0
     for f in files:
         name = display_path(f)
         try:
-            lay = load_layout(f)
+            thing = load_any(f)
         except InputError as exc:
             bad += 1
             err.print("\n".join(str(p) for p in exc.problems), markup=False, highlight=False, soft_wrap=True)
             continue
-        for w in lay.warnings:
+        for w in thing.warnings:
             err.print(str(w), markup=False, highlight=False, soft_wrap=True)
-        out.print(f"{name}: ok ({lay.name}, {len(lay.hands)} hands, {lay.spaces} spaces)", highlight=False)
+        title, summary = describe(thing)
+        out.print(f"{name}: ok ({title}: {summary})", highlight=False)
     if len(files) > 1:
         out.print(f"{len(files)} files: {len(files) - bad} valid, {bad} with errors", highlight=False)
     if bad:

@@ -58,13 +58,37 @@ def resolve_layout(ref: str) -> Path:
 
 
 def load_layout(path: str | Path) -> AllInLayout:
-    """Read and validate any layout file, dispatching on its ``game:``.
+    """Read and validate an All In sheet layout file (``game: allin``).
+
+    Raises:
+        InputError: every error found, located ``FILE:LINE:COL``; also when the
+            file is a deck or chip sheet rather than a sheet layout.
+    """
+    item = load_any(path)
+    if not isinstance(item, AllInLayout):
+        raise InputError([Problem(display_path(Path(path)), 0, 0, "this is a deck or chip sheet, not an All In sheet layout")])
+    return item
+
+
+def load_any(path: str | Path):
+    """Read and validate any shipped kind of file: a sheet layout (``game: allin``),
+    a deck (``kind: deck``) or a chip sheet (``kind: chips``).
 
     Raises:
         InputError: every error found, located ``FILE:LINE:COL``.
     """
+    from .components.chips import chips_from_document
+    from .components.deck import deck_from_document
+
     path = Path(path)
     doc = load_yaml(path, display=display_path(path))
+    kind = doc.data.get("kind")
+    if kind == "deck":
+        return deck_from_document(doc, path)
+    if kind == "chips":
+        return chips_from_document(doc, path)
+    if kind is not None:
+        raise InputError([doc.problem(("kind",), f"kind '{kind}' is not one of: deck, chips (sheet layouts have no kind:, only game:)")])
     game = doc.data.get("game")
     if game == "allin":
         return layout_from_document(doc, path)

@@ -130,12 +130,17 @@ def test_layouts_lists_every_shipped_layout():
 def test_build_writes_every_pdf_and_png_and_ends_in_a_table(tmp_path):
     res = run("build", "--out-dir", str(tmp_path / "out"), "--dpi", "60")
     assert res.returncode == 0, res.stderr
-    ids = [s.id for s in shipped_layouts() if s.game == "allin"]
-    for lid in ids:
+    items = shipped_layouts()
+    for item in items:
         for pap in ("a4", "letter"):
-            assert (tmp_path / "out" / "allin" / f"{lid}-{pap}.pdf").read_bytes()[:5] == b"%PDF-"
-            assert (tmp_path / "out" / "allin" / f"{lid}-{pap}.png").read_bytes()[:4] == b"\x89PNG"
-    assert f"{2 * len(ids)} of {2 * len(ids)} sheets written" in res.stdout
+            folder = tmp_path / "out" / item.game
+            assert (folder / f"{item.id}-{pap}.pdf").read_bytes()[:5] == b"%PDF-"
+            assert (folder / f"{item.id}-{pap}.png").read_bytes()[:4] == b"\x89PNG"
+            if item.game in ("decks", "chips"):
+                assert (folder / f"{item.id}-{pap}.json").is_file()
+            if item.game == "decks":
+                assert (folder / f"{item.id}-{pap}-back.png").is_file()
+    assert f"{2 * len(items)} of {2 * len(items)} written" in res.stdout
     # nothing half-written: no temporary files left behind
     assert not [p for p in (tmp_path / "out").rglob("*") if p.name.endswith(".tmp")]
 

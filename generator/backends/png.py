@@ -20,9 +20,13 @@ def pdf_to_images(pdf: bytes, *, dpi: int = 150) -> list:
         doc.close()
 
 
-def pdf_to_png(pdf: bytes, *, dpi: int = 150) -> bytes:
-    """The first page of a PDF (bytes) as PNG bytes at ``dpi``."""
-    image = pdf_to_images(pdf, dpi=dpi)[0]
+def pdf_to_png(pdf: bytes, *, dpi: int = 150, page: int = 0) -> bytes:
+    """Page ``page`` (0-based, default the first) of a PDF (bytes) as PNG bytes at ``dpi``."""
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        image = doc[page].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
+    finally:
+        doc.close()
     buf = io.BytesIO()
     image.save(buf, format="PNG", dpi=(dpi, dpi), optimize=True)
     return buf.getvalue()

@@ -1,0 +1,81 @@
+"""From any validated layout or component to printable pages (scenes) and, for print-and-play items, a manifest."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .components.chips import ChipSheet, chip_pages
+from .components.deck import Deck, card_sizes
+from .components.faces import deck_items
+from .components.impose import ImpositionError, impose
+from .errors import InputError, Problem
+from .layout.allin import AllInLayout
+from .paper import Paper
+from .scene import Scene
+from .sheets.allin import build_allin_sheet
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """Print-and-play options for decks (ignored by sheets).
+
+    Attributes:
+        bleed: art beyond the trim on every side (mm); less is used when the paper is too small.
+        backs: add a mirrored backs page after each fronts page (long-edge duplex).
+        back_offset: ``(dx, dy)`` mm added to every back's position, for printers that shift the second side.
+        card_size: overrides the deck's ``card_size`` (``poker``, ``poker-in``, ``bridge``).
+    """
+
+    bleed: float = 3.0
+    backs: bool = True
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    card_size: str | None = None
+
+
+Printable = AllInLayout | Deck | ChipSheet
+
+
+def output_folder(item: Printable) -> str:
+    """The folder under ``output/`` for an item: ``allin``, ``decks`` or ``chips``."""
+    if isinstance(item, Deck):
+        return "decks"
+    if isinstance(item, ChipSheet):
+        return "chips"
+    return "allin"
+
+
+def pages_for(item: Printable, paper: Paper, options: PrintOptions = PrintOptions()) -> tuple[list[Scene], dict | None]:
+    """Draw ``item`` on ``paper``: the pages in print order and, for decks and chips, the manifest.
+
+    Raises:
+        InputError: the cards do not fit the paper.
+    """
+    if isinstance(item, AllInLayout):
+        return [build_allin_sheet(item, paper)], None
+    footer = f"sheetsmith · {item.id} · {paper.label}"
+    if isinstance(item, ChipSheet):
+        pages, manifest = chip_pages(item, paper, footer=footer)
+        manifest = {"component": item.id, "kind": "chips", **manifest}
+        return pages, manifest
+    size_id = options.card_size or item.size_id
+    w, h, label = card_sizes()[size_id]
+    try:
+        pages, manifest = impose(
+            deck_items(item), paper, w, h, bleed=options.bleed, backs=options.backs,
+            back_offset=options.back_offset, title=item.name, footer=f"{footer} · {label}",
+        )
+    except ImpositionError as exc:
+        raise InputError([Problem(item.source, 0, 0, str(exc))]) from None
+    return pages, {"component": item.id, "kind": "deck", "card_size": size_id, **manifest}
+
+
+def describe(item: Printable) -> tuple[str, str]:
+    """A short name and a one-line summary of contents, for listings: ``("Q♦", "10 hands, 24 spaces, …")``."""
+    if isinstance(item, AllInLayout):
+        doubles = sum(1 for h in item.hands.values() if h.reward == "double")
+        return item.name, f"{len(item.hands)} hands, {item.spaces} spaces, {len(item.hands) - doubles} single / {doubles} double rewards"
+    if isinstance(item, ChipSheet):
+        values = sorted({c.value for c in item.chips})
+        counts = ", ".join(f"{sum(1 for c in item.chips if c.value == v)}×{v}" for v in values)
+        return item.name, f"{len(item.chips)} chips of {item.diameter:g} mm: {counts}"
+    return item.name, f"{len(item.faces)} cards, {card_sizes()[item.size_id][2]}"
