@@ -144,7 +144,7 @@ def scale_check(scene: Scene, paper: Paper, grid: Grid, footer: str = "", centre
     bars = ((50.0, "50 mm"), (50.8, "2 in"))
     block_bottom = grid.y0 + grid.rows * grid.h + (grid.rows - 1) * grid.gy + grid.bleed_y
     if paper.height - block_bottom >= 6.5:
-        y = block_bottom + (paper.height - block_bottom) * 0.58
+        y = block_bottom + min((paper.height - block_bottom) * 0.58, 8.0)
         for k, (length, label) in enumerate(bars):
             cx = centres[k]
             scene.add(Line(cx - length / 2, y, cx + length / 2, y, ink))
