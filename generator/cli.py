@@ -76,6 +76,23 @@ def _options(bleed: float, backs: bool, back_offset: str, card_size: Optional[st
     return PrintOptions(bleed=bleed, backs=backs, back_offset=(dx, dy), card_size=card_size)
 
 
+def _apply_variant(item, text: str):
+    from .sheets.pads import Pad, with_variant
+
+    if not isinstance(item, Pad) or item.game != "flip7":
+        raise SheetsmithError("--variant applies to Flip 7 score pads and tick pads")
+    values: dict[str, int] = {}
+    for part in text.split(","):
+        key, _, value = part.partition("=")
+        key = key.strip()
+        if key not in ("target", "flip7_bonus") or not value.strip().isdigit():
+            raise SheetsmithError(f"--variant '{text}': write target=N and/or flip7_bonus=N, e.g. target=150,flip7_bonus=15")
+        values[key] = int(value)
+    if not 50 <= values.get("target", 200) <= 1000 or not 0 <= values.get("flip7_bonus", 15) <= 100:
+        raise SheetsmithError("--variant: target must be 50 to 1000 and flip7_bonus 0 to 100")
+    return with_variant(item, **values)
+
+
 BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, help="Decks: art beyond the cut line, mm (less is used if the paper is too small).")
 BACKS = typer.Option(True, "--backs/--no-backs", help="Decks: a mirrored backs page after each fronts page (long-edge duplex).")
 OFFSET = typer.Option("0,0", "--back-offset", help="Decks: DX,DY mm added to every back, for printers that shift the second side.")
@@ -165,12 +182,15 @@ def render(
     backs: bool = BACKS,
     back_offset: str = OFFSET,
     card_size: Optional[str] = CARD_SIZE,
+    variant: Optional[str] = typer.Option(None, "--variant", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
 ) -> None:
-    """Render one layout, deck or chip sheet to PDF (every page), SVG or PNG (the first page).
+    """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (the first page).
 
     A deck or chip sheet rendered to PDF also gets its manifest, a .json file next to the PDF."""
     path = resolve_layout(layout)
     item = load_any(path)
+    if variant is not None:
+        item = _apply_variant(item, variant)
     if card_size is not None and card_size not in card_sizes():
         raise SheetsmithError(f"--card-size '{card_size}': use one of {', '.join(card_sizes())}")
     options = _options(bleed, backs, back_offset, card_size)

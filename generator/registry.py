@@ -72,7 +72,8 @@ def load_layout(path: str | Path) -> AllInLayout:
 
 def load_any(path: str | Path):
     """Read and validate any shipped kind of file: a sheet layout (``game: allin``),
-    a deck (``kind: deck``) or a chip sheet (``kind: chips``).
+    a deck (``kind: deck``), a chip sheet (``kind: chips``), or a pad or ledger
+    (``kind: pad``, ``tick-pad``, ``ledger``).
 
     Raises:
         InputError: every error found, located ``FILE:LINE:COL``.
@@ -87,8 +88,12 @@ def load_any(path: str | Path):
         return deck_from_document(doc, path)
     if kind == "chips":
         return chips_from_document(doc, path)
+    if kind in ("pad", "tick-pad", "ledger"):
+        from .sheets.pads import pad_from_document
+
+        return pad_from_document(doc, path)
     if kind is not None:
-        raise InputError([doc.problem(("kind",), f"kind '{kind}' is not one of: deck, chips (sheet layouts have no kind:, only game:)")])
+        raise InputError([doc.problem(("kind",), f"kind '{kind}' is not one of: deck, chips, pad, tick-pad, ledger (sheet layouts have no kind:, only game:)")])
     game = doc.data.get("game")
     if game == "allin":
         return layout_from_document(doc, path)

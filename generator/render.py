@@ -13,6 +13,7 @@ from .layout.allin import AllInLayout
 from .paper import Paper
 from .scene import Scene
 from .sheets.allin import build_allin_sheet
+from .sheets.pads import Pad, build_pad
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class PrintOptions:
     card_size: str | None = None
 
 
-Printable = AllInLayout | Deck | ChipSheet
+Printable = AllInLayout | Deck | ChipSheet | Pad
 
 
 def output_folder(item: Printable) -> str:
@@ -41,6 +42,8 @@ def output_folder(item: Printable) -> str:
         return "decks"
     if isinstance(item, ChipSheet):
         return "chips"
+    if isinstance(item, Pad):
+        return "pads"
     return "allin"
 
 
@@ -52,6 +55,8 @@ def pages_for(item: Printable, paper: Paper, options: PrintOptions = PrintOption
     """
     if isinstance(item, AllInLayout):
         return [build_allin_sheet(item, paper)], None
+    if isinstance(item, Pad):
+        return [build_pad(item, paper)], None
     footer = f"sheetsmith · {item.id} · {paper.label}"
     if isinstance(item, ChipSheet):
         pages, manifest = chip_pages(item, paper, footer=footer)
@@ -74,6 +79,9 @@ def describe(item: Printable) -> tuple[str, str]:
     if isinstance(item, AllInLayout):
         doubles = sum(1 for h in item.hands.values() if h.reward == "double")
         return item.name, f"{len(item.hands)} hands, {item.spaces} spaces, {len(item.hands) - doubles} single / {doubles} double rewards"
+    if isinstance(item, Pad):
+        what = {"pad": "score pad", "tick-pad": "tick pad", "ledger": "ledger"}[item.kind]
+        return item.name, f"{item.game} {what}, {item.orientation}, {item.players} players, {item.rounds} rounds"
     if isinstance(item, ChipSheet):
         values = sorted({c.value for c in item.chips})
         counts = ", ".join(f"{sum(1 for c in item.chips if c.value == v)}×{v}" for v in values)

@@ -1,0 +1,279 @@
+"""Score pads and ledgers: Flip 7 score pad and tick pad, All In (Fundex) chip ledger, Flip Flop pot ledger.
+
+Layout files (``layouts/pads/<id>.yaml``):
+
+```yaml
+kind: pad                 # pad | tick-pad | ledger
+game: flip7               # flip7 (pad, tick-pad) | fundex | flipflop (ledger)
+id: flip7-pad             # defaults to the file name
+name: "Flip 7 score pad, 3-6 players"
+orientation: portrait     # portrait | landscape
+players: 6                # columns of players
+rounds: 16                # rows
+variant: {target: 200, flip7_bonus: 15}   # flip7 only; printed in the header
+```
+
+Every drawing records its write-in boxes and tick boxes as mark targets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, ValidationError, model_validator
+
+from ..errors import InputError, Problem
+from ..layout.schema import StrictModel, pydantic_problems
+from ..paper import Paper
+from ..scene import Line, MarkTarget, Paint, Rect, Scene, Text, fit_size, text_width
+from ..yamlpos import Document
+
+INK, SOFT, ACCENT, PANEL, DROPOUT = "#1d2b45", "#6b7a99", "#b8332e", "#eef2f8", "#8fb3de"
+MARGIN = 10.0
+
+
+class Variant(StrictModel):
+    """Flip 7 variant printed on the pad: the target score and the Flip 7 bonus."""
+
+    target: int = Field(default=200, ge=50, le=1000, strict=True)
+    flip7_bonus: int = Field(default=15, ge=0, le=100, strict=True)
+
+
+class PadSpec(StrictModel):
+    """A pad or ledger file as written."""
+
+    kind: Literal["pad", "tick-pad", "ledger"]
+    game: Literal["flip7", "fundex", "flipflop"]
+    id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
+    name: str = Field(min_length=1, max_length=60)
+    description: str = Field(default="", max_length=200)
+    orientation: Literal["portrait", "landscape"] = "portrait"
+    players: int = Field(default=6, ge=1, le=18, strict=True)
+    rounds: int = Field(default=16, ge=1, le=30, strict=True)
+    variant: Variant = Variant()
+
+    @model_validator(mode="after")
+    def _fits_the_game(self) -> "PadSpec":
+        if self.kind in ("pad", "tick-pad") and self.game != "flip7":
+            raise ValueError(f"a {self.kind} is for game flip7; use kind: ledger for {self.game}")
+        if self.kind == "ledger" and self.game == "flip7":
+            raise ValueError("Flip 7 uses kind: pad or tick-pad")
+        limits = {"flip7": (3, 18), "fundex": (2, 4), "flipflop": (3, 5)}[self.game]
+        if self.kind != "tick-pad" and not limits[0] <= self.players <= limits[1]:
+            raise ValueError(f"{self.game} is played by {limits[0]} to {limits[1]} players, not {self.players}")
+        return self
+
+
+@dataclass
+class Pad:
+    """A validated pad or ledger layout."""
+
+    id: str
+    kind: str
+    game: str
+    name: str
+    description: str
+    orientation: str
+    players: int
+    rounds: int
+    variant: Variant
+    source: str = ""
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def pad_from_document(doc: Document, path: Path) -> Pad:
+    """Validate a parsed pad or ledger file.
+
+    Raises:
+        InputError: located problems.
+    """
+    try:
+        spec = PadSpec.model_validate(doc.data)
+    except ValidationError as exc:
+        raise InputError(pydantic_problems(exc, doc, model=PadSpec)) from None
+    return Pad(spec.id or path.stem, spec.kind, spec.game, spec.name, spec.description, spec.orientation,
+               spec.players, spec.rounds, spec.variant, doc.file)
+
+
+def with_variant(pad: Pad, target: int | None = None, flip7_bonus: int | None = None) -> Pad:
+    """The pad with its variant overridden (the ``--variant`` option)."""
+    v = pad.variant
+    return replace(pad, variant=Variant(target=target if target is not None else v.target,
+                                        flip7_bonus=flip7_bonus if flip7_bonus is not None else v.flip7_bonus))
+
+
+def build_pad(pad: Pad, paper: Paper) -> Scene:
+    """Draw a pad or ledger on ``paper`` (turned for landscape) and return the scene."""
+    W, H = (paper.height, paper.width) if pad.orientation == "landscape" else (paper.width, paper.height)
+    scene = Scene(W, H, title=pad.name)
+    y = _header(scene, pad, W)
+    if pad.kind == "pad":
+        _score_pad(scene, pad, W, H, y)
+    elif pad.kind == "tick-pad":
+        _tick_pad(scene, pad, W, H, y)
+    elif pad.game == "fundex":
+        _fundex_ledger(scene, pad, W, H, y)
+    else:
+        _flipflop_ledger(scene, pad, W, H, y)
+    scene.add(Text(W - MARGIN, H - MARGIN + 5.0, f"sheetsmith · {pad.id} · {paper.label}", 5.0, color=SOFT, anchor="end"))
+    scene.keep_text_inside(MARGIN, W - MARGIN)
+    return scene
+
+
+def _header(scene: Scene, pad: Pad, W: float) -> float:
+    y = MARGIN
+    title = {"flip7": "FLIP 7", "fundex": "ALL IN", "flipflop": "FLIP FLOP"}[pad.game]
+    scene.add(Text(MARGIN, y + 8, title, 20, "bold", color=ACCENT))
+    sub = {
+        ("pad", "flip7"): "score pad",
+        ("tick-pad", "flip7"): "tick pad: one per player",
+        ("ledger", "fundex"): "chip ledger, 10 rounds",
+        ("ledger", "flipflop"): "pot ledger",
+    }[(pad.kind, pad.game)]
+    x = MARGIN + text_width(title, 20, "bold") + 4
+    scene.add(Text(x, y + 8, sub, 11, "bold", color=INK))
+    if pad.game == "flip7":
+        v = pad.variant
+        note = f"first to {v.target} ends the game at the end of that round · Flip 7 bonus +{v.flip7_bonus} · a tie for the lead plays another round"
+        scene.add(Text(MARGIN, y + 13.5, note, fit_size(note, 7, W - 2 * MARGIN - 40), color=SOFT))
+        # the target, boxed, top right
+        scene.add(Rect(W - MARGIN - 30, y, 30, 11, Paint(ACCENT, "#ffffff", 0.6), r=1.5))
+        scene.add(Text(W - MARGIN - 15, y + 4.0, "TARGET", 5.5, "bold", "middle", ACCENT))
+        scene.add(Text(W - MARGIN - 15, y + 9.6, str(v.target), 11, "bold", "middle", ACCENT))
+    elif pad.game == "fundex":
+        note = "each round: ante 1 · bets up to the round number per player · closest card not over the roll takes the pot"
+        scene.add(Text(MARGIN, y + 13.5, note, fit_size(note, 7, W - 2 * MARGIN), color=SOFT))
+    else:
+        note = "each round: one stake into each pot (game, flip, flop) and one stake in reserve · write stakes after the round"
+        scene.add(Text(MARGIN, y + 13.5, note, fit_size(note, 7, W - 2 * MARGIN), color=SOFT))
+    return y + 18.0
+
+
+def _grid(scene: Scene, x: float, y: float, widths: list[float], heights: list[float], paint: Paint) -> None:
+    """Lines of a table with the given column widths and row heights, from ``(x, y)``."""
+    total_w, total_h = sum(widths), sum(heights)
+    cx = x
+    for w in [0.0] + widths:
+        cx += w
+        scene.add(Line(cx, y, cx, y + total_h, paint))
+    cy = y
+    for h in [0.0] + heights:
+        cy += h
+        scene.add(Line(x, cy, x + total_w, cy, paint))
+
+
+def _player_table(scene: Scene, W: float, H: float, y: float, players: int, rounds: int, subs: list[str],
+                  label_w: float = 9.0, extra: list[tuple[str, float]] = (), owner: str = "") -> tuple[float, float, float]:
+    """A table: a round column, optional extra columns, then for each player a name box over sub-columns.
+
+    Returns ``(x0, row_top, row_h)``: where the rows start and their height.
+    """
+    x0 = MARGIN
+    avail_w = W - 2 * MARGIN - label_w - sum(w for _, w in extra)
+    col_w = avail_w / (players * len(subs))
+    name_h, sub_h = 9.0, 5.0
+    row_top = y + name_h + sub_h
+    row_h = min(12.0, (H - MARGIN - 6.0 - row_top) / (rounds + 1))
+    # header: name boxes and sub titles
+    scene.add(Rect(x0, y, W - 2 * MARGIN, name_h + sub_h, Paint(None, PANEL)))
+    scene.add(Text(x0 + label_w / 2, y + name_h + sub_h - 1.5, "round", fit_size("round", 6, label_w - 1), "bold", "middle", INK))
+    x = x0 + label_w
+    for title, w in extra:
+        scene.add(Text(x + w / 2, y + name_h + sub_h - 1.5, title, fit_size(title, 6, w - 1), "bold", "middle", INK))
+        x += w
+    for p in range(players):
+        px = x + p * col_w * len(subs)
+        pw = col_w * len(subs)
+        scene.add(Rect(px + 0.8, y + 0.8, pw - 1.6, name_h - 1.6, Paint(SOFT, "#ffffff", 0.3), r=1.0))
+        scene.add(Text(px + 1.8, y + 3.4, f"player {p + 1}", 4.2, color=SOFT))
+        scene.marks.append(MarkTarget("name", f"player{p + 1}", "", px + 0.8, y + 0.8, pw - 1.6, name_h - 1.6))
+        for k, sub in enumerate(subs):
+            sx = px + k * col_w
+            scene.add(Text(sx + col_w / 2, y + name_h + sub_h - 1.5, sub, fit_size(sub, 5.5, col_w - 0.8), "bold", "middle", SOFT))
+    widths = [label_w] + [w for _, w in extra] + [col_w] * (players * len(subs))
+    heights = [row_h] * rounds
+    for r in range(rounds):
+        ry = row_top + r * row_h
+        if r % 2:
+            scene.add(Rect(x0, ry, sum(widths), row_h, Paint(None, "#f7f9fc")))
+        scene.add(Text(x0 + label_w / 2, ry + row_h / 2 + 1.4, str(r + 1), fit_size(str(r + 1), 8, label_w - 1), "bold", "middle", INK))
+        for p in range(players):
+            for k, sub in enumerate(subs):
+                sx = x + (p * len(subs) + k) * col_w
+                scene.marks.append(MarkTarget("write", f"player{p + 1}", f"round{r + 1}:{sub}", sx, ry, col_w, row_h))
+    _grid(scene, x0, row_top, widths, heights, Paint("#c5cedd", width=0.25))
+    # heavier lines between players
+    for p in range(players + 1):
+        px = x + p * col_w * len(subs)
+        scene.add(Line(px, y, px, row_top + rounds * row_h, Paint(INK, width=0.5)))
+    scene.add(Rect(x0, y, sum(widths), row_top - y + rounds * row_h, Paint(INK, None, 0.6)))
+    return x0, row_top, row_h
+
+
+def _score_pad(scene: Scene, pad: Pad, W: float, H: float, y: float) -> None:
+    x0, top, row_h = _player_table(scene, W, H, y, pad.players, pad.rounds, ["round", "total"])
+    note = f"bust scores 0 · numbers added, ×2 doubles only the numbers, then +2 … +10, then +{pad.variant.flip7_bonus} for seven different numbers"
+    scene.add(Text(MARGIN, top + pad.rounds * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * MARGIN), color=SOFT))
+
+
+TICKS = [str(n) for n in range(13)] + ["×2", "+2", "+4", "+6", "+8", "+10", "BUST"]
+"""The tick boxes of one round on the tick pad: every number, every modifier, and bust."""
+
+
+def _tick_pad(scene: Scene, pad: Pad, W: float, H: float, y: float) -> None:
+    scene.add(Text(MARGIN, y + 3.5, "player", 7, "bold", color=INK))
+    scene.add(Line(MARGIN + 12, y + 4.0, MARGIN + 90, y + 4.0, Paint(INK, width=0.3)))
+    y += 8.0
+    label_w, score_w, total_w = 9.0, 14.0, 16.0
+    box_area = W - 2 * MARGIN - label_w - score_w - total_w
+    pitch = box_area / len(TICKS)
+    head_h = 6.0
+    row_h = min(11.0, (H - MARGIN - 8.0 - y - head_h) / pad.rounds)
+    scene.add(Rect(MARGIN, y, W - 2 * MARGIN, head_h, Paint(None, PANEL)))
+    scene.add(Text(MARGIN + label_w / 2, y + 4.3, "round", 5.5, "bold", "middle", INK))
+    for k, t in enumerate(TICKS):
+        cx = MARGIN + label_w + (k + 0.5) * pitch
+        color = ACCENT if t == "BUST" else (INK if k < 13 else "#7a5c00")
+        scene.add(Text(cx, y + 4.3, t, fit_size(t, 7, pitch - 0.6, "bold"), "bold", "middle", color))
+    sx = MARGIN + label_w + box_area
+    scene.add(Text(sx + score_w / 2, y + 4.3, "score", 6, "bold", "middle", INK))
+    scene.add(Text(sx + score_w + total_w / 2, y + 4.3, "total", 6, "bold", "middle", INK))
+    top = y + head_h
+    box = min(pitch * 0.62, row_h * 0.55, 5.0)
+    for r in range(pad.rounds):
+        ry = top + r * row_h
+        if r % 2:
+            scene.add(Rect(MARGIN, ry, W - 2 * MARGIN, row_h, Paint(None, "#f7f9fc")))
+        scene.add(Text(MARGIN + label_w / 2, ry + row_h / 2 + 1.4, str(r + 1), 8, "bold", "middle", INK))
+        for k, t in enumerate(TICKS):
+            cx = MARGIN + label_w + (k + 0.5) * pitch
+            cy = ry + row_h / 2
+            color = ACCENT if t == "BUST" else DROPOUT
+            scene.add(Rect(cx - box / 2, cy - box / 2, box, box, Paint(color, None, 0.35), r=0.4))
+            scene.marks.append(MarkTarget("tick", f"round{r + 1}", t, cx - box / 2, cy - box / 2, box, box))
+        scene.marks.append(MarkTarget("write", f"round{r + 1}", "score", sx, ry, score_w, row_h))
+        scene.marks.append(MarkTarget("write", f"round{r + 1}", "total", sx + score_w, ry, total_w, row_h))
+    _grid(scene, MARGIN, top, [label_w, box_area, score_w, total_w], [row_h] * pad.rounds, Paint("#c5cedd", width=0.25))
+    scene.add(Rect(MARGIN, y, W - 2 * MARGIN, head_h + pad.rounds * row_h, Paint(INK, None, 0.6)))
+    # separators: numbers | modifiers | bust
+    for k in (13, 19):
+        lx = MARGIN + label_w + k * pitch
+        scene.add(Line(lx, y, lx, top + pad.rounds * row_h, Paint(INK, width=0.4)))
+    note = "tick each card in front of you at the end of the round (BUST if you busted), then write the score"
+    scene.add(Text(MARGIN, top + pad.rounds * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * MARGIN), color=SOFT))
+
+
+def _fundex_ledger(scene: Scene, pad: Pad, W: float, H: float, y: float) -> None:
+    x0, top, row_h = _player_table(scene, W, H, y, pad.players, 10, ["card", "bet", "chips"],
+                                   extra=[("dice", 9.0), ("roll", 10.0), ("pot", 12.0)])
+    note = "chips: what the player holds after the round · pot: what stays in the middle for the next round"
+    scene.add(Text(MARGIN, top + 10 * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * MARGIN), color=SOFT))
+
+
+def _flipflop_ledger(scene: Scene, pad: Pad, W: float, H: float, y: float) -> None:
+    x0, top, row_h = _player_table(scene, W, H, y, pad.players, pad.rounds, ["won", "stakes"],
+                                   extra=[("up card", 12.0), ("game", 12.0), ("flip", 12.0), ("flop", 12.0)])
+    note = "pots: stakes left in each pot after the round (the flop pot carries and doubles when nobody holds its suit)"
+    scene.add(Text(MARGIN, top + pad.rounds * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * MARGIN), color=SOFT))
