@@ -76,6 +76,21 @@ def _options(bleed: float, backs: bool, back_offset: str, card_size: Optional[st
     return PrintOptions(bleed=bleed, backs=backs, back_offset=(dx, dy), card_size=card_size)
 
 
+def _filled(item, scene, fill: Path, others: list[Path]):
+    from .layout.allin import AllInLayout
+    from .rules.allin_sheet import score_game
+    from .sheetfile import load_allin_sheet
+    from .sheets.allin import fill_allin_sheet
+
+    if not isinstance(item, AllInLayout):
+        raise SheetsmithError("--fill draws a typed-in sheet on an All In sheet layout")
+    sheets = [load_allin_sheet(p) for p in [fill, *others]]
+    for path, sheet in zip([fill, *others], sheets):
+        if sheet.layout.id != item.id:
+            raise SheetsmithError(f"{path}: this sheet is for layout '{sheet.layout.id}', not '{item.id}'")
+    return fill_allin_sheet(scene, sheets[0], score_game(sheets))
+
+
 def _apply_variant(item, text: str):
     from .sheets.pads import Pad, with_variant
 
@@ -183,6 +198,8 @@ def render(
     back_offset: str = OFFSET,
     card_size: Optional[str] = CARD_SIZE,
     variant: Optional[str] = typer.Option(None, "--variant", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
+    fill: Optional[Path] = typer.Option(None, "--fill", help="All In sheets: draw this typed-in sheet's cards and scores on it, as a player would."),
+    others: List[Path] = typer.Option([], "--with", help="With --fill: the other sheets of the game, so bonuses are crossed as the game decides."),
 ) -> None:
     """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (the first page).
 
@@ -210,6 +227,10 @@ def render(
         target = output
         overwrite = force
     pages, manifest = _pages(item, paper.value, options)
+    if fill is not None:
+        pages = [_filled(item, pages[0], fill, others)]
+    elif others:
+        raise SheetsmithError("--with goes with --fill")
     data = render_bytes(pages, fmt.value, dpi=dpi)
     manifest_path = target.with_suffix(".json") if (manifest is not None and fmt == Format.pdf) else None
     if manifest_path is not None and manifest_path.exists() and not overwrite:

@@ -18,9 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal, Union
 
-FONT_FILES = {"regular": "Vera.ttf", "bold": "VeraBd.ttf"}
+FONT_FILES = {"regular": "Vera.ttf", "bold": "VeraBd.ttf", "italic": "VeraIt.ttf"}
 """Fonts used for all text: Bitstream Vera, shipped inside reportlab and embedded in every PDF."""
-FONT_NAMES = {"regular": "Vera", "bold": "Vera-Bold"}
+FONT_NAMES = {"regular": "Vera", "bold": "Vera-Bold", "italic": "Vera-Italic"}
 PT = 25.4 / 72
 """Millimetres per typographic point."""
 
@@ -95,7 +95,7 @@ class Text:
         x, y: anchor point in mm; ``y`` is the baseline.
         text: the characters (suit symbols are never passed here: they are drawn as shapes).
         size: font size in points.
-        weight: ``"regular"`` or ``"bold"``.
+        weight: ``"regular"``, ``"bold"`` or ``"italic"`` (the italic is used for handwriting on filled sheets).
         anchor: ``"start"``, ``"middle"`` or ``"end"`` of the text at ``x``.
         color: ``#rrggbb``.
         angle: rotation in degrees, counter-clockwise, about ``(x, y)``.
@@ -105,7 +105,7 @@ class Text:
     y: float
     text: str
     size: float
-    weight: Literal["regular", "bold"] = "regular"
+    weight: Literal["regular", "bold", "italic"] = "regular"
     anchor: Literal["start", "middle", "end"] = "start"
     color: str = "#000000"
     angle: float = 0.0

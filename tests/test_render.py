@@ -20,7 +20,7 @@ from generator.cards import SUIT_SYMBOLS
 from generator.layout.grid import cell_name
 from generator.paper import paper
 from generator.registry import load_layout, shipped_layouts
-from generator.scene import Circle, Rect, Text
+from generator.scene import Circle, Rect, Text, text_width
 from generator.sheets.allin import build_allin_sheet
 
 SHIPPED = [s for s in shipped_layouts() if s.game == "allin"]
@@ -148,5 +148,13 @@ def test_geometry_inside_margins_and_no_overlaps(item, paper_id):
         if m.kind in ("rank", "suit"):
             fx, fy = frames[m.owner]
             assert fx <= m.x and fy <= m.y
+    # nothing had to be cut to fit, and every text stays inside the margins
+    assert scene.notes == []
+    m = lay.style.margin
+    for it in scene.items:
+        if isinstance(it, Text) and not it.angle:
+            w = text_width(it.text, it.size, it.weight)
+            x0 = it.x - (w / 2 if it.anchor == "middle" else w if it.anchor == "end" else 0)
+            assert m - 0.05 <= x0 and x0 + w <= pap.width - m + 0.05, it.text
     # rank boxes stay at least 1.6 mm wide so a pencil tick fits (the 6-row sheets on Letter are the tightest)
     assert min(m.w for m in scene.marks if m.kind == "rank") >= 1.6

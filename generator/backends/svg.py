@@ -24,8 +24,9 @@ def _font_faces() -> str:
     for weight in FONT_NAMES:
         data = base64.b64encode(font_path(weight).read_bytes()).decode("ascii")
         css_weight = "bold" if weight == "bold" else "normal"
+        css_style = "italic" if weight == "italic" else "normal"
         faces.append(
-            f"@font-face {{ font-family: '{FAMILY}'; font-weight: {css_weight}; "
+            f"@font-face {{ font-family: '{FAMILY}'; font-weight: {css_weight}; font-style: {css_style}; "
             f"src: url(data:font/ttf;base64,{data}) format('truetype'); }}"
         )
     return "\n".join(faces)
@@ -53,6 +54,7 @@ def render_svg(scene: Scene) -> bytes:
                 insert=(_fmt(item.x), _fmt(item.y)),
                 font_family=f"{FAMILY}, 'Bitstream Vera Sans', 'DejaVu Sans', sans-serif",
                 font_weight="bold" if item.weight == "bold" else "normal",
+                font_style="italic" if item.weight == "italic" else "normal",
                 font_size=_fmt(item.size * PT),
                 fill=item.color,
                 text_anchor=_ANCHOR[item.anchor],

@@ -132,6 +132,7 @@ def _header(scene: Scene, layout: AllInLayout, paper: Paper, y: float) -> float:
     scene.add(Text(line_start, base, s.player, player_size, color=st.soft))
     lx = line_start + text_width(s.player, player_size) + 2.0
     scene.add(Line(lx, base + 0.8, line_end, base + 0.8, Paint(st.ink, width=0.3)))
+    scene.marks.append(MarkTarget("player", "sheet", "", lx, base - 6.0, line_end - lx, 7.0))
     return y + 14.0
 
 
@@ -194,6 +195,7 @@ def _score_table(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
         mid = cx + col_w / 2
         scene.add(Text(mid, y + head_h - 1.2, hand.letter, 8.0, "bold", color=st.accent, anchor="middle"))
         scene.add(Rect(cx + 0.6, y + head_h, col_w - 1.2, pts_h, Paint(st.ink, "#ffffff", 0.3), r=0.8))
+        scene.marks.append(MarkTarget("points", hand.letter, "", cx + 0.6, y + head_h, col_w - 1.2, pts_h))
         # bonus value and the circle to cross
         by = y + head_h + pts_h + bonus_h / 2 + 0.4
         label = f"+{hand.bonus}"
@@ -212,6 +214,7 @@ def _score_table(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
         scene.add(Text(bx + bw / 2, y + head_h - 1.2, title, fit_size(title, 6.5, bw, "bold"), "bold", color=st.accent if strong else st.ink, anchor="middle"))
         paint = Paint(st.accent if strong else st.ink, "#ffffff", 0.6 if strong else 0.3)
         scene.add(Rect(bx, y + head_h, bw, pts_h + bonus_h, paint, r=1.2))
+        scene.marks.append(MarkTarget("total" if strong else "chips_left", "sheet", "", bx, y + head_h, bw, pts_h + bonus_h))
     scene.add(Text(x_total + total_w / 2, y + head_h + pts_h + bonus_h + 2.6, s.total_help, fit_size(s.total_help, 4.6, total_w + chips_w), color=st.soft, anchor="middle"))
     return y + head_h + pts_h + bonus_h + 3.0
 
@@ -277,7 +280,8 @@ def _fit_grid(layout: AllInLayout, W: float, m: float, top: float, bottom: float
     need_h = g.rows * st.card_height + g.rows * st.gap_y
     scale = min(1.0, (W - 2 * m) / need_w, (bottom - top) / need_h)
     w, h = need_w * scale, need_h * scale
-    x0 = (W - w) / 2 + st.gap_x * scale / 2  # centre the cards, the label gap split on both sides
+    slack = (W - 2 * m - w) / 2
+    x0 = (W - w) / 2 + min(st.gap_x * scale / 2, slack)  # centre the cards when the margins leave room
     y0 = top + (bottom - top - h) / 2
     return GridFrame(x0, y0, scale, st.card_width * scale, st.card_height * scale, st.gap_x * scale, st.gap_y * scale)
 
@@ -410,3 +414,72 @@ def _chip_track(scene: Scene, layout: AllInLayout, W: float, m: float, y: float)
         top = cy + r + 0.9
         scene.add(Rect(cx - b / 2, top, b, b, Paint(st.soft, "#ffffff", 0.3), r=0.3))
         scene.marks.append(MarkTarget("chip_spent", str(i + 1), "", cx - b / 2, top, b, b))
+
+
+# --- a filled-in sheet -------------------------------------------------------------
+
+PENCIL = "#2f3640"
+
+
+def fill_allin_sheet(scene: Scene, sheet, game=None) -> Scene:
+    """Draw a player's marks over a blank sheet's scene, as a player would have filled it in.
+
+    Uses the scene's mark targets: the value written in each card space,
+    its rank ticked and its suit circled, chip circles filled for chips earned
+    and spent boxes ticked, the hand points, chips left and total written, and
+    the Best Scoring Hand circles crossed for the bonuses won.
+
+    Args:
+        scene: a scene made by :func:`build_allin_sheet` for ``sheet.layout``.
+        sheet: a :class:`generator.rules.allin_sheet.FilledSheet`.
+        game: the :class:`GameScore` the sheet belongs to (default: the sheet scored alone).
+
+    Returns:
+        the same scene, with the marks added.
+    """
+    from ..rules.allin_sheet import score_game
+
+    game = game or score_game([sheet])
+    score = next(p for p in game.players if p.player == sheet.player)
+    marks: dict[tuple[str, str, str], MarkTarget] = {(m.kind, m.owner, m.key): m for m in scene.marks}
+    pencil = Paint(PENCIL, None, 0.45)
+    for coord, card in sheet.cards.items():
+        name = cell_name(coord)
+        value = marks[("value", name, "")]
+        size = min(value.h * 0.62 / 0.3528 / 0.73, 30.0)
+        scene.add(Text(value.x + value.w * 0.42, value.y + value.h * 0.78, card.rank_label, size, "italic", "middle", PENCIL))
+        rank = marks[("rank", name, card.rank_label)]
+        _tick(scene, rank, pencil)
+        suit = marks[("suit", name, card.suit)]
+        scene.add(Circle(suit.x + suit.w / 2, suit.y + suit.h / 2, suit.w * 0.62, pencil))
+    for i in range(1, sheet.chips_earned + 1):
+        chip = marks.get(("chip_earned", str(i), ""))
+        if chip:
+            scene.add(Circle(chip.x + chip.w / 2, chip.y + chip.h / 2, chip.w * 0.36, Paint(None, PENCIL)))
+    for i in range(1, sheet.chips_spent + 1):
+        box = marks.get(("chip_spent", str(i), ""))
+        if box:
+            _tick(scene, box, pencil)
+    for letter, hand in score.hands.items():
+        box = marks[("points", letter, "")]
+        scene.add(Text(box.x + box.w / 2, box.y + box.h * 0.78, str(hand.points), 11, "italic", "middle", PENCIL))
+        if hand.bonus:
+            circle = next(m for m in scene.marks if m.kind == "bonus" and m.owner == letter)
+            _cross(scene, circle, pencil)
+    for kind, value in (("chips_left", score.chips_left), ("total", score.total)):
+        box = marks[(kind, "sheet", "")]
+        scene.add(Text(box.x + box.w / 2, box.y + box.h * 0.68, str(value), 16, "italic", "middle", PENCIL))
+    player = marks[("player", "sheet", "")]
+    scene.add(Text(player.x + 3.0, player.y + player.h * 0.8, sheet.player, 12, "italic", "start", PENCIL))
+    return scene
+
+
+def _tick(scene: Scene, box: MarkTarget, paint: Paint) -> None:
+    x, y, w, h = box.x, box.y, box.w, box.h
+    scene.add(Path_((("M", x + 0.15 * w, y + 0.55 * h), ("L", x + 0.42 * w, y + 0.85 * h), ("L", x + 0.95 * w, y - 0.1 * h)), Paint(paint.stroke, None, paint.width)))
+
+
+def _cross(scene: Scene, box: MarkTarget, paint: Paint) -> None:
+    x, y, w, h = box.x, box.y, box.w, box.h
+    scene.add(Line(x - 0.1 * w, y - 0.1 * h, x + 1.1 * w, y + 1.1 * h, paint))
+    scene.add(Line(x + 1.1 * w, y - 0.1 * h, x - 0.1 * w, y + 1.1 * h, paint))
