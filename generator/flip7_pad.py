@@ -1,0 +1,382 @@
+"""Typed-in Flip 7 score pads (DESIGN.md, "Flip 7 score pad (typed-in)"): reading, checking, the report.
+
+```yaml
+game: flip7
+players: [Ann, Bob, Cy]
+target: 200                       # optional variant; default 200
+rounds:
+  - Ann: [3, 5, 7, 10, 11, x2]    # the cards in front of the player at round end
+    Bob: bust
+    Cy: {score: 34}               # only the score written on the pad
+  - Ann: {cards: [12, "+4"], score: 16}   # cards and the written score: checked
+```
+
+Two kinds of findings:
+
+* **structural errors** stop the reading and raise :class:`~generator.errors.InputError`,
+  each ``FILE:LINE:COL``: bad keys or types, a card token that is not a card
+  (or an action card), a player missing from a round or not in ``players``,
+  a round after the game has ended;
+* **scoring problems** go into the report's ``problems`` and do not stop the
+  scoring: a written score that differs from its cards (the computed score
+  counts), an impossible line, a card appearing in a round more often than
+  the deck holds, two Flip 7s in one round, a written score no cards can make.
+
+A ``+4`` written without quotes is read by YAML as the number 4; the reader
+looks at the text as written, so ``+4`` is the modifier either way.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import Field, ValidationError
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .errors import InputError, Problem
+from .layout.schema import StrictModel, pydantic_problems
+from .rules.flip7 import (
+    DEFAULT_TARGET,
+    PLUS,
+    X2,
+    Card,
+    ScoreLine,
+    game_status,
+    round_problems,
+    score_line,
+)
+from .yamlpos import Document, PathKey, load_yaml, shown
+
+MAX_PLAYERS = 18
+"""One deck serves up to 18 players (rulebook *Setup*); larger games use a second deck, which the pad checks do not model."""
+
+_ACTION_WORDS = frozenset(
+    {"freeze", "flip_three", "flipthree", "flip3", "flip_3", "second_chance", "secondchance"}
+)
+"""Ways of writing the action cards (after lower-casing, spaces and dashes as ``_``): refused with a clear message."""
+_CARD_HELP = "a number 0 to 12, x2, or one of +2, +4, +6, +8, +10"
+_LINE_HELP = "a list of cards like [3, 5, x2], 'bust', {score: 34}, or {cards: [...], score: 34}"
+
+
+class _PadSpec(StrictModel):
+    """The top level of a typed-in pad, as written."""
+
+    game: str
+    players: list[str]
+    target: int = Field(default=DEFAULT_TARGET, ge=1, le=100_000, strict=True)
+    rounds: list[Any] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Pad:
+    """A typed-in Flip 7 score pad, read and structurally checked.
+
+    Attributes:
+        file: the file name as messages show it.
+        players: the players' names, in the order given.
+        target: the score that ends the game (default 200).
+        rounds: one mapping per round, player → :class:`~generator.rules.flip7.ScoreLine`
+            (every player has a line in every round).
+    """
+
+    file: str
+    players: tuple[str, ...]
+    target: int
+    rounds: tuple[dict[str, ScoreLine], ...]
+
+
+def load_flip7_pad(path: str | Path, *, display: str | None = None) -> Pad:
+    """Read and check a typed-in Flip 7 score pad.
+
+    Args:
+        path: the YAML file.
+        display: how to name the file in messages (defaults to ``str(path)``).
+
+    Raises:
+        InputError: every structural error found, each ``FILE:LINE:COL`` (see the module docstring).
+    """
+    return pad_from_document(load_yaml(path, display=display))
+
+
+def pad_from_document(doc: Document) -> Pad:
+    """Check a parsed pad (see :func:`load_flip7_pad`); for callers that already read the YAML to look at ``game:``.
+
+    Raises:
+        InputError: as :func:`load_flip7_pad`.
+    """
+    try:
+        spec = _PadSpec.model_validate(doc.data)
+    except ValidationError as exc:
+        raise InputError(pydantic_problems(exc, doc, model=_PadSpec)) from None
+    if spec.game != "flip7":
+        raise InputError([doc.problem(("game",), f"this is a sheet of game {shown(spec.game)}; expected 'flip7'")])
+    problems: list[Problem] = []
+    players = _players(spec.players, doc, problems)
+    if problems:
+        raise InputError(problems)
+    rounds: list[dict[str, ScoreLine]] = []
+    for i, raw in enumerate(spec.rounds):
+        rounds.append(_round(raw, i, players, doc, problems))
+    if problems:
+        raise InputError(problems)
+    _no_round_after_the_end(rounds, players, spec.target, doc)
+    return Pad(doc.file, players, spec.target, tuple(rounds))
+
+
+def _players(names: list[str], doc: Document, problems: list[Problem]) -> tuple[str, ...]:
+    if not names:
+        problems.append(doc.problem(("players",), "players: name at least one player, e.g. [Ann, Bob, Cy]"))
+    if len(names) > MAX_PLAYERS:
+        problems.append(
+            doc.problem(
+                ("players",),
+                f"{len(names)} players; one deck serves at most {MAX_PLAYERS}, and games with a second deck are not checked",
+            )
+        )
+    seen: set[str] = set()
+    for j, name in enumerate(names):
+        if not name.strip():
+            problems.append(doc.problem(("players", j), "a player's name is empty"))
+        elif name in seen:
+            problems.append(doc.problem(("players", j), f"{shown(name)} is listed twice; give each player their own name"))
+        seen.add(name)
+    return tuple(names)
+
+
+def _round(raw: Any, i: int, players: tuple[str, ...], doc: Document, problems: list[Problem]) -> dict[str, ScoreLine]:
+    where = ("rounds", i)
+    label = f"round {i + 1}"
+    if not isinstance(raw, dict):
+        problems.append(
+            doc.problem(where, f"{label} must be a mapping of player: line (e.g. 'Ann: [3, 5]' under '- '), not {_what(raw)}")
+        )
+        return {}
+    out: dict[str, ScoreLine] = {}
+    for name, value in raw.items():
+        if name not in players:
+            close = difflib.get_close_matches(name, list(players), n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else f"the players are {', '.join(players)}"
+            problems.append(doc.problem(where + (name,), f"{label}: {shown(name)} is not one of the players; {hint}", key=True))
+            continue
+        line = _line(value, where + (name,), f"{label}, {name}", doc, problems)
+        if line is not None:
+            out[name] = line
+    missing = [p for p in players if p not in raw]
+    if missing:
+        problems.append(
+            doc.problem(
+                where,
+                f"{label} has no line for {', '.join(missing)}; every player needs one each round "
+                "(write 'bust', or {score: 0} for a round without points)",
+            )
+        )
+    return out
+
+
+def _line(value: Any, path: PathKey, label: str, doc: Document, problems: list[Problem]) -> ScoreLine | None:
+    if isinstance(value, list):
+        cards = _cards(value, path, label, doc, problems)
+        return None if cards is None else ScoreLine(cards=cards)
+    if isinstance(value, str) and value.strip().lower() == "bust":
+        return ScoreLine(bust=True)
+    if isinstance(value, dict):
+        bad = [k for k in value if k not in ("cards", "score")]
+        for k in bad:
+            close = difflib.get_close_matches(k, ["cards", "score"], n=1, cutoff=0.5)
+            hint = f"did you mean '{close[0]}'?" if close else "allowed: cards, score"
+            problems.append(doc.problem(path + (k,), f"{label}: unknown key {shown(k)}; {hint}", key=True))
+        if bad:
+            return None
+        if not value:
+            problems.append(doc.problem(path, f"{label}: empty mapping; write {_LINE_HELP}"))
+            return None
+        written = None
+        if "score" in value:
+            s = value["score"]
+            if type(s) is not int or s < 0:
+                problems.append(doc.problem(path + ("score",), f"{label}: the score must be a whole number 0 or more, not {_what(s)}"))
+                return None
+            written = s
+        if "cards" not in value:
+            return ScoreLine(written=written)
+        c = value["cards"]
+        if isinstance(c, str) and c.strip().lower() == "bust":
+            return ScoreLine(bust=True, written=written)
+        if not isinstance(c, list):
+            problems.append(doc.problem(path + ("cards",), f"{label}: cards must be a list like [3, 5, x2] or 'bust', not {_what(c)}"))
+            return None
+        cards = _cards(c, path + ("cards",), label, doc, problems)
+        return None if cards is None else ScoreLine(cards=cards, written=written)
+    if type(value) is int:
+        problems.append(doc.problem(path, f"{label}: a score alone is written {{score: {value}}}; or write {_LINE_HELP}"))
+        return None
+    problems.append(doc.problem(path, f"{label}: write {_LINE_HELP}, not {_what(value)}"))
+    return None
+
+
+def _cards(items: list[Any], path: PathKey, label: str, doc: Document, problems: list[Problem]) -> tuple[Card, ...] | None:
+    out: list[Card] = []
+    ok = True
+    for j, item in enumerate(items):
+        card, message = _card(item, doc.nodes.get(path + (j,)))
+        if message is not None:
+            problems.append(doc.problem(path + (j,), f"{label}: {message}"))
+            ok = False
+        else:
+            out.append(card)  # type: ignore[arg-type]
+    return tuple(out) if ok else None
+
+
+def _card(value: Any, node: yaml.Node | None) -> tuple[Card | None, str | None]:
+    """One card token → ``(card, None)`` or ``(None, message)``."""
+    raw = str(node.value).strip() if isinstance(node, yaml.ScalarNode) else None
+    if type(value) is int:
+        if raw is not None and raw.startswith("+"):
+            token = f"+{value}"
+            if token in PLUS:
+                return token, None
+            return None, f"{raw} is not a modifier; the modifiers are x2, {', '.join(PLUS)}"
+        if 0 <= value <= 12:
+            return value, None
+        return None, f"{value} is not a Flip 7 card; write {_CARD_HELP}"
+    if isinstance(value, str):
+        text = value.strip()
+        word = re.sub(r"[\s-]+", "_", text.lower())
+        if word in ("x2", "×2", "*2"):
+            return X2, None
+        if word in PLUS:
+            return word, None
+        if re.fullmatch(r"\d{1,2}", word) and int(word) <= 12:
+            return int(word), None
+        if word in _ACTION_WORDS:
+            return None, (
+                f"{shown(text)} is an action card; action cards are never in front of a player "
+                "when the round is scored (Freeze and Flip Three act at once, Second Chances are discarded at round end): "
+                "leave it out"
+            )
+        if word.startswith("+"):
+            return None, f"{shown(text)} is not a modifier; the modifiers are x2, {', '.join(PLUS)}"
+        return None, f"{shown(text)} is not a Flip 7 card; write {_CARD_HELP}"
+    return None, f"{_what(value)} is not a Flip 7 card; write {_CARD_HELP}"
+
+
+def _what(value: Any) -> str:
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "an empty value"
+    return repr(value)
+
+
+def _no_round_after_the_end(rounds: list[dict[str, ScoreLine]], players: tuple[str, ...], target: int, doc: Document) -> None:
+    totals = {p: 0 for p in players}
+    for i, r in enumerate(rounds):
+        for p in players:
+            totals[p] += score_line(r[p]).score
+        status, winner = game_status(totals, target)
+        if status == "finished" and i + 1 < len(rounds):
+            extra = len(rounds) - i - 1
+            raise InputError(
+                [
+                    doc.problem(
+                        ("rounds", i + 1),
+                        f"the game ended after round {i + 1} ({winner} leads alone with {totals[winner]}, "  # type: ignore[index]
+                        f"target {target}); remove the {extra} round{'s' if extra > 1 else ''} after it",
+                    )
+                ]
+            )
+
+
+def pad_report(pad: Pad) -> dict:
+    """The report of DESIGN.md ("Flip 7 score pad (typed-in)") as plain data, ready for ``json.dumps``.
+
+    Shape::
+
+        {"game": "flip7",
+         "rounds": [{"Ann": 72, "Bob": 0, ...}, ...],     # the score that counts, per round
+         "totals": {"Ann": 88, ...},
+         "status": "in_progress" | "finished" | "tied_play_another_round",
+         "winner": "Ann" | None,
+         "problems": [{"round": 1, "player": "Ann" | None, "message": "..."}]}
+
+    Rounds are numbered from 1.  The score that counts is the computed one
+    when a line lists its cards (or says bust), otherwise the written one.
+    ``player`` is ``None`` for a problem of the whole round (a card more often
+    than the deck holds, two Flip 7s).  Status and winner follow
+    :func:`~generator.rules.flip7.game_status` on the final totals.
+    """
+    totals = {p: 0 for p in pad.players}
+    rounds: list[dict[str, int]] = []
+    problems: list[dict[str, Any]] = []
+    for i, r in enumerate(pad.rounds, start=1):
+        row: dict[str, int] = {}
+        for p in pad.players:
+            checked = score_line(r[p])
+            row[p] = checked.score
+            totals[p] += checked.score
+            problems += [{"round": i, "player": p, "message": m} for m in checked.problems]
+        problems += [{"round": i, "player": None, "message": m} for m in round_problems(r)]
+        rounds.append(row)
+    status, winner = game_status(totals, pad.target)
+    return {"game": "flip7", "rounds": rounds, "totals": totals, "status": status, "winner": winner, "problems": problems}
+
+
+_STATUS_TEXT = {
+    "in_progress": "in progress: nobody has reached the target yet",
+    "finished": "finished",
+    "tied_play_another_round": "tied for the lead at or past the target: play another round",
+}
+
+
+def print_pad(report: dict, console: Console, *, target: int | None = None) -> None:
+    """Print a :func:`pad_report` as a rich table (rounds as rows; per player the round score and running total),
+    then the problems, the status and the winner.
+
+    ``target``, when given, is shown in the title.  A cell with a problem is
+    marked ``!`` and drawn in red.
+    """
+    players = list(report["totals"])
+    flagged = {(p["round"], p["player"]) for p in report["problems"]}
+    title = "Flip 7 score pad" + (f" — target {target}" if target is not None else "")
+    table = Table(title=title, title_justify="left")
+    table.add_column("round", justify="right")
+    for p in players:
+        table.add_column(f"{p}\nscore  total", justify="right")
+    running = {p: 0 for p in players}
+    for i, row in enumerate(report["rounds"], start=1):
+        cells: list[Text | str] = [Text(str(i), style="red") if (i, None) in flagged else str(i)]
+        for p in players:
+            running[p] += row[p]
+            bad = (i, p) in flagged
+            cell = Text(f"{'!' if bad else ''}{row[p]}", style="red" if bad else "")
+            cell.append(f"  {running[p]:>4}", style="dim")
+            cells.append(cell)
+        table.add_row(*cells)
+    table.add_section()
+    top = max(report["totals"].values(), default=0)
+    table.add_row(
+        Text("total", style="bold"),
+        *[Text(str(t), style="bold green" if p == report["winner"] else ("bold" if t == top else "")) for p, t in report["totals"].items()],
+    )
+    console.print(table)
+    if report["problems"]:
+        console.print(Text(f"{len(report['problems'])} problem{'s' if len(report['problems']) != 1 else ''}:", style="bold red"))
+        for prob in report["problems"]:
+            who = f", {prob['player']}" if prob["player"] is not None else ""
+            console.print(Text(f"  round {prob['round']}{who}: {prob['message']}"))
+    status = _STATUS_TEXT.get(report["status"], report["status"])
+    line = Text("status: ", style="bold").append(status, style="")
+    if report["winner"] is not None:
+        line.append("; winner: ").append(str(report["winner"]), style="bold green")
+    console.print(line)

@@ -1,0 +1,341 @@
+"""Tests for generator.flip7_pad: typed-in Flip 7 score pads, their report and the table.
+
+Every expected score is added up by hand from the rulebook's scoring rules
+(numbers, x2 on the numbers only, +N, +15 for seven different numbers; bust 0),
+and every error position is counted by hand in the YAML text of the test.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from rich.console import Console
+
+from generator.errors import InputError
+from generator.flip7_pad import Pad, load_flip7_pad, pad_from_document, pad_report, print_pad
+from generator.rules.flip7 import ScoreLine
+from generator.yamlpos import parse_yaml
+
+
+@pytest.fixture
+def pad(write_yaml):
+    """Write a pad and read it."""
+
+    def _pad(text: str) -> Pad:
+        return load_flip7_pad(write_yaml(text, "pad.yaml"), display="pad.yaml")
+
+    return _pad
+
+
+@pytest.fixture
+def errors(write_yaml):
+    """Write a pad and return its structural errors as (line, col, message)."""
+
+    def _errors(text: str) -> list[tuple[int, int, str]]:
+        with pytest.raises(InputError) as exc:
+            load_flip7_pad(write_yaml(text, "pad.yaml"), display="pad.yaml")
+        for p in exc.value.problems:
+            assert str(p).startswith(f"pad.yaml:{p.line}:{p.col}: error: ")
+        return [(p.line, p.col, p.message) for p in exc.value.problems]
+
+    return _errors
+
+
+DESIGN_PAD = """
+game: flip7
+players: [Ann, Bob, Cy]
+target: 200
+rounds:
+  - Ann: [3, 5, 7, 10, 11, x2]
+    Bob: bust
+    Cy: {score: 34}
+  - Ann: {cards: [12, "+4"], score: 16}
+    Bob: [0, 5]
+    Cy: {cards: bust, score: 0}
+"""
+
+
+def test_design_example_scored_by_hand(pad):
+    # The DESIGN.md example, with Bob and Cy's lines added to round 2 (every
+    # player has a line every round).
+    # Round 1: Ann (3+5+7+10+11) x 2 = 72; Bob bust 0; Cy written 34.
+    # Round 2: Ann 12 + 4 = 16 (written 16: agrees); Bob 0 + 5 = 5; Cy bust 0.
+    p = pad(DESIGN_PAD)
+    assert p.players == ("Ann", "Bob", "Cy") and p.target == 200
+    assert p.rounds[0]["Bob"] == ScoreLine(bust=True)
+    assert p.rounds[1]["Ann"] == ScoreLine(cards=(12, "+4"), written=16)
+    report = pad_report(p)
+    assert report == {
+        "game": "flip7",
+        "rounds": [{"Ann": 72, "Bob": 0, "Cy": 34}, {"Ann": 16, "Bob": 5, "Cy": 0}],
+        "totals": {"Ann": 88, "Bob": 5, "Cy": 34},
+        "status": "in_progress",
+        "winner": None,
+        "problems": [],
+    }
+    json.dumps(report)  # plain data
+
+
+def test_game_finished_with_a_single_leader(pad):
+    # 150 + 60 = 210 for Ann, 120 + 10 = 130 for Bob (cases file, second game).
+    p = pad(
+        """
+        game: flip7
+        players: [Ann, Bob]
+        rounds:
+          - {Ann: {score: 150}, Bob: {score: 120}}
+          - Ann: [12, 11, 10, 9, 8, "+10"]
+            Bob: [10]
+        """
+    )
+    # Ann 12+11+10+9+8 = 50, +10 = 60; Bob 10
+    report = pad_report(p)
+    assert report["rounds"][1] == {"Ann": 60, "Bob": 10}
+    assert report["totals"] == {"Ann": 210, "Bob": 130}
+    assert (report["status"], report["winner"]) == ("finished", "Ann")
+
+
+def test_tie_in_the_lead_plays_another_round(pad):
+    # 156 + 47 = 203 and 178 + 25 = 203 (cases file, first game): tied past 200.
+    text = """
+        game: flip7
+        players: [Ann, Bob]
+        rounds:
+          - {Ann: {score: 156}, Bob: {score: 178}}
+          - Ann: [12, 11, 10, 8, 6]
+            Bob: [10, 7, "+8"]
+        """
+    report = pad_report(pad(text))
+    # Ann 12+11+10+8+6 = 47; Bob 10+7+8 = 25
+    assert report["rounds"][1] == {"Ann": 47, "Bob": 25}
+    assert report["totals"] == {"Ann": 203, "Bob": 203}
+    assert (report["status"], report["winner"]) == ("tied_play_another_round", None)
+    # The extra round is allowed and decides it: Ann 3, Bob bust.
+    report = pad_report(pad(textwrap.dedent(text) + "  - {Ann: [3], Bob: bust}\n"))
+    assert report["totals"] == {"Ann": 206, "Bob": 203}
+    assert (report["status"], report["winner"]) == ("finished", "Ann")
+
+
+def test_variant_target(pad):
+    text = """
+        game: flip7
+        players: [Ann, Bob]
+        target: 50
+        rounds:
+          - {Ann: [10, 12, 11, 9, "+10"], Bob: [2]}
+        """
+    # Ann 10+12+11+9+10 = 52 >= 50
+    report = pad_report(pad(text))
+    assert (report["totals"], report["status"], report["winner"]) == ({"Ann": 52, "Bob": 2}, "finished", "Ann")
+
+
+def test_problems_are_reported_and_the_computed_score_counts(pad):
+    p = pad(
+        """
+        game: flip7
+        players: [Ann, Bob, Cy]
+        rounds:
+          - Ann: {cards: [12, "+4"], score: 17}
+            Bob: [9, 4, 9]
+            Cy: {score: 150}
+          - Ann: [1, 2]
+            Bob: [1, x2]
+            Cy: [1, 2, 3, 4, 5, 6, 7, 8]
+        """
+    )
+    report = pad_report(p)
+    # Round 1: Ann's cards make 12 + 4 = 16 (17 written: 16 counts); Bob shows
+    # 9 twice: a bust, 0; Cy's 150 cannot be made but is what the pad says.
+    # Round 2: Ann 3, Bob 1 x 2 = 2; Cy eight numbers (impossible): 36 + 15 = 51.
+    assert report["rounds"] == [{"Ann": 16, "Bob": 0, "Cy": 150}, {"Ann": 3, "Bob": 2, "Cy": 51}]
+    assert report["totals"] == {"Ann": 19, "Bob": 2, "Cy": 201}
+    assert report["status"] == "finished" and report["winner"] == "Cy"
+    where = [(q["round"], q["player"]) for q in report["problems"]]
+    assert where == [(1, "Ann"), (1, "Bob"), (1, "Cy"), (2, "Cy"), (2, None)]
+    msgs = [q["message"] for q in report["problems"]]
+    assert "written score 17" in msgs[0] and "16 counts" in msgs[0]
+    assert "9 appears twice" in msgs[1]
+    assert "no line of cards scores 150" in msgs[2]
+    assert "8 number cards" in msgs[3]
+    # three 1s in round 2 (Ann, Bob, Cy); the deck has one
+    assert "the number 1 appears 3 times" in msgs[4] and "Ann, Bob, Cy" in msgs[4]
+
+
+def test_two_flip7_in_one_round_and_shared_modifier(pad):
+    report = pad_report(
+        pad(
+            """
+            game: flip7
+            players: [Ann, Bob]
+            rounds:
+              - Ann: [0, 1, 2, 3, 4, 5, 6, "+4"]
+                Bob: [7, 8, 9, 10, 11, 12, 2, "+4"]
+            """
+        )
+    )
+    # Ann 21 + 4 + 15 = 40; Bob 59 + 4 + 15 = 78
+    assert report["rounds"] == [{"Ann": 40, "Bob": 78}]
+    msgs = [q["message"] for q in report["problems"] if q["player"] is None]
+    assert len(msgs) == 2
+    assert "Ann and Bob" in msgs[0] and "Flip 7" in msgs[0]
+    assert "+4 appears twice" in msgs[1]
+
+
+def test_unquoted_plus_modifier_is_a_modifier(pad):
+    # YAML reads +4 as the number 4; the pad reads what was typed.
+    # [4, +4] is 4 + 4 = 8, not a repeated 4 (a bust).
+    report = pad_report(pad("game: flip7\nplayers: [Ann]\nrounds:\n  - {Ann: [4, +4, X2]}\n"))
+    # (4) x 2 + 4 = 12
+    assert report["rounds"] == [{"Ann": 12}] and report["problems"] == []
+
+
+def test_card_spellings(pad):
+    report = pad_report(pad('game: flip7\nplayers: [Ann]\nrounds:\n  - {Ann: ["7", "×2", " +10 "]}\n'))
+    assert report["rounds"] == [{"Ann": 24}]  # 7 x 2 + 10
+
+
+def test_no_rounds_yet(pad):
+    report = pad_report(pad("game: flip7\nplayers: [Ann, Bob]\n"))
+    assert report == {
+        "game": "flip7", "rounds": [], "totals": {"Ann": 0, "Bob": 0},
+        "status": "in_progress", "winner": None, "problems": [],
+    }
+
+
+# --------------------------------------------------------------------------
+# Structural errors: FILE:LINE:COL
+
+
+def test_unknown_card_and_action_card(errors):
+    text = (
+        "game: flip7\n"
+        "players: [Ann, Bob]\n"
+        "rounds:\n"
+        "  - Ann: [3, x3, 13]\n"  # x3 at col 14, 13 at col 18
+        "    Bob: [5, freeze, +3]\n"  # freeze col 14, +3 col 22
+    )
+    got = errors(text)
+    assert [(line, col) for line, col, _ in got] == [(4, 14), (4, 18), (5, 14), (5, 22)]
+    assert "round 1, Ann: 'x3' is not a Flip 7 card" in got[0][2]
+    assert "13 is not a Flip 7 card" in got[1][2]
+    assert "'freeze' is an action card" in got[2][2] and "leave it out" in got[2][2]
+    assert "+3 is not a modifier" in got[3][2]
+
+
+@pytest.mark.parametrize("word", ["second_chance", "Second Chance", "flip_three", "flip-three"])
+def test_every_action_card_is_refused(errors, word):
+    ((line, col, msg),) = errors(f"game: flip7\nplayers: [Ann]\nrounds:\n  - Ann: [3, '{word}']\n")
+    assert (line, col) == (4, 14) and "is an action card" in msg
+
+
+def test_unknown_and_missing_player(errors):
+    text = (
+        "game: flip7\n"
+        "players: [Ann, Bob, Cy]\n"
+        "rounds:\n"
+        "  - Ann: [3]\n"  # round 1 mapping starts at line 4, col 5
+        "    Bobb: [4]\n"  # key at line 5, col 5
+    )
+    got = errors(text)
+    assert (5, 5) in [(a, b) for a, b, _ in got]
+    unknown = next(m for a, b, m in got if (a, b) == (5, 5))
+    assert "'Bobb' is not one of the players" in unknown and "did you mean 'Bob'?" in unknown
+    missing = next(m for a, b, m in got if (a, b) == (4, 5))
+    assert "round 1 has no line for Bob, Cy" in missing
+
+
+def test_round_after_the_end(errors):
+    text = (
+        "game: flip7\n"
+        "players: [Ann, Bob]\n"
+        "target: 20\n"
+        "rounds:\n"
+        "  - {Ann: [10, 11], Bob: [3]}\n"  # Ann 21 >= 20, alone in the lead
+        "  - {Ann: [1], Bob: [2]}\n"  # line 6, col 5
+    )
+    ((line, col, msg),) = errors(text)
+    assert (line, col) == (6, 5)
+    assert "the game ended after round 1" in msg and "Ann leads alone with 21" in msg
+
+
+@pytest.mark.parametrize(
+    "line_text, col, expected",
+    [
+        ("Ann: 34", 10, "a score alone is written {score: 34}"),
+        ("Ann: busted", 10, "write a list of cards"),
+        ("Ann: {score: -3}", 18, "the score must be a whole number 0 or more"),
+        ("Ann: {score: 3.5}", 18, "the score must be a whole number 0 or more"),
+        ("Ann: {points: 3}", 11, "unknown key 'points'"),
+        ("Ann: {}", 10, "empty mapping"),
+        ("Ann: {cards: 7}", 18, "cards must be a list"),
+        ("Ann: [2.0]", 11, "2.0 is not a Flip 7 card"),
+        ("Ann: [true]", 11, "True is not a Flip 7 card"),
+        ("Ann:", 9, "write a list of cards"),
+    ],
+)
+def test_bad_lines(errors, line_text, col, expected):
+    ((line, c, msg),) = errors(f"game: flip7\nplayers: [Ann]\nrounds:\n  - {line_text}\n")
+    assert line == 4 and c == col and expected in msg
+
+
+def test_bad_top_level(errors):
+    ((line, col, msg),) = errors("game: allin\nplayers: [Ann]\n")
+    assert (line, col) == (1, 7) and "expected 'flip7'" in msg
+    ((line, col, msg),) = errors("game: flip7\nplayers: [Ann, 7]\n")
+    assert (line, col) == (2, 16) and "must be text" in msg
+    ((line, col, msg),) = errors("game: flip7\nplayers: [Ann]\nround: []\n")
+    assert (line, col) == (3, 1) and "did you mean 'rounds'?" in msg
+    ((line, col, msg),) = errors("game: flip7\nplayers: [Ann, Ann]\n")
+    assert (line, col) == (2, 16) and "listed twice" in msg
+    ((line, col, msg),) = errors("game: flip7\nplayers: []\n")
+    assert line == 2 and "at least one player" in msg
+    ((line, col, msg),) = errors("game: flip7\nplayers: [Ann]\ntarget: 0\n")
+    assert line == 3
+    ((line, col, msg),) = errors("game: flip7\nplayers: [Ann]\nrounds:\n  - [3, 4]\n")
+    assert (line, col) == (4, 5) and "round 1 must be a mapping" in msg
+    players = ", ".join(f"P{i}" for i in range(19))
+    ((line, col, msg),) = errors(f"game: flip7\nplayers: [{players}]\n")
+    assert line == 2 and "at most 18" in msg
+
+
+def test_pad_from_document():
+    doc = parse_yaml("game: flip7\nplayers: [Ann]\nrounds:\n  - {Ann: bust}\n", "x.yaml")
+    assert pad_report(pad_from_document(doc))["rounds"] == [{"Ann": 0}]
+
+
+# --------------------------------------------------------------------------
+# The table
+
+
+def test_print_pad_table(pad):
+    p = pad(
+        """
+        game: flip7
+        players: [Ann, Bob]
+        rounds:
+          - {Ann: [10, 12], Bob: {cards: [5], score: 6}}
+          - {Ann: [3], Bob: bust}
+        """
+    )
+    console = Console(record=True, width=120, color_system=None)
+    print_pad(pad_report(p), console, target=p.target)
+    out = console.export_text()
+    assert "target 200" in out
+    # running totals: Ann 22 then 25; Bob 5 then 5
+    rows = [ln for ln in out.splitlines() if ln.strip().startswith(("│     1", "│     2"))]
+    assert [ln.split() for ln in rows] == [
+        ["│", "1", "│", "22", "22", "│", "!5", "5", "│"],
+        ["│", "2", "│", "3", "25", "│", "0", "5", "│"],
+    ]
+    assert "round 1, Bob: written score 6 but the cards score 5" in out
+    assert "in progress" in out and "winner" not in out
+
+
+def test_print_pad_winner(pad):
+    p = pad("game: flip7\nplayers: [Ann, Bob]\ntarget: 10\nrounds:\n  - {Ann: [11], Bob: [4]}\n")
+    console = Console(record=True, width=100, color_system=None)
+    print_pad(pad_report(p), console)
+    out = console.export_text()
+    assert "status: finished; winner: Ann" in out
