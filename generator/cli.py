@@ -291,13 +291,57 @@ def check(files: List[Path] = typer.Argument(..., help="Layout, deck or chip she
 
 @app.command()
 def verify(
-    sheets: List[Path] = typer.Argument(..., help="Typed-in sheet YAML files; several sheets are one game."),
-    as_json: bool = typer.Option(False, "--json", help="Print the report of DESIGN.md as JSON on stdout."),
+    files: List[Path] = typer.Argument(..., help="All In typed-in sheets (several = one game), or one Flip 7 score pad, Fundex or Flip Flop round log."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout (see docs/formats.md)."),
 ) -> None:
-    """Score finished sheets: one sheet scores that player; several are one game (Best Scoring Hand, winner)."""
-    from .sheetverify import verify_sheets
+    """Check finished paper with the rules engine, dispatching on each file's game: line.
 
-    verify_sheets(sheets, as_json=as_json, out=out)
+    All In sheets: every hand, Best Scoring Hand bonuses, totals, ranking. Flip 7 pad:
+    round scores, totals, status, winner and every problem. Fundex / Flip Flop logs:
+    chips after each round, pots, eliminations, winner and every rule broken."""
+    from .games_cli import verify_files
+
+    verify_files(files, as_json=as_json, out=out)
+
+
+@app.command()
+def replay(
+    log: Path = typer.Argument(..., help="An All In game log (docs/formats.md)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the verifier's report of the final sheets as JSON."),
+    sheets: Optional[Path] = typer.Option(None, "--sheets", help="Write each player's final typed-in sheet into this folder."),
+    force: bool = typer.Option(False, "--force", help="Replace sheets already in that folder."),
+) -> None:
+    """Referee a whole All In game from its log: stop at the first illegal move, else score the final sheets."""
+    from .games_cli import replay_game
+
+    replay_game(log, as_json=as_json, sheets_dir=sheets, force=force, out=out)
+
+
+class Game(str, Enum):
+    allin = "allin"
+    flip7 = "flip7"
+
+
+@app.command()
+def simulate(
+    game: Game = typer.Argument(..., case_sensitive=False, help="allin or flip7."),
+    players: int = typer.Option(4, "--players", "-n", help="Number of players."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Same seed, same result."),
+    layout: str = typer.Option("q-diamonds", "--layout", help="allin: the sheet layout (id or file)."),
+    out_dir: Optional[Path] = typer.Option(None, "-o", "--out-dir", help="allin: folder for the game log and final sheets (default output/games/...)."),
+    force: bool = typer.Option(False, "--force", help="allin: replace files already in --out-dir."),
+    strategy: str = typer.Option("stop-at-23", "--strategy", help="flip7: stop-at-T, stay once your numbers add up to T."),
+    games: int = typer.Option(2000, "--games", min=1, max=1_000_000, help="flip7: how many games."),
+    target: int = typer.Option(200, "--target", min=50, max=1000, help="flip7: the target score."),
+) -> None:
+    """Play games with simple bots: All In writes a game log and the final sheets; Flip 7 reports bust rate,
+    mean round score and rounds to the target."""
+    from .games_cli import simulate_allin, simulate_flip7
+
+    if game == Game.allin:
+        simulate_allin(players, seed, layout, out_dir, force, out)
+    else:
+        simulate_flip7(players, seed, strategy, games, target, out)
 
 
 @app.callback(invoke_without_command=True)

@@ -61,7 +61,7 @@ def verify_sheets(paths: Sequence[Path], *, as_json: bool, out: Console) -> Game
     if as_json:
         sys.stdout.write(json.dumps(report(game), indent=2, ensure_ascii=False) + "\n")
     else:
-        _print_tables(game, out)
+        print_game(game, out)
     return game
 
 
@@ -70,8 +70,9 @@ def card_text(card: Card) -> Text:
     return Text(f"{card.rank_label}{SUIT_SYMBOLS[card.suit]}", style="red" if card.is_red else "")
 
 
-def _print_tables(game: GameScore, out: Console) -> None:
-    for p in game.players:
+def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
+    """Print a scored game: with ``detail`` a table per player (hands, cards, category, points, bonus), then the ranking."""
+    for p in game.players if detail else []:
         table = Table(title=f"{p.player} — {game.layout.name} sheet ({game.layout.id})", title_justify="left")
         for col, just in (("hand", "center"), ("cards", "left"), ("complete", "center"), ("category", "left"), ("points", "right"), ("best hand", "right")):
             table.add_column(col, justify=just)  # type: ignore[arg-type]

@@ -1,0 +1,88 @@
+"""verify (dispatch on game:), replay and simulate, run as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+
+
+def run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "generator.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def test_verify_flip7_pad_example():
+    """docs/examples/flip7-pad.yaml, added up by hand round by round:
+
+    Ann 36 16 0 42 21 36(0-6 is a Flip 7: 21 + 15) 24 23 = 198
+    Bob 0 54((8+9+10)×2) 33 14 0 21 42 37 = 201
+    Cy 20 6 22 0 66((10+11+12)×2) 20 20(8+12; 22 was written) 71(5..11 = 56 + 15) = 225
+    Cy passes 200 in round 8 and leads: the game is over and Cy wins.
+    """
+    res = run("verify", "flip7-pad.yaml", "--json", cwd=EXAMPLES)
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["totals"] == {"Ann": 198, "Bob": 201, "Cy": 225}
+    assert data["rounds"][6] == {"Ann": 24, "Bob": 42, "Cy": 20}
+    assert (data["status"], data["winner"]) == ("finished", "Cy")
+    assert [(p["round"], p["player"]) for p in data["problems"]] == [(7, "Cy")]
+    table = run("verify", "flip7-pad.yaml", cwd=EXAMPLES)
+    assert "round 7, Cy: written score 22 but the cards score 20" in table.stdout and "winner: Cy" in table.stdout
+
+
+def test_verify_flip7_tie_at_the_target(tmp_path):
+    # rulebook game case: Ann 156 + 47 = 203, Bob 178 + 25 = 203: tied in the lead, play another round
+    (tmp_path / "pad.yaml").write_text(
+        "game: flip7\nplayers: [Ann, Bob]\nrounds:\n  - {Ann: {score: 156}, Bob: {score: 178}}\n"
+        "  - {Ann: {score: 47}, Bob: {score: 25}}\n", encoding="utf-8")
+    data = json.loads(run("verify", "pad.yaml", "--json", cwd=tmp_path).stdout)
+    assert data["status"] == "tied_play_another_round" and data["winner"] is None
+
+
+def test_verify_refuses_mixed_games(tmp_path):
+    res = run("verify", str(EXAMPLES / "ann.yaml"), str(EXAMPLES / "flip7-pad.yaml"), cwd=tmp_path)
+    assert res.returncode == 1 and "verify one game at a time" in res.stderr
+
+
+def test_simulated_game_replays_and_its_sheets_verify_with_the_same_totals(tmp_path):
+    res = run("simulate", "allin", "--players", "4", "--seed", "11", "-o", str(tmp_path / "g"))
+    assert res.returncode == 0, res.stderr
+    files = sorted(p.name for p in (tmp_path / "g").iterdir())
+    assert "game.yaml" in files and len(files) == 5
+    replayed = json.loads(run("replay", str(tmp_path / "g" / "game.yaml"), "--json").stdout)
+    sheets = [str(tmp_path / "g" / f) for f in files if f != "game.yaml"]
+    verified = json.loads(run("verify", *sheets, "--json").stdout)
+    totals = lambda rep: {p["player"]: p["total"] for p in rep["players"]}
+    assert totals(replayed) == totals(verified) and len(totals(replayed)) == 4
+    assert replayed["winners"] == verified["winners"]
+    # same seed, same game
+    again = run("simulate", "allin", "--players", "4", "--seed", "11", "-o", str(tmp_path / "h"))
+    assert again.returncode == 0
+    assert (tmp_path / "g" / "game.yaml").read_text() == (tmp_path / "h" / "game.yaml").read_text()
+    # nothing the user made is overwritten without --force
+    res = run("simulate", "allin", "--players", "4", "--seed", "12", "-o", str(tmp_path / "g"))
+    assert res.returncode == 1 and "already exists" in res.stderr
+
+
+def test_replay_refuses_an_illegal_move(tmp_path):
+    log = tmp_path / "bad.yaml"
+    log.write_text(
+        "game: allin\nkind: game-log\nlayout: q-diamonds\nplayers: [Ann]\n"
+        "golden_deck: [9C, JK, 2D, KC, 7S, 5H, AS, 3C]\n"
+        "rounds:\n  - revealed: [2S, 3S]\n    moves:\n      Ann: {cell: c3, card: 2S}\n", encoding="utf-8")
+    res = run("replay", str(log))
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert "round 1, Ann, c3" in res.stderr and res.stderr.startswith(str(log))
+
+
+def test_simulate_flip7_reports_and_repeats():
+    a = run("simulate", "flip7", "--players", "3", "--seed", "5", "--games", "200", "--strategy", "stop-at-20")
+    b = run("simulate", "flip7", "--players", "3", "--seed", "5", "--games", "200", "--strategy", "stop-at-20")
+    assert a.returncode == 0 and a.stdout == b.stdout
+    for word in ("bust rate", "mean round score", "rounds until someone reaches 200"):
+        assert word in a.stdout
+    bad = run("simulate", "flip7", "--strategy", "greedy")
+    assert bad.returncode == 1 and "use stop-at-T" in bad.stderr
