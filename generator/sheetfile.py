@@ -21,13 +21,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from .cards import Card, CardCodeError, parse_card
 from .errors import InputError, Problem
 from .layout.allin import AllInLayout
 from .layout.grid import cell_name
-from .layout.schema import StrictModel, pydantic_problems
+from .layout.schema import StrictModel, validate
 from .registry import display_path, load_layout, shipped_layouts
 from .rules.allin_sheet import FilledSheet
 from .yamlpos import Document, load_yaml
@@ -76,10 +76,7 @@ def load_allin_sheet(path: str | Path, *, display: str | None = None) -> FilledS
 
 def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
     """Check a parsed typed-in sheet (see :func:`load_allin_sheet`)."""
-    try:
-        spec = TypedSheetSpec.model_validate(doc.data)
-    except ValidationError as exc:
-        raise InputError(pydantic_problems(exc, doc, model=TypedSheetSpec)) from None
+    spec = validate(TypedSheetSpec, doc)
     if spec.game != "allin":
         raise InputError([doc.problem(("game",), f"this is a sheet of game '{spec.game}'; expected 'allin'")])
     layout_path = find_layout(spec.layout, path)

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from ..errors import InputError, Problem
-from ..layout.schema import StrictModel, pydantic_problems
+from ..layout.schema import ComponentHeader, StrictModel, validate
 from ..paper import Paper
 from ..scene import Circle, Paint, Scene, Text, fit_size
 from ..yamlpos import Document
@@ -38,14 +38,10 @@ class ChipSpec(StrictModel):
     ink: str = Field(default="#1d2b45", pattern=HEX)
 
 
-class ChipSheetSpec(StrictModel):
+class ChipSheetSpec(ComponentHeader):
     """A chip sheet file as written."""
 
     kind: Literal["chips"]
-    game: str = Field(min_length=1, max_length=20)
-    id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
-    name: str = Field(min_length=1, max_length=60)
-    description: str = Field(default="", max_length=200)
     diameter: float = Field(default=25.0, ge=12.0, le=60.0)
     chips: list[ChipSpec] = Field(min_length=1)
 
@@ -70,10 +66,7 @@ def chips_from_document(doc: Document, path: Path) -> ChipSheet:
     Raises:
         InputError: located problems (negative count, bad colour, unknown key, …).
     """
-    try:
-        spec = ChipSheetSpec.model_validate(doc.data)
-    except ValidationError as exc:
-        raise InputError(pydantic_problems(exc, doc, model=ChipSheetSpec)) from None
+    spec = validate(ChipSheetSpec, doc)
     chips = [c for c in spec.chips for _ in range(c.count)]
     return ChipSheet(spec.id or path.stem, spec.game, spec.name, spec.description, spec.diameter, chips, doc.file)
 

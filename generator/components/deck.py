@@ -36,11 +36,11 @@ from typing import Literal
 
 from typing import Annotated
 
-from pydantic import BeforeValidator, Field, ValidationError, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from ..cards import Card, CardCodeError, parse_card
 from ..errors import InputError, Problem
-from ..layout.schema import StrictModel, pydantic_problems
+from ..layout.schema import ComponentHeader, StrictModel, validate
 from ..paths import TEMPLATES_DIR
 from ..yamlpos import Document, load_yaml
 
@@ -94,14 +94,10 @@ class CardEntry(StrictModel):
         return self
 
 
-class DeckSpec(StrictModel):
+class DeckSpec(ComponentHeader):
     """A deck file as written."""
 
     kind: Literal["deck"]
-    game: str = Field(min_length=1, max_length=20)
-    id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
-    name: str = Field(min_length=1, max_length=60)
-    description: str = Field(default="", max_length=200)
     card_size: str = "poker"
     back: BackSpec
     cards: list[CardEntry] = Field(min_length=1)
@@ -162,10 +158,7 @@ def deck_from_document(doc: Document, path: Path) -> Deck:
     Raises:
         InputError: located problems (unknown card type, negative count, bad rank or suit, …).
     """
-    try:
-        spec = DeckSpec.model_validate(doc.data)
-    except ValidationError as exc:
-        raise InputError(pydantic_problems(exc, doc, model=DeckSpec)) from None
+    spec = validate(DeckSpec, doc)
     problems: list[Problem] = []
     sizes = card_sizes()
     if spec.card_size not in sizes:

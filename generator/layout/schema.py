@@ -6,7 +6,7 @@ import difflib
 from types import UnionType
 from typing import Any, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import Problem
 from ..yamlpos import Document
@@ -104,3 +104,32 @@ def pydantic_problems(
 ) -> list[Problem]:
     """Every error of a pydantic ``ValidationError`` as located problems (see :func:`problem_from_error`)."""
     return [problem_from_error(e, doc, prefix, model) for e in exc.errors()]
+
+
+def validate(model: type[BaseModel], doc: Document, prefix: tuple[Any, ...] = ()) -> Any:
+    """Validate ``doc.data`` with ``model``; on failure raise every error located in the file.
+
+    Raises:
+        InputError: one located problem per schema error.
+    """
+    from pydantic import ValidationError
+
+    from ..errors import InputError
+
+    try:
+        return model.model_validate(doc.data)
+    except ValidationError as exc:
+        raise InputError(pydantic_problems(exc, doc, prefix, model=model)) from None
+
+
+ID_PATTERN = r"^[a-z0-9][a-z0-9-]{0,39}$"
+"""Ids of layouts and components: lower-case letters, digits and '-', at most 40 characters."""
+
+
+class ComponentHeader(StrictModel):
+    """The keys every deck, chip sheet, pad and ledger file starts with."""
+
+    game: str = Field(min_length=1, max_length=20)
+    id: str | None = Field(default=None, pattern=ID_PATTERN)
+    name: str = Field(min_length=1, max_length=60)
+    description: str = Field(default="", max_length=200)

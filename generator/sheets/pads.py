@@ -22,10 +22,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, model_validator
 
 from ..errors import InputError, Problem
-from ..layout.schema import StrictModel, pydantic_problems
+from ..layout.schema import ComponentHeader, StrictModel, validate
 from ..paper import Paper
 from ..scene import Line, MarkTarget, Paint, Rect, Scene, Text, fit_size, text_width
 from ..yamlpos import Document
@@ -41,14 +41,11 @@ class Variant(StrictModel):
     flip7_bonus: int = Field(default=15, ge=0, le=100, strict=True)
 
 
-class PadSpec(StrictModel):
+class PadSpec(ComponentHeader):
     """A pad or ledger file as written."""
 
     kind: Literal["pad", "tick-pad", "ledger"]
     game: Literal["flip7", "fundex", "flipflop"]
-    id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
-    name: str = Field(min_length=1, max_length=60)
-    description: str = Field(default="", max_length=200)
     orientation: Literal["portrait", "landscape"] = "portrait"
     players: int = Field(default=6, ge=1, le=18, strict=True)
     rounds: int = Field(default=16, ge=1, le=30, strict=True)
@@ -89,10 +86,7 @@ def pad_from_document(doc: Document, path: Path) -> Pad:
     Raises:
         InputError: located problems.
     """
-    try:
-        spec = PadSpec.model_validate(doc.data)
-    except ValidationError as exc:
-        raise InputError(pydantic_problems(exc, doc, model=PadSpec)) from None
+    spec = validate(PadSpec, doc)
     return Pad(spec.id or path.stem, spec.kind, spec.game, spec.name, spec.description, spec.orientation,
                spec.players, spec.rounds, spec.variant, doc.file)
 
