@@ -137,7 +137,7 @@ def _header(scene: Scene, pad: Pad, W: float) -> float:
         scene.add(Text(W - MARGIN - 15, y + 4.0, "TARGET", 5.5, "bold", "middle", ACCENT))
         scene.add(Text(W - MARGIN - 15, y + 9.6, str(v.target), 11, "bold", "middle", ACCENT))
     elif pad.game == "fundex":
-        note = "each round: ante 1 · bets up to the round number per player · closest card not over the roll takes the pot"
+        note = "each round: ante 1 · in round n each player may bet or raise up to n times · closest card not over the roll takes the pot"
         scene.add(Text(MARGIN, y + 13.5, note, fit_size(note, 7, W - 2 * MARGIN), color=SOFT))
     else:
         note = "each round: one stake into each pot (game, flip, flop) and one stake in reserve · write stakes after the round"
