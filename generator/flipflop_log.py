@@ -21,7 +21,7 @@ rounds:
     pots: {game: 0, flip: 0, flop: 4}             # and the pots left
 ```
 
-The full format and the JSON report are in ``docs/formats-fundex-flipflop.md``.
+The full format and the JSON report are in ``docs/formats.md``.
 Structural errors raise :class:`~generator.errors.InputError` with
 ``FILE:LINE:COL``; rule breaks of a readable log are problems with round,
 player and position, and the evening goes on as logged.
@@ -353,7 +353,7 @@ def play_flipflop_log(log: FlipFlopLog) -> FlipFlopGame:
 
 
 def flipflop_report(log: FlipFlopLog) -> dict:
-    """The ``sheetsmith verify --json`` report of a Flip Flop log (docs/formats-fundex-flipflop.md).
+    """The ``sheetsmith verify --json`` report of a Flip Flop log (docs/formats.md).
 
     Shape::
 

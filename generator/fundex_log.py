@@ -13,7 +13,7 @@ rounds:
     pot: 0                                    # optional: the pot left after the round, checked
 ```
 
-The full format and the JSON report are in ``docs/formats-fundex-flipflop.md``.
+The full format and the JSON report are in ``docs/formats.md``.
 Structural errors (bad YAML, an unknown key, player, card or betting word, a
 wrong type) raise :class:`~generator.errors.InputError` with ``FILE:LINE:COL``;
 rule breaks of a readable log are reported as problems (round, player,
@@ -388,7 +388,7 @@ def play_fundex_log(log: FundexLog) -> FundexGame:
 
 
 def fundex_report(log: FundexLog) -> dict:
-    """The ``sheetsmith verify --json`` report of an All In (Fundex) log (docs/formats-fundex-flipflop.md).
+    """The ``sheetsmith verify --json`` report of an All In (Fundex) log (docs/formats.md).
 
     Shape::
 

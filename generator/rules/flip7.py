@@ -2,7 +2,7 @@
 
 Pure rules core over plain data: cards in, scores and records out.  No I/O,
 no drawing.  Rulebook ``001_1c1c1890e75051d3.txt``; the action rulings are
-those of ``../shared/cases/flip7.yaml``; ``docs/rules-flip7.md`` explains each
+those of ``../shared/cases/flip7.yaml``; ``docs/rules.md`` explains each
 reading and the passage it rests on.
 
 Cards are plain values, the same tokens a typed-in score pad uses:

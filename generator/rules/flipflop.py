@@ -3,7 +3,7 @@
 No I/O, no drawing: players, dealt hands, plays and how each round ended in;
 stakes, pots and rule breaks out.  Rulebook ``004_908c2153c9730d25.txt`` (an
 Italian text with a garbled translation; where it is garbled its example
-decides).  Readings, explained in ``docs/rules-fundex-flipflop.md``:
+decides).  Readings, explained in ``docs/rules.md``:
 
 * Cards: A 1 point, 2..10 their number, J Q K 10 each.  Rank order, low to
   high: A 2 3 … 10 J Q K (the ace is always low).

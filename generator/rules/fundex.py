@@ -2,7 +2,7 @@
 
 No I/O, no drawing: players, rounds and actions in, chip counts, pots and
 rule breaks out.  Rulebook ``003_13a11e12059e7bf2.txt``; the readings are
-explained in ``docs/rules-fundex-flipflop.md`` (merged into ``docs/rules.md``):
+explained in ``docs/rules.md``:
 
 * Setup: every player has the cards 1..13 and 25 points of chips
   (1-1-2-2-2-2-5-5-5).  Chips are counted by value: making change from the
@@ -64,7 +64,7 @@ ACTION_KINDS: tuple[str, ...] = ("bet", "raise", "meet", "pass", "allin")
 
 @dataclass(frozen=True)
 class FundexRules:
-    """Options of the ruleset (defaults follow docs/rules-fundex-flipflop.md).
+    """Options of the ruleset (defaults follow docs/rules.md).
 
     Attributes:
         rounds: rounds in a game (the rulebook: 10).
