@@ -21,11 +21,12 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from .cases import case_file
 from generator.cards import JOKER, RANKS, SUITS, Card, parse_card, standard_deck
 from generator.rules import allin_hands
 from generator.rules.allin_hands import NOTHING_KEY, POINTS, Category, HandResult, evaluate
 
-CASES_PATH = Path(__file__).resolve().parents[1].parent / "shared" / "cases" / "allin-hands.yaml"
+CASES_PATH = case_file("allin-hands.yaml")
 
 NAMES = ["pair", "two_pair", "three_of_a_kind", "straight", "full_house", "four_of_a_kind", "straight_flush"]
 # Key layout promised by HandResult.key: category as 1..7, weakest first.

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+from .cases import case_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,7 +55,7 @@ from generator.rules.flip7 import (
     simulate_lone_player,
 )
 
-CASES_PATH = Path(__file__).resolve().parents[1].parent / "shared" / "cases" / "flip7.yaml"
+CASES_PATH = case_file("flip7.yaml")
 F3, FZ, SC = FLIP_THREE, FREEZE, SECOND_CHANCE
 
 

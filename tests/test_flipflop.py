@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+from .cases import case_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
@@ -45,7 +47,7 @@ from generator.rules.flipflop import (
 from .conftest import SHARED
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
-CASES = yaml.safe_load((SHARED / "cases" / "flipflop.yaml").read_text(encoding="utf-8"))
+CASES = yaml.safe_load(case_file("flipflop.yaml").read_text(encoding="utf-8"))
 P4 = ["Ann", "Bob", "Cy", "Dee"]
 
 
