@@ -42,6 +42,7 @@ from rich.text import Text
 from .cards import SUIT_SYMBOLS, Card, CardCodeError, parse_card
 from .errors import InputError, Problem
 from .fundex_log import (
+    LedgerDrift,
     check_players,
     validate_rounds,
     what,
@@ -372,6 +373,7 @@ def flipflop_report(log: FlipFlopLog) -> dict:
     game = play_flipflop_log(log)
     doc = log.doc
     problems = [problem_dict(doc, b.round, b.player, b.message, b.where) for b in game.breaks]
+    off = LedgerDrift()
     for res in game.rounds:
         i = res.round - 1
         row = log.ledger[i]
@@ -386,14 +388,14 @@ def flipflop_report(log: FlipFlopLog) -> dict:
                                              ("rounds", i, pot)))
         for p, written in row.stakes.items():
             real = res.stakes[p]
-            if written != real:
+            if off.new(p, written - real, res.round):
                 problems.append(problem_dict(doc, res.round, p, f"the ledger gives {p} {written} "
                                              f"{'stake' if written == 1 else 'stakes'} after round {res.round}, "
-                                             f"but the round leaves {real}", ("rounds", i, "stakes", p)))
+                                             f"but the round leaves {real}{off.note}", ("rounds", i, "stakes", p)))
         for pot, written in row.pots.items():
-            if written != res.carried[pot]:
+            if off.new(f"pot:{pot}", written - res.carried[pot], res.round):
                 problems.append(problem_dict(doc, res.round, None, f"the ledger leaves {written} in the {pot} pot "
-                                             f"after round {res.round}, but the round leaves {res.carried[pot]}",
+                                             f"after round {res.round}, but the round leaves {res.carried[pot]}{off.note}",
                                              ("rounds", i, "pots", pot)))
     problems.sort(key=lambda pr: (pr["round"], pr["line"], pr["col"]))
     winners = game.winners

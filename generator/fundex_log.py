@@ -257,6 +257,29 @@ class FundexLog:
     ledger: list[LedgerRow]
 
 
+class LedgerDrift:
+    """Report a ledger count only where it starts to differ from the game, or differs anew.
+
+    One slip on a paper ledger carries into every later round; the later rows
+    that are off by the same amount are not reported again.
+    """
+
+    def __init__(self) -> None:
+        self.offset: dict[str, tuple[int, int]] = {}
+        self.note = ""
+
+    def new(self, key: str, diff: int, round_no: int) -> bool:
+        """True when ``diff`` (written − real) for ``key`` is nonzero and not the one already reported."""
+        before = self.offset.get(key, (0, 0))
+        if diff == before[0]:
+            return False
+        self.offset[key] = (diff, round_no)
+        if diff == 0:
+            return False
+        self.note = f" (the ledger was already {before[0]:+d} off since round {before[1]})" if before[0] else ""
+        return True
+
+
 def load_fundex_log(path: str | Path, *, display: str | None = None) -> FundexLog:
     """Read an All In (Fundex) round log (``game: fundex``).
 
@@ -407,18 +430,19 @@ def fundex_report(log: FundexLog) -> dict:
     game = play_fundex_log(log)
     doc = log.doc
     problems = [problem_dict(doc, b.round, b.player, b.message, b.where) for b in game.breaks]
+    off = LedgerDrift()
     for res in game.rounds:
         i = res.round - 1
         row = log.ledger[i]
         for p, written in row.chips.items():
             real = res.chips[p]
-            if written != real:
+            if off.new(p, written - real, res.round):
                 problems.append(problem_dict(doc, res.round, p, f"the ledger gives {p} {written} "
                                              f"{'point' if written == 1 else 'points'} of chips after round {res.round}, "
-                                             f"but the round leaves {real}", ("rounds", i, "chips", p)))
-        if row.pot is not None and row.pot != res.carried:
+                                             f"but the round leaves {real}{off.note}", ("rounds", i, "chips", p)))
+        if row.pot is not None and off.new("pot", row.pot - res.carried, res.round):
             problems.append(problem_dict(doc, res.round, None, f"the ledger leaves {row.pot} in the pot after round "
-                                         f"{res.round}, but the round leaves {res.carried}", ("rounds", i, "pot")))
+                                         f"{res.round}, but the round leaves {res.carried}{off.note}", ("rounds", i, "pot")))
     problems.sort(key=lambda pr: (pr["round"], pr["line"], pr["col"]))
     return {
         "game": "fundex",

@@ -44,7 +44,6 @@ from generator.rules.flipflop import (
     spread_problem,
 )
 
-from .conftest import SHARED
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 CASES = yaml.safe_load(case_file("flipflop.yaml").read_text(encoding="utf-8"))
