@@ -120,7 +120,7 @@ def _explain(raw: str) -> str:
     quoted = "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in cut)
     return (
         f"'{quoted}' is not a card code: write a rank (A 2-10 T J Q K) and a suit "
-        f"(S H D C or ♠ ♥ ♦ ♣), e.g. QD, 10H, AS; JK for a Joker"
+        f"(S H D C or ♠ ♥ ♦ ♣), e.g. QD, 10H, AS"
     )
 
 

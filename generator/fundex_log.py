@@ -384,7 +384,8 @@ def _parse_action(doc: Document, path: PathKey, line: Any, players: Sequence[str
         problems.append(located(doc, path, name_problem(name, players), 0))
         return None
     if verb not in ACTION_KINDS:
-        close = difflib.get_close_matches(verb, list(ACTION_KINDS), n=1, cutoff=0.6)
+        poker = {"call": "meet", "check": "pass", "fold": "pass", "see": "meet"}
+        close = [poker[verb]] if verb in poker else difflib.get_close_matches(verb, list(ACTION_KINDS), n=1, cutoff=0.6)
         hint = f"did you mean '{close[0]}'?" if close else usage
         problems.append(located(doc, path, f"unknown betting word {shown(verb_text)}; {hint}", verb_at))
         return None

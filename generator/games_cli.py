@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .errors import InputError, Problem, SheetsmithError
-from .registry import display_path, load_layout, resolve_layout
+from .registry import display_path, load_layout, resolve_layout, wrong_command
 from .yamlpos import load_yaml
 
 GAMES_VERIFIED = ("allin", "flip7", "fundex", "flipflop")
@@ -36,6 +36,9 @@ def verify_files(paths: Sequence[Path], *, as_json: bool, out: Console) -> None:
     for path in paths:
         doc = load_yaml(path, display=display_path(path))
         game = doc.data.get("game")
+        hint = wrong_command(doc.data, "verify")
+        if hint:
+            raise InputError([doc.problem((), hint)])
         if game not in GAMES_VERIFIED:
             raise InputError([doc.problem(("game",) if "game" in doc.data else (), f"game {game!r} cannot be verified; games: {', '.join(GAMES_VERIFIED)}")])
         games.append((doc, game))

@@ -70,6 +70,22 @@ def load_layout(path: str | Path) -> AllInLayout:
     return item
 
 
+def wrong_command(data: dict, command: str) -> str | None:
+    """A hint when a file is meant for another command than ``command`` (``check``/``render`` or ``verify``), else None."""
+    kind, game = data.get("kind"), data.get("game")
+    if kind == "game-log":
+        return "this is an All In game log: referee it with 'sheetsmith replay FILE'"
+    is_sheet = game == "allin" and ("player" in data or "layout" in data) and "hands" not in data
+    if command in ("check", "render"):
+        if is_sheet:
+            return "this is a typed-in sheet, not a layout: score it with 'sheetsmith verify FILE'"
+        if game in ("flip7", "fundex", "flipflop") and kind is None:
+            return f"this is a {game} score pad or round log, not a layout: check it with 'sheetsmith verify FILE'"
+    if command == "verify" and (kind is not None or (game == "allin" and "hands" in data)):
+        return "this is a layout or component, not a finished sheet: validate it with 'sheetsmith check FILE'"
+    return None
+
+
 def load_any(path: str | Path):
     """Read and validate any shipped kind of file: a sheet layout (``game: allin``),
     a deck (``kind: deck``), a chip sheet (``kind: chips``), or a pad or ledger
@@ -84,6 +100,9 @@ def load_any(path: str | Path):
     path = Path(path)
     doc = load_yaml(path, display=display_path(path))
     kind = doc.data.get("kind")
+    hint = wrong_command(doc.data, "check")
+    if hint:
+        raise InputError([doc.problem((), hint)])
     if kind == "deck":
         return deck_from_document(doc, path)
     if kind == "chips":

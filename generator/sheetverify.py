@@ -62,6 +62,9 @@ def verify_sheets(paths: Sequence[Path], *, as_json: bool, out: Console) -> Game
         sys.stdout.write(json.dumps(report(game), indent=2, ensure_ascii=False) + "\n")
     else:
         print_game(game, out)
+        if len(read) == 1:
+            out.print("[dim]one sheet scored alone: each hand that scores takes its Best Scoring Hand bonus; "
+                      "give every sheet of the game to compare hands[/dim]")
     return game
 
 

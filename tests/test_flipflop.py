@@ -472,7 +472,7 @@ def test_rule_breaks_in_a_readable_log_are_listed(tmp_path):
 @pytest.mark.parametrize("body, expected", [
     (ROUND.replace("8C", "ZZ") + "    end: out Bob\n",
      "9:24: error: unknown card: 'ZZ' is not a card code: write a rank (A 2-10 T J Q K) and a suit "
-     "(S H D C or ♠ ♥ ♦ ♣), e.g. QD, 10H, AS; JK for a Joker"),
+     "(S H D C or ♠ ♥ ♦ ♣), e.g. QD, 10H, AS"),
     (ROUND.replace("8C", "JK") + "    end: out Bob\n",
      "9:24: error: unknown card 'JK': Flip Flop uses a 52-card deck without Jokers"),
     (ROUND.replace("Cy: [AD", "Cyy: [AD") + "    end: out Bob\n",

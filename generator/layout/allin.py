@@ -295,7 +295,8 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
                 doc.problem(
                     ("hands",),
                     f"hand '{letter}' ({describe_run(run)}) has no entry under hands:; "
-                    f"add e.g. '{letter}: {{reward: single, bonus: 2}}'",
+                    f"add e.g. '{letter}: {{reward: single, bonus: 2}}' (letters follow reading order: after a grid change, "
+                    "check that every letter still names the run you meant)",
                     key=True,
                 )
             )
