@@ -110,7 +110,7 @@ def _apply_variant(item, text: str):
 
 BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, help="Decks: art beyond the cut line, mm (less is used if the paper is too small).")
 BACKS = typer.Option(True, "--backs/--no-backs", help="Decks: a mirrored backs page after each fronts page (long-edge duplex).")
-OFFSET = typer.Option("0,0", "--back-offset", help="Decks: DX,DY mm added to every back, for printers that shift the second side.")
+OFFSET = typer.Option("0,0", "--back-offset", help="Decks: DX,DY mm to move every back: +DX right, +DY down, as seen on the printed backs page.")
 CARD_SIZE = typer.Option(None, "--card-size", help="Decks: poker (63×88 mm), poker-in (2.5×3.5 in) or bridge (2.25×3.5 in).")
 
 
@@ -199,7 +199,7 @@ def render(
     card_size: Optional[str] = CARD_SIZE,
     variant: Optional[str] = typer.Option(None, "--variant", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
     fill: Optional[Path] = typer.Option(None, "--fill", help="All In sheets: draw this typed-in sheet's cards and scores on it, as a player would."),
-    others: List[Path] = typer.Option([], "--with", help="With --fill: the other sheets of the game, so bonuses are crossed as the game decides."),
+    others: List[Path] = typer.Option([], "--with", help="With --fill: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides."),
 ) -> None:
     """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (the first page).
 
@@ -208,6 +208,10 @@ def render(
     item = load_any(path)
     if variant is not None:
         item = _apply_variant(item, variant)
+    from .components.deck import Deck
+
+    if not isinstance(item, Deck) and (card_size is not None or not backs or back_offset != "0,0" or bleed != 3.0):
+        raise SheetsmithError("--card-size, --bleed, --no-backs and --back-offset apply to decks only")
     if card_size is not None and card_size not in card_sizes():
         raise SheetsmithError(f"--card-size '{card_size}': use one of {', '.join(card_sizes())}")
     options = _options(bleed, backs, back_offset, card_size)
@@ -233,13 +237,20 @@ def render(
         raise SheetsmithError("--with goes with --fill")
     data = render_bytes(pages, fmt.value, dpi=dpi)
     manifest_path = target.with_suffix(".json") if (manifest is not None and fmt == Format.pdf) else None
+    if not overwrite and target.exists():
+        raise SheetsmithError(f"{target}: already exists; pass --force to replace it")
     if manifest_path is not None and manifest_path.exists() and not overwrite:
-        raise SheetsmithError(f"{manifest_path}: already exists; pass --force to replace it")
+        raise SheetsmithError(f"{manifest_path} (the manifest next to {target.name}): already exists; pass --force to replace it")
     written = write_atomic(target, data, overwrite=overwrite)
     if manifest_path is not None:
         write_atomic(manifest_path, (json.dumps(manifest, indent=1) + "\n").encode(), overwrite=True)
     for w in item.warnings:
         err.print(str(w), markup=False, highlight=False, soft_wrap=True)
+    if manifest is not None and "bleed" in manifest and isinstance(manifest["bleed"], dict):
+        b = manifest["bleed"]
+        if (b["x"], b["y"]) != (b["requested"], b["requested"]):
+            err.print(f"note: bleed {b['x']:g} mm left/right and {b['y']:g} mm top/bottom ({b['requested']:g} asked): "
+                      "the paper has no room for more beside the crop marks", markup=False, highlight=False, soft_wrap=True)
     extent = f"{len(pages)} pages" if fmt == Format.pdf and len(pages) > 1 else ("page 1 of " + str(len(pages)) if len(pages) > 1 else "1 page")
     extra = f", manifest {manifest_path}" if manifest_path else ""
     out.print(f"wrote {written} ({fmt.value.upper()}, {get_paper(paper.value).label}, {extent}, {len(data) / 1024:.0f} KB{extra})", highlight=False)

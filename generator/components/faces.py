@@ -14,7 +14,7 @@ from reportlab.lib.utils import simpleSplit
 
 from ..cards import RED_SUITS
 from ..draw import rich_text, suit_path, transform_ops
-from ..scene import Circle, Line, Paint, Path_, Rect, Scene, Text, cap_height, fit_size, polygon_ops, registered_font, star_points
+from ..scene import Circle, Line, Paint, Path_, Rect, Scene, Text, cap_height, fit_size, polygon_ops, registered_font, star_points, text_width
 from .deck import Deck, Face
 from .impose import Item
 
@@ -46,6 +46,12 @@ def _corner_index(scene: Scene, box, label: str, color: str, suit: str | None = 
     cx = x + SAFE + 2.6
     scene.add(Text(cx, y + SAFE + 4.2, label, fit_size(label, size, 7.5, "bold"), "bold", "middle", color))
     scene.add(Text(x + w - SAFE - 2.6, y + h - SAFE - 4.2, label, fit_size(label, size, 7.5, "bold"), "bold", "middle", color, angle=180))
+    if label in ("6", "9"):  # underline both corners so a turned 6 never reads as a 9
+        size_mm = fit_size(label, size, 7.5, "bold")
+        half = text_width(label, size_mm, "bold") / 2 + 0.3
+        scene.add(Line(cx - half, y + SAFE + 5.0, cx + half, y + SAFE + 5.0, Paint(color, width=0.5)))
+        bx, by = x + w - SAFE - 2.6, y + h - SAFE - 5.0
+        scene.add(Line(bx - half, by, bx + half, by, Paint(color, width=0.5)))
     if suit:
         scene.add(suit_path(suit, cx, y + SAFE + 7.6, 3.6, color))
         turned = suit_path(suit, 0, 0, 3.6, color)
@@ -125,7 +131,7 @@ def modifier_front(face: Face, scene: Scene, box, bleed: float) -> None:
     label = face.label.replace("x", "×") if face.label.startswith("x") else face.label
     cx, cy = x + w / 2, y + h / 2
     scene.add(Path_(polygon_ops(star_points(cx, cy - 2, 22, 15, 8)), Paint("#b08a1e", "#f7e7a6", 0.6)))
-    size = fit_size(label, 36, 32, "bold")
+    size = fit_size(label, 36, 26, "bold")  # stays inside the star, "+10" included
     scene.add(Text(cx, cy - 2 + cap_height(size) / 2, label, size, "bold", "middle", "#7a5c00"))
     scene.add(Text(x + SAFE + 1.0, y + SAFE + 4.5, label, 9, "bold", "start", "#7a5c00"))
     scene.add(Text(x + w - SAFE - 1.0, y + h - SAFE - 4.5, label, 9, "bold", "start", "#7a5c00", angle=180))

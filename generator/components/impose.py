@@ -33,6 +33,10 @@ MARK_LEN = 2.5
 """Shortest crop mark (mm); marks grow to 4 mm where the margin allows."""
 EDGE = 1.5
 """Closest a crop mark comes to the paper edge (mm)."""
+BAR_BAND = 3.5
+"""Extra margin (mm) kept on one side for the scale bars, so they print at least 5 mm from the edge."""
+BAR_INSET = 6.0
+"""Distance of the scale bars from the paper edge (mm)."""
 MARK_INK = "#000000"
 
 
@@ -62,6 +66,7 @@ class Grid:
     gy: float
     bleed_x: float
     bleed_y: float
+    bars: str = "bottom"
 
     @property
     def bleed(self) -> tuple[float, float]:
@@ -94,20 +99,34 @@ def plan_grid(paper: Paper, w: float, h: float, *, cols: int, rows: int, bleed: 
     """
     marks = 2 * (MARK_GAP + MARK_LEN + EDGE)
 
-    def axis(length: float, card: float, n: int) -> tuple[float, float]:
-        spare = length - n * card - marks
+    def axis(length: float, card: float, n: int, extra: float = 0.0) -> float:
+        spare = length - n * card - marks - extra
         if spare < 0 or length - n * card < 2 * MIN_MARGIN:
             raise ImpositionError(
                 f"{cols}×{rows} cards of {w:g}×{h:g} mm do not fit on {paper.label} "
                 f"({paper.width:g}×{paper.height:g} mm) with margins for crop marks"
             )
-        b = round(min(bleed, spare / (2 * n)), 2)
-        return b, 2 * b
+        return round(min(bleed, spare / (2 * n)), 2)
 
-    bx, gx = axis(paper.width, w, cols)
-    by, gy = axis(paper.height, h, rows)
+    # The scale bars need BAR_BAND more on one side: below the cards if that
+    # costs little bleed, else on the left.
+    bars = "bottom"
+    try:
+        by = axis(paper.height, h, rows, BAR_BAND)
+        bx = axis(paper.width, w, cols)
+        if by < min(bleed, 1.0):
+            raise ImpositionError("")
+    except ImpositionError:
+        bars = "left"
+        by = axis(paper.height, h, rows)
+        bx = axis(paper.width, w, cols, BAR_BAND)
+    gx, gy = 2 * bx, 2 * by
     bw, bh = cols * w + (cols - 1) * gx, rows * h + (rows - 1) * gy
-    return Grid(cols, rows, (paper.width - bw) / 2, (paper.height - bh) / 2, w, h, gx, gy, bx, by)
+    if bars == "bottom":
+        x0, y0 = (paper.width - bw) / 2, (paper.height - BAR_BAND - bh) / 2
+    else:
+        x0, y0 = BAR_BAND + (paper.width - BAR_BAND - bw) / 2, (paper.height - bh) / 2
+    return Grid(cols, rows, x0, y0, w, h, gx, gy, bx, by, bars)
 
 
 def crop_marks(scene: Scene, grid: Grid, count: int, paper: Paper) -> None:
@@ -143,8 +162,8 @@ def scale_check(scene: Scene, paper: Paper, grid: Grid, footer: str = "", centre
     ink = Paint("#333333", width=0.3)
     bars = ((50.0, "50 mm"), (50.8, "2 in"))
     block_bottom = grid.y0 + grid.rows * grid.h + (grid.rows - 1) * grid.gy + grid.bleed_y
-    if paper.height - block_bottom >= 6.5:
-        y = block_bottom + min((paper.height - block_bottom) * 0.58, 8.0)
+    if grid.bars == "bottom":
+        y = min(paper.height - BAR_INSET, block_bottom + 8.0)
         for k, (length, label) in enumerate(bars):
             cx = centres[k]
             scene.add(Line(cx - length / 2, y, cx + length / 2, y, ink))
@@ -155,7 +174,7 @@ def scale_check(scene: Scene, paper: Paper, grid: Grid, footer: str = "", centre
             room = grid.w - 4.0 if centres[2] == grid.trim(2)[0] + grid.w / 2 else 60.0
             scene.add(Text(centres[2], y, footer, fit_size(footer, 4.5, room), anchor="middle", color="#777777"))
         return "bottom"
-    x = max(2.0, (grid.x0 - grid.bleed_x) * 0.42)
+    x = BAR_INSET
     for k, (length, label) in enumerate(bars):
         cy = grid.trim(k * grid.cols)[1] + grid.h / 2
         scene.add(Line(x, cy - length / 2, x, cy + length / 2, ink))
