@@ -258,7 +258,7 @@ def render(
 
 @app.command("layouts")
 def list_layouts() -> None:
-    """List what ships: sheet layouts, decks and chip sheets."""
+    """List what ships: sheet layouts, decks, chip sheets, score pads and ledgers."""
     table = Table(title="Shipped layouts and components")
     for col in ("id", "folder", "name"):
         table.add_column(col, no_wrap=True)
@@ -279,7 +279,7 @@ def list_layouts() -> None:
 
 
 @app.command()
-def check(files: List[Path] = typer.Argument(..., help="Layout, deck or chip sheet YAML files to validate.")) -> None:
+def check(files: List[Path] = typer.Argument(..., help="Layout, deck, chip sheet, pad or ledger YAML files to validate.")) -> None:
     """Validate layout files: every problem as FILE:LINE:COL; exit 1 if any file has an error."""
     bad = 0
     for f in files:

@@ -81,7 +81,8 @@ def describe(item: Printable) -> tuple[str, str]:
         return item.name, f"{len(item.hands)} hands, {item.spaces} spaces, {len(item.hands) - doubles} single / {doubles} double rewards"
     if isinstance(item, Pad):
         what = {"pad": "score pad", "tick-pad": "tick pad", "ledger": "ledger"}[item.kind]
-        return item.name, f"{item.game} {what}, {item.orientation}, {item.players} players, {item.rounds} rounds"
+        who = "one player" if item.players == 1 else f"{item.players} players"
+        return item.name, f"{item.game} {what}, {item.orientation}, {who}, {item.rounds} rounds"
     if isinstance(item, ChipSheet):
         values = sorted({c.value for c in item.chips})
         counts = ", ".join(f"{sum(1 for c in item.chips if c.value == v)}×{v}" for v in values)

@@ -207,7 +207,9 @@ def _player_table(scene: Scene, W: float, H: float, y: float, players: int, roun
 
 
 def _score_pad(scene: Scene, pad: Pad, W: float, H: float, y: float) -> None:
-    x0, top, row_h = _player_table(scene, W, H, y, pad.players, pad.rounds, ["round", "total"])
+    narrow = (W - 2 * MARGIN - 9.0) / (2 * pad.players) < 10.0
+    subs = ["pts", "total"] if narrow else ["round", "total"]
+    x0, top, row_h = _player_table(scene, W, H, y, pad.players, pad.rounds, subs)
     note = f"bust scores 0 · numbers added, ×2 doubles only the numbers, then +2 … +10, then +{pad.variant.flip7_bonus} for seven different numbers"
     scene.add(Text(MARGIN, top + pad.rounds * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * MARGIN), color=SOFT))
 
