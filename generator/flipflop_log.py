@@ -43,8 +43,7 @@ from .cards import SUIT_SYMBOLS, Card, CardCodeError, parse_card
 from .errors import InputError, Problem
 from .fundex_log import (
     LedgerDrift,
-    check_players,
-    validate_rounds,
+    read_log_header,
     what,
     located,
     name_problem,
@@ -53,7 +52,7 @@ from .fundex_log import (
     problem_dict,
     ranking,
 )
-from .layout.schema import StrictModel, validate
+from .layout.schema import StrictModel
 from .rules.flipflop import (
     END_KINDS,
     MAX_PLAYERS,
@@ -154,16 +153,8 @@ def flipflop_log_from_document(doc: Document, path: str | Path | None = None) ->
     Raises:
         InputError: as :func:`load_flipflop_log`.
     """
-    spec = validate(FlipFlopLogSpec, doc)
-    if not spec.rounds:
-        raise InputError([doc.problem(("rounds",), "no rounds: list at least one round under 'rounds:'")])
-    specs = validate_rounds(doc, spec.rounds, _Round)
-    if spec.game != "flipflop":
-        raise InputError([doc.problem(("game",), f"this is a log of game {shown(spec.game)}; expected 'flipflop'")])
-    players = list(spec.players)
-    problems = check_players(doc, players, MIN_PLAYERS, MAX_PLAYERS, "Flip Flop")
-    if problems:
-        raise InputError(problems)
+    spec, specs, players = read_log_header(doc, FlipFlopLogSpec, _Round, "flipflop", MIN_PLAYERS, MAX_PLAYERS, "Flip Flop")
+    problems: list[Problem] = []
     reader = _Reader(doc, players, problems)
     rounds: list[FlipFlopRound] = []
     ledger: list[LedgerRow] = []

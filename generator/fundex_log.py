@@ -280,6 +280,28 @@ class LedgerDrift:
         return True
 
 
+def read_log_header(doc: Document, spec_model, round_model, game: str, low: int, high: int, label: str):
+    """The checks every round log starts with: the schema, at least one round, each round's keys, ``game:``, the players.
+
+    Returns:
+        ``(spec, round_specs, players)``.
+
+    Raises:
+        InputError: located problems.
+    """
+    spec = validate(spec_model, doc)
+    if not spec.rounds:
+        raise InputError([doc.problem(("rounds",), "no rounds: list at least one round under 'rounds:'")])
+    specs = validate_rounds(doc, spec.rounds, round_model)
+    if spec.game != game:
+        raise InputError([doc.problem(("game",), f"this is a log of game {shown(spec.game)}; expected '{game}'")])
+    players = list(spec.players)
+    problems = check_players(doc, players, low, high, label)
+    if problems:
+        raise InputError(problems)
+    return spec, specs, players
+
+
 def load_fundex_log(path: str | Path, *, display: str | None = None) -> FundexLog:
     """Read an All In (Fundex) round log (``game: fundex``).
 
@@ -306,16 +328,8 @@ def fundex_log_from_document(doc: Document, path: str | Path | None = None) -> F
     Raises:
         InputError: as :func:`load_fundex_log`.
     """
-    spec = validate(FundexLogSpec, doc)
-    if not spec.rounds:
-        raise InputError([doc.problem(("rounds",), "no rounds: list at least one round under 'rounds:'")])
-    specs = validate_rounds(doc, spec.rounds, _Round)
-    if spec.game != "fundex":
-        raise InputError([doc.problem(("game",), f"this is a log of game {shown(spec.game)}; expected 'fundex'")])
-    players = list(spec.players)
-    problems = check_players(doc, players, MIN_PLAYERS, MAX_PLAYERS, "All In (Fundex)")
-    if problems:
-        raise InputError(problems)
+    spec, specs, players = read_log_header(doc, FundexLogSpec, _Round, "fundex", MIN_PLAYERS, MAX_PLAYERS, "All In (Fundex)")
+    problems: list[Problem] = []
     rounds: list[RoundLog] = []
     ledger: list[LedgerRow] = []
     for i, rnd in enumerate(specs):

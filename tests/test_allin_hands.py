@@ -14,7 +14,6 @@ import re
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
 from math import comb
-from pathlib import Path
 
 import pytest
 import yaml

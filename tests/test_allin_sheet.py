@@ -27,7 +27,7 @@ import pytest
 from generator.cards import parse_card
 from generator.errors import InputError
 from generator.registry import load_layout, shipped_layouts
-from generator.rules.allin_sheet import FilledSheet, report, score_game, score_sheet
+from generator.rules.allin_sheet import FilledSheet, report, score_game
 from generator.sheetfile import load_allin_sheet
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"

@@ -16,7 +16,6 @@ import time
 from fractions import Fraction
 from collections import Counter
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 import yaml

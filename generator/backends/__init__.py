@@ -10,7 +10,7 @@ Every backend returns bytes; :func:`generator.output.write_atomic` puts them on 
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Sequence
 
 from ..scene import Scene
 

@@ -83,7 +83,7 @@ def chip_pages(sheet: ChipSheet, paper: Paper, *, footer: str = "") -> tuple[lis
     rows = int((paper.height - 2 * MIN_MARGIN - 12.0 + gap) // (d + gap))
     if cols < 1 or rows < 1:
         raise InputError([Problem(sheet.source, 0, 0, f"chips of {d:g} mm do not fit on {paper.label}")])
-    block_w, block_h = cols * d + (cols - 1) * gap, rows * d + (rows - 1) * gap
+    block_w = cols * d + (cols - 1) * gap
     grid = Grid(cols, rows, (paper.width - block_w) / 2, MIN_MARGIN + 2.0, d, d, gap, gap, 0.0, 0.0)
     pages: list[Scene] = []
     manifest_pages = []

@@ -24,7 +24,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from ..errors import InputError, Problem
+from ..errors import Problem
 from ..layout.schema import ComponentHeader, StrictModel, validate
 from ..paper import Paper
 from ..scene import Line, MarkTarget, Paint, Rect, Scene, Text, fit_size, text_width
