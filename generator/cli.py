@@ -302,17 +302,19 @@ def check(files: List[Path] = typer.Argument(..., help="Layout, deck, chip sheet
 
 @app.command()
 def verify(
-    files: List[Path] = typer.Argument(..., help="All In typed-in sheets (several = one game), or one Flip 7 score pad, Fundex or Flip Flop round log."),
+    files: List[Path] = typer.Argument(..., help="All In typed-in sheets or photos of sheets (several = one game), or one Flip 7 score pad, Fundex or Flip Flop round log."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout (see docs/formats.md)."),
+    layout: Optional[str] = typer.Option(None, "--layout", help="Photos: the layout id, when a photo's QR code cannot be read."),
 ) -> None:
     """Check finished paper with the rules engine, dispatching on each file's game: line.
 
-    All In sheets: every hand, Best Scoring Hand bonuses, totals, ranking. Flip 7 pad:
+    All In sheets (typed in, or photographed: each photo is read into NAME.read.yaml and an
+    annotated NAME.read.png next to it): every hand, Best Scoring Hand bonuses, totals, ranking. Flip 7 pad:
     round scores, totals, status, winner and every problem. Fundex / Flip Flop logs:
     chips after each round, pots, eliminations, winner and every rule broken."""
     from .games_cli import verify_files
 
-    verify_files(files, as_json=as_json, out=out)
+    verify_files(files, as_json=as_json, out=out, layout=layout)
 
 
 @app.command()

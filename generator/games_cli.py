@@ -26,12 +26,22 @@ def _json_out(report: dict) -> None:
     sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
 
 
-def verify_files(paths: Sequence[Path], *, as_json: bool, out: Console) -> None:
+def verify_files(paths: Sequence[Path], *, as_json: bool, out: Console, layout: Optional[str] = None) -> None:
     """``sheetsmith verify``: read the first file's ``game:`` and hand all files to that game's verifier.
+
+    Photos (All In sheets) may be mixed with typed-in sheets: they are read first
+    (:mod:`generator.photo_cli`), then scored with the others.
 
     Raises:
         InputError: unknown or mixed games, or any problem the game's reader finds.
     """
+    from .photo_cli import has_photos, verify_photo_inputs
+
+    if has_photos(paths):
+        verify_photo_inputs(paths, layout=layout, as_json=as_json, out=out)
+        return
+    if layout is not None:
+        raise SheetsmithError("--layout names the layout of photos whose QR code cannot be read; no photo was given")
     games = []
     for path in paths:
         doc = load_yaml(path, display=display_path(path))

@@ -86,3 +86,25 @@ def test_simulate_flip7_reports_and_repeats():
         assert word in a.stdout
     bad = run("simulate", "flip7", "--strategy", "greedy")
     assert bad.returncode == 1 and "use stop-at-T" in bad.stderr
+
+
+def test_verify_reads_a_photo_through_the_main_command(tmp_path):
+    """A photo of Ann's sheet (turned 170°, synthesised from a simulated game) and Bob's typed-in sheet
+    verify as one game, to exactly the report the two typed-in sheets give."""
+    from generator.allin_log import write_sheet
+    from generator.paper import paper
+    from generator.rules.allin_sheet import FilledSheet, report, score_game
+
+    from .test_reader import game, params, write_photo
+
+    result = game("q-diamonds", 11)
+    ann, bob = result.sheets
+    write_photo(tmp_path, "ann.jpg", ann, paper("a4"), 11, params(rotation=170.0), game=result.score)
+    write_sheet(tmp_path / "bob.yaml", bob)
+    res = run("verify", "ann.jpg", "bob.yaml", "--json", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    truth = FilledSheet(ann.layout, "ann", ann.cards, ann.chips_earned, ann.chips_spent)
+    assert json.loads(res.stdout) == report(score_game([truth, bob]))
+    assert (tmp_path / "ann.read.yaml").is_file() and (tmp_path / "ann.read.png").is_file()
+    res = run("verify", "bob.yaml", "--layout", "q-diamonds", cwd=tmp_path)
+    assert res.returncode == 1 and "no photo was given" in res.stderr

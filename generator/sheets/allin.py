@@ -22,7 +22,11 @@ Everything is measured in millimetres from the top-left corner of the page.
 
 from __future__ import annotations
 
+import hashlib
+import re
+import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..cards import RANK_LABELS, SHEET_RANK_ORDER, SUITS
 from ..draw import person_path, rich_text, rich_width, suit_path, transform_ops
@@ -98,15 +102,18 @@ def build_allin_sheet(layout: AllInLayout, paper: Paper) -> Scene:
     y = _scoring_aid(scene, layout, W, m, y + 1.5)
     y = _score_table(scene, layout, W, m, y + 2.0)
     y = _fold(scene, layout, W, m, y + 2.5)
-    chip_top = H - m - 14.0
-    y = _legend(scene, layout, W, m, y + 4.0)
-    frame = _fit_grid(layout, W, m, y + 2.0, chip_top - 3.0)
+    band_top = H - MARKER_INSET - BAND_HEIGHT  # the bottom band: corner markers, chip track, sheet code
+    y = _legend(scene, layout, W, m, y + 3.2)
+    frame = _fit_grid(layout, W, m, y + 1.6, band_top - 2.6)
     _grid(scene, layout, frame)
-    _chip_track(scene, layout, W, m, chip_top)
+    code_x, code_y, _ = code_box(paper)
+    chip_x0 = max(m, MARKER_INSET + MARKER_SIZE + 3.0)
+    _chip_track(scene, layout, chip_x0, code_x - 3.0, band_top)
     scene.add(
         Text(W - m, H - m + 4.2, f"sheetsmith · {layout.id} · {paper.label}", 5.0, color=st.soft, anchor="end")
     )
     scene.keep_text_inside(m, W - m)
+    _machine_marks(scene, layout, paper)
     return scene
 
 
@@ -116,19 +123,25 @@ def build_allin_sheet(layout: AllInLayout, paper: Paper) -> Scene:
 def _header(scene: Scene, layout: AllInLayout, paper: Paper, y: float) -> float:
     st, s = layout.style, layout.strings
     m = st.margin
+    W = paper.width
     base = y + 8.0
-    line_end = paper.width - m
-    line_start = line_end - 72.0
+    # the title sits between the top-left and top-middle markers, the name line
+    # between the top-middle and top-right ones (see _machine_marks)
+    keep = MARKER_INSET + MARKER_SIZE + 3.0
+    left = max(m, keep)
+    line_end = min(W - m, W - keep)
+    mid_left, mid_right = W / 2 - MARKER_SIZE / 2 - 3.0, W / 2 + MARKER_SIZE / 2 + 3.0
+    line_start = max(mid_right, line_end - 72.0)
     sheet_name = f"{layout.name} {s.sheet}"
-    room = line_start - 6.0 - m
+    room = mid_left - left
     need = rich_width(s.title, 22, "bold") + 5.0 + rich_width(sheet_name, 14, "bold")
-    shrink = min(1.0, room / need)  # a long title or name is set smaller, never over the name line
-    w = rich_text(scene, m, base, s.title, 22 * shrink, weight="bold", color=st.accent, red=st.red, black=st.ink)
-    scene.add(Text(m, base + 4.6, s.subtitle, fit_size(s.subtitle, 7.5, room), color=st.soft))
+    shrink = min(1.0, room / need)  # a long title or name is set smaller, never over the marker
+    w = rich_text(scene, left, base, s.title, 22 * shrink, weight="bold", color=st.accent, red=st.red, black=st.ink)
+    scene.add(Text(left, base + 4.6, s.subtitle, fit_size(s.subtitle, 7.5, room), color=st.soft))
     rich_text(
-        scene, m + w + 5.0 * shrink, base, sheet_name, 14 * shrink, weight="bold", color=st.ink, red=st.red, black=st.black
+        scene, left + w + 5.0 * shrink, base, sheet_name, 14 * shrink, weight="bold", color=st.ink, red=st.red, black=st.black
     )
-    player_size = fit_size(s.player, 8.0, 28.0)
+    player_size = fit_size(s.player, 8.0, 20.0)
     scene.add(Text(line_start, base, s.player, player_size, color=st.soft))
     lx = line_start + text_width(s.player, player_size) + 2.0
     scene.add(Line(lx, base + 0.8, line_end, base + 0.8, Paint(st.ink, width=0.3)))
@@ -391,29 +404,205 @@ def _hand_badge(scene: Scene, layout: AllInLayout, f: GridFrame, hand: Hand) -> 
 # --- chip track ------------------------------------------------------------------
 
 
-def _chip_track(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> None:
+def _chip_track(scene: Scene, layout: AllInLayout, x0: float, x1: float, y: float) -> None:
+    """The chip track in the panel from ``x0`` to ``x1`` (mm), ``BAND_HEIGHT`` tall from ``y``.
+
+    Circles and spent boxes are outlined in the dropout colour: clear on paper,
+    faint to the photo reader, so only the player's marks count as ink.
+    """
     st, s = layout.style, layout.strings
-    scene.add(Rect(m, y, W - 2 * m, 14.0, Paint(None, st.panel), r=2.0))
-    base = y + 4.0
+    scene.add(Rect(x0, y, x1 - x0, BAND_HEIGHT, Paint(None, st.panel), r=2.0))
+    base = y + 5.0
     chips_size = fit_size(s.chips, 7.5, 40.0, "bold")
-    scene.add(Text(m + 3.0, base, s.chips, chips_size, "bold", color=st.ink))
-    help_x = m + 5.0 + text_width(s.chips, chips_size, "bold")
-    scene.add(Text(help_x, base, s.chips_help, fit_size(s.chips_help, 6.0, W - m - 3.0 - help_x), color=st.soft))
+    scene.add(Text(x0 + 3.0, base, s.chips, chips_size, "bold", color=st.ink))
+    help_x = x0 + 5.0 + text_width(s.chips, chips_size, "bold")
+    scene.add(Text(help_x, base, s.chips_help, fit_size(s.chips_help, 6.0, x1 - 3.0 - help_x), color=st.soft))
     n = layout.chips
-    avail = W - 2 * m - 6.0
+    avail = x1 - x0 - 6.0
     pitch = min(8.0, avail / n)
     r = min(2.6, pitch * 0.36)
     total = pitch * n
-    x0 = m + 3.0 + (avail - total) / 2
+    cx0 = x0 + 3.0 + (avail - total) / 2
     for i in range(n):
-        cx = x0 + (i + 0.5) * pitch
-        cy = y + 7.6
-        scene.add(Circle(cx, cy, r, Paint(st.ink, "#ffffff", 0.35)))
+        cx = cx0 + (i + 0.5) * pitch
+        cy = y + 9.4
+        scene.add(Circle(cx, cy, r, Paint(st.dropout, "#ffffff", 0.45)))
         scene.marks.append(MarkTarget("chip_earned", str(i + 1), "", cx - r, cy - r, 2 * r, 2 * r))
         b = r * 1.05
-        top = cy + r + 0.9
-        scene.add(Rect(cx - b / 2, top, b, b, Paint(st.soft, "#ffffff", 0.3), r=0.3))
+        top = cy + r + 1.0
+        scene.add(Rect(cx - b / 2, top, b, b, Paint(st.dropout, "#ffffff", 0.4), r=0.3))
         scene.marks.append(MarkTarget("chip_spent", str(i + 1), "", cx - b / 2, top, b, b))
+
+
+# --- machine reading: markers and the sheet code ------------------------------------
+
+SHEET_FORMAT = 1
+"""Version of the machine-readable additions (markers, sheet code, mark geometry rules); in the sheet code."""
+MARKER_DICTIONARY = "DICT_4X4_50"
+"""The ArUco dictionary of the markers (OpenCV name): 4 × 4 bits inside a one-cell black border."""
+MARKER_SIZE = 12.0
+"""Side of a marker in mm, black border included (6 cells of 2 mm)."""
+MARKER_INSET = 10.0
+"""Distance from the paper edge to the markers' outer side (mm)."""
+MARKER_QUIET = 2.0
+"""White kept around every marker (mm): nothing else is printed there."""
+BAND_HEIGHT = 18.0
+"""Height of the bottom band (chip track and sheet code), whose bottom is ``MARKER_INSET`` above the paper edge."""
+CODE_SIZE = 18.0
+"""Side of the sheet code (QR) in mm, without its quiet zone."""
+CODE_PREFIX = "SSM"
+"""First characters of every sheet code: ``SSM<format>:<LAYOUT-ID>:<PAPER-ID>:<HASH>`` (upper case)."""
+MARKER_SLOTS = ("tl", "tr", "br", "bl", "tm", "rm", "bm", "lm")
+"""Marker places, in id order within a paper's block: the four corners (always printed), then
+the middle of the top, right, bottom and left edges (printed where the sheet leaves room)."""
+_PAPER_BLOCK = {"a4": 0, "letter": 1}
+
+
+def marker_block(paper_id: str) -> int:
+    """The first marker id of a paper size: each paper has its own block of 8 ids, so the
+    markers alone tell the reader the paper (A4: 0–7, Letter: 8–15, other sizes 16–47)."""
+    key = paper_id.lower()
+    if key in _PAPER_BLOCK:
+        return 8 * _PAPER_BLOCK[key]
+    return 8 * (2 + zlib.crc32(key.encode("utf-8")) % 4)
+
+
+def marker_boxes(paper: Paper) -> dict[int, tuple[str, float, float]]:
+    """Every marker place of ``paper``: id → ``(slot, x, y)``, the top-left corner in mm.
+
+    Each marker is ``MARKER_SIZE`` mm square; the corner slots are always printed,
+    the mid-edge ones only where :func:`build_allin_sheet` finds room (see the
+    scene's ``marker`` mark targets for the ones actually printed).
+    """
+    W, H, a, s = paper.width, paper.height, MARKER_INSET, MARKER_SIZE
+    places = {
+        "tl": (a, a), "tr": (W - a - s, a), "br": (W - a - s, H - a - s), "bl": (a, H - a - s),
+        "tm": (W / 2 - s / 2, a), "rm": (W - a - s, H / 2 - s / 2), "bm": (W / 2 - s / 2, H - a - s), "lm": (a, H / 2 - s / 2),
+    }
+    base = marker_block(paper.id)
+    return {base + i: (slot, *places[slot]) for i, slot in enumerate(MARKER_SLOTS)}
+
+
+def code_box(paper: Paper) -> tuple[float, float, float]:
+    """``(x, y, size)`` in mm of the sheet code: bottom right, left of the bottom-right marker."""
+    x = paper.width - MARKER_INSET - MARKER_SIZE - 3.0 - CODE_SIZE
+    return (x, paper.height - MARKER_INSET - CODE_SIZE, CODE_SIZE)
+
+
+@lru_cache(maxsize=64)
+def marker_cells(marker_id: int) -> tuple[tuple[bool, ...], ...]:
+    """The 6 × 6 cells of ArUco marker ``marker_id`` of :data:`MARKER_DICTIONARY`, border included; True is black."""
+    import cv2
+
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, MARKER_DICTIONARY))
+    img = cv2.aruco.generateImageMarker(dictionary, marker_id, 6, borderBits=1)
+    return tuple(tuple(bool(v < 128) for v in row) for row in img)
+
+
+def geometry_hash(scene: Scene) -> str:
+    """A short hash (6 hex digits, upper case) of every mark target's kind, owner, key and box (to 0.01 mm).
+
+    Printed in the sheet code; the reader recomputes it from the scene it draws for
+    the layout named there, so a sheet printed from another version of a layout is refused.
+    """
+    h = hashlib.sha256(f"{SHEET_FORMAT}".encode())
+    for t in scene.marks:
+        h.update(f"|{t.kind}:{t.owner}:{t.key}:{t.x:.2f}:{t.y:.2f}:{t.w:.2f}:{t.h:.2f}".encode("utf-8"))
+    return h.hexdigest()[:6].upper()
+
+
+@dataclass(frozen=True)
+class SheetCode:
+    """What a sheet code says: format version, layout id, paper id and geometry hash."""
+
+    format: int
+    layout_id: str
+    paper_id: str
+    digest: str
+
+    def text(self) -> str:
+        """The code's text, as printed: ``SSM1:Q-DIAMONDS:A4:3F9C2A``."""
+        return f"{CODE_PREFIX}{self.format}:{self.layout_id}:{self.paper_id}:{self.digest}".upper()
+
+    @classmethod
+    def parse(cls, text: str) -> "SheetCode | None":
+        """Read a code's text; ``None`` when it is not a sheetsmith sheet code. Ids come back in lower case."""
+        m = re.fullmatch(rf"{CODE_PREFIX}(\d+):([^:]+):([^:]+):([0-9A-Fa-f]+)", text.strip())
+        if not m:
+            return None
+        return cls(int(m.group(1)), m.group(2).lower(), m.group(3).lower(), m.group(4).upper())
+
+
+def _machine_marks(scene: Scene, layout: AllInLayout, paper: Paper) -> None:
+    """Draw the markers (corners always, mid-edges where there is room) and the sheet code.
+
+    Records each printed marker as a mark target of kind ``marker`` (owner: its
+    slot, key: its id) and the code's square as kind ``code``; the code holds the
+    hash of all of them (:func:`geometry_hash`).
+    """
+    busy = [_bounds(item) for item in scene.items]
+    cx, cy, cs = code_box(paper)
+    busy.append((cx, cy, cx + cs, cy + cs))
+    for marker_id, (slot, x, y) in marker_boxes(paper).items():
+        q = MARKER_QUIET
+        keep = (x - q, y - q, x + MARKER_SIZE + q, y + MARKER_SIZE + q)
+        if len(slot) == 2 and slot[1] == "m" and any(_overlap(keep, b) for b in busy):
+            continue  # a mid-edge marker only where nothing else is printed
+        cell = MARKER_SIZE / 6
+        cells = marker_cells(marker_id)
+        squares = [(x + c * cell, y + r * cell, cell) for r in range(6) for c in range(6) if cells[r][c]]
+        scene.add(Path_(_squares_ops(squares), Paint(None, "#000000")))
+        scene.marks.append(MarkTarget("marker", slot, str(marker_id), x, y, MARKER_SIZE, MARKER_SIZE))
+    scene.marks.append(MarkTarget("code", "sheet", "", cx, cy, cs, cs))
+    code = SheetCode(SHEET_FORMAT, layout.id, paper.id, geometry_hash(scene))
+    matrix = code_matrix(code.text())
+    module = cs / len(matrix)
+    squares = [(cx + c * module, cy + r * module, module) for r, row in enumerate(matrix) for c, v in enumerate(row) if v]
+    scene.add(Path_(_squares_ops(squares), Paint(None, "#000000")))
+
+
+@lru_cache(maxsize=64)
+def code_matrix(text: str) -> tuple[tuple[bool, ...], ...]:
+    """The QR modules of a sheet code's text (error correction M, smallest version), row by row; True is black."""
+    import segno
+
+    qr = segno.make(text, error="m", boost_error=False, micro=False)
+    return tuple(tuple(bool(v) for v in row) for row in qr.matrix)
+
+
+def _squares_ops(squares: list[tuple[float, float, float]]) -> tuple:
+    """One path of many squares, all wound the same way: filled as one shape, without seams between them."""
+    ops: list = []
+    for x, y, s in squares:
+        ops += [("M", x, y), ("L", x + s, y), ("L", x + s, y + s), ("L", x, y + s), ("Z",)]
+    return tuple(ops)
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _bounds(item) -> tuple[float, float, float, float]:
+    """Bounding box ``(x0, y0, x1, y1)`` in mm of a primitive (text: from its width and size)."""
+    if isinstance(item, Text):
+        w = text_width(item.text, item.size, item.weight)
+        h = item.size * 0.3528
+        if item.angle:
+            r = max(w, h)
+            return (item.x - r, item.y - r, item.x + r, item.y + r)
+        x0 = item.x - (w / 2 if item.anchor == "middle" else w if item.anchor == "end" else 0.0)
+        return (x0, item.y - h, x0 + w, item.y + 0.3 * h)
+    pad = (item.paint.width / 2) if item.paint.stroke else 0.0
+    if isinstance(item, Line):
+        xs, ys = (item.x1, item.x2), (item.y1, item.y2)
+    elif isinstance(item, Rect):
+        xs, ys = (item.x, item.x + item.w), (item.y, item.y + item.h)
+    elif isinstance(item, Circle):
+        xs, ys = (item.cx - item.r, item.cx + item.r), (item.cy - item.r, item.cy + item.r)
+    else:
+        pts = [v for op in item.ops for v in op[1:]]
+        xs, ys = pts[0::2], pts[1::2]
+    return (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)
 
 
 # --- a filled-in sheet -------------------------------------------------------------

@@ -1,0 +1,16 @@
+"""Reading phone photos of filled All In sheets (issue 8).
+
+* :mod:`.image` — opening a photo safely (size checked from the header first);
+* :mod:`.markers` — ArUco markers, the paper they name, the homography and its residual;
+* :mod:`.code` — the sheet code (QR): layout, format version, geometry hash;
+* :mod:`.marks` — rectify, flatten the light, register each space, measure the ink of every target;
+* :mod:`.read` — the whole chain and the decisions (:func:`read_photo`);
+* :mod:`.output` — the ``.read.yaml`` typed-in sheet and the annotated PNG;
+* :mod:`.synth` — synthetic phone photos for tests and the benchmark.
+"""
+
+from .errors import PhotoError
+from .image import looks_like_photo
+from .read import CellReading, CountReading, PhotoReading, read_photo
+
+__all__ = ["PhotoError", "PhotoReading", "CellReading", "CountReading", "read_photo", "looks_like_photo"]

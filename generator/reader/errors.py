@@ -1,0 +1,17 @@
+"""The reader's errors: every one names the photo, as ``PHOTO: error: message``."""
+
+from __future__ import annotations
+
+from ..errors import InputError, Problem
+
+
+class PhotoError(InputError):
+    """A photo cannot be read (not an image, no sheet, too small, too blurred, another layout …).
+
+    ``problems`` holds one :class:`~generator.errors.Problem` naming the photo (no line or column).
+    """
+
+    def __init__(self, display: str, message: str):
+        super().__init__([Problem(display, 0, 0, message)])
+        self.display = display
+        self.message = message

@@ -1,0 +1,191 @@
+"""Finding the sheet in a photo: ArUco markers, the paper they name, and the homography.
+
+Every sheet prints four corner markers (and up to four mid-edge ones) of the
+4 × 4 ArUco dictionary; each paper size has its own block of eight ids
+(:func:`generator.sheets.allin.marker_block`), so the ids found tell the
+paper, and the paper gives each marker's corners in millimetres.  The
+homography maps page millimetres to photo pixels; with five or more markers it
+is fitted robustly (RANSAC, then least squares on the inliers).  Its residual —
+the RMS distance, in millimetres on the page, between where the corners were
+found and where the fit puts them — is the quality figure of the fit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..paper import Paper, papers
+from ..sheets.allin import MARKER_DICTIONARY, MARKER_SIZE, marker_block, marker_boxes
+
+DETECT_SIDE = 1800
+"""Markers are searched in a copy of the photo scaled down to this longest side (pixels)."""
+
+
+@dataclass(frozen=True)
+class SheetFit:
+    """Where the sheet lies in the photo.
+
+    Attributes:
+        paper: the paper size named by the marker ids.
+        found: marker id → its slot (``"tl"``, ``"tm"`` …) for every marker used in the fit.
+        outliers: marker ids found but left out of the fit (they disagree with the others).
+        homography: 3 × 3 matrix mapping page millimetres ``(x, y, 1)`` to photo pixels.
+        residual_mm: RMS fit error of the marker corners, in millimetres on the page.
+        px_per_mm: photo pixels per page millimetre at the middle of the page (geometric mean of the two axes).
+    """
+
+    paper: Paper
+    found: dict[int, str]
+    outliers: tuple[int, ...]
+    homography: np.ndarray
+    residual_mm: float
+    px_per_mm: float
+    offsets: dict[int, tuple[float, float]] = None
+    """Marker id → (x, y) of its centre (mm) and how far (mm) the photo shows it from where the fit puts it:
+    ``{id: (x, y, dx, dy)}``; the sheet's bend near each marker."""
+
+    def to_image(self, pts_mm: np.ndarray) -> np.ndarray:
+        """Map page points ``(N, 2)`` in mm to photo pixels ``(N, 2)``."""
+        return _apply(self.homography, pts_mm)
+
+    def to_page(self, pts_px: np.ndarray) -> np.ndarray:
+        """Map photo pixels ``(N, 2)`` to page millimetres ``(N, 2)``."""
+        return _apply(np.linalg.inv(self.homography), pts_px)
+
+
+@lru_cache(maxsize=1)
+def _detector():
+    import cv2
+
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, MARKER_DICTIONARY))
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.cornerRefinementWinSize = 3
+    params.adaptiveThreshWinSizeMin = 7
+    params.adaptiveThreshWinSizeMax = 37
+    params.adaptiveThreshWinSizeStep = 15
+    params.minMarkerPerimeterRate = 0.02
+    params.polygonalApproxAccuracyRate = 0.05
+    params.errorCorrectionRate = 0.5
+    return cv2.aruco.ArucoDetector(dictionary, params)
+
+
+def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
+    """Find ArUco markers in a grey photo ``(H, W) uint8``.
+
+    Returns:
+        marker id → its four corners ``(4, 2)`` in photo pixels (float32), in the
+        marker's own order: top-left, top-right, bottom-right, bottom-left as printed.
+        When an id is seen twice, the larger one is kept.
+    """
+    import cv2
+
+    h, w = gray.shape[:2]
+    scale = min(1.0, DETECT_SIDE / max(h, w))
+    small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    corners, ids, _ = _detector().detectMarkers(small)
+    found: dict[int, np.ndarray] = {}
+    if ids is None:
+        return found
+    for c, i in zip(corners, ids.ravel()):
+        pts = c.reshape(4, 2).astype(np.float32) / scale
+        if scale < 1:  # refine the corners on the full-size photo
+            win = int(max(2, min(6, 0.8 / scale)))
+            pts = cv2.cornerSubPix(gray, pts.reshape(-1, 1, 2).copy(), (win, win), (-1, -1),
+                                   (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)).reshape(4, 2)
+        key = int(i)
+        if key not in found or cv2.contourArea(pts) > cv2.contourArea(found[key]):
+            found[key] = pts
+    return found
+
+
+def paper_of(ids: list[int]) -> Paper | None:
+    """The paper size whose marker block holds the most of ``ids`` (``None`` if none)."""
+    best, count = None, 0
+    for p in papers().values():
+        base = marker_block(p.id)
+        n = sum(1 for i in ids if base <= i < base + 8)
+        if n > count:
+            best, count = p, n
+    return best
+
+
+def fit_sheet(found: dict[int, np.ndarray], *, min_markers: int = 3) -> SheetFit | None:
+    """Fit the page-to-photo homography from the markers found.
+
+    Uses the markers of the paper block with most markers; with five or more,
+    RANSAC drops markers that disagree, then a least-squares fit on the rest.
+
+    Returns:
+        the fit, or ``None`` when fewer than ``min_markers`` markers of one paper were found.
+    """
+    import cv2
+
+    paper = paper_of(list(found))
+    if paper is None:
+        return None
+    boxes = marker_boxes(paper)
+    ids = [i for i in sorted(found) if i in boxes]
+    if len(ids) < min_markers:
+        return None
+    src, dst, owner = [], [], []
+    s = MARKER_SIZE
+    for i in ids:
+        _, x, y = boxes[i]
+        src += [(x, y), (x + s, y), (x + s, y + s), (x, y + s)]
+        dst += list(found[i])
+        owner += [i] * 4
+    src_a = np.asarray(src, np.float64)
+    dst_a = np.asarray(dst, np.float64)
+    H0, _ = cv2.findHomography(src_a, dst_a, 0)
+    if H0 is None:
+        return None
+    ppm = _px_per_mm(H0, paper)
+    keep = list(ids)
+    if len(ids) >= 5:
+        H1, mask = cv2.findHomography(src_a, dst_a, cv2.RANSAC, max(3.0, 3.0 * ppm))
+        if H1 is not None:
+            inl = mask.ravel().astype(bool)
+            # a marker counts only if most of its corners agree
+            keep = [i for i in ids if sum(inl[k] for k in range(len(owner)) if owner[k] == i) >= 3]
+            if len(keep) >= 4:
+                sel = np.array([o in keep for o in owner])
+                H0, _ = cv2.findHomography(src_a[sel], dst_a[sel], 0)
+            else:
+                keep = list(ids)
+    sel = np.array([o in keep for o in owner])
+    back = _apply(np.linalg.inv(H0), dst_a[sel])
+    residual = float(np.sqrt(np.mean(np.sum((back - src_a[sel]) ** 2, axis=1))))
+    offsets = {}
+    own = np.array(owner)[sel]
+    for i in keep:
+        k = own == i
+        d = (back[k] - src_a[sel][k]).mean(axis=0)
+        c = src_a[sel][k].mean(axis=0)
+        offsets[i] = (float(c[0]), float(c[1]), float(d[0]), float(d[1]))
+    return SheetFit(
+        paper=paper,
+        found={i: boxes[i][0] for i in keep},
+        outliers=tuple(i for i in ids if i not in keep),
+        homography=H0,
+        residual_mm=residual,
+        px_per_mm=_px_per_mm(H0, paper),
+        offsets=offsets,
+    )
+
+
+def _px_per_mm(H: np.ndarray, paper: Paper) -> float:
+    cx, cy = paper.width / 2, paper.height / 2
+    p = _apply(H, np.array([[cx, cy], [cx + 1, cy], [cx, cy + 1]], np.float64))
+    ax = np.linalg.norm(p[1] - p[0])
+    ay = np.linalg.norm(p[2] - p[0])
+    return float(np.sqrt(ax * ay))
+
+
+def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = np.asarray(pts, np.float64).reshape(-1, 2)
+    v = np.hstack([pts, np.ones((len(pts), 1))]) @ H.T
+    return v[:, :2] / v[:, 2:3]

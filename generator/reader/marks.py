@@ -1,0 +1,680 @@
+"""Measuring the marks: rectify, flatten the light, register each card space, score every target.
+
+All work happens on the page rectified through the homography at
+:data:`PPM` pixels per millimetre, next to the same page rendered blank from
+the scene (the template):
+
+1. **Flatten the light.** Each colour channel is divided by an estimate of the
+   paper's brightness around it (a 9 mm maximum filter, smoothed), which
+   removes gradients, shadows and colour casts.  *Darkness* is then
+   ``1 − max(R, G, B)``: the dropout blue of the rank boxes and chip circles
+   is light in every channel's maximum, pencil and pen are not.
+2. **Blur.** How soft the photo is, as a Gaussian sigma in millimetres, is
+   measured on the markers (their rendering is known exactly).
+3. **Register.** Each card space (and each chip) is matched against the template,
+   blurred alike, within a few millimetres; a shift that disagrees with a smooth
+   fit over the page is replaced by the fit.
+4. **Score.** The template's print (blurred alike) is subtracted, the dark
+   print's edges masked, and each target's *ink* measured: the mean extra
+   darkness inside a rank or spent box, inside a chip circle, and, for a suit,
+   around the symbol — the darkest third of each of twelve sectors of a ring, taking the sixth highest,
+   so a circle with a gap still counts but a neighbour's circle does not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+import numpy as np
+
+from ..scene import MarkTarget, Scene
+from ..sheets.allin import MARKER_SIZE, marker_cells
+from .markers import SheetFit
+
+PPM = 8.0
+"""Pixels per millimetre of the rectified page."""
+SEARCH_MM = 2.0
+"""How far (mm) a card space may lie from where the homography puts it."""
+RING_SECTORS = 12
+RING_RANK = 6
+"""A suit's ring score is the ``RING_RANK``-th highest of its ``RING_SECTORS`` sector means."""
+
+
+@dataclass
+class TargetInk:
+    """One mark target and the ink measured in it (darkness above the blank paper, 0–1)."""
+
+    target: MarkTarget
+    ink: float
+    shift: tuple[float, float] = (0.0, 0.0)
+    sectors: tuple[float, ...] | None = None
+    """For a suit: the mean extra darkness in each of the ring's sectors (NaN where masked),
+    sector 0 pointing left, counting clockwise on the page (3 points up, 9 down)."""
+
+
+UP_SECTORS = (1, 2, 3, 4)
+DOWN_SECTORS = (7, 8, 9, 10)
+"""The ring sectors facing the suit above and the suit below."""
+
+
+def ring_score(sectors: tuple[float, ...], exclude: tuple[int, ...] = ()) -> float:
+    """A suit's ring score from its sector means: the ``RING_RANK``-th highest of twelve, or with
+    ``exclude``d sectors (those facing a circled neighbour) the fourth highest of the rest."""
+    vals = sorted((v for k, v in enumerate(sectors) if k not in exclude and v == v), reverse=True)
+    rank = RING_RANK if not exclude else 4
+    if len(vals) < rank:
+        return 0.0
+    return float(vals[rank - 1])
+
+
+@dataclass
+class Measurement:
+    """Everything measured on one photo.
+
+    Attributes:
+        inks: (kind, owner, key) → :class:`TargetInk` for every rank, suit, value, chip_earned and chip_spent target.
+        blur_mm: the photo's softness, Gaussian sigma in mm on the page.
+        registration: cell or chip name → (shift x, shift y in mm, match score 0–1, used the fit instead).
+        noise: the spread (robust sigma) of ink over blank paper.
+        origin: the top-left corner (mm) of the page region measured.
+    """
+
+    inks: dict[tuple[str, str, str], TargetInk]
+    blur_mm: float
+    registration: dict[str, tuple[float, float, float, bool]]
+    noise: float
+    page: np.ndarray | None = field(repr=False, default=None)
+    origin: tuple[float, float] = (0.0, 0.0)
+    levels: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    """Filled in by the decisions: kind → (blank level, sure level, typical mark ink)."""
+
+
+# --- the template -------------------------------------------------------------------------
+
+_TEMPLATES: dict[tuple, np.ndarray] = {}
+
+
+def template(scene: Scene, key: tuple, ppm: float = PPM) -> np.ndarray:
+    """The blank page rendered from its PDF at ``ppm``: RGB ``uint8`` (cached by ``key``)."""
+    from ..backends.pdf import render_pdf
+    from ..backends.png import pdf_to_images
+
+    k = (*key, ppm)
+    if k not in _TEMPLATES:
+        _TEMPLATES[k] = np.asarray(pdf_to_images(render_pdf([scene]), dpi=ppm * 25.4)[0], np.uint8)
+        while len(_TEMPLATES) > 12:
+            _TEMPLATES.pop(next(iter(_TEMPLATES)))
+    return _TEMPLATES[k]
+
+
+def template_darkness(rgb: np.ndarray, chroma_sigma_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """Darkness ``1 − max(R,G,B)`` and luminance darkness of a template crop (RGB uint8).
+
+    The colour is first blurred by ``chroma_sigma_px`` (luminance kept sharp), as a
+    camera and JPEG do: a thin light-blue line then greys in the template as it does
+    in the photo, and subtracts cleanly.
+    """
+    import cv2
+
+    img = rgb.astype(np.float32) / 255.0
+    if chroma_sigma_px > 0.3:
+        ycc = cv2.cvtColor(img, cv2.COLOR_RGB2YCrCb)
+        y, cr, cb = cv2.split(ycc)
+        cr = cv2.GaussianBlur(cr, (0, 0), chroma_sigma_px)
+        cb = cv2.GaussianBlur(cb, (0, 0), chroma_sigma_px)
+        img = cv2.cvtColor(cv2.merge([y, cr, cb]), cv2.COLOR_YCrCb2RGB)
+    r, g, b = cv2.split(img)
+    d = 1.0 - cv2.max(cv2.max(r, g), b)
+    lum = 1.0 - cv2.cvtColor(np.clip(img, 0, 1), cv2.COLOR_RGB2GRAY)
+    return d, lum
+
+
+# --- rectifying -----------------------------------------------------------------------------
+
+
+def shrink(img: np.ndarray, fit: SheetFit, ppm: float = PPM) -> tuple[np.ndarray, SheetFit]:
+    """The photo scaled down (area averaging) when it holds far more detail than ``ppm``
+    pixels per page mm, with the fit adjusted to it; else both unchanged. Faster, and no aliasing."""
+    import cv2
+
+    if fit.px_per_mm <= 1.5 * ppm:
+        return img, fit
+    f = 1.25 * ppm / fit.px_per_mm
+    small = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    H = np.diag([f, f, 1.0]) @ fit.homography
+    return small, replace(fit, homography=H, px_per_mm=fit.px_per_mm * f)
+
+
+def rectify(img: np.ndarray, fit: SheetFit, box_mm: tuple[float, float, float, float], ppm: float = PPM) -> np.ndarray:
+    """The page region ``(x0, y0, x1, y1)`` mm cut from the photo through the homography, at ``ppm`` (same dtype, BGR)."""
+    import cv2
+
+    x0, y0, x1, y1 = box_mm
+    H = fit.homography
+    src = img
+    S = np.array([[1 / ppm, 0, x0], [0, 1 / ppm, y0], [0, 0, 1]], np.float64)
+    size = (int(round((x1 - x0) * ppm)), int(round((y1 - y0) * ppm)))
+    return cv2.warpPerspective(src, H @ S, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+
+
+def flatten(bgr: np.ndarray, ppm: float = PPM) -> np.ndarray:
+    """Divide each channel by the paper's local brightness; float32 in about 0–1.2."""
+    import cv2
+
+    img = bgr.astype(np.float32) / 255.0
+    h, w = img.shape[:2]
+    small = cv2.resize(img, (max(4, int(w / ppm)), max(4, int(h / ppm))), interpolation=cv2.INTER_AREA)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+    paper = cv2.dilate(small, kernel)
+    paper = cv2.GaussianBlur(paper, (0, 0), 3.0)
+    paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
+    return img / np.maximum(paper, 0.05)
+
+
+# --- blur --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BlurField:
+    """How soft the photo is, measured on each marker found and spread over the page.
+
+    A blur is measured in photo pixels at each marker (a camera blurs in pixels)
+    and turned into page millimetres with the local scale of the homography, so
+    the far side of a tilted sheet gets the larger blur it has.
+
+    Attributes:
+        points: the markers' centres (mm); ``sigma_px`` the blur measured there (photo pixels).
+        median: the median blur over the markers, in page mm (the photo's quality figure).
+    """
+
+    fit: SheetFit
+    points: tuple[tuple[float, float], ...]
+    sigma_px: tuple[float, ...]
+    median: float
+
+    def at(self, x: float, y: float) -> float:
+        """The blur (Gaussian sigma, mm on the page) expected at page point ``(x, y)`` mm."""
+        if not self.points:
+            return self.median
+        d = np.array([np.hypot(x - px, y - py) for px, py in self.points]) + 20.0
+        w = 1.0 / d ** 2
+        s_px = float(np.sum(w * np.array(self.sigma_px)) / np.sum(w))
+        return s_px / _local_ppm(self.fit, x, y)
+
+
+def _local_ppm(fit: SheetFit, x: float, y: float) -> float:
+    p = fit.to_image(np.array([[x, y], [x + 1, y], [x, y + 1]], np.float64))
+    return float(np.sqrt(np.linalg.norm(p[1] - p[0]) * np.linalg.norm(p[2] - p[0])))
+
+
+def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM) -> BlurField:
+    """The photo's softness: at each marker found, the Gaussian sigma that best turns the
+    marker's exact drawing into what the photo shows (see :class:`BlurField`)."""
+    import cv2
+
+    from ..sheets.allin import marker_boxes
+
+    boxes = marker_boxes(fit.paper)
+    margin = 2.0
+    points, sig_px, sig_mm = [], [], []
+    for mid in list(fit.found):
+        _, x, y = boxes[mid]
+        patch = rectify(img, fit, (x - margin, y - margin, x + MARKER_SIZE + margin, y + MARKER_SIZE + margin), ppm)
+        g = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        n = g.shape[0]
+        ideal = np.zeros((n, n), np.float32)
+        cells = marker_cells(mid)
+        cell = MARKER_SIZE / 6 * ppm
+        off = margin * ppm
+        for r in range(6):
+            for c in range(6):
+                if cells[r][c]:
+                    ideal[int(round(off + r * cell)):int(round(off + (r + 1) * cell)), int(round(off + c * cell)):int(round(off + (c + 1) * cell))] = 1.0
+        best = (np.inf, 0.0)
+        gv = g.ravel()
+        for sgm in np.arange(0.0, 1.21, 0.05):
+            model = cv2.GaussianBlur(ideal, (0, 0), sgm * ppm) if sgm > 0 else ideal
+            A = np.column_stack([model.ravel(), np.ones(model.size, np.float32)])
+            coef, *_ = np.linalg.lstsq(A, gv, rcond=None)
+            err = float(np.mean((A @ coef - gv) ** 2))
+            if err < best[0]:
+                best = (err, float(sgm))
+        cx, cy = x + MARKER_SIZE / 2, y + MARKER_SIZE / 2
+        points.append((cx, cy))
+        sig_mm.append(best[1])
+        sig_px.append(best[1] * _local_ppm(fit, cx, cy))
+    median = float(np.median(sig_mm)) if sig_mm else 0.3
+    return BlurField(fit, tuple(points), tuple(sig_px), median)
+
+
+# --- registration and scoring --------------------------------------------------------------------
+
+
+def _subpix_peak(res: np.ndarray) -> tuple[float, float, float]:
+    import cv2
+
+    _, mx, _, (px, py) = cv2.minMaxLoc(res)
+    dx = dy = 0.0
+    if 0 < px < res.shape[1] - 1:
+        a, b, c = res[py, px - 1], res[py, px], res[py, px + 1]
+        den = a - 2 * b + c
+        dx = 0.5 * (a - c) / den if den < 0 else 0.0
+    if 0 < py < res.shape[0] - 1:
+        a, b, c = res[py - 1, px], res[py, px], res[py + 1, px]
+        den = a - 2 * b + c
+        dy = 0.5 * (a - c) / den if den < 0 else 0.0
+    return px + float(np.clip(dx, -0.5, 0.5)), py + float(np.clip(dy, -0.5, 0.5)), float(mx)
+
+
+def _groups(scene: Scene) -> dict[str, tuple[list[MarkTarget], list[MarkTarget]]]:
+    """Targets registered together, and the boxes whose print they are registered on: each card
+    space on its rank rows (with the frame's bottom and sides) and, apart, on its column of suits;
+    the chip track's two halves on their print and the line of text above them."""
+    cells: dict[str, list[MarkTarget]] = {}
+    chips: list[MarkTarget] = []
+    for t in scene.marks:
+        if t.kind in ("rank", "suit", "value"):
+            cells.setdefault(t.owner, []).append(t)
+        elif t.kind in ("chip_earned", "chip_spent"):
+            chips.append(t)
+    groups: dict[str, tuple[list[MarkTarget], list[MarkTarget]]] = {}
+    for name, ts in cells.items():
+        groups[name] = ([t for t in ts if t.kind != "suit"], [t for t in ts if t.kind == "rank"])
+        suits = [t for t in ts if t.kind == "suit"]
+        if suits:  # the suit column on its own printed symbols (a space is never quite flat)
+            groups[f"{name}/suits"] = (suits, suits)
+    circles = sorted((t for t in chips if t.kind == "chip_earned"), key=lambda t: t.x)
+    if circles:
+        # the track's two halves, each on its chips' print and the line of text above them
+        top = min(t.y for t in circles)
+        half = (len(circles) + 1) // 2
+        for name, part in (("chips<", circles[:half]), ("chips>", circles[half:])):
+            if not part:
+                continue
+            owners = {t.owner for t in part}
+            ts = [t for t in chips if t.owner in owners]
+            x0, x1 = min(t.x for t in part) - 2.0, max(t.x + t.w for t in part) + 2.0
+            strip = MarkTarget("anchor", name, "", max(0.0, x0), top - 5.0, min(scene.width, x1) - max(0.0, x0), 4.2)
+            groups[name] = (ts, [strip, *ts])
+    return groups
+
+
+def _bbox(targets: list[MarkTarget], pad: float) -> tuple[float, float, float, float]:
+    return (
+        min(t.x for t in targets) - pad,
+        min(t.y for t in targets) - pad,
+        max(t.x + t.w for t in targets) + pad,
+        max(t.y + t.h for t in targets) + pad,
+    )
+
+
+def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, ppm: float = PPM, *, blur: BlurField | None = None) -> Measurement:
+    """Measure the ink in every mark target of ``scene`` on the photo ``img`` (BGR uint8).
+
+    Args:
+        fit: the sheet's homography (page mm → photo px).
+        scene: the blank sheet's scene, drawn for the layout and paper the sheet code names.
+        template_key: a key identifying the scene, for the template cache.
+        blur: the photo's blur if already measured (:func:`measure_blur`).
+
+    Returns:
+        the :class:`Measurement`; inks are relative to blank paper (about 0 when nothing is marked).
+    """
+    import cv2
+
+    groups = _groups(scene)
+    all_targets = [t for g, a in groups.values() for t in g + a]
+    pad = SEARCH_MM + 4.0
+    W, H = scene.width, scene.height
+    x0, y0, x1, y1 = _bbox(all_targets, pad)
+    x0, y0, x1, y1 = max(0.0, x0), max(0.0, y0), min(W, x1), min(H, y1)
+    # page region at ppm, aligned to the template's pixel grid
+    x0, y0 = np.floor(x0 * ppm) / ppm, np.floor(y0 * ppm) / ppm
+    rect = rectify(img, fit, (x0, y0, x1, y1), ppm)
+    flat = flatten(rect, ppm)
+    b, g, r = cv2.split(flat)
+    D = 1.0 - cv2.max(cv2.max(b, g), r)
+    L = 1.0 - cv2.min(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY), 1.0)
+    field_ = blur if blur is not None else measure_blur(img, fit, ppm)
+    blur = field_.median
+    full = template(scene, template_key, ppm)
+    oy, ox = int(round(y0 * ppm)), int(round(x0 * ppm))
+    h, w = D.shape
+    crop = np.full((h, w, 3), 255, np.uint8)
+    sub = full[oy:oy + h, ox:ox + w]
+    crop[: sub.shape[0], : sub.shape[1]] = sub
+    # colour in a photo is softer than brightness (Bayer sensor, JPEG 4:2:0): about two photo pixels
+    chroma = max(2.0 / max(fit.px_per_mm, 1e-6), 0.2) * ppm
+    tD, tL = template_darkness(crop, chroma)
+    s_px = max(blur, 0.05) * ppm
+    tDb = cv2.GaussianBlur(tD, (0, 0), s_px)
+    tLb = cv2.GaussianBlur(tL, (0, 0), s_px)
+    # where dark print makes any subtraction unreliable
+    dark = (tDb > 0.18).astype(np.uint8)
+    grow = int(round((0.2 + 0.6 * blur) * ppm)) | 1
+    dark = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))).astype(bool)
+    # round the suits, a narrower mask (a tight circle runs close to its symbol): what the print
+    # leaves beyond it is the same in every space and comes off sector by sector (see below)
+    grow_s = int(round((0.05 + 0.3 * blur) * ppm)) | 1
+    dark_suits = cv2.dilate((tDb > 0.3).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow_s, grow_s))).astype(bool)
+
+    def px(xm: float, ym: float) -> tuple[float, float]:
+        return ((xm - x0) * ppm, (ym - y0) * ppm)
+
+    # --- register each group
+    shifts: dict[str, tuple[float, float, float]] = {}
+    centres: dict[str, tuple[float, float]] = {}
+    search = SEARCH_MM + 2 * min(fit.residual_mm, 1.0)
+    near_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(0.8 * ppm) | 1, int(0.8 * ppm) | 1))
+    for name, (_targets, anchors) in groups.items():
+        bx0, by0, bx1, by1 = _bbox(anchors, 1.5)
+        centres[name] = ((bx0 + bx1) / 2, (by0 + by1) / 2)
+        ax0, ay0 = px(bx0, by0)
+        ax1, ay1 = px(bx1, by1)
+        r = int(round(search * ppm))
+        ix0, iy0, ix1, iy1 = int(ax0), int(ay0), int(ax1), int(ay1)
+        if ix0 - r < 0 or iy0 - r < 0 or ix1 + r > w or iy1 + r > h:
+            shifts[name] = (0.0, 0.0, 0.0)
+            continue
+        tpl = tLb[iy0:iy1, ix0:ix1]
+        win = L[iy0 - r:iy1 + r, ix0 - r:ix1 + r]
+        if float(tpl.std()) < 1e-4:
+            shifts[name] = (0.0, 0.0, 0.0)
+            continue
+        # match on the print and just around it: the player's marks elsewhere do not pull the match
+        mask = cv2.dilate((tpl > 0.06).astype(np.uint8), near_kernel).astype(np.float32)
+        res = cv2.matchTemplate(win, tpl, cv2.TM_CCOEFF_NORMED, mask=mask)
+        res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
+        pxs, pys, score = _subpix_peak(res)
+        shifts[name] = ((pxs - r) / ppm, (pys - r) / ppm, score)
+    registration = _smooth_shifts(shifts, centres)
+    # the bend of the sheet, sampled where it is measured well: card spaces and markers
+    bend = [(centres[n][0], centres[n][1], v[0], v[1], 1.0) for n, v in registration.items()
+            if not n.startswith("chips") and not v[3] and v[2] >= 0.75]
+    bend += [(mx, my, ddx, ddy, 2.0) for mx, my, ddx, ddy in (fit.offsets or {}).values()]
+
+    # --- score every target
+    paper_px = (~dark) & (tDb < 0.02)
+    E_all = D - tDb
+    base = float(np.median(E_all[paper_px])) if paper_px.any() else 0.0
+    noise = float(1.4826 * np.median(np.abs(E_all[paper_px] - base))) if paper_px.any() else 0.02
+    inks: dict[tuple[str, str, str], TargetInk] = {}
+    for name, (targets, _) in groups.items():
+        dx, dy, _, _ = registration[name]
+        bx0, by0, bx1, by1 = _bbox(targets, 3.5)
+        ax0, ay0 = px(bx0, by0)
+        ax1, ay1 = px(bx1, by1)
+        ix0, iy0 = max(0, int(ax0)), max(0, int(ay0))
+        ix1, iy1 = min(w, int(ax1)), min(h, int(ay1))
+        pw, ph = ix1 - ix0, iy1 - iy0
+        centre = (ix0 + pw / 2 - 0.5 + dx * ppm, iy0 + ph / 2 - 0.5 + dy * ppm)
+        if name.startswith("chips"):
+            boxes = {t.owner: t for t in targets if t.kind == "chip_spent"}
+            own = {}
+            for o, b in boxes.items():
+                prior = _local_shift(b.x + b.w / 2, b.y + b.h / 2, bend)
+                own[o] = _outline_shift(b, D, tD, prior, x0, y0, ppm, field_.at(b.x + b.w / 2, b.y + b.h / 2))
+            # the sheet bends smoothly along the track: a chip far from its neighbours' median was misled
+            order = sorted(own, key=lambda o: boxes[o].x)
+            fixed = {}
+            for k, o in enumerate(order):
+                near = [own[p] for p in order[max(0, k - 2):k + 3] if p != o]
+                if len(near) >= 2:
+                    mx, my = float(np.median([v[0] for v in near])), float(np.median([v[1] for v in near]))
+                    fixed[o] = own[o] if np.hypot(own[o][0] - mx, own[o][1] - my) <= 0.35 else (mx, my)
+            own.update(fixed)
+            for t in targets:
+                sx, sy = own.get(t.owner) or _local_shift(t.x + t.w / 2, t.y + t.h / 2, bend)
+                sg = field_.at(t.x + t.w / 2, t.y + t.h / 2)
+                ink = _measure_one(t, D, tD, dark, base, (sx, sy), x0, y0, ppm, sg)
+                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (sx, sy))
+            continue
+        patch_d = cv2.getRectSubPix(D, (pw, ph), centre)
+        sg = field_.at(*centres[name])
+        bad = (dark_suits if name.endswith("/suits") else dark)[iy0:iy1, ix0:ix1]
+        tg = _blurred(tD, (iy0, iy1, ix0, ix1), sg * ppm)
+        E = patch_d - base - _gain(patch_d - base, tg, bad) * tg
+        for t in targets:
+            ink = _target_ink(t, E, bad, (x0 + ix0 / ppm, y0 + iy0 / ppm), ppm, sg)
+            if isinstance(ink, tuple):
+                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ring_score(ink), (dx, dy), ink)
+            else:
+                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (dx, dy))
+    # ranks and suits are mostly blank on any sheet: their median is this sheet's blank level for the kind
+    # (each suit apart: the print left over after subtraction depends on the symbol's shape)
+    keys = [key for key in inks if key[0] == "rank"]
+    if len(keys) >= 6:
+        b = float(np.median([inks[k].ink for k in keys]))
+        for k in keys:
+            inks[k].ink -= b
+    # a suit's ring, sector by sector: the print around it (its neighbours, the frame's corner) leaves
+    # the same trace in every space, so each sector's median over the spaces is taken off
+    for suit in ("S", "H", "D", "C"):
+        keys = [key for key in inks if key[0] == "suit" and key[2] == suit and inks[key].sectors is not None]
+        if len(keys) < 6:
+            continue
+        table = np.array([inks[k].sectors for k in keys], np.float64)
+        with np.errstate(all="ignore"):
+            med = np.nanmedian(table, axis=0) if np.isfinite(table).any() else np.zeros(RING_SECTORS)
+        med = np.nan_to_num(med)
+        for k, row in zip(keys, table):
+            inks[k].sectors = tuple(float(v) for v in row - med)
+            inks[k].ink = ring_score(inks[k].sectors)
+    return Measurement(inks, blur, registration, noise, None, (x0, y0))
+
+
+def _blurred(img: np.ndarray, box: tuple[int, int, int, int], sigma_px: float) -> np.ndarray:
+    """``img[y0:y1, x0:x1]`` blurred by ``sigma_px`` (computed with a margin, so its edges are right)."""
+    import cv2
+
+    y0, y1, x0, x1 = box
+    m = int(3 * sigma_px) + 2
+    h, w = img.shape
+    a0, b0, a1, b1 = max(0, y0 - m), max(0, x0 - m), min(h, y1 + m), min(w, x1 + m)
+    big = cv2.GaussianBlur(img[a0:a1, b0:b1], (0, 0), max(sigma_px, 0.4))
+    return big[y0 - a0:y1 - a0, x0 - b0:x1 - b0]
+
+
+def _gain(photo: np.ndarray, tpl: np.ndarray, bad: np.ndarray) -> float:
+    """How much darker the photo shows the light (dropout) print than the template does, as a factor.
+
+    A camera and JPEG grey the pale blue lines a little (their colour is softened more than
+    their brightness), by an amount that changes with the light; the median ratio over the
+    lines' pixels — a player's marks cross few of them — measures it.
+    """
+    on = (tpl > 0.05) & (tpl < 0.3) & ~bad
+    if int(on.sum()) < 20:
+        return 1.0
+    ratio = float(np.median(photo[on] / tpl[on]))
+    return float(np.clip(ratio, 0.6, 2.5))
+
+
+def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray, base: float,
+                 shift: tuple[float, float], x0: float, y0: float, ppm: float, blur: float) -> float:
+    """The ink of one (box or circle) target, the photo taken ``shift`` mm away from the template
+    (``tD`` unblurred: it is blurred here by ``blur`` mm)."""
+    import cv2
+
+    pad = 1.0
+    ax0, ay0 = int((t.x - pad - x0) * ppm), int((t.y - pad - y0) * ppm)
+    ax1, ay1 = int(np.ceil((t.x + t.w + pad - x0) * ppm)), int(np.ceil((t.y + t.h + pad - y0) * ppm))
+    h, w = D.shape
+    ax0, ay0, ax1, ay1 = max(0, ax0), max(0, ay0), min(w, ax1), min(h, ay1)
+    pw, ph = ax1 - ax0, ay1 - ay0
+    if pw < 4 or ph < 4:
+        return 0.0
+    centre = (ax0 + pw / 2 - 0.5 + shift[0] * ppm, ay0 + ph / 2 - 0.5 + shift[1] * ppm)
+    photo = cv2.getRectSubPix(D, (pw, ph), centre) - base
+    tg = _blurred(tD, (ay0, ay1, ax0, ax1), blur * ppm)
+    bad = dark[ay0:ay1, ax0:ax1]
+    E = photo - _gain(photo, tg, bad) * tg
+    ink = _target_ink(t, E, bad, (x0 + ax0 / ppm, y0 + ay0 / ppm), ppm, blur)
+    return float(ink) if not isinstance(ink, tuple) else ring_score(ink)
+
+
+def _outline_shift(b: MarkTarget, D: np.ndarray, tD: np.ndarray, prior: tuple[float, float], x0: float, y0: float,
+                   ppm: float, blur: float, reach: float = 1.0) -> tuple[float, float]:
+    """Where a box's printed outline lies in the photo, within ``reach`` mm of ``prior``: the best
+    normalised correlation with the (blurred) outline over the outline's own pixels — a tick across
+    the box spoils few of them — slightly favouring shifts near the prior."""
+    import cv2
+
+    pad = 0.5
+    r = int(round(reach * ppm))
+    tx0, ty0 = int(round((b.x - pad - x0) * ppm)), int(round((b.y - pad - y0) * ppm))
+    sw, sh = int(round((b.w + 2 * pad) * ppm)), int(round((b.h + 2 * pad) * ppm))
+    px, py = int(round(prior[0] * ppm)), int(round(prior[1] * ppm))
+    h, w = D.shape
+    if min(tx0 + px - r, ty0 + py - r, tx0, ty0) < 0 or tx0 + px + sw + r > w or ty0 + py + sh + r > h or tx0 + sw > w or ty0 + sh > h:
+        return prior
+    tpl = _blurred(tD, (ty0, ty0 + sh, tx0, tx0 + sw), blur * ppm)
+    on = (tpl > 0.35 * float(tpl.max())).astype(np.uint8)
+    if on.sum() < 10:
+        return prior
+    mask = cv2.dilate(on, np.ones((3, 3), np.uint8)).astype(np.float32)
+    win = np.ascontiguousarray(D[ty0 + py - r:ty0 + py + sh + r, tx0 + px - r:tx0 + px + sw + r])
+    res = cv2.matchTemplate(win, tpl, cv2.TM_CCOEFF_NORMED, mask=mask)
+    res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
+    yy, xx = np.mgrid[0:res.shape[0], 0:res.shape[1]]
+    res = res - 0.08 * np.hypot(xx - r, yy - r) / max(r, 1)
+    _, score, _, (mx, my) = cv2.minMaxLoc(res)
+    if score < 0.3:
+        return prior
+    return (prior[0] + (mx - r) / ppm, prior[1] + (my - r) / ppm)
+
+
+def _local_shift(x: float, y: float, anchors: list[tuple[float, float, float, float, float]], reach: float = 22.0) -> tuple[float, float]:
+    """The sheet's bend at ``(x, y)`` mm: a Gaussian-weighted mean (``reach`` mm) of the shifts
+    measured around it — the card spaces that matched well and the markers — ``(x, y, dx, dy, weight)``."""
+    if not anchors:
+        return (0.0, 0.0)
+    a = np.array(anchors, np.float64)
+    d2 = (a[:, 0] - x) ** 2 + (a[:, 1] - y) ** 2
+    w = a[:, 4] * np.exp(-d2 / (2 * reach ** 2)) + 1e-12
+    return (float(np.sum(w * a[:, 2]) / np.sum(w)), float(np.sum(w * a[:, 3]) / np.sum(w)))
+
+
+def _smooth_shifts(shifts: dict[str, tuple[float, float, float]], centres: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float, float, bool]]:
+    """Replace unreliable shifts (weak match, or far from a smooth fit over the page) by the fit."""
+    names = list(shifts)
+    good = [n for n in names if shifts[n][2] >= 0.5]
+    out: dict[str, tuple[float, float, float, bool]] = {}
+    if len(good) < 6:
+        med = (float(np.median([shifts[n][0] for n in good])) if good else 0.0,
+               float(np.median([shifts[n][1] for n in good])) if good else 0.0)
+        model = {n: med for n in names}
+    else:
+        # quadratic surface in x, y for each shift component, fitted with trimming
+        def design(ns):
+            xy = np.array([centres[n] for n in ns], np.float64)
+            x, y = (xy[:, 0] - 105) / 100, (xy[:, 1] - 150) / 100
+            return np.column_stack([np.ones_like(x), x, y, x * x, x * y, y * y])
+
+        use = list(good)
+        for _ in range(3):
+            A = design(use)
+            wts = np.array([shifts[n][2] for n in use])
+            cx, *_ = np.linalg.lstsq(A * wts[:, None], np.array([shifts[n][0] for n in use]) * wts, rcond=None)
+            cy, *_ = np.linalg.lstsq(A * wts[:, None], np.array([shifts[n][1] for n in use]) * wts, rcond=None)
+            pred = design(use)
+            err = np.hypot(pred @ cx - [shifts[n][0] for n in use], pred @ cy - [shifts[n][1] for n in use])
+            keep = [n for n, e in zip(use, err) if e < max(0.35, 2.5 * float(np.median(err)))]
+            if len(keep) == len(use) or len(keep) < 6:
+                break
+            use = keep
+        allA = design(names)
+        model = {n: (float(v0), float(v1)) for n, v0, v1 in zip(names, allA @ cx, allA @ cy)}
+    for n in names:
+        sx, sy, score = shifts[n]
+        mx, my = model[n]
+        dev = np.hypot(sx - mx, sy - my)
+        if (score >= 0.75 and dev <= 1.5) or (score >= 0.5 and dev <= 0.5):
+            out[n] = (sx, sy, score, False)
+        else:
+            out[n] = (mx, my, score, True)
+    return out
+
+
+@lru_cache(maxsize=256)
+def _ring_geometry(w: int, h: int, cx: float, cy: float, r0: float, r1: float) -> tuple[np.ndarray, ...]:
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    dx, dy = xx - cx, yy - cy
+    rr = np.hypot(dx, dy)
+    ang = (np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * RING_SECTORS
+    sector = np.clip(ang.astype(np.int32), 0, RING_SECTORS - 1)
+    ring = (rr >= r0) & (rr <= r1)
+    return tuple((ring & (sector == k)) for k in range(RING_SECTORS))
+
+
+def _top_mean(E: np.ndarray, bad: np.ndarray, xa: int, ya: int, xb: int, yb: int, share: float) -> float:
+    """The mean of the darkest ``share`` of ``E[ya:yb, xa:xb]`` where not ``bad`` (0 when too few pixels)."""
+    xa, ya = max(0, xa), max(0, ya)
+    vals = E[ya:yb, xa:xb][~bad[ya:yb, xa:xb]]
+    if vals.size < 4:
+        return 0.0
+    k = max(1, int(share * vals.size))
+    return float(np.partition(vals, vals.size - k)[vals.size - k:].mean())
+
+
+def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float, blur: float) -> float | tuple[float, ...]:
+    """The ink of one target in a patch ``E`` (extra darkness) whose top-left is at ``origin`` mm
+    (for a suit: its ring's sector means)."""
+    ox, oy = origin
+    x, y = (t.x - ox) * ppm, (t.y - oy) * ppm
+    w, h = t.w * ppm, t.h * ppm
+    if t.kind in ("rank", "chip_spent", "value"):
+        if t.kind == "chip_spent":  # larger, and alone: keep well clear of its outline
+            inset = max(0.2 * w, (0.15 + 0.8 * blur) * ppm)
+        else:
+            inset = max(0.12 * w, (0.12 + 0.35 * blur) * ppm) if t.kind != "value" else 0.5 * ppm
+        xa, ya = int(round(x + inset)), int(round(y + inset))
+        xb, yb = int(round(x + w - inset)), int(round(y + h - inset))
+        if t.kind == "chip_spent":
+            # a tick may run along an edge or overshoot the box: also look over the box and around it
+            # (nothing else is printed near a spent box; the chip circle above stays outside), diluted, so doubled
+            wide = _top_mean(E, bad, int(round(x - 0.3 * w)), int(round(y - 0.05 * h)), int(round(x + 1.3 * w)), int(round(y + 1.3 * h)), 0.4)
+            return max(_top_mean(E, bad, xa, ya, xb, yb, 0.4), 2.0 * wide)
+        region = E[ya:yb, xa:xb]
+        ok = ~bad[ya:yb, xa:xb]
+        vals = region[ok]
+        if vals.size < 4:
+            return 0.0
+        if t.kind == "value":
+            return float(vals.mean())
+        # the darkest 40 %: a tick covers a part of the box, wherever it crosses it
+        k = max(1, int(0.4 * vals.size))
+        return float(np.partition(vals, vals.size - k)[vals.size - k:].mean())
+    if t.kind == "chip_earned":
+        r = w / 2
+        cx, cy = x + r, y + r
+        xa, ya, xb, yb = int(cx - r), int(cy - r), int(cx + r) + 1, int(cy + r) + 1
+        region = E[ya:yb, xa:xb]
+        yy, xx = np.mgrid[ya:yb, xa:xb]
+        inside = np.hypot(xx + 0.5 - cx, yy + 0.5 - cy) <= 0.72 * r
+        ok = inside & ~bad[ya:yb, xa:xb]
+        vals = region[ok]
+        return float(vals.mean()) if vals.size >= 4 else 0.0
+    # suit: a ring around the printed symbol
+    k = t.w / 3.9
+    cx, cy = x + w / 2, y + h / 2
+    r0, r1 = 1.35 * k * ppm, 3.4 * k * ppm
+    half = int(np.ceil(r1)) + 1
+    xa, ya = int(np.floor(cx)) - half, int(np.floor(cy)) - half
+    xb, yb = xa + 2 * half + 1, ya + 2 * half + 1
+    if xa < 0 or ya < 0 or xb > E.shape[1] or yb > E.shape[0]:
+        return (float("nan"),) * RING_SECTORS
+    region = E[ya:yb, xa:xb]
+    ok = ~bad[ya:yb, xa:xb]
+    sectors = _ring_geometry(xb - xa, yb - ya, round(cx - xa, 1), round(cy - ya, 1), round(r0, 1), round(r1, 1))
+    means = []
+    for sec in sectors:
+        m = sec & ok
+        n = int(m.sum())
+        if n >= max(3, 0.25 * int(sec.sum())):
+            vals = region[m]
+            top = max(1, int(0.35 * n))  # a circle crosses the ring: its darkest third
+            means.append(float(np.partition(vals, n - top)[n - top:].mean()))
+        else:
+            means.append(float("nan"))
+    return tuple(means)

@@ -1,0 +1,511 @@
+"""Reading a photo of a filled All In sheet into the typed-in sheet form.
+
+:func:`read_photo` runs the whole chain — open the image, find the markers,
+fit the homography, read the sheet code, rebuild the sheet's scene for the
+layout and paper it names (so every target's position comes from the code
+that drew it), measure every mark (:mod:`.marks`) and decide (:func:`decide`).
+
+Decisions.  Each target's *ink* is compared with two thresholds: an absolute
+floor (below it nothing is marked, so a blank sheet reads blank) and a level
+relative to this sheet's own marks (the median ink of the clearest mark in
+each space: a light pencil hand gets lower thresholds than a felt pen, never
+below the floor).  Ink above the *sure* level is a mark; below the *blank*
+level it is not; in between it is *unsure*.  A card space is read when
+exactly one rank and exactly one suit are marked and nothing is unsure;
+empty when nothing is marked (and no value is written); anything else — two
+ranks, a rank without a suit, an unsure mark — makes the space *uncertain*,
+reported with its cell and never guessed.  Chips earned are the filled chip
+circles, chips spent the ticked boxes under them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..cards import Card, parse_card
+from ..errors import InputError
+from ..layout.allin import AllInLayout
+from ..layout.grid import Coord, cell_name
+from ..paper import Paper
+from ..registry import display_path, load_layout, resolve_layout, shipped_layouts
+from ..rules.allin_sheet import FilledSheet
+from ..scene import Scene
+from ..sheets.allin import SHEET_FORMAT, SheetCode, build_allin_sheet, geometry_hash
+from .code import CodeReading, read_code
+from .errors import PhotoError
+from .image import load_photo
+from .markers import SheetFit, detect_markers, fit_sheet
+from .marks import Measurement, measure, measure_blur, shrink
+
+MIN_PX_PER_MM = 1.9
+"""Below this many photo pixels per page millimetre the marks are too small to read."""
+MAX_BLUR_MM = 0.55
+"""Above this blur (Gaussian sigma, mm on the page, measured on the markers) the photo is refused."""
+REJECT_SCORE = 0.45
+"""With ``--layout`` and an unread code: a visible code correlating less than this with the layout's own is refused
+(a code that is not there at all — covered, torn off — is not held against ``--layout``)."""
+MAX_RESIDUAL_MM = 1.2
+"""Above this marker fit error (mm) the sheet is not flat enough (or a marker is misread)."""
+
+FLOOR = {"box": 0.030, "ring": 0.030, "bubble": 0.045, "spent": 0.030, "value": 0.025}
+"""Absolute ink floors: below these nothing is marked, whatever the rest of the sheet looks like."""
+SURE = {"box": 0.40, "ring": 0.30, "bubble": 0.40, "spent": 0.40}
+BLANK = {"box": 0.25, "ring": 0.20, "bubble": 0.20, "spent": 0.25}
+"""Sure and blank levels, as shares of this sheet's typical mark ink (never below the floor)."""
+DEFAULT_MARK = {"box": 0.16, "ring": 0.16, "bubble": 0.30, "spent": 0.16}
+"""Typical mark ink assumed when the sheet has too few marks of a kind to measure it."""
+
+
+@dataclass
+class Decision:
+    """One target's decision: ``True`` marked, ``False`` blank, ``None`` unsure; with ink and confidence 0–1."""
+
+    marked: bool | None
+    ink: float
+    confidence: float
+
+
+@dataclass
+class CellReading:
+    """What was read in one card space.
+
+    Attributes:
+        cell: its name (``"c3"``); ``coord`` its lattice position.
+        status: ``"card"``, ``"empty"`` or ``"uncertain"``.
+        card: the card read (status ``card``), else ``None``.
+        confidence: 0–1, the weakest of the decisions it rests on.
+        reason: for ``uncertain``, what is unclear.
+        ranks, suits: the rank labels / suit letters decided marked (``True``) or unsure (``None``).
+    """
+
+    cell: str
+    coord: Coord
+    status: str
+    card: Card | None
+    confidence: float
+    reason: str = ""
+    ranks: dict[str, bool | None] = field(default_factory=dict)
+    suits: dict[str, bool | None] = field(default_factory=dict)
+    inks: dict[str, float] = field(default_factory=dict)
+    """Every rank label's and suit letter's ink as decided on (above this space's blank level)."""
+
+
+@dataclass
+class CountReading:
+    """A count read from the chip track: ``value`` (``None`` when uncertain), confidence, reason,
+    and which chip numbers were read marked (``marked``) or unsure (``unsure``)."""
+
+    value: int | None
+    confidence: float
+    reason: str = ""
+    marked: list[int] = field(default_factory=list)
+    unsure: list[int] = field(default_factory=list)
+
+
+@dataclass
+class PhotoReading:
+    """Everything read from one photo.
+
+    Attributes:
+        path: the photo; ``display`` its name in messages.
+        layout, paper: the sheet's layout and paper (from the sheet code, or ``--layout``).
+        scene: the blank sheet's scene the targets come from.
+        code: the sheet code as read (``how`` is ``decoded``, ``matched`` or ``none``).
+        fit: the markers and homography.
+        measurement: the inks measured.
+        cells: every writable space's reading, by lattice position.
+        chips_earned, chips_spent: the chip counts read.
+        player: the player's name (the photo's file name; handwriting is not read).
+        image_size: ``(width, height)`` of the photo in pixels.
+    """
+
+    path: Path
+    display: str
+    layout: AllInLayout
+    paper: Paper
+    scene: Scene
+    code: CodeReading
+    fit: SheetFit
+    measurement: Measurement
+    cells: dict[Coord, CellReading]
+    chips_earned: CountReading
+    chips_spent: CountReading
+    player: str
+    image_size: tuple[int, int]
+    layout_ref: str = ""
+    preview: np.ndarray | None = field(default=None, repr=False)
+    """The whole page straightened at ``preview_ppm`` pixels per mm (BGR), for the annotated picture."""
+    preview_ppm: float = 4.0
+
+    @property
+    def uncertain(self) -> list[tuple[str, str]]:
+        """Every unclear field as ``(field, reason)``: a cell name, ``chips.earned`` or ``chips.spent``."""
+        out = [(c.cell, c.reason) for c in self.cells.values() if c.status == "uncertain"]
+        for name, count in (("chips.earned", self.chips_earned), ("chips.spent", self.chips_spent)):
+            if count.value is None:
+                out.append((name, count.reason))
+        return out
+
+    @property
+    def confidence(self) -> float:
+        """The weakest field confidence on the sheet (0–1)."""
+        vals = [c.confidence for c in self.cells.values()] + [self.chips_earned.confidence, self.chips_spent.confidence]
+        return float(min(vals)) if vals else 1.0
+
+    def filled_sheet(self) -> FilledSheet:
+        """The sheet as read, for scoring.
+
+        Raises:
+            ValueError: some field is uncertain (see :attr:`uncertain`).
+        """
+        if self.uncertain:
+            raise ValueError(f"{self.display}: uncertain fields: {', '.join(f for f, _ in self.uncertain)}")
+        cards = {coord: c.card for coord, c in self.cells.items() if c.status == "card"}
+        return FilledSheet(self.layout, self.player, cards, self.chips_earned.value or 0, self.chips_spent.value or 0)
+
+
+# --- the chain ----------------------------------------------------------------------------------
+
+
+def read_photo(path: str | Path, *, layout: str | None = None, display: str | None = None, player: str | None = None) -> PhotoReading:
+    """Read a photo of a filled All In sheet.
+
+    Args:
+        path: the photo (JPEG, PNG, …).
+        layout: a shipped layout id or a layout file, for a sheet whose code
+            cannot be read (also checked against the code when both are there).
+        display: the photo's name in messages (default: the path as given).
+        player: the player's name (default: the file name without its ending).
+
+    Returns:
+        the :class:`PhotoReading`; fields that are not clear are reported in
+        its :attr:`PhotoReading.uncertain`, never guessed.
+
+    Raises:
+        PhotoError: not an image; too large (checked before decoding) or too
+            small; no sheet found; too few markers; the sheet too small in the
+            picture or too blurred; markers that do not fit one flat sheet; a
+            sheet code that is not sheetsmith's, of another format version, of
+            another paper, of a layout other than ``layout``, or of another
+            version of its layout; an unreadable code without ``layout``.
+        InputError: ``layout`` is not a shipped id or a valid layout file.
+    """
+    import cv2
+
+    path = Path(path)
+    display = display or display_path(path)
+    img = load_photo(path, display)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    found = detect_markers(gray)
+    fit = fit_sheet(found)
+    if fit is None:
+        if not found and _too_soft(gray):
+            raise PhotoError(display, "no All In sheet found, and the photo is too blurred to see one: hold the phone still, "
+                                      "let it focus on the sheet, and take it again")
+        if not found:
+            raise PhotoError(display, "no All In sheet found: none of the sheet's corner markers (black squares) is in the photo")
+        raise PhotoError(
+            display,
+            f"found only {len(found)} of the sheet's markers; photograph the whole sheet, all four corner squares in the picture and not covered",
+        )
+    if fit.px_per_mm < MIN_PX_PER_MM:
+        raise PhotoError(
+            display,
+            f"the sheet is too small in the photo ({fit.px_per_mm:.1f} pixels per mm; at least {MIN_PX_PER_MM} needed): "
+            "move closer so the sheet fills most of the picture, or use a larger photo size",
+        )
+    if fit.residual_mm > MAX_RESIDUAL_MM:
+        raise PhotoError(
+            display,
+            f"the markers do not fit one flat sheet (off by {fit.residual_mm:.1f} mm): lay the sheet flat and take the photo again",
+        )
+    src, sfit = shrink(img, fit)
+    blur_field = measure_blur(src, sfit)
+    blur = blur_field.median
+    if blur > MAX_BLUR_MM:
+        raise PhotoError(
+            display,
+            f"the photo is too blurred to read the marks (edges spread over {blur:.2f} mm): hold the phone still, "
+            "let it focus on the sheet, and take it again in good light",
+        )
+    user_layout = load_layout(resolve_layout(layout)) if layout else None
+    candidates = _candidate_codes(fit.paper, user_layout)
+    code = read_code(gray, fit, list(candidates), blur)
+    if code.text is None and user_layout is not None and code.visible and code.mismatch > 1.0 - REJECT_SCORE:
+        raise PhotoError(
+            display,
+            f"the sheet's code does not match layout '{user_layout.id}' as sheetsmith draws it "
+            f"(correlation {1 - code.mismatch:.2f}): this is a sheet of another layout, or of another version of it",
+        )
+    lay = _layout_for(code, fit, user_layout, candidates, display, layout)
+    scene = build_allin_sheet(lay, fit.paper)
+    digest = geometry_hash(scene)
+    sheet_code = SheetCode.parse(code.text) if code.text else None
+    if sheet_code is not None and sheet_code.digest != digest:
+        raise PhotoError(
+            display,
+            f"this sheet was printed from another version of layout '{lay.id}' (its code says geometry {sheet_code.digest}, "
+            f"the layout now draws {digest}): print the sheet again, or read it with the sheetsmith and layout file that printed it",
+        )
+    m = measure(src, sfit, scene, (lay.id, lay.source, digest, fit.paper.id), blur=blur_field)
+    cells, earned, spent = decide(lay, m)
+    from .marks import rectify
+
+    preview = rectify(src, sfit, (0.0, 0.0, fit.paper.width, fit.paper.height), 4.0)
+    return PhotoReading(
+        path=path,
+        display=display,
+        layout=lay,
+        paper=fit.paper,
+        scene=scene,
+        code=code,
+        fit=fit,
+        measurement=m,
+        cells=cells,
+        chips_earned=earned,
+        chips_spent=spent,
+        player=player or path.stem,
+        image_size=(img.shape[1], img.shape[0]),
+        layout_ref=layout or lay.id,
+        preview=preview,
+    )
+
+
+def _too_soft(gray: np.ndarray) -> bool:
+    """True when the photo has almost no sharp edges anywhere (a blur, not a missing sheet)."""
+    import cv2
+
+    h, w = gray.shape
+    f = min(1.0, 1000 / max(h, w))
+    small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else gray
+    return float(cv2.Laplacian(small, cv2.CV_32F).var()) < 12.0
+
+
+_CODES: dict[tuple, str] = {}
+
+
+def code_for(layout: AllInLayout, paper: Paper) -> str:
+    """The sheet code text sheetsmith prints for ``layout`` on ``paper`` (cached)."""
+    key = (layout.id, layout.source, paper.id)
+    if key not in _CODES:
+        scene = build_allin_sheet(layout, paper)
+        _CODES[key] = SheetCode(SHEET_FORMAT, layout.id, paper.id, geometry_hash(scene)).text()
+    return _CODES[key]
+
+
+_SHIPPED: dict[tuple[str, float], AllInLayout] = {}
+
+
+def _shipped(path: Path) -> AllInLayout:
+    """A shipped layout, loaded once per process (again if its file changes)."""
+    key = (str(path), path.stat().st_mtime)
+    if key not in _SHIPPED:
+        _SHIPPED[key] = load_layout(path)
+    return _SHIPPED[key]
+
+
+def _candidate_codes(paper: Paper, user_layout: AllInLayout | None) -> dict[str, AllInLayout]:
+    out: dict[str, AllInLayout] = {}
+    if user_layout is not None:
+        out[code_for(user_layout, paper)] = user_layout
+        return out
+    for item in shipped_layouts():
+        if item.game == "allin":
+            lay = _shipped(item.path)
+            out[code_for(lay, paper)] = lay
+    return out
+
+
+def _layout_for(code: CodeReading, fit: SheetFit, user_layout: AllInLayout | None, candidates: dict[str, AllInLayout],
+                display: str, layout_arg: str | None) -> AllInLayout:
+    if code.text is None:
+        if user_layout is not None:
+            return user_layout
+        raise PhotoError(
+            display,
+            "the sheet's markers were found but its code (the QR square bottom right) cannot be read; "
+            "name the sheet's layout with --layout ID (see 'sheetsmith layouts'), or take a sharper, closer photo",
+        )
+    sc = SheetCode.parse(code.text)
+    if sc is None:
+        raise PhotoError(display, f"the QR code on this sheet is not a sheetsmith sheet code ({code.text[:40]!r}); this is not a sheet sheetsmith printed")
+    if sc.format != SHEET_FORMAT:
+        raise PhotoError(
+            display,
+            f"this sheet was printed in sheet format {sc.format}; this sheetsmith reads format {SHEET_FORMAT}: "
+            "use the sheetsmith version that printed it, or print the sheet again",
+        )
+    if sc.paper_id != fit.paper.id:
+        raise PhotoError(display, f"the sheet code says paper '{sc.paper_id}' but the markers say '{fit.paper.id}': the sheet is damaged or not sheetsmith's")
+    if user_layout is not None:
+        if sc.layout_id != user_layout.id:
+            raise PhotoError(display, f"the photo shows a sheet of layout '{sc.layout_id}', not '{user_layout.id}' as --layout {layout_arg} says")
+        return user_layout
+    if code.text.upper() in candidates:
+        return candidates[code.text.upper()]
+    for lay in candidates.values():
+        if lay.id == sc.layout_id:
+            return lay  # a shipped layout, but another version: the hash check reports it
+    raise PhotoError(
+        display,
+        f"the sheet's layout '{sc.layout_id}' is not a shipped layout; name its file with --layout FILE",
+    )
+
+
+# --- deciding -------------------------------------------------------------------------------------
+
+
+def _levels(kind: str, per_space_max: list[float], floor: float | None = None) -> tuple[float, float, float]:
+    """(blank level, sure level, typical mark) for a kind on this sheet (``floor``: instead of the kind's)."""
+    floor = FLOOR[kind] if floor is None else floor
+    clear = [v for v in per_space_max if v >= 2.5 * floor]
+    mark = float(np.median(clear)) if len(clear) >= 3 else DEFAULT_MARK[kind]
+    mark = max(mark, 3 * floor)
+    return max(floor, BLANK[kind] * mark), max(1.5 * floor, SURE[kind] * mark), mark
+
+
+def _decide(ink: float, blank: float, sure: float, mark: float) -> Decision:
+    if ink >= sure:
+        return Decision(True, ink, float(min(1.0, (ink - sure) / max(mark - sure, 1e-6) * 0.5 + 0.5)))
+    if ink < blank:
+        return Decision(False, ink, float(min(1.0, (blank - ink) / max(blank, 1e-6) * 0.5 + 0.5)))
+    return Decision(None, ink, 0.0)
+
+
+def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading], CountReading, CountReading]:
+    """Turn the measured inks into cell readings and chip counts (see the module docstring)."""
+    from ..cards import SUITS
+    from .marks import DOWN_SECTORS, UP_SECTORS, ring_score
+
+    inks = m.inks
+    cells = sorted(layout.grid.writable, key=lambda c: (c[1], c[0]))
+    names = {c: cell_name(c) for c in cells}
+    rank_of = {c: {k: inks[("rank", names[c], k)].ink for k in _keys(inks, "rank", names[c])} for c in cells}
+    suit_of = {c: {k: inks[("suit", names[c], k)].ink for k in _keys(inks, "suit", names[c])} for c in cells}
+    value_of = {c: inks[("value", names[c], "")].ink for c in cells if ("value", names[c], "") in inks}
+    rb, rs, rm = _levels("box", [max(v.values()) for v in rank_of.values()])
+    sb, ss, sm = _levels("ring", [max(v.values()) for v in suit_of.values()])
+    order = [s for s in SUITS]
+    out: dict[Coord, CellReading] = {}
+    for c in cells:
+        # this space's own blank level: most of its rank boxes and ring sectors are blank
+        rank_base = float(np.median(list(rank_of[c].values())))
+        sectors = [v for k in suit_of[c] for v in (inks[("suit", names[c], k)].sectors or ()) if v == v]
+        suit_base = float(np.median(sectors)) if sectors else 0.0
+        if rank_base > max(rb, 0.3 * rm):  # blank boxes carrying ink: the space was not lined up with the photo
+            out[c] = CellReading(names[c], c, "uncertain", None, 0.0, "the space could not be lined up with the photo", {}, {})
+            continue
+        ranks = {k: v - rank_base for k, v in rank_of[c].items()}
+        suits = {k: v - suit_base for k, v in suit_of[c].items()}
+        top = max(suits, key=suits.get)
+        if suits[top] >= ss:  # a circled suit's circle reaches into its neighbours' rings: leave those sectors out
+            i = order.index(top)
+            for j, facing in ((i - 1, DOWN_SECTORS), (i + 1, UP_SECTORS)):
+                if 0 <= j < len(order) and order[j] in suits:
+                    t = inks[("suit", names[c], order[j])]
+                    if t.sectors is not None:
+                        suits[order[j]] = min(suits[order[j]], ring_score(t.sectors, facing) - suit_base)
+        rd = _within(ranks, rb, rs, rm)
+        sd = _within(suits, sb, ss, sm)
+        out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0))
+        out[c].inks = {**ranks, **suits}
+    chips_e = sorted(((int(t.target.owner), t.ink) for (k, _, _), t in inks.items() if k == "chip_earned"))
+    chips_s = sorted(((int(t.target.owner), t.ink) for (k, _, _), t in inks.items() if k == "chip_spent"))
+    eb, es, em = _levels("bubble", [v for _, v in chips_e])
+    earned = _count([(i, _decide(v, eb, es, em)) for i, v in chips_e], "chip circles")
+    # spent boxes: their blank level from the boxes under circles left empty (no chip there to spend)
+    # and their spread raises the floor: where blank boxes vary, a mark must stand out further
+    empty = [v for (i, v) in chips_s if i not in earned.marked and i not in earned.unsure]
+    base = float(np.median(empty)) if len(empty) >= 3 else 0.0
+    spread = float(1.4826 * np.median(np.abs(np.array(empty) - base))) if len(empty) >= 3 else 0.0
+    chips_s = [(i, v - base) for i, v in chips_s]
+    pb, ps, pm = _levels("spent", [v for _, v in chips_s], floor=max(FLOOR["spent"], 4 * spread))
+    spent = _count([(i, _decide(v, pb, ps, pm)) for i, v in chips_s], "spent boxes")
+    m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
+    if earned.value is not None and spent.value is not None and spent.value > earned.value:
+        spent = CountReading(None, 0.0, f"{spent.value} spent boxes ticked but only {earned.value} chip circles filled", spent.marked, spent.unsure)
+    return out, earned, spent
+
+
+def _keys(inks, kind: str, owner: str) -> list[str]:
+    return [k for (kk, o, k) in inks if kk == kind and o == owner]
+
+
+def _within(inks: dict[str, float], blank: float, sure: float, mark: float) -> dict[str, Decision]:
+    """Decisions for the choices of one space (its 13 ranks or 4 suits).
+
+    The sheet's levels decide each choice; beside a clear mark, another choice
+    also needs a fair share of that mark's ink to count (half of it) or to be
+    unsure (a quarter), so smudges next to a bold mark do not make it uncertain.
+    """
+    top = max(inks.values())
+    out = {}
+    for k, v in inks.items():
+        d = _decide(v, blank, sure, mark)
+        if top >= sure and v < top:
+            if d.marked and v < 0.5 * top:
+                d = Decision(None, v, 0.0)
+            elif d.marked is None and v < 0.25 * top:
+                d = Decision(False, v, float(min(1.0, 0.5 + (0.25 * top - v) / max(0.25 * top, 1e-6))))
+        out[k] = d
+    return out
+
+
+def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decision], value_ink: float) -> CellReading:
+    """One space's reading from its rank and suit decisions (and the ink where the value is written)."""
+    ranks = [k for k, d in rd.items() if d.marked]
+    suits = [k for k, d in sd.items() if d.marked]
+    r_uns = [k for k, d in rd.items() if d.marked is None]
+    s_uns = [k for k, d in sd.items() if d.marked is None]
+    conf = float(min([d.confidence for d in rd.values()] + [d.confidence for d in sd.values()]))
+    state_r = {k: True for k in ranks} | {k: None for k in r_uns}
+    state_s = {k: True for k in suits} | {k: None for k in s_uns}
+
+    def uncertain(reason: str) -> CellReading:
+        return CellReading(name, coord, "uncertain", None, 0.0, reason, state_r, state_s)
+
+    problems = []
+    if len(ranks) > 1:
+        problems.append(f"ranks {_and(ranks)} are all ticked" if len(ranks) > 2 else f"ranks {_and(ranks)} are both ticked")
+    if len(suits) > 1:
+        problems.append(f"suits {_and(suits)} are all circled" if len(suits) > 2 else f"suits {_and(suits)} are both circled")
+    if r_uns:
+        problems.append(f"rank {_or(r_uns)}: faint, ticked or not?")
+    if s_uns:
+        problems.append(f"suit {_or(s_uns)}: faint, circled or not?")
+    if not problems:
+        if len(ranks) == 1 and len(suits) == 1:
+            card = parse_card(ranks[0] + suits[0])
+            return CellReading(name, coord, "card", card, conf, "", state_r, state_s)
+        if not ranks and not suits:
+            if value_ink >= 2 * FLOOR["value"]:
+                return uncertain("something is written in the space but no rank is ticked and no suit circled")
+            return CellReading(name, coord, "empty", None, conf, "", state_r, state_s)
+        if ranks:
+            problems.append(f"rank {ranks[0]} is ticked but no suit is circled")
+        else:
+            problems.append(f"suit {suits[0]} is circled but no rank is ticked")
+    return uncertain("; ".join(problems))
+
+
+def _and(items: list[str]) -> str:
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else items[0]
+
+
+def _or(items: list[str]) -> str:
+    return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else items[0]
+
+
+def _count(decisions: list[tuple[int, Decision]], what: str) -> CountReading:
+    marked = [i for i, d in decisions if d.marked]
+    unsure = [i for i, d in decisions if d.marked is None]
+    conf = float(min([d.confidence for _, d in decisions], default=1.0))
+    if unsure:
+        return CountReading(None, 0.0, f"{what} {', '.join(map(str, unsure))} unclear (marked or not?)", marked, unsure)
+    return CountReading(len(marked), conf, "", marked, unsure)
+
+
+__all__ = ["read_photo", "PhotoReading", "CellReading", "CountReading", "decide", "code_for", "InputError"]
