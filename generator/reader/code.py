@@ -107,19 +107,29 @@ def match_code(gray: np.ndarray, fit: SheetFit, candidates: list[str], blur_mm: 
         ``matched`` with the text when one candidate correlates clearly best, else ``none``;
         ``mismatch`` is 1 − the best correlation.
     """
+    import cv2
+
     ppm = 6.0
-    crop = crop_code(gray, fit, ppm).astype(np.float32)
+    reach = 1.5  # the sheet may bend this far (mm) away from where the markers put the code
+    crop = crop_code(gray, fit, ppm, margin_mm=3.0 + reach).astype(np.float32)
     scores: list[tuple[float, str]] = []
     texts = list(dict.fromkeys(candidates))
+    r = int(round(reach * ppm))
     sel = _data_area(texts, ppm)
-    c = crop[sel]
+    mask = sel[r:-r, r:-r] if r else sel
     for text in texts:
-        exp = expected_image(text, ppm, blur_mm)[sel]
-        a, b = c - c.mean(), exp - exp.mean()
-        corr = float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-9))
-        scores.append((corr, text))
+        best = -1.0
+        for f in (0.7, 1.0, 1.5, 2.2):  # the blur there may differ from the photo's median
+            tpl = expected_image(text, ppm, blur_mm * f)
+            tpl = np.ascontiguousarray(tpl[r:-r, r:-r]) if r else tpl
+            res = cv2.matchTemplate(crop, tpl, cv2.TM_CCOEFF_NORMED, mask=mask.astype(np.float32))
+            res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
+            best = max(best, float(res.max()))
+        scores.append((best, text))
+    inner = crop_code(gray, fit, ppm).astype(np.float32)
+    c = inner[sel]
     scores.sort(reverse=True)
-    visible = float(np.percentile(c, 90) - np.percentile(c, 10)) > 0.25 * max(float(np.percentile(crop, 99)), 1.0)
+    visible = float(np.percentile(c, 90) - np.percentile(c, 10)) > 0.25 * max(float(np.percentile(inner, 99)), 1.0)
     if not scores:
         return CodeReading(None, "none", 1.0, visible)
     best, text = scores[0]

@@ -5,7 +5,8 @@ Every sheet prints four corner markers (and up to four mid-edge ones) of the
 (:func:`generator.sheets.allin.marker_block`), so the ids found tell the
 paper, and the paper gives each marker's corners in millimetres.  The
 homography maps page millimetres to photo pixels; with five or more markers it
-is fitted robustly (RANSAC, then least squares on the inliers).  Its residual —
+is fitted robustly (each marker is checked against the fit of the others, and
+one far off is left out), then by least squares.  Its residual —
 the RMS distance, in millimetres on the page, between where the corners were
 found and where the fit puts them — is the quality figure of the fit.
 """
@@ -21,6 +22,8 @@ from ..paper import Paper, papers
 from ..sheets.allin import MARKER_DICTIONARY, MARKER_SIZE, marker_block, marker_boxes
 
 DETECT_SIDE = 1800
+DROP_MM = 8.0
+"""With five or more markers, one that the others' fit misses by more than this (mm) is left out."""
 """Markers are searched in a copy of the photo scaled down to this longest side (pixels)."""
 
 
@@ -117,7 +120,8 @@ def fit_sheet(found: dict[int, np.ndarray], *, min_markers: int = 3) -> SheetFit
     """Fit the page-to-photo homography from the markers found.
 
     Uses the markers of the paper block with most markers; with five or more,
-    RANSAC drops markers that disagree, then a least-squares fit on the rest.
+    a marker the others' fit misses by more than :data:`DROP_MM` is dropped
+    (one at a time, the worst first), then a least-squares fit on the rest.
 
     Returns:
         the fit, or ``None`` when fewer than ``min_markers`` markers of one paper were found.
@@ -143,19 +147,28 @@ def fit_sheet(found: dict[int, np.ndarray], *, min_markers: int = 3) -> SheetFit
     H0, _ = cv2.findHomography(src_a, dst_a, 0)
     if H0 is None:
         return None
-    ppm = _px_per_mm(H0, paper)
     keep = list(ids)
-    if len(ids) >= 5:
-        H1, mask = cv2.findHomography(src_a, dst_a, cv2.RANSAC, max(3.0, 3.0 * ppm))
-        if H1 is not None:
-            inl = mask.ravel().astype(bool)
-            # a marker counts only if most of its corners agree
-            keep = [i for i in ids if sum(inl[k] for k in range(len(owner)) if owner[k] == i) >= 3]
-            if len(keep) >= 4:
-                sel = np.array([o in keep for o in owner])
-                H0, _ = cv2.findHomography(src_a[sel], dst_a[sel], 0)
-            else:
-                keep = list(ids)
+    owner_a = np.array(owner)
+    # with five or more markers, a marker that disagrees with the others is left out: refit without
+    # each marker in turn and drop the one whose own corners the others' fit misses by most, while
+    # that is more than DROP_MM (a misread marker is far off; a bent sheet moves markers a little)
+    while len(keep) >= 5:
+        worst, worst_err = None, 0.0
+        for i in keep:
+            others = np.isin(owner_a, [k for k in keep if k != i])
+            Hi, _ = cv2.findHomography(src_a[others], dst_a[others], 0)
+            if Hi is None:
+                continue
+            mine = owner_a == i
+            err = float(np.sqrt(np.mean(np.sum((_apply(np.linalg.inv(Hi), dst_a[mine]) - src_a[mine]) ** 2, axis=1))))
+            if err > worst_err:
+                worst, worst_err = i, err
+        if worst is None or worst_err <= DROP_MM:
+            break
+        keep.remove(worst)
+    if len(keep) != len(ids):
+        sel = np.isin(owner_a, keep)
+        H0, _ = cv2.findHomography(src_a[sel], dst_a[sel], 0)
     sel = np.array([o in keep for o in owner])
     back = _apply(np.linalg.inv(H0), dst_a[sel])
     residual = float(np.sqrt(np.mean(np.sum((back - src_a[sel]) ** 2, axis=1))))

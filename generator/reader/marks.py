@@ -37,7 +37,7 @@ PPM = 8.0
 SEARCH_MM = 2.0
 """How far (mm) a card space may lie from where the homography puts it."""
 RING_SECTORS = 12
-RING_RANK = 6
+RING_RANK = 5
 """A suit's ring score is the ``RING_RANK``-th highest of its ``RING_SECTORS`` sector means."""
 
 
@@ -208,6 +208,28 @@ def _local_ppm(fit: SheetFit, x: float, y: float) -> float:
     return float(np.sqrt(np.linalg.norm(p[1] - p[0]) * np.linalg.norm(p[2] - p[0])))
 
 
+@lru_cache(maxsize=512)
+def _ideal_marker(marker_id: int, sigma_mm: float, ppm: float, margin: float) -> tuple[np.ndarray, float, float]:
+    """A marker drawn exactly at ``ppm`` with ``margin`` mm of paper, blurred by ``sigma_mm``:
+    (image minus its mean, flattened; its mean; its variance). Cached: the same for every photo."""
+    import cv2
+
+    n = int(round((MARKER_SIZE + 2 * margin) * ppm))
+    ideal = np.zeros((n, n), np.float32)
+    cells = marker_cells(marker_id)
+    cell = MARKER_SIZE / 6 * ppm
+    off = margin * ppm
+    for r in range(6):
+        for c in range(6):
+            if cells[r][c]:
+                ideal[int(round(off + r * cell)):int(round(off + (r + 1) * cell)), int(round(off + c * cell)):int(round(off + (c + 1) * cell))] = 1.0
+    model = cv2.GaussianBlur(ideal, (0, 0), sigma_mm * ppm) if sigma_mm > 0 else ideal
+    v = model.ravel().astype(np.float64)
+    mean = float(v.mean())
+    centred = v - mean
+    return centred, mean, float(centred @ centred / v.size)
+
+
 def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM) -> BlurField:
     """The photo's softness: at each marker found, the Gaussian sigma that best turns the
     marker's exact drawing into what the photo shows (see :class:`BlurField`)."""
@@ -218,32 +240,26 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM) -> BlurField:
     boxes = marker_boxes(fit.paper)
     margin = 2.0
     points, sig_px, sig_mm = [], [], []
+
+    def misfit(g: np.ndarray, g_var: float, mid: int, sgm: float) -> float:
+        # least squares of photo = a * model + b, in closed form: what is left of the photo's variance
+        centred, _, var = _ideal_marker(mid, round(sgm, 3), ppm, margin)
+        cov = float(centred @ g) / g.size
+        return g_var - cov * cov / max(var, 1e-12)
+
     for mid in list(fit.found):
         _, x, y = boxes[mid]
         patch = rectify(img, fit, (x - margin, y - margin, x + MARKER_SIZE + margin, y + MARKER_SIZE + margin), ppm)
-        g = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        n = g.shape[0]
-        ideal = np.zeros((n, n), np.float32)
-        cells = marker_cells(mid)
-        cell = MARKER_SIZE / 6 * ppm
-        off = margin * ppm
-        for r in range(6):
-            for c in range(6):
-                if cells[r][c]:
-                    ideal[int(round(off + r * cell)):int(round(off + (r + 1) * cell)), int(round(off + c * cell)):int(round(off + (c + 1) * cell))] = 1.0
-        best = (np.inf, 0.0)
-        gv = g.ravel()
-        for sgm in np.arange(0.0, 1.21, 0.05):
-            model = cv2.GaussianBlur(ideal, (0, 0), sgm * ppm) if sgm > 0 else ideal
-            A = np.column_stack([model.ravel(), np.ones(model.size, np.float32)])
-            coef, *_ = np.linalg.lstsq(A, gv, rcond=None)
-            err = float(np.mean((A @ coef - gv) ** 2))
-            if err < best[0]:
-                best = (err, float(sgm))
+        g = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float64).ravel()
+        g = g - g.mean()
+        g_var = float(g @ g) / g.size
+        coarse = min(np.arange(0.0, 1.21, 0.1), key=lambda sgm: misfit(g, g_var, mid, sgm))
+        best = min((coarse - 0.05, coarse, coarse + 0.05), key=lambda sgm: misfit(g, g_var, mid, max(0.0, sgm)) if sgm >= 0 else np.inf)
+        best = max(0.0, float(best))
         cx, cy = x + MARKER_SIZE / 2, y + MARKER_SIZE / 2
         points.append((cx, cy))
-        sig_mm.append(best[1])
-        sig_px.append(best[1] * _local_ppm(fit, cx, cy))
+        sig_mm.append(best)
+        sig_px.append(best * _local_ppm(fit, cx, cy))
     median = float(np.median(sig_mm)) if sig_mm else 0.3
     return BlurField(fit, tuple(points), tuple(sig_px), median)
 
@@ -264,7 +280,7 @@ def _subpix_peak(res: np.ndarray) -> tuple[float, float, float]:
         a, b, c = res[py - 1, px], res[py, px], res[py + 1, px]
         den = a - 2 * b + c
         dy = 0.5 * (a - c) / den if den < 0 else 0.0
-    return px + float(np.clip(dx, -0.5, 0.5)), py + float(np.clip(dy, -0.5, 0.5)), float(mx)
+    return px + min(0.5, max(-0.5, float(dx))), py + min(0.5, max(-0.5, float(dy))), float(mx)
 
 
 def _groups(scene: Scene) -> dict[str, tuple[list[MarkTarget], list[MarkTarget]]]:
@@ -388,7 +404,7 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
         res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
         pxs, pys, score = _subpix_peak(res)
         shifts[name] = ((pxs - r) / ppm, (pys - r) / ppm, score)
-    registration = _smooth_shifts(shifts, centres)
+    registration = _smooth_shifts(shifts, centres, list((fit.offsets or {}).values()))
     # the bend of the sheet, sampled where it is measured well: card spaces and markers
     bend = [(centres[n][0], centres[n][1], v[0], v[1], 1.0) for n, v in registration.items()
             if not n.startswith("chips") and not v[3] and v[2] >= 0.75]
@@ -487,7 +503,7 @@ def _gain(photo: np.ndarray, tpl: np.ndarray, bad: np.ndarray) -> float:
     if int(on.sum()) < 20:
         return 1.0
     ratio = float(np.median(photo[on] / tpl[on]))
-    return float(np.clip(ratio, 0.6, 2.5))
+    return min(2.5, max(0.6, ratio))
 
 
 def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray, base: float,
@@ -555,48 +571,38 @@ def _local_shift(x: float, y: float, anchors: list[tuple[float, float, float, fl
     return (float(np.sum(w * a[:, 2]) / np.sum(w)), float(np.sum(w * a[:, 3]) / np.sum(w)))
 
 
-def _smooth_shifts(shifts: dict[str, tuple[float, float, float]], centres: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float, float, bool]]:
-    """Replace unreliable shifts (weak match, or far from a smooth fit over the page) by the fit."""
-    names = list(shifts)
-    good = [n for n in names if shifts[n][2] >= 0.5]
-    out: dict[str, tuple[float, float, float, bool]] = {}
-    if len(good) < 6:
-        med = (float(np.median([shifts[n][0] for n in good])) if good else 0.0,
-               float(np.median([shifts[n][1] for n in good])) if good else 0.0)
-        model = {n: med for n in names}
-    else:
-        # quadratic surface in x, y for each shift component, fitted with trimming
-        def design(ns):
-            xy = np.array([centres[n] for n in ns], np.float64)
-            x, y = (xy[:, 0] - 105) / 100, (xy[:, 1] - 150) / 100
-            return np.column_stack([np.ones_like(x), x, y, x * x, x * y, y * y])
+def _smooth_shifts(shifts: dict[str, tuple[float, float, float]], centres: dict[str, tuple[float, float]],
+                   markers: list[tuple[float, float, float, float]] = ()) -> dict[str, tuple[float, float, float, bool]]:
+    """Keep each group's own shift where its match is good and agrees with its surroundings; else use
+    the surroundings: the shifts of the well-matched groups near it and of the markers near it,
+    weighted by distance (the sheet bends smoothly; a global fit would mislead at the corners).
 
-        use = list(good)
-        for _ in range(3):
-            A = design(use)
-            wts = np.array([shifts[n][2] for n in use])
-            cx, *_ = np.linalg.lstsq(A * wts[:, None], np.array([shifts[n][0] for n in use]) * wts, rcond=None)
-            cy, *_ = np.linalg.lstsq(A * wts[:, None], np.array([shifts[n][1] for n in use]) * wts, rcond=None)
-            pred = design(use)
-            err = np.hypot(pred @ cx - [shifts[n][0] for n in use], pred @ cy - [shifts[n][1] for n in use])
-            keep = [n for n, e in zip(use, err) if e < max(0.35, 2.5 * float(np.median(err)))]
-            if len(keep) == len(use) or len(keep) < 6:
-                break
-            use = keep
-        allA = design(names)
-        model = {n: (float(v0), float(v1)) for n, v0, v1 in zip(names, allA @ cx, allA @ cy)}
+    Returns:
+        name → ``(dx, dy, match score, replaced)`` in mm.
+    """
+    names = list(shifts)
+    anchors = {n: (centres[n][0], centres[n][1], shifts[n][0], shifts[n][1], 1.0) for n in names if shifts[n][2] >= 0.6}
+    marks = [(x, y, dx, dy, 2.0) for x, y, dx, dy in markers]
+
+    def around(n: str, drop: set[str]) -> tuple[float, float]:
+        pts = [a for k, a in anchors.items() if k != n and k not in drop] + marks
+        return _local_shift(*centres[n], pts, reach=30.0)
+
+    # anchors that disagree with their own surroundings are not trusted as anchors
+    odd = {n for n, a in anchors.items() if np.hypot(a[2] - around(n, set())[0], a[3] - around(n, set())[1]) > 0.6}
+    out: dict[str, tuple[float, float, float, bool]] = {}
     for n in names:
         sx, sy, score = shifts[n]
-        mx, my = model[n]
-        dev = np.hypot(sx - mx, sy - my)
-        if (score >= 0.75 and dev <= 1.5) or (score >= 0.5 and dev <= 0.5):
+        mx, my = around(n, odd)
+        dev = float(np.hypot(sx - mx, sy - my))
+        if (score >= 0.8 and dev <= 1.5) or (score >= 0.6 and dev <= 0.8) or (score >= 0.45 and dev <= 0.4):
             out[n] = (sx, sy, score, False)
         else:
             out[n] = (mx, my, score, True)
     return out
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)
 def _ring_geometry(w: int, h: int, cx: float, cy: float, r0: float, r1: float) -> tuple[np.ndarray, ...]:
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     dx, dy = xx - cx, yy - cy
@@ -666,7 +672,8 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
         return (float("nan"),) * RING_SECTORS
     region = E[ya:yb, xa:xb]
     ok = ~bad[ya:yb, xa:xb]
-    sectors = _ring_geometry(xb - xa, yb - ya, round(cx - xa, 1), round(cy - ya, 1), round(r0, 1), round(r1, 1))
+    # positions to a quarter pixel and radii to half a pixel: the masks are then shared by many targets
+    sectors = _ring_geometry(xb - xa, yb - ya, round((cx - xa) * 4) / 4, round((cy - ya) * 4) / 4, round(r0 * 2) / 2, round(r1 * 2) / 2)
     means = []
     for sec in sectors:
         m = sec & ok

@@ -33,7 +33,7 @@ from ..paper import Paper
 from ..registry import display_path, load_layout, resolve_layout, shipped_layouts
 from ..rules.allin_sheet import FilledSheet
 from ..scene import Scene
-from ..sheets.allin import SHEET_FORMAT, SheetCode, build_allin_sheet, geometry_hash
+from ..sheets.allin import SHEET_FORMAT, SheetCode, build_allin_sheet, code_box, geometry_hash
 from .code import CodeReading, read_code
 from .errors import PhotoError
 from .image import load_photo
@@ -42,7 +42,7 @@ from .marks import Measurement, measure, measure_blur, shrink
 
 MIN_PX_PER_MM = 1.9
 """Below this many photo pixels per page millimetre the marks are too small to read."""
-MAX_BLUR_MM = 0.55
+MAX_BLUR_MM = 0.75
 """Above this blur (Gaussian sigma, mm on the page, measured on the markers) the photo is refused."""
 REJECT_SCORE = 0.45
 """With ``--layout`` and an unread code: a visible code correlating less than this with the layout's own is refused
@@ -50,10 +50,10 @@ REJECT_SCORE = 0.45
 MAX_RESIDUAL_MM = 1.2
 """Above this marker fit error (mm) the sheet is not flat enough (or a marker is misread)."""
 
-FLOOR = {"box": 0.030, "ring": 0.030, "bubble": 0.045, "spent": 0.030, "value": 0.025}
+FLOOR = {"box": 0.030, "ring": 0.025, "bubble": 0.045, "spent": 0.030, "value": 0.025}
 """Absolute ink floors: below these nothing is marked, whatever the rest of the sheet looks like."""
-SURE = {"box": 0.40, "ring": 0.30, "bubble": 0.40, "spent": 0.40}
-BLANK = {"box": 0.25, "ring": 0.20, "bubble": 0.20, "spent": 0.25}
+SURE = {"box": 0.40, "ring": 0.25, "bubble": 0.40, "spent": 0.40}
+BLANK = {"box": 0.25, "ring": 0.15, "bubble": 0.20, "spent": 0.25}
 """Sure and blank levels, as shares of this sheet's typical mark ink (never below the floor)."""
 DEFAULT_MARK = {"box": 0.16, "ring": 0.16, "bubble": 0.30, "spent": 0.16}
 """Typical mark ink assumed when the sheet has too few marks of a kind to measure it."""
@@ -233,7 +233,8 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
         )
     user_layout = load_layout(resolve_layout(layout)) if layout else None
     candidates = _candidate_codes(fit.paper, user_layout)
-    code = read_code(gray, fit, list(candidates), blur)
+    cx, cy, cs = code_box(fit.paper)
+    code = read_code(gray, fit, list(candidates), blur_field.at(cx + cs / 2, cy + cs / 2))
     if code.text is None and user_layout is not None and code.visible and code.mismatch > 1.0 - REJECT_SCORE:
         raise PhotoError(
             display,
@@ -409,7 +410,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                     if t.sectors is not None:
                         suits[order[j]] = min(suits[order[j]], ring_score(t.sectors, facing) - suit_base)
         rd = _within(ranks, rb, rs, rm)
-        sd = _within(suits, sb, ss, sm)
+        sd = _within(suits, sb, ss, sm, unsure_share=0.35)  # rings pick up more from their neighbours
         out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0))
         out[c].inks = {**ranks, **suits}
     chips_e = sorted(((int(t.target.owner), t.ink) for (k, _, _), t in inks.items() if k == "chip_earned"))
@@ -434,22 +435,22 @@ def _keys(inks, kind: str, owner: str) -> list[str]:
     return [k for (kk, o, k) in inks if kk == kind and o == owner]
 
 
-def _within(inks: dict[str, float], blank: float, sure: float, mark: float) -> dict[str, Decision]:
+def _within(inks: dict[str, float], blank: float, sure: float, mark: float, unsure_share: float = 0.25) -> dict[str, Decision]:
     """Decisions for the choices of one space (its 13 ranks or 4 suits).
 
     The sheet's levels decide each choice; beside a clear mark, another choice
     also needs a fair share of that mark's ink to count (half of it) or to be
-    unsure (a quarter), so smudges next to a bold mark do not make it uncertain.
+    unsure (``unsure_share`` of it), so smudges next to a bold mark do not make it uncertain.
     """
     top = max(inks.values())
     out = {}
     for k, v in inks.items():
         d = _decide(v, blank, sure, mark)
-        if top >= sure and v < top:
-            if d.marked and v < 0.5 * top:
+        if top >= sure and v < top and d.marked is not False:
+            if v < unsure_share * top:
+                d = Decision(False, v, float(min(1.0, 0.5 + (unsure_share * top - v) / max(unsure_share * top, 1e-6))))
+            elif v < 0.5 * top:
                 d = Decision(None, v, 0.0)
-            elif d.marked is None and v < 0.25 * top:
-                d = Decision(False, v, float(min(1.0, 0.5 + (0.25 * top - v) / max(0.25 * top, 1e-6))))
         out[k] = d
     return out
 
