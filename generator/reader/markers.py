@@ -4,9 +4,9 @@ Every sheet prints four corner markers (and up to four mid-edge ones) of the
 4 × 4 ArUco dictionary; each paper size has its own block of eight ids
 (:func:`generator.sheets.allin.marker_block`), so the ids found tell the
 paper, and the paper gives each marker's corners in millimetres.  The
-homography maps page millimetres to photo pixels; with five or more markers it
-is fitted robustly (each marker is checked against the fit of the others, and
-one far off is left out), then by least squares.  Its residual —
+homography maps page millimetres to photo pixels, fitted robustly: a marker
+that the others disagree with (a false detection) is left out, then the rest
+are fitted by least squares.  Its residual —
 the RMS distance, in millimetres on the page, between where the corners were
 found and where the fit puts them — is the quality figure of the fit.
 """
@@ -22,8 +22,9 @@ from ..paper import Paper, papers
 from ..sheets.allin import MARKER_DICTIONARY, MARKER_SIZE, marker_block, marker_boxes
 
 DETECT_SIDE = 1800
-DROP_MM = 8.0
-"""With five or more markers, one that the others' fit misses by more than this (mm) is left out."""
+DROP_MM = 3.0
+"""When the fit misses some marker corner by more than this (mm), the marker without which the others
+fit best is left out (while at least three stay)."""
 """Markers are searched in a copy of the photo scaled down to this longest side (pixels)."""
 
 
@@ -119,9 +120,9 @@ def paper_of(ids: list[int]) -> Paper | None:
 def fit_sheet(found: dict[int, np.ndarray], *, min_markers: int = 3) -> SheetFit | None:
     """Fit the page-to-photo homography from the markers found.
 
-    Uses the markers of the paper block with most markers; with five or more,
-    a marker the others' fit misses by more than :data:`DROP_MM` is dropped
-    (one at a time, the worst first), then a least-squares fit on the rest.
+    Uses the markers of the paper block with most markers. While the fit misses
+    some corner by more than :data:`DROP_MM`, the marker without which the others
+    fit best is dropped (at least three stay); then a least-squares fit on the rest.
 
     Returns:
         the fit, or ``None`` when fewer than ``min_markers`` markers of one paper were found.
@@ -149,23 +150,26 @@ def fit_sheet(found: dict[int, np.ndarray], *, min_markers: int = 3) -> SheetFit
         return None
     keep = list(ids)
     owner_a = np.array(owner)
-    # with five or more markers, a marker that disagrees with the others is left out: refit without
-    # each marker in turn and drop the one whose own corners the others' fit misses by most, while
-    # that is more than DROP_MM (a misread marker is far off; a bent sheet moves markers a little)
-    while len(keep) >= 5:
-        worst, worst_err = None, 0.0
-        for i in keep:
-            others = np.isin(owner_a, [k for k in keep if k != i])
-            Hi, _ = cv2.findHomography(src_a[others], dst_a[others], 0)
-            if Hi is None:
-                continue
-            mine = owner_a == i
-            err = float(np.sqrt(np.mean(np.sum((_apply(np.linalg.inv(Hi), dst_a[mine]) - src_a[mine]) ** 2, axis=1))))
-            if err > worst_err:
-                worst, worst_err = i, err
-        if worst is None or worst_err <= DROP_MM:
+    # a marker that disagrees with the others is left out (a false detection, a marker on a fold):
+    # while the fit misses by more than DROP_MM somewhere, drop the marker without which the others
+    # fit best, as long as three stay
+    def rms(sel_ids: list[int]) -> tuple[float, np.ndarray | None]:
+        sel = np.isin(owner_a, sel_ids)
+        Hs, _ = cv2.findHomography(src_a[sel], dst_a[sel], 0)
+        if Hs is None:
+            return np.inf, None
+        d = _apply(np.linalg.inv(Hs), dst_a[sel]) - src_a[sel]
+        return float(np.sqrt(np.max(np.sum(d ** 2, axis=1)))), Hs
+
+    while len(keep) >= 4:
+        worst_all, _ = rms(keep)
+        if worst_all <= DROP_MM:
             break
-        keep.remove(worst)
+        trials = [(rms([k for k in keep if k != i])[0], i) for i in keep]
+        best_rest, drop = min(trials)
+        if not best_rest < 0.5 * worst_all:
+            break
+        keep.remove(drop)
     if len(keep) != len(ids):
         sel = np.isin(owner_a, keep)
         H0, _ = cv2.findHomography(src_a[sel], dst_a[sel], 0)

@@ -244,6 +244,13 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
     lay = _layout_for(code, fit, user_layout, candidates, display, layout)
     scene = build_allin_sheet(lay, fit.paper)
     digest = geometry_hash(scene)
+    printed = {int(t.key) for t in scene.marks if t.kind == "marker"}
+    if set(fit.found) - printed:  # a "marker" this sheet does not print: a false detection, fit again without it
+        refit = fit_sheet({i: c for i, c in found.items() if i in printed})
+        if refit is not None:
+            fit = refit
+            src, sfit = shrink(img, fit)
+            blur_field = measure_blur(src, sfit)
     sheet_code = SheetCode.parse(code.text) if code.text else None
     if sheet_code is not None and sheet_code.digest != digest:
         raise PhotoError(

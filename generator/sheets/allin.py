@@ -17,6 +17,14 @@ and where it is drawn here:
 * the chip track: circles filled when chips are earned, a box under each
   ticked when it is spent ("Mark the Poker Chips you get in the lower part").
 
+For the photo reader (``generator/reader``, docs/photos.md) every sheet also
+carries four ArUco corner markers (and mid-edge ones where there is room),
+whose ids name the paper, and a QR sheet code naming the format version, the
+layout, the paper and a hash of every mark target's geometry.  The rank
+boxes, chip circles and spent boxes are drawn in the light dropout colour.
+Markers and the code are recorded in ``scene.marks`` too (kinds ``marker``
+and ``code``), so the reader takes all positions from the code that draws them.
+
 Everything is measured in millimetres from the top-left corner of the page.
 """
 
