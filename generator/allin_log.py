@@ -35,6 +35,8 @@ a typed-in sheet ``sheetsmith verify`` accepts.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import difflib
 import json
 import os
@@ -503,6 +505,20 @@ def write_game_log(
     return write_atomic(path, dump_game_log(log, layout_ref=ref, result=result).encode("utf-8"), overwrite=overwrite)
 
 
+def grid_rows(layout: AllInLayout, token: Callable[[Coord], str]) -> list[str]:
+    """The ``grid: |`` lines of a typed-in sheet: ``token(coord)`` for each card space,
+    ``G`` for the Golden Card, ``-`` where the layout has no space, columns aligned."""
+    grid = layout.grid
+    rows = []
+    for r in range(grid.rows):
+        tokens = []
+        for c in range(grid.cols):
+            cell = grid.cells.get((c, r))
+            tokens.append("-" if cell is None else "G" if cell.kind == "golden" else token((c, r)))
+        rows.append("  " + " ".join(t.ljust(3) for t in tokens).rstrip())
+    return rows
+
+
 def dump_sheet(sheet: FilledSheet, *, layout_ref: str | None = None) -> str:
     """The typed-in sheet YAML of a filled sheet (docs/formats.md, "Typed-in All In sheet").
 
@@ -510,21 +526,7 @@ def dump_sheet(sheet: FilledSheet, *, layout_ref: str | None = None) -> str:
     ``.`` for an empty space, ``G`` for the Golden Card, ``-`` for no space.
     """
     layout = sheet.layout
-    grid = layout.grid
-    rows = []
-    for r in range(grid.rows):
-        tokens = []
-        for c in range(grid.cols):
-            cell = grid.cells.get((c, r))
-            if cell is None:
-                tokens.append("-")
-            elif cell.kind == "golden":
-                tokens.append("G")
-            elif (c, r) in sheet.cards:
-                tokens.append(sheet.cards[(c, r)].code)
-            else:
-                tokens.append(".")
-        rows.append("  " + " ".join(t.ljust(3) for t in tokens).rstrip())
+    rows = grid_rows(layout, lambda coord: sheet.cards[coord].code if coord in sheet.cards else ".")
     return "\n".join(
         [
             "# A finished All In sheet, typed in by sheetsmith. Score it: sheetsmith verify FILE",

@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 
-from ..allin_log import _scalar
+from ..allin_log import _scalar, grid_rows
 from ..layout.grid import cell_name
 from .read import PhotoReading
 
@@ -37,20 +37,13 @@ def read_yaml(reading: PhotoReading, *, layout_ref: str | None = None, file_name
         file_name: the name the file is written under, for the instructions in its comments.
     """
     lay = reading.layout
-    grid = lay.grid
-    rows = []
-    for r in range(grid.rows):
-        tokens = []
-        for c in range(grid.cols):
-            cell = grid.cells.get((c, r))
-            if cell is None:
-                tokens.append("-")
-            elif cell.kind == "golden":
-                tokens.append("G")
-            else:
-                cr = reading.cells[(c, r)]
-                tokens.append(cr.card.code if cr.status == "card" else "?" if cr.status == "uncertain" else ".")
-        rows.append("  " + " ".join(t.ljust(3) for t in tokens).rstrip())
+    status = {"card": None, "uncertain": "?"}
+
+    def token(coord):
+        cr = reading.cells[coord]
+        return cr.card.code if cr.status == "card" else status.get(cr.status) or "."
+
+    rows = grid_rows(lay, token)
     fit = reading.fit
     w, h = reading.image_size
     head = [
