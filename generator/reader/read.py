@@ -20,7 +20,7 @@ circles, chips spent the ticked boxes under them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -37,8 +37,9 @@ from ..sheets.allin import SHEET_FORMAT, SheetCode, build_allin_sheet, code_box,
 from .code import CodeReading, read_code
 from .errors import PhotoError
 from .image import load_photo
-from .markers import SheetFit, detect_markers, fit_sheet
-from .marks import Measurement, measure, measure_blur, shrink
+from .markers import SheetFit, detect_all_markers, fit_sheet, largest, outside_sides, two_sheets
+from .gridfit import GridFit, fit_grid
+from .marks import PPM, Measurement, measure, measure_blur, shrink, template
 
 MIN_PX_PER_MM = 1.9
 """Below this many photo pixels per page millimetre the marks are too small to read."""
@@ -199,7 +200,11 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
     display = display or display_path(path)
     img = load_photo(path, display)
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    found = detect_markers(gray)
+    detections = detect_all_markers(gray)
+    if two_sheets(detections):
+        raise PhotoError(display, TWO_SHEETS)
+    found = largest(detections)
+    size = (img.shape[1], img.shape[0])
     fit = fit_sheet(found)
     if fit is None:
         if not found and _too_soft(gray):
@@ -207,23 +212,25 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
                                       "let it focus on the sheet, and take it again")
         if not found:
             raise PhotoError(display, "no All In sheet found: none of the sheet's corner markers (black squares) is in the photo")
+        rough = fit_sheet(found, min_markers=2)
+        where = outside_sides(rough.paper, set(rough.found.values()), rough.to_image, size) if rough is not None else None
+        if where is not None:
+            raise PhotoError(display, outside_message(*where, layout_hint=False))
         raise PhotoError(
             display,
             f"found only {len(found)} of the sheet's markers; photograph the whole sheet, all four corner squares in the picture and not covered",
         )
+    where = outside_sides(fit.paper, set(fit.found.values()), fit.to_image, size)
     if fit.px_per_mm < MIN_PX_PER_MM:
         raise PhotoError(
             display,
             f"the sheet is too small in the photo ({fit.px_per_mm:.1f} pixels per mm; at least {MIN_PX_PER_MM} needed): "
             "move closer so the sheet fills most of the picture, or use a larger photo size",
         )
-    if fit.residual_mm > MAX_RESIDUAL_MM:
-        raise PhotoError(
-            display,
-            f"the markers do not fit one flat sheet (off by {fit.residual_mm:.1f} mm): lay the sheet flat and take the photo again",
-        )
     src, sfit = shrink(img, fit)
-    blur_field = measure_blur(src, sfit)
+    scale = sfit.px_per_mm / fit.px_per_mm
+    corners = {i: c * scale for i, c in found.items()}
+    blur_field = measure_blur(src, sfit, corners=corners)
     blur = blur_field.median
     if blur > MAX_BLUR_MM:
         raise PhotoError(
@@ -234,14 +241,14 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
     user_layout = load_layout(resolve_layout(layout)) if layout else None
     candidates = _candidate_codes(fit.paper, user_layout)
     cx, cy, cs = code_box(fit.paper)
-    code = read_code(gray, fit, list(candidates), blur_field.at(cx + cs / 2, cy + cs / 2))
+    code = read_code(gray, _near_code(fit, found), list(candidates), blur_field.at(cx + cs / 2, cy + cs / 2))
     if code.text is None and user_layout is not None and code.visible and code.mismatch > 1.0 - REJECT_SCORE:
         raise PhotoError(
             display,
             f"the sheet's code does not match layout '{user_layout.id}' as sheetsmith draws it "
             f"(correlation {1 - code.mismatch:.2f}): this is a sheet of another layout, or of another version of it",
         )
-    lay = _layout_for(code, fit, user_layout, candidates, display, layout)
+    lay = _layout_for(code, fit, user_layout, candidates, display, layout, where)
     scene = build_allin_sheet(lay, fit.paper)
     digest = geometry_hash(scene)
     printed = {int(t.key) for t in scene.marks if t.kind == "marker"}
@@ -250,7 +257,7 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
         if refit is not None:
             fit = refit
             src, sfit = shrink(img, fit)
-            blur_field = measure_blur(src, sfit)
+            blur_field = measure_blur(src, sfit, corners={i: c * sfit.px_per_mm / fit.px_per_mm for i, c in found.items()})
     sheet_code = SheetCode.parse(code.text) if code.text else None
     if sheet_code is not None and sheet_code.digest != digest:
         raise PhotoError(
@@ -258,10 +265,22 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
             f"this sheet was printed from another version of layout '{lay.id}' (its code says geometry {sheet_code.digest}, "
             f"the layout now draws {digest}): print the sheet again, or read it with the sheetsmith and layout file that printed it",
         )
-    m = measure(src, sfit, scene, (lay.id, lay.source, digest, fit.paper.id), blur=blur_field)
+    key = (lay.id, lay.source, digest, fit.paper.id)
+    # the grid fitted on its own print: right where the screen is folded up or the sheet curls
+    scale = sfit.px_per_mm / fit.px_per_mm
+    grid = fit_grid(src, sfit, scene, template(scene, key), PPM, blur,
+                    markers={i: c * scale for i, c in found.items() if i in printed})
+    if not any(a.used for a in grid.anchors.values()) and fit.residual_mm > MAX_RESIDUAL_MM:
+        raise PhotoError(
+            display,
+            f"the markers do not fit one flat sheet (off by {fit.residual_mm:.1f} mm): lay the sheet flat and take the photo again",
+        )
+    sfit = grid.fit
+    m = measure(src, sfit, scene, key, blur=blur_field, grid=grid)
     cells, earned, spent = decide(lay, m)
     from .marks import rectify
 
+    fit = replace(sfit, homography=np.diag([1 / scale, 1 / scale, 1.0]) @ sfit.homography, px_per_mm=sfit.px_per_mm / scale)
     preview = rectify(src, sfit, (0.0, 0.0, fit.paper.width, fit.paper.height), 4.0)
     return PhotoReading(
         path=path,
@@ -280,6 +299,31 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
         layout_ref=layout or lay.id,
         preview=preview,
     )
+
+
+TWO_SHEETS = "two sheets in one photo: take one photo per sheet"
+
+
+def outside_message(part: str, slots: list[str], *, layout_hint: bool) -> str:
+    """The message for a sheet partly outside the photo: ``part`` (``"the bottom of the sheet"``) and the
+    corner markers that are not in it; with ``layout_hint``, how to read the part that is in it."""
+    text = f"{part} is outside the photo (corner markers {_and(slots)} not found)"
+    if layout_hint:
+        return text + ": take the photo again with the whole sheet in it, or name the sheet's layout with --layout ID to read the part in the photo"
+    return text + ": take the photo again with the whole sheet in it, all four corner squares in the picture"
+
+
+def _near_code(fit: SheetFit, found: dict[int, np.ndarray]) -> SheetFit:
+    """The fit to cut the sheet code with: ``fit`` itself when the markers agree; when they do not (the
+    screen folded up, the sheet curled), the fit on the markers of the sheet's lower half, where the code is."""
+    if fit.residual_mm <= 0.6:
+        return fit
+    from ..sheets.allin import marker_boxes
+
+    boxes = marker_boxes(fit.paper)
+    low = {i: c for i, c in found.items() if i in boxes and boxes[i][2] > fit.paper.height / 2}
+    near = fit_sheet(low, min_markers=2) if len(low) >= 2 else None
+    return near if near is not None and near.residual_mm < fit.residual_mm else fit
 
 
 def _too_soft(gray: np.ndarray) -> bool:
@@ -328,10 +372,12 @@ def _candidate_codes(paper: Paper, user_layout: AllInLayout | None) -> dict[str,
 
 
 def _layout_for(code: CodeReading, fit: SheetFit, user_layout: AllInLayout | None, candidates: dict[str, AllInLayout],
-                display: str, layout_arg: str | None) -> AllInLayout:
+                display: str, layout_arg: str | None, where: tuple[str, list[str]] | None = None) -> AllInLayout:
     if code.text is None:
         if user_layout is not None:
             return user_layout
+        if where is not None:
+            raise PhotoError(display, outside_message(*where, layout_hint=True))
         raise PhotoError(
             display,
             "the sheet's markers were found but its code (the QR square bottom right) cannot be read; "
@@ -403,6 +449,10 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         rank_base = float(np.median(list(rank_of[c].values())))
         sectors = [v for k in suit_of[c] for v in (inks[("suit", names[c], k)].sectors or ()) if v == v]
         suit_base = float(np.median(sectors)) if sectors else 0.0
+        why = _hidden([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]], "space")
+        if why:
+            out[c] = CellReading(names[c], c, "uncertain", None, 0.0, why, {}, {})
+            continue
         if rank_base > max(rb, 0.3 * rm):  # blank boxes carrying ink: the space was not lined up with the photo
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, "the space could not be lined up with the photo", {}, {})
             continue
@@ -424,6 +474,11 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     chips_s = sorted(((int(t.target.owner), t.ink) for (k, _, _), t in inks.items() if k == "chip_spent"))
     eb, es, em = _levels("bubble", [v for _, v in chips_e])
     earned = _count([(i, _decide(v, eb, es, em)) for i, v in chips_e], "chip circles")
+    hidden_e = _hidden([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles")
+    hidden_s = _hidden([t for (k, _, _), t in inks.items() if k == "chip_spent"], "spent boxes")
+    if hidden_e:  # the spent boxes are read against the circles above them
+        earned = CountReading(None, 0.0, hidden_e, earned.marked, earned.unsure)
+        hidden_s = hidden_s or "the chip circles above the spent boxes cannot be read"
     # spent boxes: their blank level from the boxes under circles left empty (no chip there to spend)
     # and their spread raises the floor: where blank boxes vary, a mark must stand out further
     empty = [v for (i, v) in chips_s if i not in earned.marked and i not in earned.unsure]
@@ -433,9 +488,52 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     pb, ps, pm = _levels("spent", [v for _, v in chips_s], floor=max(FLOOR["spent"], 4 * spread))
     spent = _count([(i, _decide(v, pb, ps, pm)) for i, v in chips_s], "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
+    if hidden_s:
+        spent = CountReading(None, 0.0, hidden_s, spent.marked, spent.unsure)
     if earned.value is not None and spent.value is not None and spent.value > earned.value:
         spent = CountReading(None, 0.0, f"{spent.value} spent boxes ticked but only {earned.value} chip circles filled", spent.marked, spent.unsure)
     return out, earned, spent
+
+
+HIDDEN = {
+    "outside": "outside the photo",
+    "edge": "a hard shadow's edge runs across {what}: take the photo again without the shadow",
+    "glare": "glare: the printed {print} are not visible",
+    "hidden": "the printed {print} are not visible (covered, or washed out)",
+}
+"""Why a field cannot be read, by the first of its targets' :attr:`~.marks.TargetInk.hidden` reasons."""
+
+
+def _hidden(targets: list, what: str) -> str:
+    """The reason a field cannot be read from its targets (``""`` when every one can be judged).
+
+    ``what`` names the field's part: ``space``, ``chip circles``, ``spent boxes``."""
+    reasons = {t.hidden for t in targets if t.hidden}
+    for key in ("outside", "edge", "glare", "hidden"):
+        if key in reasons:
+            if what == "space":
+                printed = "boxes"
+                part = "the space"
+            else:
+                nums = sorted(int(t.target.owner) for t in targets if t.hidden == key)
+                printed = f"{what} {_span(nums)}"
+                part = printed
+                if key == "outside":
+                    return f"{what} {_span(nums)} are outside the photo"
+            return HIDDEN[key].format(what=part, print=printed)
+    return ""
+
+
+def _span(nums: list[int]) -> str:
+    """``1–3, 5`` for ``[1, 2, 3, 5]``."""
+    out, i = [], 0
+    while i < len(nums):
+        j = i
+        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
+            j += 1
+        out.append(str(nums[i]) if i == j else f"{nums[i]}–{nums[j]}")
+        i = j + 1
+    return ", ".join(out)
 
 
 def _keys(inks, kind: str, owner: str) -> list[str]:

@@ -1,0 +1,382 @@
+"""Fitting the page to the sheet's own print: the card spaces as dense reference points.
+
+The markers place the sheet, but they sit at the paper's edges: the top ones
+on the screen that players fold up, all of them far from the grid.  A sheet
+whose screen stands up, or that curls, bends a homography fitted on them.  So
+the reader fits the grid with what the grid itself shows:
+
+1. **Anchors.** Every card space (its frame, rank rows and suit column), every
+   hand's reward badge and each half of the chip track is a printed pattern
+   known to the hundredth of a millimetre and unique within a window of many
+   millimetres.  Each is found in the photo — straightened through the marker
+   fit at :data:`GRID_PPM` pixels per mm — by normalised correlation with the
+   blank template, blurred as the photo is, within :func:`search_mm` of where
+   the markers put it.  An anchor whose best match is weak, or barely better
+   than another place, is not used.
+2. **Homography.** A homography is fitted to the anchors (and to the markers
+   that agree with them), robustly: anchors and markers it misses by more than
+   :data:`INLIER_MM` are left out — a marker on the folded-up screen, a space
+   under a thumb.
+3. **Warp.** Where the anchors still miss that homography by more than
+   :data:`FLAT_MM` (a curled sheet is no plane), a smooth displacement field —
+   a thin-plate spline through the anchors' misses — is added: the warp of
+   :class:`~.markers.SheetFit`.
+
+Each anchor's miss under the final fit, and how far its neighbours alone
+would have put it (leave-one-out), tell how well the fit holds there: the
+reader flags the fields where it does not (:class:`GridFit`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..scene import Scene
+from .markers import SheetFit, Warp, _apply, _px_per_mm
+
+GRID_PPM = 2.0
+"""Resolution (pixels per page mm) at which the anchors are found."""
+MIN_SCORE = 0.5
+"""An anchor is used when its best correlation is at least this …"""
+MIN_MARGIN = 0.08
+"""… and at least this much better than its best match elsewhere (more than 2 mm away)."""
+INLIER_MM = 1.2
+"""Anchors and markers the robust homography misses by more than this (mm) are left out of it."""
+FLAT_MM = 0.25
+"""When the anchors miss the homography by more than this (RMS, mm), a warp is fitted too."""
+WARP_STEP = 4.0
+"""Spacing (mm) of the warp's samples."""
+
+
+@dataclass
+class Anchor:
+    """One printed pattern found in the photo: its page box (mm), its centre, the shift (mm) from where the
+    marker fit put it, the correlation, and, after the fit, its ``miss`` and leave-one-out ``loo`` (mm)."""
+
+    name: str
+    box: tuple[float, float, float, float]
+    shift: tuple[float, float] = (0.0, 0.0)
+    score: float = 0.0
+    used: bool = False
+    miss: float = float("nan")
+    loo: float = float("nan")
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.box
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+
+@dataclass
+class GridFit:
+    """The fit on the grid: the new :class:`~.markers.SheetFit` and every anchor as found and fitted."""
+
+    fit: SheetFit
+    anchors: dict[str, Anchor]
+    warped: bool
+
+    def fit_error(self, x: float, y: float, reach: float = 20.0) -> float:
+        """How badly the fit may hold at page point ``(x, y)`` mm: the largest leave-one-out miss (mm) of the
+        used anchors within ``reach`` mm (0 when none is near)."""
+        worst = 0.0
+        for a in self.anchors.values():
+            if a.used and a.loo == a.loo:
+                cx, cy = a.centre
+                if abs(cx - x) <= reach and abs(cy - y) <= reach:
+                    worst = max(worst, a.loo)
+        return worst
+
+
+def anchor_boxes(scene: Scene) -> dict[str, tuple[float, float, float, float]]:
+    """The printed patterns the grid is fitted on, by name: each card space (its targets' box with the
+    frame around), each reward badge, each half of the chip track (boxes in mm)."""
+    boxes: dict[str, list[float]] = {}
+    chips = []
+    for t in scene.marks:
+        if t.kind in ("rank", "suit", "value"):
+            key, pad = t.owner, 2.0
+        elif t.kind == "reward":
+            key, pad = f"reward:{t.owner}", 1.5
+        elif t.kind in ("chip_earned", "chip_spent"):
+            chips.append(t)
+            continue
+        else:
+            continue
+        b = boxes.setdefault(key, [np.inf, np.inf, -np.inf, -np.inf])
+        b[0], b[1] = min(b[0], t.x - pad), min(b[1], t.y - pad)
+        b[2], b[3] = max(b[2], t.x + t.w + pad), max(b[3], t.y + t.h + pad)
+    if chips:
+        xs = sorted({t.x for t in chips if t.kind == "chip_earned"})
+        half = xs[(len(xs) + 1) // 2] if len(xs) > 1 else np.inf
+        for name, part in (("chips<", [t for t in chips if t.x < half]), ("chips>", [t for t in chips if t.x >= half])):
+            if part:
+                boxes[name] = [min(t.x for t in part) - 1.5, min(t.y for t in part) - 1.5,
+                               max(t.x + t.w for t in part) + 1.5, max(t.y + t.h for t in part) + 1.5]
+    return {k: tuple(float(v) for v in b) for k, b in boxes.items()}
+
+
+def search_mm(residual_mm: float) -> float:
+    """How far (mm) from where the markers put it an anchor is looked for: farther when the markers fit badly
+    (but always less than half the spacing of card spaces, so a space is never taken for its neighbour)."""
+    return float(min(14.0, 8.0 + 6.0 * residual_mm))
+
+
+def _tps(points: np.ndarray, values: np.ndarray, smooth: float) -> tuple[np.ndarray, np.ndarray]:
+    """A thin-plate spline through ``values (n, k)`` at ``points (n, 2)``; returns its weights and affine part."""
+    n = len(points)
+    d = np.sqrt(((points[:, None, :] - points[None, :, :]) ** 2).sum(-1))
+    K = np.where(d > 0, d * d * np.log(np.maximum(d, 1e-12)), 0.0) + smooth * np.eye(n)
+    P = np.hstack([np.ones((n, 1)), points])
+    A = np.zeros((n + 3, n + 3))
+    A[:n, :n], A[:n, n:], A[n:, :n] = K, P, P.T
+    b = np.zeros((n + 3, values.shape[1]))
+    b[:n] = values
+    sol = np.linalg.lstsq(A, b, rcond=None)[0]
+    return sol[:n], sol[n:]
+
+
+def _tps_eval(points: np.ndarray, weights: np.ndarray, affine: np.ndarray, at: np.ndarray) -> np.ndarray:
+    d = np.sqrt(((at[:, None, :] - points[None, :, :]) ** 2).sum(-1))
+    U = np.where(d > 0, d * d * np.log(np.maximum(d, 1e-12)), 0.0)
+    return U @ weights + np.hstack([np.ones((len(at), 1)), at]) @ affine
+
+
+def _peak(res: np.ndarray, exclude_px: int) -> tuple[float, float, float, float]:
+    """Best match (sub-pixel x, y), its score, and the best score farther than ``exclude_px`` from it."""
+    import cv2
+
+    _, best, _, (px, py) = cv2.minMaxLoc(res)
+    dx = dy = 0.0
+    if 0 < px < res.shape[1] - 1:
+        a, b, c = res[py, px - 1], res[py, px], res[py, px + 1]
+        den = a - 2 * b + c
+        dx = 0.5 * (a - c) / den if den < 0 else 0.0
+    if 0 < py < res.shape[0] - 1:
+        a, b, c = res[py - 1, px], res[py, px], res[py + 1, px]
+        den = a - 2 * b + c
+        dy = 0.5 * (a - c) / den if den < 0 else 0.0
+    other = res.copy()
+    other[max(0, py - exclude_px):py + exclude_px + 1, max(0, px - exclude_px):px + exclude_px + 1] = -1.0
+    second = float(other.max()) if other.size else -1.0
+    return px + float(np.clip(dx, -0.5, 0.5)), py + float(np.clip(dy, -0.5, 0.5)), float(best), second
+
+
+def _match(img: np.ndarray, tpl_img: np.ndarray, box: tuple[int, int, int, int], around: tuple[float, float],
+           reach_px: float, ppm: float) -> tuple[float, float, float, float] | None:
+    """Find the template's ``box`` (pixels) of ``tpl_img`` in ``img`` within ``reach_px`` of ``around`` (pixels),
+    matching on the print and just around it (the player's ink elsewhere does not pull the match); both
+    images at ``ppm`` pixels per mm.
+
+    Returns:
+        ``(dx, dy, score, second)`` — the shift in pixels, its correlation and the best correlation more
+        than 2 mm away — or ``None`` when the window leaves the image or the template is blank.
+    """
+    import cv2
+
+    bx0, by0, bx1, by1 = box
+    tpl = tpl_img[by0:by1, bx0:bx1]
+    if tpl.size == 0 or float(tpl.std()) < 1e-3:
+        return None
+    r = int(np.ceil(reach_px))
+    ox, oy = int(round(around[0])), int(round(around[1]))
+    wx0, wy0, wx1, wy1 = bx0 + ox - r, by0 + oy - r, bx1 + ox + r, by1 + oy + r
+    if wx0 < 0 or wy0 < 0 or wx1 > img.shape[1] or wy1 > img.shape[0]:
+        return None
+    mask = cv2.dilate((np.abs(tpl) > 0.04).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(np.float32)
+    res = cv2.matchTemplate(np.ascontiguousarray(img[wy0:wy1, wx0:wx1]), np.ascontiguousarray(tpl), cv2.TM_CCOEFF_NORMED, mask=mask)
+    res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
+    px, py, best, second = _peak(res, max(1, int(round(2 * ppm))))
+    return ox + px - r, oy + py - r, best, second
+
+
+def _views(img: np.ndarray, fit: SheetFit, template_rgb: np.ndarray, template_ppm: float, region: tuple[float, float, float, float],
+           blur_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The photo straightened through ``fit`` over ``region`` (mm) at :data:`GRID_PPM`, the template over the
+    same region, both as luminance darkness with the light's slow changes taken out, and where the photo is."""
+    import cv2
+
+    from .marks import rectify
+
+    x0, y0, x1, y1 = region
+    size = (int(round((x1 - x0) * GRID_PPM)), int(round((y1 - y0) * GRID_PPM)))
+    f = min(1.0, 2.5 * GRID_PPM / max(fit.px_per_mm, 1e-6))  # scaled down first so nothing aliases
+    if f < 0.8:
+        img = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        fit = replace(fit, homography=np.diag([f, f, 1.0]) @ fit.homography)
+    edge = np.zeros(img.shape[:2], np.uint8)
+    edge[1:-1, 1:-1] = 255
+    rect = rectify(np.dstack([img, edge]), fit, region, GRID_PPM)
+    inside = rect[:, :, 3] > 128
+    L = 1.0 - cv2.cvtColor(np.ascontiguousarray(rect[:, :, :3]), cv2.COLOR_BGR2GRAY).astype(np.float32) / 255.0
+    ty0, tx0 = int(round(y0 * template_ppm)), int(round(x0 * template_ppm))
+    k = template_ppm / GRID_PPM
+    th, tw = int(round(size[1] * k)), int(round(size[0] * k))
+    tcrop = np.full((th, tw, 3), 255, np.uint8)
+    sub = template_rgb[ty0:ty0 + th, tx0:tx0 + tw]
+    tcrop[:sub.shape[0], :sub.shape[1]] = sub
+    tL = 1.0 - cv2.cvtColor(cv2.resize(tcrop, size, interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2GRAY).astype(np.float32) / 255.0
+    # the template blurred as the photo (its blur, and about half a pixel from scaling and straightening)
+    tL = cv2.GaussianBlur(tL, (0, 0), float(np.hypot(blur_mm * GRID_PPM, 0.5)))
+    tL = tL - cv2.GaussianBlur(tL, (0, 0), 3.0 * GRID_PPM)
+    L = L - cv2.GaussianBlur(L, (0, 0), 3.0 * GRID_PPM)
+    return L, tL, inside
+
+
+def _find(anchors: dict[str, Anchor], L: np.ndarray, tL: np.ndarray, inside: np.ndarray, origin: tuple[float, float],
+          reach: float) -> None:
+    """Find every anchor in ``L`` within ``reach`` mm: over the whole reach at half resolution first when it is wide."""
+    import cv2
+
+    x0, y0 = origin
+    h, w = L.shape
+    two = reach > 2.0
+    if two:
+        L2 = cv2.resize(L, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        tL2 = cv2.resize(tL, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    for a in anchors.values():
+        a.used, a.score, a.shift = False, 0.0, (0.0, 0.0)
+        box = a.box
+        bx0, by0 = int(round((box[0] - x0) * GRID_PPM)), int(round((box[1] - y0) * GRID_PPM))
+        bx1, by1 = int(round((box[2] - x0) * GRID_PPM)), int(round((box[3] - y0) * GRID_PPM))
+        if bx0 < 0 or by0 < 0 or bx1 > w or by1 > h or not inside[by0:by1, bx0:bx1].all():
+            continue  # not (wholly) in the photo
+        around, margin = (0.0, 0.0), 1.0
+        if two:
+            coarse = _match(L2, tL2, (bx0 // 2, by0 // 2, bx1 // 2, by1 // 2), (0.0, 0.0), reach * GRID_PPM / 2, GRID_PPM / 2)
+            if coarse is None:
+                continue
+            around, margin = (coarse[0] * 2, coarse[1] * 2), coarse[2] - coarse[3]
+        fine = _match(L, tL, (bx0, by0, bx1, by1), around, (1.5 if two else reach) * GRID_PPM, GRID_PPM)
+        if fine is None:
+            continue
+        a.shift = (fine[0] / GRID_PPM, fine[1] / GRID_PPM)
+        a.score = fine[2]
+        a.used = fine[2] >= MIN_SCORE and min(margin, fine[2] - fine[3]) >= MIN_MARGIN
+
+
+def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndarray] | None,
+           page: tuple[float, float]) -> tuple[SheetFit, bool] | None:
+    """Fit a homography (and, where the sheet is no plane, a warp) on the anchors found through ``fit`` and
+    on the markers (see the module docstring); ``None`` when fewer than six anchors hold."""
+    import cv2
+
+    good = [a for a in anchors.values() if a.used]
+    if len(good) < 6:
+        return None
+    src = [a.centre for a in good]
+    dst = list(fit.to_image(np.array([(a.centre[0] + a.shift[0], a.centre[1] + a.shift[1]) for a in good])))
+    owner = [a.name for a in good]
+    mb = {}
+    if markers:
+        from ..sheets.allin import MARKER_SIZE, marker_boxes
+
+        mb = marker_boxes(fit.paper)
+        for mid, corners in markers.items():
+            if mid not in mb:
+                continue
+            _, mx, my = mb[mid]
+            s = MARKER_SIZE
+            src += [(mx, my), (mx + s, my), (mx + s, my + s), (mx, my + s)]
+            dst += list(np.asarray(corners, np.float64))
+            owner += [f"marker:{mid}"] * 4
+    src_a, dst_a = np.asarray(src, np.float64), np.asarray(dst, np.float64)
+    Hn, mask = cv2.findHomography(src_a, dst_a, cv2.RANSAC, INLIER_MM * fit.px_per_mm, maxIters=500, confidence=0.999)
+    if Hn is None:
+        return None
+    inl = mask.ravel().astype(bool)
+    is_anchor = np.array([not o.startswith("marker:") for o in owner])
+    if int((inl & is_anchor).sum()) < 6:
+        return None
+    Hn, _ = cv2.findHomography(src_a[inl], dst_a[inl], 0)
+    miss = _apply(np.linalg.inv(Hn), dst_a) - src_a  # where the photo shows each point, less where it is (page mm)
+    for i, o in enumerate(owner):
+        if o in anchors:
+            anchors[o].used = bool(inl[i])
+            anchors[o].miss = float(np.hypot(*miss[i]))
+    sel = inl & is_anchor
+    pts, vals = src_a[sel], miss[sel]
+    names = [o for o, k in zip(owner, sel) if k]
+    rms = float(np.sqrt(np.mean(np.sum(vals ** 2, axis=1))))
+    warp = None
+    if rms > FLAT_MM and len(pts) >= 8:  # the sheet is no plane: a smooth field through the anchors' misses
+        W, H = page
+        wts, aff = _tps(pts, vals, smooth=float(len(pts)))
+        gx = np.arange(0.0, W + WARP_STEP, WARP_STEP)
+        gy = np.arange(0.0, H + WARP_STEP, WARP_STEP)
+        d = _tps_eval(pts, wts, aff, np.stack(np.meshgrid(gx, gy), -1).reshape(-1, 2))
+        warp = Warp(0.0, 0.0, WARP_STEP, d[:, 0].reshape(len(gy), len(gx)).astype(np.float32),
+                    d[:, 1].reshape(len(gy), len(gx)).astype(np.float32))
+        left = vals - _tps_eval(pts, wts, aff, pts)
+        for name, m in zip(names, left):
+            anchors[name].miss = float(np.hypot(*m))
+        rms = float(np.sqrt(np.mean(np.sum(left ** 2, axis=1))))
+    # leave one out: how far the other anchors alone would put each used anchor
+    if len(pts) >= 8:
+        for i, name in enumerate(names):
+            rest = np.arange(len(pts)) != i
+            pred = np.zeros(2)
+            if warp is not None:
+                wts, aff = _tps(pts[rest], vals[rest], smooth=float(len(pts) - 1))
+                pred = _tps_eval(pts[rest], wts, aff, pts[i:i + 1])[0]
+            anchors[name].loo = float(np.hypot(*(vals[i] - pred)))
+    # the markers that agree with the grid, with their offsets (the sheet's bend near each)
+    offsets, keep = {}, {}
+    for mid in (markers or {}):
+        idx = [i for i, o in enumerate(owner) if o == f"marker:{mid}"]
+        if not idx:
+            continue
+        c = src_a[idx].mean(axis=0)
+        m = miss[idx].mean(axis=0) - (warp.at(c[None, :])[0] if warp is not None else 0.0)
+        if np.hypot(*m) <= INLIER_MM:
+            offsets[mid] = (float(c[0]), float(c[1]), float(m[0]), float(m[1]))
+            keep[mid] = mb[mid][0]
+    new = replace(fit, homography=Hn, residual_mm=rms, px_per_mm=_px_per_mm(Hn, fit.paper), offsets=offsets, warp=warp,
+                  found=keep or fit.found)
+    return new, warp is not None
+
+
+def fit_grid(img: np.ndarray, fit: SheetFit, scene: Scene, template_rgb: np.ndarray, template_ppm: float,
+             blur_mm: float, markers: dict[int, np.ndarray] | None = None) -> GridFit:
+    """Refit the page map on the sheet's own print (see the module docstring).
+
+    The anchors are found twice: through the marker fit, over :func:`search_mm`; then through the fit
+    on those, within 1.5 mm (now that the spaces are straightened right, more of them match well).
+
+    Args:
+        img: the photo (BGR ``uint8``), as ``fit`` maps into it.
+        fit: the marker fit.
+        scene: the blank sheet's scene (the anchors come from its mark targets).
+        template_rgb: the blank page rendered at ``template_ppm`` pixels per mm (RGB ``uint8``).
+        blur_mm: the photo's blur (Gaussian sigma, page mm).
+        markers: marker id → its four corners in ``img`` pixels, for the markers that may join the fit.
+
+    Returns:
+        the :class:`GridFit`; its ``fit`` is ``fit`` itself when too few anchors are found (fewer than six).
+    """
+    boxes = anchor_boxes(scene)
+    anchors = {name: Anchor(name, box) for name, box in boxes.items()}
+    reach = search_mm(fit.residual_mm)
+    W, H = scene.width, scene.height
+    x0 = np.floor(max(0.0, min(b[0] for b in boxes.values()) - reach - 2) * GRID_PPM) / GRID_PPM
+    y0 = np.floor(max(0.0, min(b[1] for b in boxes.values()) - reach - 2) * GRID_PPM) / GRID_PPM
+    x1 = min(W, max(b[2] for b in boxes.values()) + reach + 2)
+    y1 = min(H, max(b[3] for b in boxes.values()) + reach + 2)
+    region = (float(x0), float(y0), float(x1), float(y1))
+    current, warped = fit, False
+    for step, r in enumerate((reach, 1.5)):
+        L, tL, inside = _views(img, current, template_rgb, template_ppm, region, blur_mm)
+        _find(anchors, L, tL, inside, (x0, y0), r)
+        solved = _solve(current, anchors, markers, (W, H))
+        if solved is None:
+            if step == 0:
+                for a in anchors.values():
+                    a.used = False
+                return GridFit(fit, anchors, False)
+            break
+        current, warped = solved
+    return GridFit(current, anchors, warped)
+
+
+__all__ = ["GridFit", "Anchor", "fit_grid", "anchor_boxes", "GRID_PPM"]
