@@ -6,7 +6,7 @@ estimated from the photo itself, where the blank template says paper should
 be (print is divided by its own printed colour first):
 
 1. at :data:`LIGHT_PPM` pixels per mm, each colour channel divided by the
-   template's, the brightest value within 1.5 mm (thin pen strokes vanish);
+   template's, the median within 2.5 mm (thin pen strokes and noise vanish);
 2. a grey *closing* (brightest, then darkest, within 9 mm): dark blobs smaller
    than 9 mm — filled chip circles, written digits, suit symbols — are filled
    from the paper around them, while a straight shadow edge, a step far longer
@@ -111,21 +111,23 @@ def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origi
     # (its edges are blurred differently in the photo); elsewhere the closing fills it in from around
     valid = cv2.erode((tpl.max(axis=2) >= 0.8).astype(np.uint8), _disk(3)).astype(bool)
     ratio = np.where(valid[..., None], small / np.maximum(tpl, 0.8), 0).astype(np.float32)
-    fine = cv2.dilate(ratio, _disk(3))
+    fine = cv2.medianBlur(ratio, 5)  # thin strokes and noise go, edges stay
     big = _disk(int(9 * LIGHT_PPM))
     closed = cv2.erode(cv2.dilate(fine, big), big)
     hole = closed.max(axis=2) < 0.3 * max(float(np.median(closed.max(axis=2))), 1e-3)
     if hole.any():  # wider than 9 mm without paper (a marker, the code): the brightest within 15 mm
         wide = cv2.dilate(closed, _disk(int(15 * LIGHT_PPM)))
         closed[hole] = wide[hole]
-    paper_small = cv2.GaussianBlur(closed, (0, 0), 0.5 * LIGHT_PPM)
+    paper_small = cv2.GaussianBlur(closed, (0, 0), 1.0 * LIGHT_PPM)
     level = paper_small.max(axis=2)
     typical = float(np.median(level))
     # hard shadow edges: a big change of log brightness within 2 mm
     log = np.log(np.maximum(level, 1e-3))
     k = _disk(int(2 * LIGHT_PPM) + 1)
     step = cv2.dilate(log, k) - cv2.erode(log, k)
-    edge = (step > EDGE_STEP).astype(np.uint8)
+    # (not where the paper is hardly seen: a marker, the sheet code; the brightness there is guessed)
+    seen = cv2.blur(valid.astype(np.float32), (int(4 * LIGHT_PPM) + 1,) * 2) > 0.25
+    edge = ((step > EDGE_STEP) & seen).astype(np.uint8)
     if edge.any():
         edge = cv2.dilate(edge, _disk(int(2 * EDGE_BAND_MM * LIGHT_PPM) + 1))
     paper = cv2.resize(paper_small, (w, h), interpolation=cv2.INTER_LINEAR)
