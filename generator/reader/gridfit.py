@@ -42,8 +42,12 @@ MIN_SCORE = 0.5
 """An anchor is used when its best correlation is at least this …"""
 MIN_MARGIN = 0.08
 """… and at least this much better than its best match elsewhere (more than 2 mm away)."""
+GROSS_MM = 3.0
+"""Anchors a robust homography misses by more than this (mm) are false matches, left out."""
+LOO_MM = 1.0
+"""An anchor that the smooth fit through the others misses by more than this (mm) is left out (the worst first)."""
 INLIER_MM = 1.2
-"""Anchors and markers the robust homography misses by more than this (mm) are left out of it."""
+"""A marker joins the fit when it lies within this (mm) of where the anchors' fit puts it."""
 FLAT_MM = 0.25
 """When the anchors miss the homography by more than this (RMS, mm), a warp is fitted too."""
 WARP_STEP = 4.0
@@ -259,82 +263,107 @@ def _find(anchors: dict[str, Anchor], L: np.ndarray, tL: np.ndarray, inside: np.
 def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndarray] | None,
            page: tuple[float, float]) -> tuple[SheetFit, bool] | None:
     """Fit a homography (and, where the sheet is no plane, a warp) on the anchors found through ``fit`` and
-    on the markers (see the module docstring); ``None`` when fewer than six anchors hold."""
+    on the markers (see the module docstring); ``None`` when fewer than six anchors hold.
+
+    False matches are left out twice: those a robust homography misses by more than :data:`GROSS_MM`, then,
+    one at a time, an anchor the others' smooth field misses by more than :data:`LOO_MM`.  A marker joins the
+    fit when it lies where the anchors' fit puts it (within :data:`INLIER_MM`): not one on a folded-up screen."""
     import cv2
 
     good = [a for a in anchors.values() if a.used]
     if len(good) < 6:
         return None
-    src = [a.centre for a in good]
-    dst = list(fit.to_image(np.array([(a.centre[0] + a.shift[0], a.centre[1] + a.shift[1]) for a in good])))
-    owner = [a.name for a in good]
-    mb = {}
+    src = np.array([a.centre for a in good], np.float64)
+    dst = fit.to_image(np.array([(a.centre[0] + a.shift[0], a.centre[1] + a.shift[1]) for a in good]))
+    Hn, mask = cv2.findHomography(src, dst, cv2.RANSAC, GROSS_MM * fit.px_per_mm, maxIters=500, confidence=0.999)
+    if Hn is None or int(mask.sum()) < 6:
+        return None
+    keep = mask.ravel().astype(bool)
+    for a, k in zip(good, keep):
+        a.used = bool(k)
+    good = [a for a, k in zip(good, keep) if k]
+    src, dst = src[keep], dst[keep]
+    Hn, _ = cv2.findHomography(src, dst, 0)
+    # the markers' corners, in page mm and photo px
+    mb, msrc, mdst = {}, {}, {}
     if markers:
         from ..sheets.allin import MARKER_SIZE, marker_boxes
 
         mb = marker_boxes(fit.paper)
+        s = MARKER_SIZE
         for mid, corners in markers.items():
-            if mid not in mb:
-                continue
-            _, mx, my = mb[mid]
-            s = MARKER_SIZE
-            src += [(mx, my), (mx + s, my), (mx + s, my + s), (mx, my + s)]
-            dst += list(np.asarray(corners, np.float64))
-            owner += [f"marker:{mid}"] * 4
-    src_a, dst_a = np.asarray(src, np.float64), np.asarray(dst, np.float64)
-    Hn, mask = cv2.findHomography(src_a, dst_a, cv2.RANSAC, INLIER_MM * fit.px_per_mm, maxIters=500, confidence=0.999)
-    if Hn is None:
-        return None
-    inl = mask.ravel().astype(bool)
-    is_anchor = np.array([not o.startswith("marker:") for o in owner])
-    if int((inl & is_anchor).sum()) < 6:
-        return None
-    Hn, _ = cv2.findHomography(src_a[inl], dst_a[inl], 0)
-    miss = _apply(np.linalg.inv(Hn), dst_a) - src_a  # where the photo shows each point, less where it is (page mm)
-    for i, o in enumerate(owner):
-        if o in anchors:
-            anchors[o].used = bool(inl[i])
-            anchors[o].miss = float(np.hypot(*miss[i]))
-    sel = inl & is_anchor
-    pts, vals = src_a[sel], miss[sel]
-    names = [o for o, k in zip(owner, sel) if k]
-    rms = float(np.sqrt(np.mean(np.sum(vals ** 2, axis=1))))
+            if mid in mb:
+                _, mx, my = mb[mid]
+                msrc[mid] = np.array([(mx, my), (mx + s, my), (mx + s, my + s), (mx, my + s)], np.float64)
+                mdst[mid] = np.asarray(corners, np.float64)
+    W, H = page
+    for _ in range(4):
+        miss = _apply(np.linalg.inv(Hn), dst) - src  # where the photo shows each anchor, less where it is (page mm)
+        rms = float(np.sqrt(np.mean(np.sum(miss ** 2, axis=1))))
+        warped = rms > FLAT_MM and len(src) >= 8
+        loo = np.hypot(*miss.T) if not warped else _loo(src, miss)
+        worst = int(np.argmax(loo))
+        if loo[worst] <= LOO_MM or len(src) <= 8:
+            break
+        good[worst].used = False  # a false match (or a space folded on itself): left out
+        del good[worst]
+        src, dst = np.delete(src, worst, 0), np.delete(dst, worst, 0)
+        Hn, _ = cv2.findHomography(src, dst, 0)
+    # markers where the anchors' fit puts them join it (their corners are the most exact points there are)
+    pts, vals = src, miss
+    if warped:
+        wts, aff = _tps(pts, vals, smooth=float(len(pts)))
+    agree = {}
+    for mid in msrc:
+        m = _apply(np.linalg.inv(Hn), mdst[mid]) - msrc[mid]
+        c = msrc[mid].mean(axis=0)
+        pred = _tps_eval(pts, wts, aff, c[None, :])[0] if warped else np.zeros(2)
+        if np.hypot(*(m.mean(axis=0) - pred)) <= INLIER_MM:
+            agree[mid] = (c, m.mean(axis=0))
+    if agree and not warped:
+        allsrc = np.vstack([src, *[msrc[i] for i in agree]])
+        alldst = np.vstack([dst, *[mdst[i] for i in agree]])
+        Hn, _ = cv2.findHomography(allsrc, alldst, 0)
+        miss = _apply(np.linalg.inv(Hn), dst) - src
+        rms = float(np.sqrt(np.mean(np.sum(miss ** 2, axis=1))))
+        vals = miss
+    for a, m in zip(good, miss):
+        a.miss = float(np.hypot(*m))
     warp = None
-    if rms > FLAT_MM and len(pts) >= 8:  # the sheet is no plane: a smooth field through the anchors' misses
-        W, H = page
+    if warped:
+        pts = np.vstack([src, *[agree[i][0][None, :] for i in agree]]) if agree else src
+        vals = np.vstack([miss, *[agree[i][1][None, :] for i in agree]]) if agree else miss
         wts, aff = _tps(pts, vals, smooth=float(len(pts)))
         gx = np.arange(0.0, W + WARP_STEP, WARP_STEP)
         gy = np.arange(0.0, H + WARP_STEP, WARP_STEP)
         d = _tps_eval(pts, wts, aff, np.stack(np.meshgrid(gx, gy), -1).reshape(-1, 2))
         warp = Warp(0.0, 0.0, WARP_STEP, d[:, 0].reshape(len(gy), len(gx)).astype(np.float32),
                     d[:, 1].reshape(len(gy), len(gx)).astype(np.float32))
-        left = vals - _tps_eval(pts, wts, aff, pts)
-        for name, m in zip(names, left):
-            anchors[name].miss = float(np.hypot(*m))
-        rms = float(np.sqrt(np.mean(np.sum(left ** 2, axis=1))))
-    # leave one out: how far the other anchors alone would put each used anchor
-    if len(pts) >= 8:
-        for i, name in enumerate(names):
-            rest = np.arange(len(pts)) != i
-            pred = np.zeros(2)
-            if warp is not None:
-                wts, aff = _tps(pts[rest], vals[rest], smooth=float(len(pts) - 1))
-                pred = _tps_eval(pts[rest], wts, aff, pts[i:i + 1])[0]
-            anchors[name].loo = float(np.hypot(*(vals[i] - pred)))
-    # the markers that agree with the grid, with their offsets (the sheet's bend near each)
-    offsets, keep = {}, {}
-    for mid in (markers or {}):
-        idx = [i for i, o in enumerate(owner) if o == f"marker:{mid}"]
-        if not idx:
-            continue
-        c = src_a[idx].mean(axis=0)
-        m = miss[idx].mean(axis=0) - (warp.at(c[None, :])[0] if warp is not None else 0.0)
-        if np.hypot(*m) <= INLIER_MM:
-            offsets[mid] = (float(c[0]), float(c[1]), float(m[0]), float(m[1]))
-            keep[mid] = mb[mid][0]
+        loo = _loo(pts, vals)[:len(src)]
+        for a, v in zip(good, loo):
+            a.loo = float(v)
+        rms = float(np.sqrt(np.mean(loo ** 2)))  # the fit's quality: how well the others place each anchor
+    else:
+        for a, m in zip(good, miss):
+            a.loo = float(np.hypot(*m))
+    offsets, keep_m = {}, {}
+    for mid, (c, m) in agree.items():
+        d = m - (warp.at(c[None, :])[0] if warp is not None else 0.0)
+        offsets[mid] = (float(c[0]), float(c[1]), float(d[0]), float(d[1]))
+        keep_m[mid] = mb[mid][0]
     new = replace(fit, homography=Hn, residual_mm=rms, px_per_mm=_px_per_mm(Hn, fit.paper), offsets=offsets, warp=warp,
-                  found=keep or fit.found)
+                  found=keep_m or fit.found)
     return new, warp is not None
+
+
+def _loo(pts: np.ndarray, vals: np.ndarray) -> np.ndarray:
+    """Leave one out: how far (mm) the smooth field through the other points misses each point."""
+    out = np.zeros(len(pts))
+    for i in range(len(pts)):
+        rest = np.arange(len(pts)) != i
+        wts, aff = _tps(pts[rest], vals[rest], smooth=float(len(pts) - 1))
+        out[i] = float(np.hypot(*(vals[i] - _tps_eval(pts[rest], wts, aff, pts[i:i + 1])[0])))
+    return out
 
 
 def fit_grid(img: np.ndarray, fit: SheetFit, scene: Scene, template_rgb: np.ndarray, template_ppm: float,

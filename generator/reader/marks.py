@@ -68,6 +68,8 @@ class TargetInk:
 UP_SECTORS = (1, 2, 3, 4)
 DOWN_SECTORS = (7, 8, 9, 10)
 """The ring sectors facing the suit above and the suit below."""
+SIDE_SECTORS = (0, 5, 6, 11)
+"""The ring sectors left and right of the symbol (only its own circle passes there)."""
 
 
 def ring_score(sectors: tuple[float, ...], exclude: tuple[int, ...] = ()) -> float:
@@ -407,7 +409,7 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
     grow = int(round((0.2 + 0.6 * blur) * ppm)) | 1
     dark = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))).astype(bool)
     # round the suits, a narrower mask (a tight circle runs close to its symbol): what the print
-    # leaves beyond it is the same in every space and comes off sector by sector (see below)
+    # leaves beyond it is small next to a circle
     grow_s = int(round((0.05 + 0.3 * blur) * ppm)) | 1
     dark_suits = cv2.dilate((tDb > 0.3).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow_s, grow_s))).astype(bool)
 
@@ -500,26 +502,14 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
             else:
                 inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (dx, dy), None, peak, con)
     _judge_visibility(inks, fit, img.shape, light)
-    # ranks and suits are mostly blank on any sheet: their median is this sheet's blank level for the kind
-    # (each suit apart: the print left over after subtraction depends on the symbol's shape)
+    # rank boxes are mostly blank on any sheet (one of thirteen in a space at most is ticked): their median is
+    # this sheet's blank level for them.  A suit's ring is judged on its own: what the print leaves after
+    # subtraction is small next to a circle, and the decisions take off each space's own blank level.
     keys = [key for key in inks if key[0] == "rank"]
     if len(keys) >= 6:
         b = float(np.median([inks[k].ink for k in keys]))
         for k in keys:
             inks[k].ink -= b
-    # a suit's ring, sector by sector: the print around it (its neighbours, the frame's corner) leaves
-    # the same trace in every space, so each sector's median over the spaces is taken off
-    for suit in ("S", "H", "D", "C"):
-        keys = [key for key in inks if key[0] == "suit" and key[2] == suit and inks[key].sectors is not None]
-        if len(keys) < 6:
-            continue
-        table = np.array([inks[k].sectors for k in keys], np.float64)
-        with np.errstate(all="ignore"):
-            med = np.nanmedian(table, axis=0) if np.isfinite(table).any() else np.zeros(RING_SECTORS)
-        med = np.nan_to_num(med)
-        for k, row in zip(keys, table):
-            inks[k].sectors = tuple(float(v) for v in row - med)
-            inks[k].ink = ring_score(inks[k].sectors)
     return Measurement(inks, blur, registration, noise, None, (x0, y0))
 
 
@@ -581,6 +571,11 @@ def _judge_visibility(inks: dict, fit: SheetFit, shape: tuple, light) -> None:
         if ti.contrast == ti.contrast:
             by_kind.setdefault(ti.target.kind, []).append(ti.contrast)
     typical = {k: float(np.median(v)) for k, v in by_kind.items() if len(v) >= 4}
+    # the rank boxes, chip circles and spent boxes are printed in the same pale blue; the rank boxes, nearly all
+    # blank on any sheet, give its contrast (a filled chip circle's ink darkens its outline)
+    for kind in ("chip_earned", "chip_spent"):
+        if "rank" in typical:
+            typical[kind] = typical["rank"]
     for ti in inks.values():
         t = ti.target
         box = (t.x - 0.5, t.y - 0.5, t.x + t.w + 0.5, t.y + t.h + 0.5)
@@ -779,17 +774,18 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
     # positions to a quarter pixel and radii to half a pixel: the masks are then shared by many targets
     sectors = _ring_geometry(xb - xa, yb - ya, round((cx - xa) * 4) / 4, round((cy - ya) * 4) / 4, round(r0 * 2) / 2, round(r1 * 2) / 2)
     means = []
-    ring_vals = []
-    for sec in sectors:
+    side_vals = []
+    for k_sec, sec in enumerate(sectors):
         m = sec & ok
         n = int(m.sum())
         if n >= max(3, 0.25 * int(sec.sum())):
             vals = region[m]
             top = max(1, int(0.35 * n))  # a circle crosses the ring: its darkest third
-            part = np.partition(vals, n - top)[n - top:]
-            means.append(float(part.mean()))
-            ring_vals.append(part)
+            means.append(float(np.partition(vals, n - top)[n - top:].mean()))
+            if k_sec in SIDE_SECTORS:
+                side_vals.append(vals)
         else:
             means.append(float("nan"))
-    peak = _peak(np.concatenate(ring_vals)) if ring_vals else 0.0
+    # the strokes' darkness beside the symbol, where a neighbour's circle never passes
+    peak = _peak(np.concatenate(side_vals)) if side_vals else 0.0
     return tuple(means), peak

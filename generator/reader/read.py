@@ -444,6 +444,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     sb, ss, sm = _levels("ring", [max(v.values()) for v in suit_of.values()])
     order = [s for s in SUITS]
     out: dict[Coord, CellReading] = {}
+    judged: dict[Coord, tuple[dict, dict, dict, dict]] = {}
     for c in cells:
         # this space's own blank level: most of its rank boxes and ring sectors are blank
         rank_base = float(np.median(list(rank_of[c].values())))
@@ -468,31 +469,79 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                         suits[order[j]] = min(suits[order[j]], ring_score(t.sectors, facing) - suit_base)
         rd = _within(ranks, rb, rs, rm)
         sd = _within(suits, sb, ss, sm, unsure_share=0.35)  # rings pick up more from their neighbours
-        out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0))
+        judged[c] = (ranks, suits, rd, sd)
+    # the sheet's own strokes: how dark the clear ticks are, to tell a rubbed-out mark from a mark
+    peak_rank = _peak_level([inks[("rank", names[c], k)].peak for c, (_, _, rd, _) in judged.items() for k, d in rd.items()
+                             if d.marked and d.ink >= rm * 0.8])
+    peak_suit = _peak_level([inks[("suit", names[c], k)].peak for c, (_, _, _, sd) in judged.items() for k, d in sd.items()
+                             if d.marked and d.ink >= sm * 0.8])
+    for c, (ranks, suits, rd, sd) in judged.items():
+        light = set()
+        for k, d in rd.items():
+            if d.marked and _too_light(d.ink, _measured(rm, "box"), inks[("rank", names[c], k)].peak, peak_rank, LIGHT["box"]):
+                rd[k] = Decision(None, d.ink, 0.0)
+                light.add(k)
+        for k, d in sd.items():
+            if d.marked and _too_light(d.ink, _measured(sm, "ring"), inks[("suit", names[c], k)].peak, peak_suit, LIGHT["ring"]):
+                sd[k] = Decision(None, d.ink, 0.0)
+                light.add(k)
+        out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0), light)
         out[c].inks = {**ranks, **suits}
-    chips_e = sorted(((int(t.target.owner), t.ink) for (k, _, _), t in inks.items() if k == "chip_earned"))
-    chips_s = sorted(((int(t.target.owner), t.ink) for (k, _, _), t in inks.items() if k == "chip_spent"))
-    eb, es, em = _levels("bubble", [v for _, v in chips_e])
-    earned = _count([(i, _decide(v, eb, es, em)) for i, v in chips_e], "chip circles")
+    chips_e = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_earned"))
+    chips_s = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_spent"))
+    eb, es, em = _levels("bubble", [v for _, v, _ in chips_e])
+    earned = _count(_light_decisions(chips_e, eb, es, em, LIGHT["bubble"]), "chip circles")
     hidden_e = _hidden([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles")
     hidden_s = _hidden([t for (k, _, _), t in inks.items() if k == "chip_spent"], "spent boxes")
     if hidden_e:  # the spent boxes are read against the circles above them
         earned = CountReading(None, 0.0, hidden_e, earned.marked, earned.unsure)
         hidden_s = hidden_s or "the chip circles above the spent boxes cannot be read"
-    # spent boxes: their blank level from the boxes under circles left empty (no chip there to spend)
-    # and their spread raises the floor: where blank boxes vary, a mark must stand out further
-    empty = [v for (i, v) in chips_s if i not in earned.marked and i not in earned.unsure]
-    base = float(np.median(empty)) if len(empty) >= 3 else 0.0
-    spread = float(1.4826 * np.median(np.abs(np.array(empty) - base))) if len(empty) >= 3 else 0.0
-    chips_s = [(i, v - base) for i, v in chips_s]
-    pb, ps, pm = _levels("spent", [v for _, v in chips_s], floor=max(FLOOR["spent"], 4 * spread))
-    spent = _count([(i, _decide(v, pb, ps, pm)) for i, v in chips_s], "spent boxes")
+    pb, ps, pm = _levels("spent", [v for _, v, _ in chips_s])
+    spent = _count(_light_decisions(chips_s, pb, ps, pm, LIGHT["spent"]), "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
     if hidden_s:
         spent = CountReading(None, 0.0, hidden_s, spent.marked, spent.unsure)
     if earned.value is not None and spent.value is not None and spent.value > earned.value:
         spent = CountReading(None, 0.0, f"{spent.value} spent boxes ticked but only {earned.value} chip circles filled", spent.marked, spent.unsure)
     return out, earned, spent
+
+
+LIGHT = {"box": 0.62, "ring": 0.55, "bubble": 0.62, "spent": 0.62}
+"""A mark is *too light* — uncertain, never counted — when its ink is below this share of the sheet's typical mark
+of its kind and its darkest strokes are below this share of the sheet's own strokes: what
+an eraser leaves (15–60 % of the graphite) is lighter than every mark the same hand made.  A tick that
+mostly misses its box still has strokes as dark as the others; a rubbed-out one does not."""
+
+
+def _measured(mark: float, kind: str) -> float | None:
+    """The typical mark when it was measured on this sheet (``None`` when assumed: too few clear marks)."""
+    return None if mark == max(DEFAULT_MARK[kind], 3 * FLOOR[kind]) else mark
+
+
+def _peak_level(peaks: list[float]) -> float | None:
+    """The sheet's typical stroke darkness from its clear marks (``None`` with fewer than three)."""
+    return float(np.median(peaks)) if len(peaks) >= 3 else None
+
+
+def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: float | None, share: float) -> bool:
+    """True when a mark is far lighter than the sheet's own marks (see :data:`LIGHT`); never when the sheet
+    has too few clear marks of the kind to tell (``mark`` or, for boxes and circles, ``peak_level`` is ``None``)."""
+    if mark is None or ink >= share * mark:
+        return False
+    if peak is None:
+        return True
+    return peak_level is not None and peak < share * peak_level
+
+
+def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: float, mark: float,
+                     share: float) -> list[tuple[int, Decision]]:
+    """Decisions for a row of chip circles or spent boxes ``(number, ink, peak)``, too-light marks unsure."""
+    out = [(i, _decide(v, blank, sure, mark)) for i, v, _ in items]
+    level = _peak_level([p for (i, v, p), (_, d) in zip(items, out) if d.marked and v >= 0.8 * mark])
+    for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)):
+        if d.marked and _too_light(v, mark, p, level, share):  # (no peak level: too few clear marks to tell)
+            out[k] = (i, Decision(None, v, 0.0))
+    return out
 
 
 HIDDEN = {
@@ -560,15 +609,19 @@ def _within(inks: dict[str, float], blank: float, sure: float, mark: float, unsu
     return out
 
 
-def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decision], value_ink: float) -> CellReading:
-    """One space's reading from its rank and suit decisions (and the ink where the value is written)."""
+def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decision], value_ink: float,
+          light: set[str] = frozenset()) -> CellReading:
+    """One space's reading from its rank and suit decisions (and the ink where the value is written);
+    ``light`` holds the choices left unsure because their mark is far lighter than the sheet's others."""
     ranks = [k for k, d in rd.items() if d.marked]
     suits = [k for k, d in sd.items() if d.marked]
-    r_uns = [k for k, d in rd.items() if d.marked is None]
-    s_uns = [k for k, d in sd.items() if d.marked is None]
+    r_light = [k for k, d in rd.items() if d.marked is None and k in light]
+    s_light = [k for k, d in sd.items() if d.marked is None and k in light]
+    r_uns = [k for k, d in rd.items() if d.marked is None and k not in light]
+    s_uns = [k for k, d in sd.items() if d.marked is None and k not in light]
     conf = float(min([d.confidence for d in rd.values()] + [d.confidence for d in sd.values()]))
-    state_r = {k: True for k in ranks} | {k: None for k in r_uns}
-    state_s = {k: True for k in suits} | {k: None for k in s_uns}
+    state_r = {k: True for k in ranks} | {k: None for k in r_uns + r_light}
+    state_s = {k: True for k in suits} | {k: None for k in s_uns + s_light}
 
     def uncertain(reason: str) -> CellReading:
         return CellReading(name, coord, "uncertain", None, 0.0, reason, state_r, state_s)
@@ -578,6 +631,10 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
         problems.append(f"ranks {_and(ranks)} are all ticked" if len(ranks) > 2 else f"ranks {_and(ranks)} are both ticked")
     if len(suits) > 1:
         problems.append(f"suits {_and(suits)} are all circled" if len(suits) > 2 else f"suits {_and(suits)} are both circled")
+    if r_light:
+        problems.append(f"rank {_or(r_light)}: much lighter than the other ticks (rubbed out?)")
+    if s_light:
+        problems.append(f"suit {_or(s_light)}: much lighter than the other circles (rubbed out?)")
     if r_uns:
         problems.append(f"rank {_or(r_uns)}: faint, ticked or not?")
     if s_uns:
