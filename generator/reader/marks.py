@@ -160,24 +160,28 @@ def shrink(img: np.ndarray, fit: SheetFit, ppm: float = PPM) -> tuple[np.ndarray
     return small, replace(fit, homography=H, px_per_mm=fit.px_per_mm * f)
 
 
-def rectify(img: np.ndarray, fit: SheetFit, box_mm: tuple[float, float, float, float], ppm: float = PPM) -> np.ndarray:
+def rectify(img: np.ndarray, fit: SheetFit, box_mm: tuple[float, float, float, float], ppm: float = PPM,
+            border: tuple | None = None) -> np.ndarray:
     """The page region ``(x0, y0, x1, y1)`` mm cut from the photo through the fit (its homography, and
-    its warp when the sheet is not flat), at ``ppm`` pixels per mm (same dtype, BGR)."""
+    its warp when the sheet is not flat), at ``ppm`` pixels per mm (same dtype, BGR).  Beyond the photo's
+    edge its last pixels are repeated, or ``border`` (a colour) is shown."""
     import cv2
 
+    mode = cv2.BORDER_REPLICATE if border is None else cv2.BORDER_CONSTANT
+    value = border if border is not None else 0
     x0, y0, x1, y1 = box_mm
     H = fit.homography
     size = (int(round((x1 - x0) * ppm)), int(round((y1 - y0) * ppm)))
     if fit.warp is None:
         S = np.array([[1 / ppm, 0, x0], [0, 1 / ppm, y0], [0, 0, 1]], np.float64)
-        return cv2.warpPerspective(img, H @ S, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+        return cv2.warpPerspective(img, H @ S, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=mode, borderValue=value)
     dx, dy = fit.warp.grid(box_mm, ppm)
     u = (x0 + np.arange(size[0], dtype=np.float32) / ppm)[None, :] + dx
     v = (y0 + np.arange(size[1], dtype=np.float32) / ppm)[:, None] + dy
     d = H[2, 0] * u + H[2, 1] * v + H[2, 2]
     mx = ((H[0, 0] * u + H[0, 1] * v + H[0, 2]) / d).astype(np.float32)
     my = ((H[1, 0] * u + H[1, 1] * v + H[1, 2]) / d).astype(np.float32)
-    return cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=mode, borderValue=value)
 
 
 def flatten(bgr: np.ndarray, ppm: float = PPM) -> np.ndarray:
@@ -602,7 +606,7 @@ def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray,
     contrast (``L``, ``tL``: luminance darkness of the photo, less its paper, and of the template)."""
     import cv2
 
-    pad = 1.0
+    pad = 1.0 if t.kind != "chip_earned" else 0.5 * t.w
     ax0, ay0 = int((t.x - pad - x0) * ppm), int((t.y - pad - y0) * ppm)
     ax1, ay1 = int(np.ceil((t.x + t.w + pad - x0) * ppm)), int(np.ceil((t.y + t.h + pad - y0) * ppm))
     h, w = D.shape
@@ -616,7 +620,7 @@ def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray,
     bad = dark[ay0:ay1, ax0:ax1]
     E = photo - _gain(photo, tg, bad) * tg
     origin = (x0 + ax0 / ppm, y0 + ay0 / ppm)
-    ink, peak = _target_ink(t, E, bad, origin, ppm, blur)
+    ink, peak = _target_ink(t, E, bad, origin, ppm, blur, near=bad | (tg > 0.02))
     con = _contrast(t, cv2.getRectSubPix(L, (pw, ph), centre), _blurred(tL, (ay0, ay1, ax0, ax1), blur * ppm), origin, ppm)
     return (float(ink) if not isinstance(ink, tuple) else ring_score(ink)), peak, con
 
@@ -716,13 +720,18 @@ def _top_mean(E: np.ndarray, bad: np.ndarray, xa: int, ya: int, xb: int, yb: int
 
 
 def _peak(vals: np.ndarray) -> float:
-    return float(np.percentile(vals, 90)) if vals.size >= 4 else 0.0
+    """The 90th percentile of ``vals`` (0 when fewer than four)."""
+    if vals.size < 4:
+        return 0.0
+    k = int(0.9 * (vals.size - 1))
+    return float(np.partition(vals.ravel(), k)[k])
 
 
 def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float,
-                blur: float) -> tuple[float | tuple[float, ...], float]:
+                blur: float, near: np.ndarray | None = None) -> tuple[float | tuple[float, ...], float]:
     """The ink of one target in a patch ``E`` (extra darkness) whose top-left is at ``origin`` mm
-    (for a suit: its ring's sector means), and the darkness of its darkest strokes (:attr:`TargetInk.peak`)."""
+    (for a suit: its ring's sector means), and the darkness of its darkest strokes (:attr:`TargetInk.peak`).
+    ``bad`` marks the pixels not to measure; ``near`` (a spent box's) also the pixels on and near any print."""
     ox, oy = origin
     x, y = (t.x - ox) * ppm, (t.y - oy) * ppm
     w, h = t.w * ppm, t.h * ppm
@@ -736,10 +745,14 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
         if t.kind == "chip_spent":
             # a tick may run along an edge or overshoot the box: also look over the box and around it
             # (nothing else is printed near a spent box; the chip circle above stays outside), diluted, so doubled
+            # (away from the box's own outline, which leaves a trace after subtraction)
+            # and against its own surroundings' paper (the median there: a tick covers little of it)
+            off = near if near is not None else bad
             wx0, wy0, wx1, wy1 = int(round(x - 0.3 * w)), int(round(y - 0.05 * h)), int(round(x + 1.3 * w)), int(round(y + 1.3 * h))
-            wide = _top_mean(E, bad, wx0, wy0, wx1, wy1, 0.4)
-            around = E[max(0, wy0):wy1, max(0, wx0):wx1][~bad[max(0, wy0):wy1, max(0, wx0):wx1]]
-            return max(_top_mean(E, bad, xa, ya, xb, yb, 0.4), 2.0 * wide), _peak(around)
+            around = E[max(0, wy0):wy1, max(0, wx0):wx1][~off[max(0, wy0):wy1, max(0, wx0):wx1]]
+            local = float(np.median(around)) if around.size >= 8 else 0.0
+            wide = _top_mean(E, off, wx0, wy0, wx1, wy1, 0.4) - local
+            return max(_top_mean(E, bad, xa, ya, xb, yb, 0.4) - local, 2.0 * wide), _peak(around) - local
         region = E[ya:yb, xa:xb]
         ok = ~bad[ya:yb, xa:xb]
         vals = region[ok]
@@ -751,15 +764,20 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
         k = max(1, int(0.4 * vals.size))
         return float(np.partition(vals, vals.size - k)[vals.size - k:].mean()), _peak(vals)
     if t.kind == "chip_earned":
+        # inside the circle, against the paper just around it (between the circles, away from their print)
         r = w / 2
         cx, cy = x + r, y + r
-        xa, ya, xb, yb = int(cx - r), int(cy - r), int(cx + r) + 1, int(cy + r) + 1
+        R = 1.45 * r
+        xa, ya = max(0, int(cx - R)), max(0, int(cy - R))
+        xb, yb = min(E.shape[1], int(cx + R) + 1), min(E.shape[0], int(cy + R) + 1)
         region = E[ya:yb, xa:xb]
         yy, xx = np.mgrid[ya:yb, xa:xb]
-        inside = np.hypot(xx + 0.5 - cx, yy + 0.5 - cy) <= 0.72 * r
-        ok = inside & ~bad[ya:yb, xa:xb]
-        vals = region[ok]
-        return (float(vals.mean()) if vals.size >= 4 else 0.0), _peak(vals)
+        d = np.hypot(xx + 0.5 - cx, yy + 0.5 - cy)
+        vals = region[(d <= 0.72 * r) & ~bad[ya:yb, xa:xb]]
+        off = near if near is not None else bad
+        ring = region[(d >= 1.1 * r) & (d <= R) & ~off[ya:yb, xa:xb]]
+        local = float(np.median(ring)) if ring.size >= 8 else 0.0
+        return (float(vals.mean()) - local if vals.size >= 4 else 0.0), _peak(vals) - local
     # suit: a ring around the printed symbol
     k = t.w / 3.9
     cx, cy = x + w / 2, y + h / 2

@@ -281,7 +281,7 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
     from .marks import rectify
 
     fit = replace(sfit, homography=np.diag([1 / scale, 1 / scale, 1.0]) @ sfit.homography, px_per_mm=sfit.px_per_mm / scale)
-    preview = rectify(src, sfit, (0.0, 0.0, fit.paper.width, fit.paper.height), 4.0)
+    preview = rectify(src, sfit, (0.0, 0.0, fit.paper.width, fit.paper.height), 4.0, border=(150, 150, 150))
     return PhotoReading(
         path=path,
         display=display,
