@@ -197,23 +197,21 @@ def _match(img: np.ndarray, tpl_img: np.ndarray, box: tuple[int, int, int, int],
 
 def _views(img: np.ndarray, fit: SheetFit, template_rgb: np.ndarray, template_ppm: float, region: tuple[float, float, float, float],
            blur_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The photo straightened through ``fit`` over ``region`` (mm) at :data:`GRID_PPM`, the template over the
-    same region, both as luminance darkness with the light's slow changes taken out, and where the photo is."""
+    """The photo (grey or BGR, already scaled to a few pixels per mm) straightened through ``fit`` over
+    ``region`` (mm) at :data:`GRID_PPM`, the template over the same region, both as luminance darkness with
+    the light's slow changes taken out, and where the photo is."""
     import cv2
 
     from .marks import rectify
 
     x0, y0, x1, y1 = region
     size = (int(round((x1 - x0) * GRID_PPM)), int(round((y1 - y0) * GRID_PPM)))
-    f = min(1.0, 2.5 * GRID_PPM / max(fit.px_per_mm, 1e-6))  # scaled down first so nothing aliases
-    if f < 0.8:
-        img = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-        fit = replace(fit, homography=np.diag([f, f, 1.0]) @ fit.homography)
-    edge = np.zeros(img.shape[:2], np.uint8)
+    gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    rect = rectify(gray, fit, region, GRID_PPM)
+    edge = np.zeros(gray.shape[:2], np.uint8)
     edge[1:-1, 1:-1] = 255
-    rect = rectify(np.dstack([img, edge]), fit, region, GRID_PPM)
-    inside = rect[:, :, 3] > 128
-    L = 1.0 - cv2.cvtColor(np.ascontiguousarray(rect[:, :, :3]), cv2.COLOR_BGR2GRAY).astype(np.float32) / 255.0
+    inside = rectify(edge, fit, region, GRID_PPM, border=0) > 128
+    L = 1.0 - rect.astype(np.float32) / 255.0
     ty0, tx0 = int(round(y0 * template_ppm)), int(round(x0 * template_ppm))
     k = template_ppm / GRID_PPM
     th, tw = int(round(size[1] * k)), int(round(size[0] * k))
@@ -393,9 +391,16 @@ def fit_grid(img: np.ndarray, fit: SheetFit, scene: Scene, template_rgb: np.ndar
     x1 = min(W, max(b[2] for b in boxes.values()) + reach + 2)
     y1 = min(H, max(b[3] for b in boxes.values()) + reach + 2)
     region = (float(x0), float(y0), float(x1), float(y1))
+    import cv2
+
+    # the photo in grey, scaled down once so nothing aliases at GRID_PPM
+    f = min(1.0, 2.5 * GRID_PPM / max(fit.px_per_mm, 1e-6))
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 0.8 else gray
+    scale = np.diag([f, f, 1.0]) if f < 0.8 else np.eye(3)
     current, warped = fit, False
     for step, r in enumerate((reach, 1.5)):
-        L, tL, inside = _views(img, current, template_rgb, template_ppm, region, blur_mm)
+        L, tL, inside = _views(small, replace(current, homography=scale @ current.homography), template_rgb, template_ppm, region, blur_mm)
         _find(anchors, L, tL, inside, (x0, y0), r)
         solved = _solve(current, anchors, markers, (W, H))
         if solved is None:

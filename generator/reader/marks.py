@@ -122,6 +122,11 @@ def template(scene: Scene, key: tuple, ppm: float = PPM) -> np.ndarray:
     return _TEMPLATES[k]
 
 
+_DARKNESS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+"""The template's darkness over a measured region, by template, region and colour softness (the same for
+photos of one sheet taken alike)."""
+
+
 def template_darkness(rgb: np.ndarray, chroma_sigma_px: float) -> tuple[np.ndarray, np.ndarray]:
     """Darkness ``1 − max(R,G,B)`` and luminance darkness of a template crop (RGB uint8).
 
@@ -256,6 +261,13 @@ def _ideal_marker(marker_id: int, sigma_mm: float, ppm: float, margin: float) ->
     return centred, mean, float(centred @ centred / v.size)
 
 
+@lru_cache(maxsize=64)
+def _ideal_markers(marker_id: int, sigmas: tuple[float, ...], ppm: float, margin: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_ideal_marker` for every blur of ``sigmas``: the centred models as rows of one matrix, and their variances."""
+    rows = [_ideal_marker(marker_id, s, ppm, margin) for s in sigmas]
+    return np.stack([r[0] for r in rows]), np.array([r[2] for r in rows])
+
+
 def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict[int, np.ndarray] | None = None) -> BlurField:
     """The photo's softness: at each marker found, the Gaussian sigma that best turns the
     marker's exact drawing into what the photo shows (see :class:`BlurField`).
@@ -272,11 +284,7 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict
     margin = 2.0
     points, sig_px, sig_mm = [], [], []
 
-    def misfit(g: np.ndarray, g_var: float, mid: int, sgm: float) -> float:
-        # least squares of photo = a * model + b, in closed form: what is left of the photo's variance
-        centred, _, var = _ideal_marker(mid, round(sgm, 3), ppm, margin)
-        cov = float(centred @ g) / g.size
-        return g_var - cov * cov / max(var, 1e-12)
+    sigmas = np.round(np.arange(0.0, 1.2501, 0.05), 3)
 
     for mid in list(fit.found):
         _, x, y = boxes[mid]
@@ -291,9 +299,13 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict
         g = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float64).ravel()
         g = g - g.mean()
         g_var = float(g @ g) / g.size
-        coarse = min(np.arange(0.0, 1.21, 0.1), key=lambda sgm: misfit(g, g_var, mid, sgm))
-        best = min((coarse - 0.05, coarse, coarse + 0.05), key=lambda sgm: misfit(g, g_var, mid, max(0.0, sgm)) if sgm >= 0 else np.inf)
-        best = max(0.0, float(best))
+        # least squares of photo = a * model + b, in closed form, for every blur at once: what is left of
+        # the photo's variance; the best tenth of a millimetre, then the best twentieth beside it
+        models, var = _ideal_markers(mid, tuple(sigmas), ppm, margin)
+        cov = models @ g / g.size
+        misfit = g_var - cov * cov / np.maximum(var, 1e-12)
+        coarse = min(range(0, len(sigmas) - 1, 2), key=lambda i: misfit[i])
+        best = float(sigmas[min((i for i in (coarse - 1, coarse, coarse + 1) if 0 <= i < len(sigmas)), key=lambda i: misfit[i])])
         cx, cy = x + MARKER_SIZE / 2, y + MARKER_SIZE / 2
         points.append((cx, cy))
         sig_mm.append(best)
@@ -403,8 +415,13 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
     field_ = blur if blur is not None else measure_blur(img, fit, ppm)
     blur = field_.median
     # colour in a photo is softer than brightness (Bayer sensor, JPEG 4:2:0): about two photo pixels
-    chroma = max(2.0 / max(fit.px_per_mm, 1e-6), 0.2) * ppm
-    tD, tL = template_darkness(crop, chroma)
+    chroma = round(max(2.0 / max(fit.px_per_mm, 1e-6), 0.2) * ppm * 4) / 4
+    key = (template_key, ppm, x0, y0, w, h, chroma)
+    if key not in _DARKNESS:
+        _DARKNESS[key] = template_darkness(crop, chroma)
+        while len(_DARKNESS) > 4:
+            _DARKNESS.pop(next(iter(_DARKNESS)))
+    tD, tL = _DARKNESS[key]
     s_px = max(blur, 0.05) * ppm
     tDb = cv2.GaussianBlur(tD, (0, 0), s_px)
     tLb = cv2.GaussianBlur(tL, (0, 0), s_px)
@@ -606,7 +623,7 @@ def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray,
     contrast (``L``, ``tL``: luminance darkness of the photo, less its paper, and of the template)."""
     import cv2
 
-    pad = 1.0 if t.kind != "chip_earned" else 0.5 * t.w
+    pad = {"chip_earned": 0.5 * t.w, "chip_spent": 3.0}.get(t.kind, 1.0)
     ax0, ay0 = int((t.x - pad - x0) * ppm), int((t.y - pad - y0) * ppm)
     ax1, ay1 = int(np.ceil((t.x + t.w + pad - x0) * ppm)), int(np.ceil((t.y + t.h + pad - y0) * ppm))
     h, w = D.shape
@@ -620,8 +637,13 @@ def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray,
     bad = dark[ay0:ay1, ax0:ax1]
     E = photo - _gain(photo, tg, bad) * tg
     origin = (x0 + ax0 / ppm, y0 + ay0 / ppm)
-    ink, peak = _target_ink(t, E, bad, origin, ppm, blur, near=bad | (tg > 0.02))
-    con = _contrast(t, cv2.getRectSubPix(L, (pw, ph), centre), _blurred(tL, (ay0, ay1, ax0, ax1), blur * ppm), origin, ppm)
+    # print (in brightness, which the camera keeps sharper than colour; not a pale fill like the chip track's
+    # band): darker than the template's own ground around it
+    tl = _blurred(tL, (ay0, ay1, ax0, ax1), blur * ppm)
+    ground = cv2.erode(tl, np.ones((9, 9), np.uint8))
+    near = bad | cv2.dilate(((tl - ground) > 0.02).astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
+    ink, peak = _target_ink(t, E, bad, origin, ppm, blur, near=near)
+    con = _contrast(t, cv2.getRectSubPix(L, (pw, ph), centre), tl, origin, ppm)
     return (float(ink) if not isinstance(ink, tuple) else ring_score(ink)), peak, con
 
 
@@ -719,11 +741,11 @@ def _top_mean(E: np.ndarray, bad: np.ndarray, xa: int, ya: int, xb: int, yb: int
     return float(np.partition(vals, vals.size - k)[vals.size - k:].mean())
 
 
-def _peak(vals: np.ndarray) -> float:
-    """The 90th percentile of ``vals`` (0 when fewer than four)."""
+def _peak(vals: np.ndarray, q: float = 0.9) -> float:
+    """The ``q`` quantile of ``vals`` (0 when fewer than four): the darkness of the darkest strokes there."""
     if vals.size < 4:
         return 0.0
-    k = int(0.9 * (vals.size - 1))
+    k = int(q * (vals.size - 1))
     return float(np.partition(vals.ravel(), k)[k])
 
 
@@ -748,11 +770,21 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
             # (away from the box's own outline, which leaves a trace after subtraction)
             # and against its own surroundings' paper (the median there: a tick covers little of it)
             off = near if near is not None else bad
-            wx0, wy0, wx1, wy1 = int(round(x - 0.3 * w)), int(round(y - 0.05 * h)), int(round(x + 1.3 * w)), int(round(y + 1.3 * h))
+            # (from just below its top: the chip circle above, filled, must not count)
+            wx0, wy0, wx1, wy1 = int(round(x - 0.3 * w)), int(round(y + 0.08 * h)), int(round(x + 1.3 * w)), int(round(y + 1.3 * h))
+            # and the darkest 40 % of plain noise lies about one noise sigma above the median: taken off too
             around = E[max(0, wy0):wy1, max(0, wx0):wx1][~off[max(0, wy0):wy1, max(0, wx0):wx1]]
-            local = float(np.median(around)) if around.size >= 8 else 0.0
-            wide = _top_mean(E, off, wx0, wy0, wx1, wy1, 0.4) - local
-            return max(_top_mean(E, bad, xa, ya, xb, yb, 0.4) - local, 2.0 * wide), _peak(around) - local
+            # the paper level and its noise from the band beside the box (between it and its neighbours)
+            gap = int(round(1.2 * ppm))
+            rows = slice(max(0, int(round(y))), int(round(y + h)))
+            side = np.concatenate([E[rows, :max(0, int(round(x)) - gap)][~off[rows, :max(0, int(round(x)) - gap)]],
+                                   E[rows, int(round(x + w)) + gap:][~off[rows, int(round(x + w)) + gap:]]])
+            local = float(np.median(side)) if side.size >= 8 else 0.0
+            sigma = float(1.4826 * np.median(np.abs(side - local))) if side.size >= 8 else 0.0
+            wide = _top_mean(E, off, wx0, wy0, wx1, wy1, 0.4) - local - 0.97 * sigma
+            inner = _top_mean(E, bad, xa, ya, xb, yb, 0.4) - local - 0.97 * sigma
+            inside = E[max(0, ya):yb, max(0, xa):xb][~bad[max(0, ya):yb, max(0, xa):xb]]
+            return max(inner, 1.5 * wide), max(_peak(inside), _peak(around, 0.97)) - local
         region = E[ya:yb, xa:xb]
         ok = ~bad[ya:yb, xa:xb]
         vals = region[ok]

@@ -56,7 +56,7 @@ FLOOR = {"box": 0.030, "ring": 0.025, "bubble": 0.045, "spent": 0.030, "value": 
 SURE = {"box": 0.40, "ring": 0.25, "bubble": 0.40, "spent": 0.40}
 BLANK = {"box": 0.25, "ring": 0.15, "bubble": 0.20, "spent": 0.25}
 """Sure and blank levels, as shares of this sheet's typical mark ink (never below the floor)."""
-DEFAULT_MARK = {"box": 0.16, "ring": 0.16, "bubble": 0.30, "spent": 0.16}
+DEFAULT_MARK = {"box": 0.16, "ring": 0.16, "bubble": 0.30, "spent": 0.25}
 """Typical mark ink assumed when the sheet has too few marks of a kind to measure it."""
 
 
