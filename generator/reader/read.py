@@ -440,8 +440,10 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     rank_of = {c: {k: inks[("rank", names[c], k)].ink for k in _keys(inks, "rank", names[c])} for c in cells}
     suit_of = {c: {k: inks[("suit", names[c], k)].ink for k in _keys(inks, "suit", names[c])} for c in cells}
     value_of = {c: inks[("value", names[c], "")].ink for c in cells if ("value", names[c], "") in inks}
-    rb, rs, rm = _levels("box", [max(v.values()) for v in rank_of.values()])
+    # each space's blank level is its boxes' median (one of thirteen at most is ticked)
+    rb, rs, rm = _levels("box", [max(v.values()) - float(np.median(list(v.values()))) for v in rank_of.values()])
     sb, ss, sm = _levels("ring", [max(v.values()) for v in suit_of.values()])
+    usual_base = float(np.median([np.median(list(v.values())) for v in rank_of.values()]))  # blank boxes, in any space
     order = [s for s in SUITS]
     out: dict[Coord, CellReading] = {}
     judged: dict[Coord, tuple[dict, dict, dict, dict]] = {}
@@ -454,7 +456,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         if why:
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, why, {}, {})
             continue
-        if rank_base > max(rb, 0.3 * rm):  # blank boxes carrying ink: the space was not lined up with the photo
+        if rank_base - usual_base > max(rb, 0.3 * rm):  # blank boxes carrying ink: the space was not lined up with the photo
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, "the space could not be lined up with the photo", {}, {})
             continue
         ranks = {k: v - rank_base for k, v in rank_of[c].items()}
