@@ -332,6 +332,35 @@ def pad_report(pad: Pad) -> dict:
     return {"game": "flip7", "rounds": rounds, "totals": totals, "status": status, "winner": winner, "problems": problems}
 
 
+def dump_pad(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreLine]], *, target: int = DEFAULT_TARGET,
+             comment: str = "A Flip 7 score pad, typed in by sheetsmith. Check it: sheetsmith verify FILE") -> str:
+    """The typed-in pad YAML (module docstring) of ``players``, ``target`` and ``rounds``; :func:`load_flip7_pad` reads it back.
+
+    A line with cards is written as the list (``[3, 5, x2, "+4"]``), a bust as
+    ``bust``, a score alone as ``{score: N}``, cards and a score as
+    ``{cards: [...], score: N}``; every name is quoted where YAML would read it otherwise.
+    """
+    from .allin_log import _scalar
+
+    def cards(line: ScoreLine) -> str:
+        return "[" + ", ".join(f'"{c}"' if isinstance(c, str) and c.startswith("+") else str(c) for c in line.cards or ()) + "]"
+
+    def text(line: ScoreLine) -> str:
+        if line.bust:
+            return "bust" if line.written is None else f"{{cards: bust, score: {line.written}}}"
+        if line.cards is None:
+            return f"{{score: {line.written}}}"
+        return cards(line) if line.written is None else f"{{cards: {cards(line)}, score: {line.written}}}"
+
+    out = [f"# {comment}"] if comment else []
+    out += ["game: flip7", "players: [" + ", ".join(_scalar(p) for p in players) + "]", f"target: {target}"]
+    out.append("rounds:" if rounds else "rounds: []")
+    for r in rounds:
+        for j, p in enumerate(p for p in players if p in r):
+            out.append(("  - " if j == 0 else "    ") + f"{_scalar(p)}: {text(r[p])}")
+    return "\n".join(out) + "\n"
+
+
 _STATUS_TEXT = {
     "in_progress": "in progress: nobody has reached the target yet",
     "finished": "finished",

@@ -242,14 +242,64 @@ def render_item(
         InputError: the item or a sheet cannot be read or is invalid.
         SheetsmithError: options that do not apply to this item.
     """
-    from .backends import render_bytes
-    from .components.deck import Deck
     from .registry import load_any, resolve_layout
-    from .render import PrintOptions
 
     if fmt not in FORMATS:
         raise SheetsmithError(f"format '{fmt}': use one of {', '.join(FORMATS)}")
     item = load_any(resolve_layout(str(ref)))
+    return render_loaded(item, fmt=fmt, paper=paper, dpi=dpi, options=options, variant=variant, fill=fill, others=others)
+
+
+def render_text(text: str, file: str, *, fmt: str = "pdf", paper: str = "a4", dpi: int = 150) -> Rendered:
+    """Draw an item given as YAML text (an upload, the layout editor) and encode it, as :func:`render_item`.
+
+    ``file`` names the text in messages (``my-sheet.yaml``) and gives the
+    default id; ``extends:`` may name shipped templates only.
+
+    Raises:
+        InputError: the text is not valid YAML or not a valid item (every problem ``FILE:LINE:COL``).
+    """
+    if fmt not in FORMATS:
+        raise SheetsmithError(f"format '{fmt}': use one of {', '.join(FORMATS)}")
+    return render_loaded(load_text(text, file), fmt=fmt, paper=paper, dpi=dpi)
+
+
+def load_text(text: str | bytes, file: str):
+    """Validate a layout, deck, chip sheet, pad or ledger given as YAML text or bytes (the limits of a file apply).
+
+    Raises:
+        InputError: every problem, located ``FILE:LINE:COL``.
+    """
+    from .registry import item_from_document
+    from .yamlpos import parse_yaml_bytes
+
+    raw = text.encode("utf-8") if isinstance(text, str) else text
+    return item_from_document(parse_yaml_bytes(raw, file), _NOWHERE / Path(file).name)
+
+
+_NOWHERE = Path("/nonexistent-sheetsmith-folder")
+"""The folder text without a file is taken to be in: it holds nothing, so ``extends:`` finds shipped templates only."""
+
+
+def check_text(text: str | bytes, file: str) -> Checked:
+    """:func:`check_files` for YAML text (the layout editor, an upload): one :class:`Checked`."""
+    from .render import describe
+
+    try:
+        item = load_text(text, file)
+    except InputError as exc:
+        return Checked(file, problems=list(exc.problems), unreadable=isinstance(exc, UnreadableError))
+    title, summary = describe(item)
+    return Checked(file, item=item, problems=list(item.warnings), title=title, summary=summary)
+
+
+def render_loaded(item, *, fmt: str = "pdf", paper: str = "a4", dpi: int = 150, options=None, variant: Optional[str] = None,
+                  fill: Optional[Path] = None, others: Sequence[Path] = ()) -> Rendered:
+    """Draw a validated item and encode it (the options of :func:`render_item`)."""
+    from .backends import render_bytes
+    from .components.deck import Deck
+    from .render import PrintOptions
+
     if variant is not None:
         item = apply_variant(item, variant)
     options = options or PrintOptions()
@@ -386,7 +436,7 @@ def verify(paths: Sequence[Path], *, layout: Optional[str] = None) -> Verdict:
         FindingsError: a photo field that needs a person (exit 1).
     """
     from .photo_cli import has_photos
-    from .registry import display_path, wrong_command
+    from .registry import display_path
     from .yamlpos import load_yaml
 
     paths = [Path(p) for p in paths]
@@ -396,9 +446,40 @@ def verify(paths: Sequence[Path], *, layout: Optional[str] = None) -> Verdict:
         return _verify_photos(paths, layout)
     if layout is not None:
         raise SheetsmithError("--layout names the layout of photos whose QR code cannot be read; no photo was given")
+    return verify_documents([load_yaml(path, display=display_path(path)) for path in paths], paths)
+
+
+def verify_texts(files: Sequence[tuple[str, str | bytes]]) -> Verdict:
+    """:func:`verify` for files given as ``(name, YAML text or bytes)`` (the web page, uploads): typed-in
+    All In sheets of one game, or one Flip 7 pad or round log.
+
+    A typed-in sheet's ``layout:`` must be a shipped id here (there is no folder to find a file in).
+
+    Raises:
+        InputError, FindingsError: as :func:`verify`.
+    """
+    from .yamlpos import parse_yaml_bytes
+
+    if not files:
+        raise SheetsmithError("give at least one file to verify")
+    from .registry import shipped_layouts
+
+    docs = [parse_yaml_bytes(t.encode("utf-8") if isinstance(t, str) else t, name) for name, t in files]
+    shipped = [s.id for s in shipped_layouts() if s.game == "allin"]
+    for doc in docs:
+        ref = doc.data.get("layout")
+        if doc.data.get("game") == "allin" and ref is not None and ref not in shipped:
+            raise InputError([doc.problem(("layout",), f"layout {ref!r}: name a shipped layout ({', '.join(shipped)}); "
+                                                      "layout files cannot be named here")])
+    return verify_documents(docs, [_NOWHERE / Path(name).name for name, _ in files])
+
+
+def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
+    """:func:`verify` on parsed documents (``paths``: where each came from, for relative layout paths and default names)."""
+    from .registry import wrong_command
+
     games = []
-    for path in paths:
-        doc = load_yaml(path, display=display_path(path))
+    for doc in docs:
         game = doc.data.get("game")
         hint = wrong_command(doc.data, "verify")
         if hint:

@@ -94,11 +94,23 @@ def load_any(path: str | Path):
     Raises:
         InputError: every error found, located ``FILE:LINE:COL``.
     """
+    path = Path(path)
+    return item_from_document(load_yaml(path, display=display_path(path)), path)
+
+
+def item_from_document(doc, path: Path):
+    """Validate a parsed layout, deck, chip sheet, pad or ledger (see :func:`load_any`).
+
+    ``path`` gives the default id (its stem) and the folder that ``extends:``
+    names a template file in; for text that has no file (a web upload, the
+    editor), pass a path in a folder that holds nothing.
+
+    Raises:
+        InputError: every error found, located ``FILE:LINE:COL``.
+    """
     from .components.chips import chips_from_document
     from .components.deck import deck_from_document
 
-    path = Path(path)
-    doc = load_yaml(path, display=display_path(path))
     kind = doc.data.get("kind")
     hint = wrong_command(doc.data, "check")
     if hint:

@@ -131,14 +131,26 @@ def load_yaml(path: str | Path, *, display: str | None = None) -> Document:
         raise UnreadableError([Problem(name, 0, 0, "file not found")]) from None
     except OSError as exc:
         raise UnreadableError([Problem(name, 0, 0, f"cannot read the file: {exc.strerror}")]) from None
+    return parse_yaml_bytes(raw, name)
+
+
+def parse_yaml_bytes(raw: bytes, file: str = "<bytes>") -> Document:
+    """Parse the bytes of a YAML file (an upload, a file's contents) into a :class:`Document`.
+
+    The same limits as :func:`load_yaml`: at most :data:`MAX_BYTES`, UTF-8
+    (a byte-order mark is allowed), then :func:`parse_yaml`.
+
+    Raises:
+        InputError: as :func:`load_yaml`.
+    """
     if len(raw) > MAX_BYTES:
-        raise UnreadableError([Problem(name, 0, 0, f"larger than {MAX_BYTES // 1000} kB; is this really a sheetsmith YAML file?")])
+        raise UnreadableError([Problem(file, 0, 0, f"larger than {MAX_BYTES // 1000} kB; is this really a sheetsmith YAML file?")])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise UnreadableError([Problem(name, line, 0, "not UTF-8 text; save the file as UTF-8")]) from None
-    return parse_yaml(text, name)
+        raise UnreadableError([Problem(file, line, 0, "not UTF-8 text; save the file as UTF-8")]) from None
+    return parse_yaml(text, file)
 
 
 def parse_yaml(text: str, file: str = "<string>") -> Document:
