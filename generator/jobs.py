@@ -274,7 +274,10 @@ def load_text(text: str | bytes, file: str):
     from .yamlpos import parse_yaml_bytes
 
     raw = text.encode("utf-8") if isinstance(text, str) else text
-    return item_from_document(parse_yaml_bytes(raw, file), _NOWHERE / Path(file).name)
+    doc = parse_yaml_bytes(raw, file)
+    given = doc.data.get("id")
+    stem = given if isinstance(given, str) and given.replace("-", "").replace("_", "").isalnum() else Path(file).stem
+    return item_from_document(doc, _NOWHERE / f"{stem}.yaml")  # text has no file name for its id: to differ from
 
 
 _NOWHERE = Path("/nonexistent-sheetsmith-folder")
