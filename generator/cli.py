@@ -348,7 +348,7 @@ def serve(
     Listens on http://127.0.0.1:PORT (this computer only) unless --lan is given; Ctrl-C stops it."""
     from .web.serve import serve as run
 
-    run(port=port, lan=lan, data_dir=data_dir, workers=workers, say=lambda text: _say(text, to_err=False))
+    run(port=port, lan=lan, data_dir=data_dir, workers=workers)
 
 
 @app.callback(invoke_without_command=True)

@@ -28,27 +28,32 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-def qr_text(url: str) -> str:
-    """``url`` as a QR code drawn with block characters, for a terminal (dark modules on a light background)."""
+def qr_text(url: str, *, ansi: bool = False) -> str:
+    """``url`` as a QR code of block characters for a terminal, two modules a character high, four modules of quiet zone.
+
+    Dark modules are drawn with the text colour (``█ ▀ ▄``).  With ``ansi`` the
+    code is drawn black on white by colour codes, so it reads on dark and light
+    terminals alike; without, it suits dark text on a light background.
+    """
     import segno
 
     qr = segno.make(url, error="m")
+    border = 4
     rows = [[bool(v) for v in row] for row in qr.matrix]
-    border = 2
-    size = len(rows)
-    pad = [[False] * (size + 2 * border) for _ in range(border)]
-    rows = pad + [[False] * border + r + [False] * border for r in rows] + pad
+    width = len(rows[0]) + 2 * border
+    rows = [[False] * width for _ in range(border)] + [[False] * border + r + [False] * border for r in rows] + \
+        [[False] * width for _ in range(border)]
     if len(rows) % 2:
-        rows.append([False] * len(rows[0]))
-    chars = {(False, False): "█", (True, True): " ", (True, False): "▄", (False, True): "▀"}
-    out = []
-    for y in range(0, len(rows), 2):
-        out.append("".join(chars[(top, bottom)] for top, bottom in zip(rows[y], rows[y + 1])))
-    return "\n".join(out)
+        rows.append([False] * width)
+    chars = {(True, True): "█", (False, False): " ", (True, False): "▀", (False, True): "▄"}
+    lines = ["".join(chars[(top, bottom)] for top, bottom in zip(rows[y], rows[y + 1])) for y in range(0, len(rows), 2)]
+    if ansi:
+        lines = [f"\033[30;107m{line}\033[0m" for line in lines]
+    return "\n".join(lines)
 
 
 def serve(*, port: int = 8000, lan: bool = False, data_dir: Optional[Path] = None, workers: int = 2,
-          say: Callable[[str], None] = print) -> None:
+          say: Optional[Callable[[str], None]] = None) -> None:
     """Serve the web page until Ctrl-C.
 
     Args:
@@ -57,9 +62,17 @@ def serve(*, port: int = 8000, lan: bool = False, data_dir: Optional[Path] = Non
             otherwise bind 127.0.0.1 only.
         data_dir: where games are kept (default: the user's data folder).
         workers: worker processes reading photos.
-        say: prints one line (or block) for the person who started the server.
+        say: prints one line (or block) for the person who started the server (default: stdout).
     """
+    import sys
+
     import uvicorn
+
+    def default_say(text: str) -> None:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    say = say or default_say
 
     from .app import create_app, default_data_dir
 
@@ -71,7 +84,7 @@ def serve(*, port: int = 8000, lan: bool = False, data_dir: Optional[Path] = Non
         url = f"http://{lan_address()}:{port}/?token={token}"
         say(f"sheetsmith serve: open {url}")
         say("on a phone on the same network (scan the code with the camera):")
-        say(qr_text(url))
+        say(qr_text(url, ansi=sys.stdout.isatty()))
         say("Without the token in the address a page answers 401.")
     else:
         say(f"sheetsmith serve: open http://127.0.0.1:{port}/ (this computer only; --lan for phones)")
