@@ -130,6 +130,30 @@ def pad_from_document(doc: Document) -> Pad:
     return Pad(doc.file, players, spec.target, tuple(rounds))
 
 
+def pad_from_lines(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreLine]], *, target: int = DEFAULT_TARGET,
+                   file: str = "pad") -> Pad:
+    """A pad from lines already in hand (the web page's taps), with the structural checks of
+    :func:`pad_from_document` that concern them: the players, a line for every player in every round,
+    no round after the one that ended the game.  :func:`dump_pad` writes the same pad as YAML.
+
+    Raises:
+        InputError: as :func:`load_flip7_pad` (without line and column: there is no file).
+    """
+    doc = Document(file, {})
+    problems: list[Problem] = []
+    names = _players(list(players), doc, problems)
+    for i, r in enumerate(rounds):
+        missing = [p for p in names if p not in r]
+        extra = [p for p in r if p not in names]
+        if missing or extra:
+            problems.append(Problem(file, 0, 0, f"round {i + 1}: " + (f"no line for {', '.join(missing)}" if missing
+                                                                         else f"{', '.join(extra)} is not one of the players")))
+    if problems:
+        raise InputError(problems)
+    _no_round_after_the_end(list(rounds), names, target, doc)
+    return Pad(file, names, target, tuple(rounds))
+
+
 def _players(names: list[str], doc: Document, problems: list[Problem]) -> tuple[str, ...]:
     if not names:
         problems.append(doc.problem(("players",), "players: name at least one player, e.g. [Ann, Bob, Cy]"))

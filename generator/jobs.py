@@ -518,6 +518,21 @@ def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
     return Verdict(first, report, problems)
 
 
+def verify_pad_lines(players: Sequence[str], rounds: Sequence[dict], *, target: int = 200) -> Verdict:
+    """:func:`verify` of a Flip 7 pad given as data (the web page's scorer): ``rounds`` maps each player to a
+    :class:`~generator.rules.flip7.ScoreLine`.  The report is the one ``verify`` gives the same pad as a file
+    (:func:`generator.flip7_pad.dump_pad` writes that file).
+
+    Raises:
+        InputError: players named twice or empty, a missing line, a round after the end of the game.
+    """
+    from .flip7_pad import pad_from_lines, pad_report
+
+    pad = pad_from_lines(list(players), list(rounds), target=target)
+    report = pad_report(pad)
+    return Verdict("flip7", report, [Problem(pad.file, 0, 0, _who(p) + p["message"]) for p in report.get("problems", [])])
+
+
 def _who(p: dict) -> str:
     parts = []
     if p.get("round") is not None:

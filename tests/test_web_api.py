@@ -173,7 +173,7 @@ def test_flip7_rounds_score_as_the_rulebook_examples(web):
     assert re.search(r'data-player="Bob">\s*<th scope="row">Bob</th><td class="total">116</td>', page)
     pad = web.get(f"/flip7/{gid}/pad.yaml")
     verdict = jobs.verify_texts([("pad.yaml", pad.content)])  # the download is a pad verify reads
-    assert verdict.report["totals"] == rep["totals"]
+    assert verdict.report == rep  # and the page's report is verify's
 
 
 def test_flip7_preview_scores_while_tapping_and_saves_nothing(web):
@@ -192,7 +192,7 @@ def test_flip7_game_ends_with_a_winner_and_a_tie_plays_on(web):
     assert "play another round" in web.get(f"/flip7/{gid}").text
     web.post(f"/flip7/{gid}/rounds", data=tap({0: ["2"], 1: "bust", 2: []}))
     rep = web.get(f"/flip7/{gid}/report.json").json()
-    assert rep["status"] == "finished" and rep["winners"] == ["Ann"]
+    assert rep["status"] == "finished" and rep.get("winners", [rep.get("winner")]) == ["Ann"]
     page = web.get(f"/flip7/{gid}").text
     assert "Ann wins" in page and 'id="round-form"' not in page
     r = web.post(f"/flip7/{gid}/rounds", data=tap({0: ["2"], 1: ["3"], 2: ["4"]}))

@@ -112,6 +112,13 @@ def _font(size: int):
 
 def annotated_png(reading: PhotoReading, *, ppm: float = 4.0) -> bytes:
     """The annotated picture of a reading, as PNG bytes (the whole page at ``ppm`` pixels per mm)."""
+    buf = io.BytesIO()
+    annotated_image(reading, ppm=ppm).save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
+    """The annotated picture of a reading as a Pillow RGB image (see :func:`annotated_png`), to encode as wanted."""
     import cv2
     from PIL import Image, ImageDraw
 
@@ -188,9 +195,7 @@ def annotated_png(reading: PhotoReading, *, ppm: float = 4.0) -> bytes:
     for i, line in enumerate(lines):
         draw.text((2 * ppm, y), line[:160], fill=(20, 20, 20) if i == 0 else (red if unc else green), font=head_font)
         y += 4.2 * ppm
-    buf = io.BytesIO()
-    base.save(buf, format="PNG", optimize=True)
-    return buf.getvalue()
+    return base
 
 
 def _wrap(draw, text: str, x: float, y: float, width: float, font, fill) -> None:

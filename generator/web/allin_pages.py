@@ -290,12 +290,12 @@ async def _read_photo(request: Request, game_id: str, player_id: str, data: byte
         return
     player = _player(g, player_id)
     blob = store.put_blob(game_id, "image/*", data)
-    old = [player.get(k) for k in ("photo", "annotated", "annotated_png")]
+    old = [player.get(k) for k in ("photo", "annotated")]
 
     def start(d: dict) -> None:
         p = _player_in(d, player_id)
         p.update(source="photo", photo=blob, reading=True, error=None, tokens={}, uncertain=[], boxes={}, corrections={},
-                 annotated=None, annotated_png=None, problems={})
+                 annotated=None, problems={})
 
     store.change(game_id, "allin", start)
     store.delete_blobs(game_id, [b for b in old if b])
@@ -312,7 +312,6 @@ async def _read_photo(request: Request, game_id: str, player_id: str, data: byte
                                "stopped; take it again, smaller or closer, or type the sheet in"}
     if "error" not in result:
         result["annotated"] = store.put_blob(game_id, "image/jpeg", result.pop("jpeg"))
-        result["annotated_png"] = store.put_blob(game_id, "image/png", result.pop("png"))
     elif "--layout" in result["error"]:
         result["error"] += f" (here the game's sheet, {layout_of(g.data['layout']).name}, plays the part of --layout)"
 
@@ -323,7 +322,7 @@ async def _read_photo(request: Request, game_id: str, player_id: str, data: byte
             p["error"] = result["error"]
             return
         p.update(tokens=result["tokens"], chips=result["chips"], uncertain=result["uncertain"], boxes=result["boxes"],
-                 annotated=result["annotated"], annotated_png=result["annotated_png"], summary=result["summary"],
+                 annotated=result["annotated"], summary=result["summary"],
                  read_yaml=result["read_yaml"], error=None)
 
     store.change(game_id, "allin", done)
@@ -487,7 +486,7 @@ def allin_delete_player(request: Request, game_id: str, player_id: str):
     g = _game(request, game_id)
     p = _player(g, player_id)
     request.app.state.store.change(game_id, "allin", lambda d: d["players"].remove(_player_in(d, player_id)))
-    request.app.state.store.delete_blobs(game_id, [p.get(k) for k in ("photo", "annotated", "annotated_png") if p.get(k)])
+    request.app.state.store.delete_blobs(game_id, [p.get(k) for k in ("photo", "annotated") if p.get(k)])
     return RedirectResponse(f"/allin/{game_id}#players", status_code=303)
 
 

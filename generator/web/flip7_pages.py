@@ -1,5 +1,5 @@
 """Page 3: the Flip 7 scorer.  Each round, each player's cards are tapped; the score pad is scored by
-:func:`generator.jobs.verify_texts` (the job behind ``sheetsmith verify PAD.yaml``) after every change.
+:func:`generator.jobs.verify_pad_lines` (the report of ``sheetsmith verify PAD.yaml``) after every change.
 
 A game's state is the pad itself: players, target and rounds, each line the
 cards in front of a player at the round's end, or a bust.  The page writes
@@ -16,7 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
 from .. import jobs
-from ..errors import InputError, Problem
+from ..errors import InputError
 from ..flip7_pad import dump_pad
 from ..rules.flip7 import DEFAULT_TARGET, PLUS, X2, ScoreLine, is_flip7
 from .common import attachment, error_page, page
@@ -46,15 +46,20 @@ def pad_text(game: dict, rounds: Optional[list[dict]] = None) -> str:
 
 def score(game: dict, rounds: Optional[list[dict]] = None) -> dict:
     """The verifier's report of the game, with ``error`` (messages) when the pad cannot be scored."""
+    rounds = game["rounds"] if rounds is None else rounds
     try:
-        verdict = jobs.verify_texts([(PAD_FILE, pad_text(game, rounds))])
+        verdict = jobs.verify_pad_lines(game["players"], [{p: _line(r[p]) for p in r} for r in rounds], target=game["target"])
     except InputError as exc:
         return {"error": [p.message for p in exc.problems], "rounds": [], "totals": {p: 0 for p in game["players"]},
-                "status": "in_progress", "winners": [], "problems": []}
-    report = dict(verdict.report)
-    if "winners" not in report:  # older reports name one winner
-        report["winners"] = [report["winner"]] if report.get("winner") else []
-    return report
+                "status": "in_progress", "winners": [], "problems": []}  # for the page only
+    return dict(verdict.report)
+
+
+def winners_of(report: dict) -> list[str]:
+    """The report's winners (a list; reports of the older format name one ``winner``)."""
+    if "winners" in report:
+        return list(report["winners"])
+    return [report["winner"]] if report.get("winner") else []
 
 
 def _parse_round(form, players: list[str]) -> dict:
@@ -84,7 +89,7 @@ def _cells(game: dict, report: dict) -> list[dict]:
             cells.append({"round": i, "score": r.get(name, 0), "running": running, "bust": bool(line.get("bust")),
                           "cards": line.get("cards", []), "problems": by_cell.get((i, name), [])})
         rows.append({"name": name, "total": report.get("totals", {}).get(name, 0), "cells": cells,
-                     "winner": name in report.get("winners", [])})
+                     "winner": name in winners_of(report)})
     return rows
 
 
@@ -148,7 +153,8 @@ def flip7_game(request: Request, game_id: str, edit: int = 0):
     editing = edit if 1 <= edit <= n else 0
     current = g.data["rounds"][editing - 1] if editing else {}
     open_round = editing or (report["status"] != "finished" and not report.get("error"))
-    return page(request, "flip7_game.html", game=g, data=g.data, report=report, rows=_cells(g.data, report),
+    return page(request, "flip7_game.html", game=g, data=g.data, report=report, winners=winners_of(report),
+                rows=_cells(g.data, report),
                 editing=editing, current=current, open_round=open_round, numbers=NUMBER_KEYS, modifiers=MODIFIER_KEYS,
                 next_round=editing or n + 1)
 
@@ -182,7 +188,7 @@ async def flip7_preview(request: Request, game_id: str):
                            "problems": msgs + hints.get(name, []), "total": report["totals"].get(name, 0)}
     whole = [p["message"] for p in report.get("problems", []) if p["round"] == i and p.get("player") is None]
     return JSONResponse({"players": players, "round_problems": whole, "error": report.get("error", []),
-                         "status": report["status"], "winners": report["winners"]})
+                         "status": report["status"], "winners": winners_of(report)})
 
 
 @router.post("/flip7/{game_id}/rounds")
@@ -226,7 +232,8 @@ def flip7_download(request: Request, game_id: str):
 def flip7_report(request: Request, game_id: str):
     """The verifier's JSON report of the pad (as ``sheetsmith verify --json``)."""
     g = _game(request, game_id)
-    return JSONResponse(score(g.data))
+    report = score(g.data)
+    return JSONResponse(report, status_code=422 if report.get("error") else 200)
 
 
 @router.post("/flip7/{game_id}/delete")
@@ -235,5 +242,3 @@ def flip7_delete(request: Request, game_id: str):
     request.app.state.store.delete_game(game_id)
     return RedirectResponse("/flip7", status_code=303)
 
-
-__all__ = ["router", "pad_text", "score", "Problem"]

@@ -37,11 +37,11 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
         message, which says what to do), else ``{"layout", "paper", "tokens"
         (cell → card code, ``.`` or ``?``), "chips" ({"earned", "spent"}: a number
         or None when uncertain), "uncertain" ([{"field", "reason"}]), "boxes"
-        (field → [x, y, w, h] as shares of the page), "png", "jpeg" (the annotated
-        picture), "read_yaml", "summary"}``.
+        (field → [x, y, w, h] as shares of the page), "jpeg" (the annotated
+        picture, JPEG), "read_yaml", "summary"}``.
     """
     from ..errors import InputError
-    from ..reader.output import annotated_png, read_yaml
+    from ..reader.output import annotated_image, read_yaml
     from ..reader.read import read_photo
 
     with tempfile.TemporaryDirectory(prefix="sheetsmith-photo-") as folder:
@@ -51,7 +51,7 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
             reading = read_photo(path, layout=layout, display=display, player=player)
         except InputError as exc:
             return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
-        png = annotated_png(reading)
+        jpeg = _jpeg(annotated_image(reading))
     tokens = {cr.cell: (cr.card.code if cr.status == "card" else "?" if cr.status == "uncertain" else ".")
               for cr in reading.cells.values()}
     return {
@@ -61,8 +61,7 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
         "chips": {"earned": reading.chips_earned.value, "spent": reading.chips_spent.value},
         "uncertain": [{"field": f, "reason": r} for f, r in reading.uncertain],
         "boxes": _boxes(reading),
-        "png": png,
-        "jpeg": _jpeg(png),
+        "jpeg": jpeg,
         "read_yaml": read_yaml(reading, file_name=f"{player}.yaml"),
         "summary": f"{sum(1 for t in tokens.values() if t not in '.?')} cards read, {len(reading.uncertain)} uncertain",
     }
@@ -87,13 +86,10 @@ def _boxes(reading) -> dict[str, list[float]]:
     return out
 
 
-def _jpeg(png: bytes, quality: int = 82) -> bytes:
-    """The annotated picture as a JPEG, lighter for a phone on the page."""
-    from PIL import Image
-
-    with Image.open(io.BytesIO(png)) as im:
-        buf = io.BytesIO()
-        im.convert("RGB").save(buf, "JPEG", quality=quality, optimize=True)
+def _jpeg(image, quality: int = 85) -> bytes:
+    """The annotated picture as a JPEG: light for a phone, and quick to make."""
+    buf = io.BytesIO()
+    image.convert("RGB").save(buf, "JPEG", quality=quality)
     return buf.getvalue()
 
 

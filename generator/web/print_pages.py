@@ -7,7 +7,6 @@ the same jobs as ``sheetsmith render`` and ``sheetsmith check``.
 
 from __future__ import annotations
 
-import hashlib
 from functools import lru_cache
 from typing import Optional
 
@@ -204,7 +203,3 @@ def editor_submit(request: Request, text: str = Form(""), action: str = Form("pr
     return page(request, "editor.html", text=text, start="", starts=_starts(), result=result, papers=PAPERS,
                 paper=_paper(paper), status_code=200 if result["ok"] else 422)
 
-
-def text_digest(text: str) -> str:
-    """A short digest of a text (for cache keys and ETags)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
