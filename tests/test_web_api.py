@@ -176,12 +176,17 @@ def test_flip7_rounds_score_as_the_rulebook_examples(web):
     assert verdict.report == rep  # and the page's report is verify's
 
 
-def test_flip7_preview_scores_while_tapping_and_saves_nothing(web):
-    gid = new_flip7(web)
-    body = web.post(f"/flip7/{gid}/preview", data=tap({0: ["6", "7", "x2", "+4"], 1: "bust", 2: []})).json()
-    assert body["players"]["0"]["score"] == 30  # (6+7)×2 +4
-    assert body["players"]["1"]["bust"] and body["players"]["1"]["score"] == 0
-    assert store(web).game(gid).data["rounds"] == []
+def test_flip7_preview_scores_while_tapping_and_keeps_the_taps(tmp_path):
+    with client(tmp_path) as c:
+        gid = new_flip7(c)
+        body = c.post(f"/flip7/{gid}/preview", data={**tap({0: ["6", "7", "x2", "+4"], 1: "bust", 2: []}), "next": "1"}).json()
+        assert body["players"]["0"]["score"] == 30  # (6+7)×2 +4
+        assert body["players"]["1"]["bust"] and body["players"]["1"]["score"] == 0
+        assert store(c).game(gid).data["rounds"] == []  # not a round yet
+    with client(tmp_path) as c:  # the tab was closed, the server restarted: the taps come back
+        page = c.get(f"/flip7/{gid}").text
+        assert re.search(r'name="p0" value="x2" checked', page) and re.search(r'name="b1" value="1" checked', page)
+        assert not re.search(r'name="p2" value="\d+" checked', page)
 
 
 def test_flip7_game_ends_with_a_winner_and_a_tie_plays_on(web):

@@ -151,7 +151,11 @@ def flip7_game(request: Request, game_id: str, edit: int = 0):
     report = score(g.data)
     n = len(g.data["rounds"])
     editing = edit if 1 <= edit <= n else 0
-    current = g.data["rounds"][editing - 1] if editing else {}
+    draft = g.data.get("draft") or {}
+    if editing:
+        current = g.data["rounds"][editing - 1]
+    else:  # the taps of a round not saved yet (a closed tab, a phone gone to sleep) come back
+        current = draft.get("lines", {}) if draft.get("round") == n + 1 else {}
     open_round = editing or (report["status"] != "finished" and not report.get("error"))
     return page(request, "flip7_game.html", game=g, data=g.data, report=report, winners=winners_of(report),
                 rows=_cells(g.data, report),
@@ -178,6 +182,8 @@ async def flip7_preview(request: Request, game_id: str):
     rounds = _with_round(g.data, number, round_data)
     report = score(g.data, rounds)
     i = (number if 1 <= number <= len(g.data["rounds"]) else len(rounds))
+    if not number and str(form.get("next", "")) == str(len(g.data["rounds"]) + 1):  # keep the new round's taps as they come
+        request.app.state.store.change(game_id, "flip7", lambda d: d.update(draft={"round": i, "lines": round_data}))
     row = report["rounds"][i - 1] if len(report.get("rounds", [])) >= i else {}
     hints = _entry_hints(round_data)
     players = {}
@@ -205,6 +211,7 @@ async def flip7_save_round(request: Request, game_id: str):
         if report.get("error"):
             return report["error"]
         data["rounds"] = rounds
+        data.pop("draft", None)
         return None
 
     _, refused = request.app.state.store.change(game_id, "flip7", change)

@@ -94,10 +94,13 @@ def _jpeg(image, quality: int = 85) -> bytes:
 
 
 def _warm() -> None:
-    """Worker start-up: import the reader once, so the first photo does not pay for it."""
-    import cv2  # noqa: F401
+    """Worker start-up: import the reader once, so the first photo does not pay for it; one thread per worker
+    (the pool reads photos side by side; threads inside each worker would only fight over the same cores)."""
+    import cv2
 
     from ..reader import read  # noqa: F401
+
+    cv2.setNumThreads(1)
 
 
 class PhotoTimeout(Exception):
@@ -117,6 +120,7 @@ class PhotoPool:
         self.workers = max(1, workers)
         self.timeout = timeout
         self._pool: Optional[cf.ProcessPoolExecutor] = None
+        self._slots: Optional[asyncio.Semaphore] = None
 
     def start(self) -> None:
         """Start the workers (spawned: no state copied from the server's threads)."""
@@ -131,11 +135,18 @@ class PhotoPool:
             self._pool = None
 
     async def read(self, data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str) -> dict:
-        """:func:`read_sheet` in a worker.
+        """:func:`read_sheet` in a worker.  Photos wait their turn for a free worker; the time limit
+        counts from the moment a worker takes the photo.
 
         Raises:
             PhotoTimeout: the photo took longer than ``timeout`` seconds.
         """
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers)
+        async with self._slots:
+            return await self._read(data, suffix, layout=layout, player=player, display=display)
+
+    async def _read(self, data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str) -> dict:
         self.start()
         try:
             fut = self._pool.submit(read_sheet, data, suffix, layout=layout, player=player, display=display)  # type: ignore[union-attr]
