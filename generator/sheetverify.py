@@ -76,7 +76,8 @@ def card_text(card: Card) -> Text:
 def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
     """Print a scored game: with ``detail`` a table per player (hands, cards, category, points, bonus), then the ranking."""
     for p in game.players if detail else []:
-        table = Table(title=f"{p.player} — {game.layout.name} sheet ({game.layout.id})", title_justify="left")
+        title = f"{p.player} — {game.layout.name} sheet ({game.layout.id})" + (" — IMPOSSIBLE SHEET" if p.impossible else "")
+        table = Table(title=title, title_justify="left")
         for col, just in (("hand", "center"), ("cards", "left"), ("complete", "center"), ("category", "left"), ("points", "right"), ("best hand", "right")):
             table.add_column(col, justify=just)  # type: ignore[arg-type]
         for letter, h in p.hands.items():
@@ -88,6 +89,7 @@ def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
         table.add_row("", "chips left", "", "", str(p.chips_left), "")
         table.add_row("", Text("total", style="bold"), "", "", Text(str(p.total), style="bold"), "")
         out.print(table)
+    print_sheet_problems(game, out)
     ranking = Table(title="Ranking", title_justify="left")
     for col in ("#", "player", "hands", "best hand", "chips left", "total", ""):
         ranking.add_column(col, justify="right" if col not in ("player", "") else "left")
@@ -100,5 +102,19 @@ def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
         mark = "winner" if q.player in game.winners else ""
         if mark and len(game.winners) > 1:
             mark = "shared win"
+        if q.impossible:
+            mark = f"{mark} (impossible sheet)" if mark else "impossible sheet"
         ranking.add_row(str(place), q.player, str(q.hand_points), str(q.bonus_points), str(q.chips_left), str(q.total), mark)
     out.print(ranking)
+
+
+def print_sheet_problems(game: GameScore, out: Console) -> None:
+    """Print what no game can produce on the sheets, one line each: ``FILE:LINE:COL: Player, cell: message``."""
+    problems = game.problems
+    if not problems:
+        return
+    who = sorted({pr.player for pr in problems}, key=[p.player for p in game.players].index)
+    out.print(Text(f"{len(problems)} problem{'s' if len(problems) != 1 else ''}: no game can produce the sheet of "
+                   f"{', '.join(who)}; scored as written", style="bold red"))
+    for pr in problems:
+        out.print(str(pr), markup=False, highlight=False, soft_wrap=True)
