@@ -92,7 +92,7 @@ def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
     print_sheet_problems(game, out)
     ranking = Table(title="Ranking", title_justify="left")
     for col in ("#", "player", "hands", "best hand", "chips left", "total", ""):
-        ranking.add_column(col, justify="right" if col not in ("player", "") else "left")
+        ranking.add_column(col, justify="right" if col not in ("player", "") else "left", no_wrap=not col)
     ordered = sorted(game.players, key=lambda q: (-q.total, -q.chips_left))
     place = 0
     last = None

@@ -30,7 +30,8 @@ stands at the end (rulebook ``000_e6ed0c80d6705b52.txt``; docs/rules.md,
   when it happens to stand on a starting space of its own.  Whether the
   printed Golden Card counts as a written card for linking follows the
   referee's option (:attr:`~generator.rules.allin_game.Ruleset.golden_card_links`,
-  default no); when it counts, the group holding it needs no seed.
+  default no); when it counts, the group holding it needs no other seed
+  once the first two cards are written.
 * **Card count** (``cards``).  One card a round over 23 rounds (*Game
   Overview*), plus one from the Golden Deck once the Golden Card is
   surrounded.
@@ -142,23 +143,21 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False) -> list[
     cards = sheet.cards
     out: list[SheetProblem] = []
 
-    def problem(cell: str | None, rule: str, message: str, where: str | None = None) -> None:
-        at = sheet.where.get(where or cell or "grid")
-        out.append(SheetProblem(sheet.player, cell, rule, message, at))
+    def problem(cell: str | None, rule: str, message: str) -> None:
+        out.append(SheetProblem(sheet.player, cell, rule, message, sheet.where.get(cell or "grid")))
 
     n = len(cards)
-    starts = grid.starts
-    ring = golden_ring(layout.golden_coord)
+    starts = set(grid.starts)
+    golden = layout.golden_coord
+    ring = golden_ring(golden)
     ring_empty = [c for c in ring if c not in cards]
-    golden_name = cell_name(layout.golden_coord)
     surrounded = not ring_empty
 
     # Starting spaces: rounds 1 and 2 each write an empty starting space.
-    need = min(n, START_ROUNDS)
-    written_starts = [c for c in starts if c in cards]
-    if n >= START_ROUNDS and len(written_starts) < need:
-        empty = [c for c in starts if c not in cards]
-        names = _names(starts)
+    written_starts = [c for c in grid.starts if c in cards]
+    if n >= START_ROUNDS and len(written_starts) < START_ROUNDS:
+        empty = [c for c in grid.starts if c not in cards]
+        names = _names(grid.starts)
         if len(starts) <= START_ROUNDS:
             for c in empty:
                 problem(
@@ -173,53 +172,48 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False) -> list[
                 f"{n} cards: rounds 1 and 2 each write a card in an empty starting space",
             )
 
-    # Placement: every group grows from a round-1 or round-2 card or from the Golden Deck card.
-    golden_free = surrounded  # the Golden Deck card may still explain a group
-    seeded_by_start = 0
-    apart: list[Coord] | None = None  # the group taken to hold the Golden Deck card
-    pending: list[list[Coord]] = []
+    # Placement: every group grows from the round-1 or round-2 card (in starting spaces), or from
+    # the Golden Deck card (written after the 8 spaces round the Golden Card, so none of them in it).
+    seeded: list[list[Coord]] = []  # groups holding a starting space
+    apart: list[list[Coord]] = []  # groups holding none
     for group in groups(sheet, golden_card_links=golden_card_links):
-        if golden_card_links and layout.golden_coord in group:
-            continue  # grows from the printed Golden Card
-        if any(c in starts for c in group):
-            pending.append(group)
+        if golden in group:
+            if n > START_ROUNDS:
+                continue  # from round 3 on, cards grow from the printed Golden Card (the option)
+            group = [c for c in group if c != golden]
+            if not group:
+                continue
+        (seeded if starts.intersection(group) else apart).append(group)
+    golden_group = None  # the group taken to hold the Golden Deck card
+    if surrounded:
+        golden_group = next((g for g in apart if not set(ring).intersection(g)), None)
+        if golden_group is None and len(seeded) > START_ROUNDS:
+            golden_group = next((g for g in seeded if not set(ring).intersection(g)), None)
+    for group in apart:
+        if group is golden_group:
             continue
-        first = cell_name(group[0])
-        head = f"{_names(group)}: not joined by links to a starting space"
+        head = _these(group) + " not joined by links to a starting space"
         in_ring = [c for c in group if c in ring]
         if not surrounded:
-            problem(
-                first, "linked",
-                f"{head}; after round 2 each card goes next to a written card, and only a Golden Deck card "
-                f"may stand apart, once the 8 spaces round the Golden Card ({golden_name}) are written "
-                f"({_names(ring_empty)} empty here)",
+            why = (
+                f"after round 2 each card goes next to a written card, and only a Golden Deck card may stand "
+                f"apart, once the 8 spaces round the Golden Card ({cell_name(golden)}) are written "
+                f"({_names(ring_empty)} empty here)"
             )
         elif in_ring:
-            problem(
-                first, "linked",
-                f"{head}, yet {cell_name(in_ring[0])} is one of the 8 spaces round the Golden Card "
-                f"({golden_name}); those are all written before the Golden Deck card is taken, each next to "
-                f"a written card",
-            )
-        elif not golden_free:
-            problem(
-                first, "linked",
-                f"{head}; the one Golden Deck card of a game already accounts for the cards apart at "
-                f"{cell_name(apart[0])}",  # type: ignore[index]
+            why = (
+                f"and {cell_name(in_ring[0])} is one of the 8 spaces round the Golden Card ({cell_name(golden)}), "
+                f"all written before the Golden Deck card is taken, each next to a written card"
             )
         else:
-            golden_free, apart = False, group
-    for group in pending:
-        if seeded_by_start < START_ROUNDS:
-            seeded_by_start += 1
-        elif golden_free and not any(c in ring for c in group):
-            golden_free, apart = False, group
-        else:
-            problem(
-                cell_name(group[0]), "linked",
-                f"{_names(group)}: not joined by links to the other written cards; only the cards of rounds "
-                f"1 and 2 and the Golden Deck card start a group of their own",
-            )
+            why = f"the one Golden Deck card of a game already accounts for the cards apart at {cell_name(golden_group[0])}"  # type: ignore[index]
+        problem(cell_name(group[0]), "linked", f"{head}; {why}")
+    for group in [g for g in seeded if g is not golden_group][START_ROUNDS:]:
+        problem(
+            cell_name(group[0]), "linked",
+            f"{_these(group)} not joined by links to the other written cards; only the cards of rounds "
+            f"1 and 2 and the Golden Deck card start a group of their own",
+        )
 
     # Card count: one a round, plus the Golden Deck card.
     most = ROUNDS + (1 if surrounded else 0)
@@ -271,3 +265,8 @@ def _names(cells: list[Coord], limit: int = 4) -> str:
     """``a1, e5`` — or ``b2, b3, c3, d3 and 2 more`` past ``limit``."""
     shown = ", ".join(cell_name(c) for c in cells[:limit])
     return shown + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
+
+
+def _these(group: list[Coord]) -> str:
+    """``this card is`` — or ``this card and b3, c3 are`` — for a group named by its first space."""
+    return "this card is" if len(group) == 1 else f"this card and {_names(group[1:])} are"
