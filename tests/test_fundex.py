@@ -1,7 +1,7 @@
 """All In (Fundex): the rules core, the round-log reader and the report.
 
 Every expected number below is worked out by hand from the rulebook
-(``003_13a11e12059e7bf2.txt``) and the readings of docs/rules-fundex-flipflop.md;
+(``003_13a11e12059e7bf2.txt``) and the readings of docs/rules.md;
 the arithmetic is written next to each assertion.
 """
 
