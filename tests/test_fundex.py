@@ -210,6 +210,24 @@ def test_all_in_hand_back_then_pass_keeps_the_player_in():
     assert quiet.chips == {"Ann": 43, "Bob": 0, "Cy": 32} and quiet.breaks == []
 
 
+def test_all_in_hand_back_then_pass_from_a_log_file(tmp_path):
+    """The same two rounds typed as a log, with the betting exactly as a ledger writes it ('Bob all in'):
+    the report gives the pot of round 2 to Cy (counts in the test above)."""
+    path = write(tmp_path, GOOD_HEAD + """\
+  - {dice: 1, roll: 6, cards: {Ann: 6, Bob: 5, Cy: 1}, betting: [Ann bet 20, Bob meet, Cy pass]}
+  - dice: 2
+    roll: 7
+    cards: {Ann: 4, Bob: 2, Cy: 6}
+    betting: [Bob pass, Cy bet 6, Ann raise 4, Bob all in, Cy pass]
+    chips: {Ann: 43, Bob: 0, Cy: 32}
+    pot: 0
+""")
+    report = fundex_report(load_fundex_log(path))
+    r2 = report["rounds"][1]
+    assert r2["winners"] == ["Cy"] and r2["won"] == {"Cy": 12} and r2["passed"] == []
+    assert report["chips"] == {"Ann": 43, "Bob": 0, "Cy": 32} and report["problems"] == []
+
+
 def test_pass_behind_the_bet_still_drops_out_after_a_hand_back():
     """Betting rules: a player who passes a bet he has not met is out of the round.  Ann 24, Bob 3, Cy 24
     after the antes; Ann bets 2, Bob goes ALL IN for 3 (a raise of 1: nothing to hand back, Bob is the
