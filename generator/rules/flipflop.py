@@ -39,7 +39,8 @@ decides).  Readings, explained in ``docs/rules.md``:
   every other player's reserve stake).
 * Shared pots are split evenly; odd stakes stay in that pot for the next
   round (``FlipFlopRules.odd_stakes``: ``"stay"``, the default; or
-  ``"dealer_left"``: one each to the tied winners nearest the dealer's left).  A player with no stakes after a round is out.  The game ends when
+  ``"dealer_left"``: one each to the tied winners nearest the dealer's
+  left).  A player with no stakes after a round is out.  The game ends when
   the players stop or one player alone has stakes; most stakes wins.
 
 Rule breaks never stop the game: each is recorded as a :class:`RuleBreak`

@@ -13,9 +13,10 @@ explained in ``docs/rules.md``:
 * Betting: ``pass`` by a player who has matched the bet (everyone, before
   any bet; after an ALL IN hand-back, everyone brought down to it) means "no
   more from me": the player stays in the round.  ``pass`` by a player behind
-  the bet drops him out of the round (his chips stay in the pot).  ``meet`` puts in what the player lacks
-  to match the bet, ``raise N`` meets and adds N, ``allin`` puts in every chip
-  left.  A player the log skips in turn order has passed.
+  the bet drops him out of the round (his chips stay in the pot).  ``meet``
+  puts in what the player lacks to match the bet, ``raise N`` meets and adds
+  N, ``allin`` puts in every chip left.  A player the log skips in turn order
+  has passed.
 * ALL IN: a player whose chips reach 0 during a round is all in.  Nobody's
   stake in the round may then exceed his: whatever anyone put in above it is
   handed back at once, and later bets above it are handed back as well.
