@@ -23,7 +23,8 @@ def test_verify_flip7_pad_example():
     Cy passes 200 in round 8 and leads: the game is over and Cy wins.
     """
     res = run("verify", "flip7-pad.yaml", "--json", cwd=EXAMPLES)
-    assert res.returncode == 0, res.stderr
+    assert res.returncode == 1  # read, but Cy's written 22 in round 7 differs from the cards' 20
+    assert "flip7-pad.yaml:26:9: error: round 7, Cy: written score 22 but the cards score 20" in res.stderr
     data = json.loads(res.stdout)
     assert data["totals"] == {"Ann": 198, "Bob": 201, "Cy": 225}
     assert data["rounds"][6] == {"Ann": 24, "Bob": 42, "Cy": 20}
@@ -44,7 +45,7 @@ def test_verify_flip7_tie_at_the_target(tmp_path):
 
 def test_verify_refuses_mixed_games(tmp_path):
     res = run("verify", str(EXAMPLES / "ann.yaml"), str(EXAMPLES / "flip7-pad.yaml"), cwd=tmp_path)
-    assert res.returncode == 1 and "verify one game at a time" in res.stderr
+    assert res.returncode == 2 and "verify one game at a time" in res.stderr
 
 
 def test_simulated_game_replays_and_its_sheets_verify_with_the_same_totals(tmp_path):
@@ -64,7 +65,7 @@ def test_simulated_game_replays_and_its_sheets_verify_with_the_same_totals(tmp_p
     assert (tmp_path / "g" / "game.yaml").read_text() == (tmp_path / "h" / "game.yaml").read_text()
     # nothing the user made is overwritten without --force
     res = run("simulate", "allin", "--players", "4", "--seed", "12", "-o", str(tmp_path / "g"))
-    assert res.returncode == 1 and "already exists" in res.stderr
+    assert res.returncode == 2 and "already exists" in res.stderr
 
 
 def test_replay_refuses_an_illegal_move(tmp_path):
@@ -85,7 +86,7 @@ def test_simulate_flip7_reports_and_repeats():
     for word in ("bust rate", "mean round score", "rounds until someone reaches 200"):
         assert word in a.stdout
     bad = run("simulate", "flip7", "--strategy", "greedy")
-    assert bad.returncode == 1 and "use stop-at-T" in bad.stderr
+    assert bad.returncode == 2 and "use stop-at-T" in bad.stderr
 
 
 def test_verify_reads_a_photo_through_the_main_command(tmp_path):
@@ -107,4 +108,4 @@ def test_verify_reads_a_photo_through_the_main_command(tmp_path):
     assert json.loads(res.stdout) == report(score_game([truth, bob]))
     assert (tmp_path / "ann.read.yaml").is_file() and (tmp_path / "ann.read.png").is_file()
     res = run("verify", "bob.yaml", "--layout", "q-diamonds", cwd=tmp_path)
-    assert res.returncode == 1 and "no photo was given" in res.stderr
+    assert res.returncode == 2 and "no photo was given" in res.stderr
