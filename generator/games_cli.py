@@ -127,10 +127,12 @@ def simulate_allin(players: int, seed: int, layout: str, out_dir: Optional[Path]
 
 def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: int, out: Console) -> None:
     """``sheetsmith simulate flip7``: whole games with a stop-at-T strategy; bust rate, mean round score, rounds to the target."""
-    from .rules.flip7 import SimulationResult, simulate_games
+    from .rules.flip7 import MAX_PLAYERS, SimulationResult, decks_for, player_count_warnings, simulate_games
 
-    if not 1 <= players <= 18:
-        raise SheetsmithError("--players: Flip 7 is played by up to 18 players")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise SheetsmithError(f"--players: Flip 7 is played by up to {MAX_PLAYERS} players (one deck up to 18, two decks beyond)")
+    for warning in player_count_warnings(players):
+        Console(stderr=True).print(f"warning: {warning}", markup=False, highlight=False, soft_wrap=True)
     if not strategy.startswith("stop-at-") or not strategy[8:].isdigit():
         raise SheetsmithError(f"--strategy '{strategy}': use stop-at-T, e.g. stop-at-25 (stay once your numbers reach T)")
     batches = max(1, min(20, games // 50))
@@ -143,7 +145,8 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
             progress.advance(task, size)
     rounds = sum(p.rounds for p in parts)
     pr = sum(p.player_rounds for p in parts)
-    table = Table(title=f"Flip 7: {games} games, {players} players, {strategy}, target {target}, seed {seed}")
+    decks = f", {decks_for(players)} decks" if decks_for(players) > 1 else ""
+    table = Table(title=f"Flip 7: {games} games, {players} players{decks}, {strategy}, target {target}, seed {seed}")
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("bust rate", f"{sum(p.bust_rate * p.player_rounds for p in parts) / pr:.1%}")

@@ -35,8 +35,10 @@ def test_verify_flip7_pad_example():
 
 def test_verify_flip7_tie_at_the_target(tmp_path):
     # rulebook game case: Ann 156 + 47 = 203, Bob 178 + 25 = 203: tied in the lead, play another round
+    # (156 and 178 as two rounds each: a single round cannot score either)
     (tmp_path / "pad.yaml").write_text(
-        "game: flip7\nplayers: [Ann, Bob]\nrounds:\n  - {Ann: {score: 156}, Bob: {score: 178}}\n"
+        "game: flip7\nplayers: [Ann, Bob]\nrounds:\n  - {Ann: {score: 78}, Bob: {score: 89}}\n"
+        "  - {Ann: {score: 78}, Bob: {score: 89}}\n"
         "  - {Ann: {score: 47}, Bob: {score: 25}}\n", encoding="utf-8")
     data = json.loads(run("verify", "pad.yaml", "--json", cwd=tmp_path).stdout)
     assert data["status"] == "tied_play_another_round" and data["winner"] is None
@@ -86,6 +88,16 @@ def test_simulate_flip7_reports_and_repeats():
         assert word in a.stdout
     bad = run("simulate", "flip7", "--strategy", "greedy")
     assert bad.returncode == 1 and "use stop-at-T" in bad.stderr
+
+
+def test_simulate_flip7_player_counts():
+    # Rulebook, Setup: 3 to 18 players with one deck, a second deck beyond (up to 36 here).
+    two = run("simulate", "flip7", "--players", "2", "--games", "20")
+    assert two.returncode == 0 and "warning: 2 players" in two.stderr and "bust rate" in two.stdout
+    big = run("simulate", "flip7", "--players", "36", "--games", "4")
+    assert big.returncode == 0 and "36 players, 2 decks" in big.stdout and "warning" not in big.stderr
+    over = run("simulate", "flip7", "--players", "37", "--games", "4")
+    assert over.returncode != 0 and "up to 36" in over.stderr
 
 
 def test_verify_reads_a_photo_through_the_main_command(tmp_path):
