@@ -69,7 +69,7 @@ DEFAULT_TARGET = 200
 """The game ends at the end of a round in which someone has this many points (variant: any other target)."""
 
 PLAYERS_PER_DECK = 18
-"""One deck serves up to 18 players (rulebook *Setup*: "beyond that, add a second deck")."""
+"""One deck serves up to 18 players (rulebook *Setup*; bigger tables shuffle in a second deck)."""
 MIN_DESIGNED_PLAYERS = 3
 """The rulebook's smallest table; fewer players are played and scored, with a warning."""
 MAX_DECKS = 2
