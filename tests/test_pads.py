@@ -116,7 +116,7 @@ def test_variant_on_the_command_line(tmp_path):
     doc.close()
     res = subprocess.run([sys.executable, "-m", "generator.cli", "render", "poker-deck", "--variant", "target=300",
                           "-o", str(tmp_path / "d.pdf")], capture_output=True, text=True, timeout=60)
-    assert res.returncode == 1 and "--variant applies to Flip 7" in res.stderr
+    assert res.returncode == 2 and "--variant applies to Flip 7" in res.stderr
 
 
 def test_ledgers_render():
