@@ -629,7 +629,8 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
     Raises:
         SheetsmithError: players out of range or a malformed strategy.
     """
-    from .rules.flip7 import MAX_PLAYERS, SimulationResult, decks_for, player_count_warnings, simulate_games
+    from .rules.flip7 import MAX_PLAYERS, decks_for, player_count_warnings
+    from .rules.flip7_sim import SimulationResult, simulate_games
 
     if not 1 <= players <= MAX_PLAYERS:
         raise SheetsmithError(f"--players: Flip 7 is played by up to {MAX_PLAYERS} players (one deck up to 18, two decks beyond)")
