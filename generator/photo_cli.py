@@ -1,6 +1,6 @@
 """``sheetsmith verify`` with photos: read each photo into a typed-in sheet, then score as usual.
 
-The lead's ``verify`` command calls :func:`verify_photo_inputs` when any of its
+The ``verify`` job (:func:`generator.jobs.verify`) calls :func:`photo_inputs` when any of its
 files is a photo (:func:`has_photos`); photos and typed-in sheet YAML files may
 be mixed in one game.  For every photo ``ann.jpg`` the reader writes, next to
 it:
@@ -33,9 +33,8 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from rich.console import Console
 
-from .errors import InputError, Problem, SheetsmithError
+from .errors import FindingsError, InputError, Problem
 from .output import write_atomic
 from .reader.errors import PhotoError
 from .reader.image import looks_like_photo
@@ -72,35 +71,31 @@ def read_photos(paths: Sequence[Path], *, layout: str | None = None) -> list:
     return readings
 
 
-def verify_photo_inputs(paths: Sequence[Path], *, layout: str | None, as_json: bool, out: Console,
-                        notes: Console | None = None):
-    """``sheetsmith verify`` over photos and typed-in sheets: read, write, then score as usual.
+def photo_inputs(paths: Sequence[Path], *, layout: str | None, notes: list[str] | None = None) -> list[Path]:
+    """Read every photo of ``paths`` into ``NAME.read.yaml`` and ``NAME.read.png``; return the typed-in inputs.
 
     Args:
         paths: photos (JPEG, PNG, WebP, TIFF …) and typed-in All In sheet YAML files, one game.
         layout: ``--layout ID`` (a shipped id or a layout file) for photos whose sheet code
             cannot be read; when the code is read too, the two must agree.
-        as_json: print the verifier report as JSON on stdout (notes go to ``notes``).
-        out: where the report tables go.
-        notes: where "wrote …" lines go (default: standard error).
+        notes: receives one "read into …" line per photo.
 
     Returns:
-        the :class:`~generator.rules.allin_sheet.GameScore`, as :func:`generator.sheetverify.verify_sheets` returns it.
+        ``paths`` with every photo replaced by its ``.read.yaml``, in order.
 
     Raises:
         InputError: a photo that cannot be read, or a ``.read.yaml`` that cannot be
-            (re)written — nothing is written then; an uncertain field in any photo —
-            after the ``.read.yaml`` and ``.read.png`` files are written, one problem per
-            field, located at its ``?``; any problem the typed-in sheets or the game have.
+            (re)written — nothing is written then (exit 2).
+        FindingsError: an uncertain field in any photo — after the ``.read.yaml`` and
+            ``.read.png`` files are written, one problem per field, located at its ``?`` (exit 1).
     """
     from .reader.output import annotated_png, edited_by_user, read_yaml
-    from .sheetverify import verify_sheets
 
-    notes = notes or Console(stderr=True)
+    notes = notes if notes is not None else []
     paths = [Path(p) for p in paths]
     photos = [p for p in paths if looks_like_photo(p)]
     if not photos:
-        return verify_sheets(paths, as_json=as_json, out=out)
+        return paths
     readings = read_photos(photos, layout=layout)
     # decide every output before writing any
     problems: list[Problem] = []
@@ -138,8 +133,7 @@ def verify_photo_inputs(paths: Sequence[Path], *, layout: str | None, as_json: b
         write_atomic(yaml_path, text.encode("utf-8"))
         write_atomic(png_path, pngs[yaml_path])
         state = f"{len(reading.uncertain)} uncertain" if reading.uncertain else "all clear"
-        notes.print(f"{display_path(photo)}: read into {display_path(yaml_path)} and {display_path(png_path)} ({state})",
-                    highlight=False, markup=False)
+        notes.append(f"{display_path(photo)}: read into {display_path(yaml_path)} and {display_path(png_path)} ({state})")
     uncertain: list[Problem] = []
     for yaml_path, (photo, reading, png_path, text) in planned.items():
         for field, reason in reading.uncertain:
@@ -151,9 +145,8 @@ def verify_photo_inputs(paths: Sequence[Path], *, layout: str | None, as_json: b
                 f"'sheetsmith verify' on this file",
             ))
     if uncertain:
-        raise InputError(uncertain)
-    inputs = [read_outputs(p)[0] if looks_like_photo(p) else p for p in paths]
-    return verify_sheets(inputs, as_json=as_json, out=out)
+        raise FindingsError(uncertain)
+    return [read_outputs(p)[0] if looks_like_photo(p) else p for p in paths]
 
 
 def _locate(text: str, reading, field: str) -> tuple[int, int]:
@@ -176,24 +169,17 @@ def _locate(text: str, reading, field: str) -> tuple[int, int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m generator.photo_cli FILE... [--layout ID] [--json]``: the photo path of ``sheetsmith verify``, alone.
+    """``python -m generator.photo_cli FILE... [--layout ID] [--json]``: ``sheetsmith verify`` under another name.
 
-    Prints errors as ``FILE[:LINE:COL]: error: message`` on standard error; returns the exit status (0 or 1).
+    Returns the exit status (0, 1 or 2; see :mod:`generator.cli`).
     """
-    import argparse
+    from .cli import main as cli_main
 
-    ap = argparse.ArgumentParser(prog="python -m generator.photo_cli", description="Verify All In sheets given as photos and typed-in YAML files.")
-    ap.add_argument("files", nargs="+", type=Path)
-    ap.add_argument("--layout", help="the sheet's layout, when its code cannot be read from a photo")
-    ap.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
-    args = ap.parse_args(argv)
-    err = Console(stderr=True, soft_wrap=True)
+    sys.argv = ["sheetsmith", "verify", *(sys.argv[1:] if argv is None else argv)]
     try:
-        verify_photo_inputs(args.files, layout=args.layout, as_json=args.json, out=Console(soft_wrap=True), notes=err)
-    except SheetsmithError as exc:
-        problems = getattr(exc, "problems", None)
-        err.print("\n".join(str(p) for p in problems) if problems else f"error: {exc}", markup=False, highlight=False)
-        return 1
+        cli_main()
+    except SystemExit as exc:
+        return int(exc.code or 0)
     return 0
 
 
@@ -201,4 +187,4 @@ if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
 
 
-__all__ = ["verify_photo_inputs", "has_photos", "read_photos", "read_outputs", "PhotoError", "main"]
+__all__ = ["photo_inputs", "has_photos", "read_photos", "read_outputs", "PhotoError", "main"]
