@@ -52,12 +52,10 @@ def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
 
 
 def print_sheet_problems(game: GameScore, out: Console) -> None:
-    """Print what no game can produce on the sheets, one line each: ``FILE:LINE:COL: Player, cell: message``."""
-    problems = game.problems
-    if not problems:
+    """Say which sheets no game can produce (the problems themselves are listed with the command's findings)."""
+    if not game.problems:
         return
-    who = sorted({pr.player for pr in problems}, key=[p.player for p in game.players].index)
-    out.print(Text(f"{len(problems)} problem{'s' if len(problems) != 1 else ''}: no game can produce the sheet of "
-                   f"{', '.join(who)}; scored as written", style="bold red"))
-    for pr in problems:
-        out.print(str(pr), markup=False, highlight=False, soft_wrap=True)
+    who = [p.player for p in game.players if p.impossible]
+    count = len(game.problems)
+    out.print(Text(f"No game can produce the sheet of {', '.join(who)} ({count} problem{'s' if count != 1 else ''}, "
+                   "listed at the end): scored as written, marked impossible", style="bold red"))

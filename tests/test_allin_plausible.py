@@ -381,6 +381,7 @@ def test_verify_json_reports_impossible_sheets_located_at_their_tokens(tmp_path)
     for name in ("ann", "bob"):
         (tmp_path / f"{name}.yaml").write_text((EXAMPLES / f"{name}.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     res = run("verify", "ann.yaml", "bob.yaml", "eve.yaml", "--json", cwd=tmp_path)
+    assert res.returncode == 1  # read, but an impossible sheet found (exit codes, DESIGN.md)
     data = json.loads(res.stdout)
     assert [p["impossible"] for p in data["players"]] == [False, False, True]
     # the one card (b2, line 6 column 7) is not in a starting space; 60 chips (line 10, col 17) with no hand complete
@@ -401,8 +402,12 @@ def test_verify_table_marks_impossible_sheets_and_winner(tmp_path):
     res = run("verify", "ann.yaml", "eve.yaml", cwd=tmp_path)
     out = res.stdout
     # Ann alone against Eve takes every bonus her hands score: 30 + 23 + 4 = 57 < Eve's 60 chips
+    assert res.returncode == 1
     assert "Eve — Q♦ sheet (q-diamonds) — IMPOSSIBLE SHEET" in out
-    assert "eve.yaml:6:7: Eve, b2: " in out and "eve.yaml:10:17: Eve, chips.earned: " in out
+    assert "No game can produce the sheet of Eve (2 problems" in out
+    # the findings, each at its token, with the command's other findings
+    assert "eve.yaml:6:7: error: b2: this card is not joined by links to a starting space" in res.stderr
+    assert "eve.yaml:10:17: error: chips.earned: 60 chips earned, but no hand is complete" in res.stderr
     ranking = out[out.index("Ranking"):]
     eve = next(ln for ln in ranking.splitlines() if "Eve" in ln)
     ann = next(ln for ln in ranking.splitlines() if "Ann" in ln)
@@ -417,12 +422,8 @@ def test_rules_in_the_documented_order():
 
 def test_a_photo_of_an_impossible_sheet_is_scored_and_its_problems_located_in_the_read_file(tmp_path):
     # photos go through the typed-in path: the .read.yaml is checked like any typed-in sheet
-    from io import StringIO
-
-    from rich.console import Console
-
+    from generator.jobs import verify
     from generator.paper import paper
-    from generator.photo_cli import verify_photo_inputs
     from generator.reader.synth import synth_photo
     from tests.test_reader import BLUE, DPI, params
 
@@ -430,14 +431,13 @@ def test_a_photo_of_an_impossible_sheet_is_scored_and_its_problems_located_in_th
     drawn = FilledSheet(Q, "Ann", {coord("a1"): parse_card("AS"), coord("e5"): parse_card("KH"), coord("c1"): parse_card("7D")}, 3, 0)
     photo = synth_photo(drawn, paper("a4"), 3, params=params(), style=BLUE, dpi=DPI)
     (tmp_path / "ann.jpg").write_bytes(photo.jpeg)
-    out = StringIO()
-    game = verify_photo_inputs([tmp_path / "ann.jpg"], layout=None, as_json=False, out=Console(file=out, width=200),
-                               notes=Console(file=StringIO()))
-    (p,) = game.players
+    verdict = verify([tmp_path / "ann.jpg"])
+    (p,) = verdict.score.players
     assert p.impossible and [(pr.rule, pr.cell) for pr in p.problems] == [("linked", "c1"), ("chips-earned", "chips.earned")]
+    assert verdict.exit_code == 1 and verdict.report["players"][0]["impossible"] is True
     text = (tmp_path / "ann.read.yaml").read_text(encoding="utf-8").splitlines()
     (file, line, col) = p.problems[0].at
     assert file.endswith("ann.read.yaml") and text[line - 1][col - 1:col + 1] == "7D"
     (file, line, col) = p.problems[1].at
     assert text[line - 1][col - 1] == "3"
-    assert "IMPOSSIBLE SHEET" in out.getvalue()
+    assert [(f.line, f.col) for f in verdict.problems] == [pr.at[1:] for pr in p.problems]
