@@ -163,12 +163,12 @@ def test_flip7_rounds_score_as_the_rulebook_examples(web):
     gid = new_flip7(web)
     # rulebook: 3 5 7 10 11 make 36; with the x2, 72; with a +10 instead, 46
     web.post(f"/flip7/{gid}/rounds", data=tap({0: ["3", "5", "7", "10", "11"], 1: ["3", "5", "7", "10", "11", "x2"], 2: "bust"}))
-    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["12", "+10"], 1: "bust", 2: ["3", "5", "7", "10", "11", "+10"]}))
+    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["12", "+10"], 1: "bust", 2: ["3", "5", "7", "10", "11", "+8"]}))
     # seven different numbers: 1+2+3+4+5+6+8 = 29, +15 = 44
     web.post(f"/flip7/{gid}/rounds", data=tap({0: ["0"], 1: ["1", "2", "3", "4", "5", "6", "8"], 2: ["x2"]}))
     rep = web.get(f"/flip7/{gid}/report.json").json()
-    assert rep["rounds"] == [{"Ann": 36, "Bob": 72, "Cy": 0}, {"Ann": 22, "Bob": 0, "Cy": 46}, {"Ann": 0, "Bob": 44, "Cy": 0}]
-    assert rep["totals"] == {"Ann": 58, "Bob": 116, "Cy": 46} and rep["status"] == "in_progress"
+    assert rep["rounds"] == [{"Ann": 36, "Bob": 72, "Cy": 0}, {"Ann": 22, "Bob": 0, "Cy": 44}, {"Ann": 0, "Bob": 44, "Cy": 0}]
+    assert rep["totals"] == {"Ann": 58, "Bob": 116, "Cy": 44} and rep["status"] == "in_progress"
     page = web.get(f"/flip7/{gid}").text
     assert re.search(r'data-player="Bob">\s*<th scope="row">Bob</th><td class="total">116</td>', page)
     pad = web.get(f"/flip7/{gid}/pad.yaml")
@@ -191,9 +191,9 @@ def test_flip7_preview_scores_while_tapping_and_keeps_the_taps(tmp_path):
 
 def test_flip7_game_ends_with_a_winner_and_a_tie_plays_on(web):
     gid = new_flip7(web, target="50")
-    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["12", "11", "10", "x2"], 1: ["12", "11", "10", "x2"], 2: ["1"]}))
+    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["12", "11", "10", "9", "+8"], 1: ["12", "11", "10", "8", "7", "+2"], 2: ["1"]}))
     rep = web.get(f"/flip7/{gid}/report.json").json()
-    assert rep["totals"] == {"Ann": 66, "Bob": 66, "Cy": 1} and rep["status"] == "tied_play_another_round"
+    assert rep["totals"] == {"Ann": 50, "Bob": 50, "Cy": 1} and rep["status"] == "tied_play_another_round"
     assert "play another round" in web.get(f"/flip7/{gid}").text
     web.post(f"/flip7/{gid}/rounds", data=tap({0: ["2"], 1: "bust", 2: []}))
     rep = web.get(f"/flip7/{gid}/report.json").json()
