@@ -49,9 +49,11 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
         path.write_bytes(data)
         try:
             reading = read_photo(path, layout=layout, display=display, player=player)
+            jpeg = _jpeg(annotated_image(reading))
         except InputError as exc:
             return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
-        jpeg = _jpeg(annotated_image(reading))
+        except Exception as exc:  # a fault of the reader's: the page says so, the server goes on
+            return {"error": f"the reader failed on this photo ({type(exc).__name__}: {exc}); take it again, or type the sheet in"}
     tokens = {cr.cell: (cr.card.code if cr.status == "card" else "?" if cr.status == "uncertain" else ".")
               for cr in reading.cells.values()}
     return {
