@@ -111,14 +111,19 @@ def css(driver, selector: str):
     return driver.find_element(By.CSS_SELECTOR, selector)
 
 
+def tap(element) -> None:
+    """Click ``element`` after scrolling it to the middle of the screen (never under the sticky header or save bar)."""
+    element.parent.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 def click_label(scope, text: str) -> None:
     """Tap the button-like label whose text is ``text`` within ``scope``."""
     from selenium.webdriver.common.by import By
 
     for label in scope.find_elements(By.CSS_SELECTOR, "label"):
         if label.text.strip() == text:
-            label.parent.execute_script("arguments[0].scrollIntoView({block: 'center'})", label)
-            label.click()
+            tap(label)
             return
     raise AssertionError(f"no button {text!r}")
 
@@ -132,31 +137,31 @@ def test_score_a_game_from_photos_correcting_a_field_by_tapping(server, browser,
 
     browser.get(server + "/allin")
     css(browser, "input[name=title]").send_keys("Friday")
-    css(browser, "form[action='/allin'] button").click()
+    tap(css(browser, "form[action='/allin'] button"))
     wait(browser, lambda d: "/allin/" in d.current_url)
     game_url = browser.current_url.split("#")[0]
 
     # Ann: the photo has a space with two ranks ticked; the page asks, the player taps the right card
     css(browser, "input[name=name]").send_keys("Ann")
     css(browser, "input[name=photo]").send_keys(str(photos["Ann"]))
-    css(browser, "button[value=photo]").click()
+    tap(css(browser, "button[value=photo]"))
     wait(browser, lambda d: "/p/" in d.current_url)
     field = css(browser, f"a.field.uncertain[data-field='{cell}']")
     shot(browser, "web-allin-readback.png", tmp_path)
-    field.click()
+    tap(field)
     dialog = css(browser, "#picker")
     wait(browser, lambda d: dialog.is_displayed())
     click_label(dialog, truth[:-1])
     click_label(dialog, {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[truth[-1]])
     shot(browser, "web-allin-tap.png", tmp_path, max_height=915)
-    css(browser, "#picker-save").click()
+    tap(css(browser, "#picker-save"))
     wait(browser, lambda d: "clear" in css(d, "#sheet-state").text)
     assert css(browser, f"a.field.fixed[data-field='{cell}']")
 
     browser.get(game_url)
     css(browser, "input[name=name]").send_keys("Bob")
     css(browser, "input[name=photo]").send_keys(str(photos["Bob"]))
-    css(browser, "button[value=photo]").click()
+    tap(css(browser, "button[value=photo]"))
     wait(browser, lambda d: "/p/" in d.current_url)
     browser.get(game_url + "#score")
     winner = css(browser, "#winner").text
@@ -168,7 +173,7 @@ def test_flip7_three_rounds_by_clicks(server, browser, tmp_path):
     browser.get(server + "/flip7")
     css(browser, "input[name=title]").send_keys("Sunday")
     css(browser, "textarea[name=players]").send_keys("Ann\nBob\nCy")
-    css(browser, "form[action='/flip7'] button").click()
+    tap(css(browser, "form[action='/flip7'] button"))
     wait(browser, lambda d: "/flip7/" in d.current_url)
     rounds = [
         {0: ["3", "5", "7", "10", "11"], 1: ["3", "5", "7", "10", "11", "×2"], 2: ["Bust"]},  # 36, 72, 0 (rulebook example)
@@ -184,7 +189,7 @@ def test_flip7_three_rounds_by_clicks(server, browser, tmp_path):
         wait(browser, lambda d: [css(d, f"#score-{i}").text for i in range(3)] == live)  # scored while tapping
         if n == 3:
             shot(browser, "web-flip7.png", tmp_path)
-        css(browser, "#save-round").click()
+        tap(css(browser, "#save-round"))
         wait(browser, lambda d: css(d, "h2").text == f"Round {n + 1}")
     totals = {row.get_attribute("data-player"): row.find_element("css selector", "td.total").text
               for row in browser.find_elements("css selector", "table.standings tbody tr")}

@@ -29,7 +29,7 @@ def start(tmp_path, *args):
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
 
 
-def read_until(proc, pattern: str, timeout: float = 60) -> str:
+def read_until(proc, pattern: str, timeout: float = 120) -> str:
     seen = ""
     end = time.time() + timeout
     while time.time() < end:
@@ -43,7 +43,7 @@ def read_until(proc, pattern: str, timeout: float = 60) -> str:
 
 
 def get(url: str) -> tuple[int, str]:
-    for _ in range(100):  # the address is printed just before uvicorn listens
+    for _ in range(600):  # the address is printed just before uvicorn listens
         try:
             with urllib.request.urlopen(url, timeout=10) as r:
                 return r.status, r.read().decode()
