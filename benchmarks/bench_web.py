@@ -16,8 +16,10 @@ folder, ``--workers`` photo readers), then:
    players (one round a second per table); each answers 303 (saved).
 
 Printed: requests, successes, median, 95th percentile and slowest latency per
-phase, and the resident memory of the server with its photo workers (from
-/proc) before, between and after the phases.  Only 127.0.0.1 is contacted.
+phase, the CPU time the server and its photo workers spent per request (a
+figure other programs on the machine do not change), and the resident memory
+of the server with its photo workers (from /proc) before, between and after
+the phases.  Only 127.0.0.1 is contacted.
 """
 
 from __future__ import annotations
@@ -78,6 +80,24 @@ def rss_mb(pid: int) -> float:
     return total / 1024
 
 
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) used so far by a process and its children alive now (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            with open(f"/proc/{p}/task/{p}/children") as fh:
+                todo += [int(c) for c in fh.read().split()]
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
 def pct(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
@@ -118,6 +138,7 @@ def main() -> None:
                 time.sleep(0.1)
         time.sleep(3)  # let the photo workers finish importing
         memory.append(("started", rss_mb(server.pid)))
+        cpu0 = cpu_s(server.pid)
 
         # --- 1. photos, all at once
         with httpx.Client(base_url=base, timeout=600) as c:
@@ -137,7 +158,9 @@ def main() -> None:
         with ThreadPoolExecutor(args.phones) as pool:
             results = list(pool.map(phone, range(args.phones)))
         times = [t for t, _ in results]
-        rows.append((f"{args.phones} phones upload a 12 MP photo at once", len(results), sum(ok for _, ok in results), times))
+        cpu1 = cpu_s(server.pid)
+        rows.append((f"{args.phones} phones upload a 12 MP photo at once", len(results), sum(ok for _, ok in results), times,
+                     (cpu1 - cpu0) / len(results)))
         memory.append(("after the photos", rss_mb(server.pid)))
 
         # --- 2. Flip 7 rounds, open loop
@@ -171,7 +194,7 @@ def main() -> None:
         elapsed = time.perf_counter() - t0
         times = [t for t, _ in results]
         rows.append((f"Flip 7 rounds, {args.rate}/s for {args.seconds} s (took {elapsed:.0f} s)", total,
-                     sum(ok for _, ok in results), times))
+                     sum(ok for _, ok in results), times, (cpu_s(server.pid) - cpu1) / total))
         memory.append(("after the rounds", rss_mb(server.pid)))
     finally:
         server.terminate()
@@ -181,11 +204,14 @@ def main() -> None:
             server.kill()
 
     table = Table(title=f"sheetsmith serve on loopback ({os.cpu_count()} cores, {args.workers} photo workers)")
-    for col in ("load", "requests", "succeeded", "median s", "p95 s", "slowest s"):
+    for col in ("load", "requests", "succeeded", "median s", "p95 s", "slowest s", "server CPU per request"):
         table.add_column(col, justify="left" if col == "load" else "right")
-    for name, n, ok, times in rows:
-        table.add_row(name, str(n), str(ok), f"{statistics.median(times):.3f}", f"{pct(times, 0.95):.3f}", f"{max(times):.3f}")
+    for name, n, ok, times, cpu in rows:
+        table.add_row(name, str(n), str(ok), f"{statistics.median(times):.3f}", f"{pct(times, 0.95):.3f}", f"{max(times):.3f}",
+                      f"{cpu * 1000:.0f} ms")
     console.print(table)
+    with open("/proc/loadavg") as fh:
+        console.print(f"load average of the machine at the end: {fh.read().split()[0]} (on {os.cpu_count()} cores)")
     mem = Table(title="resident memory of the server and its photo workers")
     mem.add_column("when")
     mem.add_column("MB", justify="right")
