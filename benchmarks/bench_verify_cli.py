@@ -1,0 +1,153 @@
+"""Benchmark: what a user waits for — fresh ``sheetsmith verify`` processes on 12 MP photos, end to end.
+
+Run:  python benchmarks/bench_verify_cli.py [--repeat 5] [--keep DIR] [--seed 1]
+
+Four synthetic 12 MP photos (4000 × 3000, ``generator/reader/synth.py``) of
+one simulated four-player game on the Q♦ sheet are made once (seeded; kept
+with ``--keep``).  Then, alternating so that both see the same machine load:
+
+* ``sheetsmith verify ann.jpg`` — one photo, a fresh process, end to end
+  (start-up, imports, reading, the ``.read.yaml`` and ``.read.png`` written,
+  scoring, the report printed);
+* ``sheetsmith verify ann.jpg bob.jpg cy.jpg dee.jpg`` — the whole game, the
+  photos read in parallel worker processes.
+
+Reported: median and best wall time of each, their ratio (target: four
+photos ≤ 2.5 × one photo), the CPU time of the processes (user + system,
+children included: what the machine spent, whatever else it was doing), and
+next to them the warm in-process read time (``read_photo`` alone, in this
+process, after a first read: the figure ``bench_photos.py`` reports).  The
+first run of a fresh cache folder (the blank sheet drawn and rendered, then
+kept) is timed apart.  The ``.read.*`` files are deleted before every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+NAMES = ("ann", "bob", "cy", "dee")
+
+
+def make_photos(folder: Path, seed: int) -> list[Path]:
+    """Four 12 MP photos of one simulated game (made once: reused when already in ``folder``)."""
+    paths = [folder / f"{n}.jpg" for n in NAMES]
+    if all(p.exists() for p in paths):
+        return paths
+    from generator.paper import paper
+    from generator.reader.synth import realistic_params, synth_photo
+    from generator.registry import load_layout, resolve_layout
+    from generator.rules.allin_bot import simulate_game
+
+    result = simulate_game(load_layout(resolve_layout("q-diamonds")), [n.title() for n in NAMES], seed).result
+    for i, (path, sheet) in enumerate(zip(paths, result.sheets)):
+        rng = random.Random(f"bench-verify:{seed}:{i}")
+        p = realistic_params(rng, frame=(4000, 3000) if i % 2 == 0 else (3000, 4000))
+        p = replace(p, coverage=rng.uniform(0.6, 0.9), tilt=rng.uniform(0, 20), defocus=rng.uniform(0.3, 0.8), motion=0.0,
+                    light_min=rng.uniform(0.7, 1.0), shadow=0.0, jpeg=rng.randint(80, 95))
+        photo = synth_photo(sheet, paper("a4"), f"bench-verify:{seed}:{i}", params=p, game=result.score)
+        path.write_bytes(photo.jpeg)
+    return paths
+
+
+def sheetsmith_command() -> list[str]:
+    """The ``sheetsmith`` console script of this Python (as a user runs it), else ``python -m generator.cli``."""
+    script = Path(sys.executable).with_name("sheetsmith")
+    return [str(script)] if script.exists() else [sys.executable, "-c", "from generator.cli import main; main()"]
+
+
+def timed_run(cmd: list[str], cwd: Path, env: dict) -> tuple[float, float, int]:
+    """Run ``cmd`` fresh after deleting the ``.read.*`` files; ``(wall s, CPU s of it and its children, exit status)``."""
+    for f in cwd.glob("*.read.*"):
+        f.unlink()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    res = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if res.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)} failed ({res.returncode}):\n{res.stderr}")
+    return wall, cpu, res.returncode
+
+
+def warm_read(photo: Path, repeat: int) -> float:
+    """Median time of ``read_photo`` in this process, after one read to warm it up."""
+    from generator.reader import read_photo
+
+    read_photo(photo)
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        read_photo(photo)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=5, help="runs of each command (default 5)")
+    ap.add_argument("--keep", type=Path, help="keep the photos in this folder (reused on the next run)")
+    ap.add_argument("--seed", type=int, default=1, help="the simulated game's seed (default 1)")
+    args = ap.parse_args()
+    console = Console(width=150)
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="sheetsmith-verify-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    cache = Path(tempfile.mkdtemp(prefix="sheetsmith-cache-"))
+    env = {**os.environ, "SHEETSMITH_CACHE": str(cache)}
+    os.environ["SHEETSMITH_CACHE"] = str(cache)
+    try:
+        t = time.perf_counter()
+        photos = make_photos(folder, args.seed)
+        console.print(f"4 photos of 4000 × 3000 in {folder} ({time.perf_counter() - t:.0f} s to make)", highlight=False)
+        cmd = sheetsmith_command() + ["verify"]
+        one = cmd + [photos[0].name]
+        four = cmd + [p.name for p in photos]
+        cold_wall, cold_cpu, _ = timed_run(one, folder, env)  # a fresh cache: the blank sheet drawn and kept
+        walls: dict[str, list[float]] = {"1": [], "4": []}
+        cpus: dict[str, list[float]] = {"1": [], "4": []}
+        status: dict[str, int] = {}
+        for _ in range(args.repeat):
+            for key, c in (("1", one), ("4", four)):
+                w, u, code = timed_run(c, folder, env)
+                walls[key].append(w)
+                cpus[key].append(u)
+                status[key] = code
+        warm = warm_read(photos[0], args.repeat)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+        for f in folder.glob("*.read.*"):
+            f.unlink()
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+    m1, m4 = statistics.median(walls["1"]), statistics.median(walls["4"])
+    table = Table(title=f"sheetsmith verify, 12 MP photos, fresh processes ({args.repeat} runs each, {os.cpu_count()} CPUs)")
+    for col in ("what", "median wall s", "best wall s", "CPU s (median)", "exit"):
+        table.add_column(col, justify="left" if col == "what" else "right")
+    table.add_row("verify 1 photo, end to end", f"{m1:.2f}", f"{min(walls['1']):.2f}", f"{statistics.median(cpus['1']):.2f}", str(status["1"]))
+    table.add_row("verify 4 photos, end to end", f"{m4:.2f}", f"{min(walls['4']):.2f}", f"{statistics.median(cpus['4']):.2f}", str(status["4"]))
+    table.add_row("verify 1 photo, first run (empty cache)", f"{cold_wall:.2f}", "", f"{cold_cpu:.2f}", "")
+    table.add_row("read_photo alone, warm, in-process", f"{warm:.2f}", "", "", "")
+    console.print(table)
+    console.print(f"4 photos / 1 photo: {m4 / m1:.2f} × (target ≤ 2.5 ×); 1 photo end to end {m1:.2f} s (target ≤ 1.0 s); "
+                  f"load average now {os.getloadavg()[0]:.1f}", highlight=False)
+
+
+if __name__ == "__main__":
+    main()
