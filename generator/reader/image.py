@@ -31,11 +31,13 @@ import stat
 import struct
 import warnings
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .errors import PhotoError
 from ..names import shown
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 MAX_PIXELS = 64_000_000
 """Largest photo accepted, in pixels (width × height, from the header): 64 MP covers phone cameras."""
@@ -310,6 +312,8 @@ def load_photo(path: str | Path, display: str) -> np.ndarray:
             :data:`MAX_PIXELS` pixels or a side above :data:`MAX_SIDE` (checked before decoding);
             its shorter side is under :data:`MIN_SIDE`; the data cannot be decoded.
     """
+    import numpy as np
+
     data = read_photo_file(path, display)
     family, kind = sniff(data[:16384], Path(path).suffix.lower())
     message = format_error(family, kind)
