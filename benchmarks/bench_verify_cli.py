@@ -1,6 +1,6 @@
 """Benchmark: what a user waits for — fresh ``sheetsmith verify`` processes on 12 MP photos, end to end.
 
-Run:  python benchmarks/bench_verify_cli.py [--repeat 5] [--keep DIR] [--seed 1]
+Run:  python benchmarks/bench_verify_cli.py [--repeat 5] [--keep DIR] [--seed 1] [--compare CHECKOUT]
 
 Four synthetic 12 MP photos (4000 × 3000, ``generator/reader/synth.py``) of
 one simulated four-player game on the Q♦ sheet are made once (seeded; kept
@@ -19,6 +19,11 @@ next to them the warm in-process read time (``read_photo`` alone, in this
 process, after a first read: the figure ``bench_photos.py`` reports).  The
 first run of a fresh cache folder (the blank sheet drawn and rendered, then
 kept) is timed apart.  The ``.read.*`` files are deleted before every run.
+
+``--compare CHECKOUT`` times another checkout of sheetsmith (e.g. the
+``main`` branch unpacked with ``git archive``) the same way, interleaved
+with this one, so that both figures come from one run under one machine
+load (the development machine is shared: compare figures of one run only).
 """
 
 from __future__ import annotations
@@ -66,10 +71,12 @@ def make_photos(folder: Path, seed: int) -> list[Path]:
     return paths
 
 
-def sheetsmith_command() -> list[str]:
-    """The ``sheetsmith`` console script of this Python (as a user runs it), else ``python -m generator.cli``."""
-    script = Path(sys.executable).with_name("sheetsmith")
-    return [str(script)] if script.exists() else [sys.executable, "-c", "from generator.cli import main; main()"]
+def sheetsmith_command(tree: Path) -> tuple[list[str], dict]:
+    """``sheetsmith`` as its console script runs it (``from generator.cli import main; main()``), from the
+    checkout ``tree``; with the environment that makes this Python import that checkout's ``generator``."""
+    cmd = [sys.executable, "-c", "import sys; sys.argv[0] = 'sheetsmith'; from generator.cli import main; main()"]
+    env = {**os.environ, "PYTHONPATH": str(tree) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return cmd, env
 
 
 def timed_run(cmd: list[str], cwd: Path, env: dict) -> tuple[float, float, int]:
@@ -105,30 +112,30 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5, help="runs of each command (default 5)")
     ap.add_argument("--keep", type=Path, help="keep the photos in this folder (reused on the next run)")
     ap.add_argument("--seed", type=int, default=1, help="the simulated game's seed (default 1)")
+    ap.add_argument("--compare", type=Path, help="another sheetsmith checkout to time the same way, interleaved")
     args = ap.parse_args()
     console = Console(width=150)
     folder = args.keep or Path(tempfile.mkdtemp(prefix="sheetsmith-verify-"))
     folder.mkdir(parents=True, exist_ok=True)
     cache = Path(tempfile.mkdtemp(prefix="sheetsmith-cache-"))
-    env = {**os.environ, "SHEETSMITH_CACHE": str(cache)}
     os.environ["SHEETSMITH_CACHE"] = str(cache)
+    trees = {"this checkout": REPO}
+    if args.compare:
+        trees[f"{args.compare}"] = args.compare.resolve()
+    runs: dict[tuple[str, str], list[tuple[float, float, int]]] = {}
+    cold: dict[str, tuple[float, float, int]] = {}
     try:
         t = time.perf_counter()
         photos = make_photos(folder, args.seed)
         console.print(f"4 photos of 4000 × 3000 in {folder} ({time.perf_counter() - t:.0f} s to make)", highlight=False)
-        cmd = sheetsmith_command() + ["verify"]
-        one = cmd + [photos[0].name]
-        four = cmd + [p.name for p in photos]
-        cold_wall, cold_cpu, _ = timed_run(one, folder, env)  # a fresh cache: the blank sheet drawn and kept
-        walls: dict[str, list[float]] = {"1": [], "4": []}
-        cpus: dict[str, list[float]] = {"1": [], "4": []}
-        status: dict[str, int] = {}
+        for name, tree in trees.items():
+            cmd, env = sheetsmith_command(tree)
+            cold[name] = timed_run(cmd + ["verify", photos[0].name], folder, env)  # a fresh cache: the blank sheet drawn
         for _ in range(args.repeat):
-            for key, c in (("1", one), ("4", four)):
-                w, u, code = timed_run(c, folder, env)
-                walls[key].append(w)
-                cpus[key].append(u)
-                status[key] = code
+            for name, tree in trees.items():
+                cmd, env = sheetsmith_command(tree)
+                for key, files in (("1", photos[:1]), ("4", photos)):
+                    runs.setdefault((name, key), []).append(timed_run(cmd + ["verify", *(p.name for p in files)], folder, env))
         warm = warm_read(photos[0], args.repeat)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
@@ -136,17 +143,26 @@ def main() -> None:
             f.unlink()
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)
-    m1, m4 = statistics.median(walls["1"]), statistics.median(walls["4"])
     table = Table(title=f"sheetsmith verify, 12 MP photos, fresh processes ({args.repeat} runs each, {os.cpu_count()} CPUs)")
-    for col in ("what", "median wall s", "best wall s", "CPU s (median)", "exit"):
-        table.add_column(col, justify="left" if col == "what" else "right")
-    table.add_row("verify 1 photo, end to end", f"{m1:.2f}", f"{min(walls['1']):.2f}", f"{statistics.median(cpus['1']):.2f}", str(status["1"]))
-    table.add_row("verify 4 photos, end to end", f"{m4:.2f}", f"{min(walls['4']):.2f}", f"{statistics.median(cpus['4']):.2f}", str(status["4"]))
-    table.add_row("verify 1 photo, first run (empty cache)", f"{cold_wall:.2f}", "", f"{cold_cpu:.2f}", "")
-    table.add_row("read_photo alone, warm, in-process", f"{warm:.2f}", "", "", "")
+    for col in ("checkout", "what", "median wall s", "best wall s", "CPU s (median)", "exit"):
+        table.add_column(col, justify="left" if col in ("checkout", "what") else "right")
+    ratios = {}
+    for name in trees:
+        one, four = runs[(name, "1")], runs[(name, "4")]
+        m1, m4 = statistics.median(w for w, _, _ in one), statistics.median(w for w, _, _ in four)
+        ratios[name] = (m1, m4)
+        for what, rows in (("verify 1 photo, end to end", one), ("verify 4 photos, end to end", four)):
+            table.add_row(name, what, f"{statistics.median(w for w, _, _ in rows):.2f}", f"{min(w for w, _, _ in rows):.2f}",
+                          f"{statistics.median(c for _, c, _ in rows):.2f}", str(rows[-1][2]))
+        w, c, code = cold[name]
+        table.add_row(name, "verify 1 photo, first run (empty cache)", f"{w:.2f}", "", f"{c:.2f}", str(code))
+    table.add_row("this checkout", "read_photo alone, warm, in-process", f"{warm:.2f}", "", "", "")
     console.print(table)
-    console.print(f"4 photos / 1 photo: {m4 / m1:.2f} × (target ≤ 2.5 ×); 1 photo end to end {m1:.2f} s (target ≤ 1.0 s); "
-                  f"load average now {os.getloadavg()[0]:.1f}", highlight=False)
+    for name, (m1, m4) in ratios.items():
+        console.print(f"{name}: 4 photos / 1 photo = {m4 / m1:.2f} × (target ≤ 2.5 ×); 1 photo end to end {m1:.2f} s "
+                      "(target ≤ 1.0 s)", highlight=False)
+    console.print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
+                  "(above the CPU count, every wall figure is stretched by the other work)", highlight=False)
 
 
 if __name__ == "__main__":

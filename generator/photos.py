@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -172,6 +174,29 @@ def _context():
     return mp.get_context("spawn")
 
 
+@contextmanager
+def _main_module_hidden():
+    """While workers start, hide where ``__main__`` came from, so that they do not run it again.
+
+    A process started by spawn or a fork server first re-imports the parent's main module (so
+    that functions pickled from it can be found).  Nothing a worker runs lives there — the
+    jobs are in this module — and the main module may be costly: the ``sheetsmith`` script
+    imports the whole command line, ``python -m pytest`` all of pytest.
+    """
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__spec__ = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
+
+
 def _read_in_pool(jobs: list[tuple], workers: int, report: Progress) -> list:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -198,7 +223,8 @@ def _read_in_pool(jobs: list[tuple], workers: int, report: Progress) -> list:
 
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(queue,))
     try:
-        futures = {pool.submit(_read_in_worker, job): job for job in jobs}
+        with _main_module_hidden():  # the workers start during these submits
+            futures = {pool.submit(_read_in_worker, job): job for job in jobs}
         for i in range(len(jobs)):
             report(i, "waiting")
         pending = set(futures)

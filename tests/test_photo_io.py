@@ -451,3 +451,25 @@ def test_a_changed_layout_file_is_a_cache_miss(tmp_path, monkeypatch):
     mine.write_bytes(src.read_bytes().replace(b"bonus: 3", b"bonus: 5", 1))
     assert sheet_key("q-diamonds", mine, "a4") != a
     assert sheet_key("q-diamonds", None, "a4") is None  # a layout without a file is not cached
+
+
+def test_a_large_jpeg_is_decoded_at_reduced_size_and_reads_the_same(tmp_path, photo, game):
+    import cv2
+
+    from generator.reader import read_photo
+    from generator.reader.image import KEEP_PX_PER_MM, _reduction
+    from generator.reader.markers import detect_markers, fit_sheet
+
+    img = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
+    ppm = fit_sheet(detect_markers(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))).px_per_mm  # about 5 px/mm
+    big = cv2.resize(img, (8000, 6000), interpolation=cv2.INTER_CUBIC)  # 48 MP: about 25 px/mm
+    ok, data = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    path = tmp_path / "ann.jpg"
+    path.write_bytes(data.tobytes())
+    want = 4 if 5 * ppm / 4 >= KEEP_PX_PER_MM else 2 if 5 * ppm / 2 >= KEEP_PX_PER_MM else 1
+    assert want == 2 and _reduction(data.tobytes(), 8000, 6000) == want
+    assert load_photo(path, "ann.jpg").shape == (3000, 4000, 3)
+    assert_reads(read_photo(path), game.sheets[0])
+    # a 12 MP photo is always decoded whole
+    small = cv2.imencode(".jpg", cv2.resize(img, (4000, 3000)))[1].tobytes()
+    assert _reduction(small, 4000, 3000) == 1

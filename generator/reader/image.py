@@ -354,11 +354,13 @@ def load_photo(path: str | Path, display: str) -> np.ndarray:
     if kind in ("JPEG", "PNG"):
         import cv2
 
+        reduce = _reduction(data, width, height) if kind == "JPEG" else 1
+        flag = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4}[reduce]
         try:
-            img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            img = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
         except cv2.error:
             img = None
-        if img is not None and img.shape[0] * img.shape[1] != width * height:
+        if img is not None and abs(img.shape[0] * img.shape[1] * reduce * reduce - width * height) > (width + height) * reduce:
             img = None
     if img is None:
         try:
@@ -369,6 +371,44 @@ def load_photo(path: str | Path, display: str) -> np.ndarray:
         except Exception as exc:
             raise PhotoError(display, f"the {kind} data cannot be decoded ({shown(str(exc))}); is the file complete?") from None
     return img
+
+
+REDUCE_FROM = 20_000_000
+"""JPEGs of more pixels than this are looked at in a quick 1/8-size decode first (:func:`_reduction`)."""
+KEEP_PX_PER_MM = 11.5
+"""A reduced decode must keep at least this many pixels per page mm (the reader works at 8 and scales
+larger photos down to 10 anyway: :func:`generator.reader.marks.shrink`)."""
+
+
+def _reduction(data: bytes, width: int, height: int) -> int:
+    """1, 2 or 4: how much smaller a large JPEG can be decoded without losing what the reader uses.
+
+    A 48 MP photo of a sheet holds some 25 pixels per page millimetre; the reader scales it
+    down to 10 before reading.  Decoding it at half size straight from the JPEG (libjpeg's
+    DCT scaling: a quarter of the work, and no 48 MP image to scale down) gives the same.
+    How large the sheet is in the photo is found on a 1/8-size decode (fast): the markers
+    there give the pixels per mm; the reduction is the largest that keeps
+    :data:`KEEP_PX_PER_MM`.  Photos under :data:`REDUCE_FROM` pixels (a 12 MP phone photo
+    needs all its pixels) and photos whose markers are not found there are decoded whole.
+    """
+    if width * height <= REDUCE_FROM:
+        return 1
+    import cv2
+    import numpy as np
+
+    from .markers import detect_markers, fit_sheet
+
+    try:
+        small = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_REDUCED_GRAYSCALE_8)
+    except cv2.error:
+        return 1
+    if small is None:
+        return 1
+    fit = fit_sheet(detect_markers(small))
+    if fit is None:
+        return 1
+    ppm = fit.px_per_mm * max(width, height) / max(small.shape)
+    return next((r for r in (4, 2) if ppm / r >= KEEP_PX_PER_MM), 1)
 
 
 def _exif_upright(im):
