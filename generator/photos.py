@@ -153,8 +153,10 @@ def _read_in_worker(job: tuple):
     return _read_one(job, _worker_report)
 
 
-WORKER_MODULES = ["generator.photos", "generator.reader.read", "generator.reader.output"]
-"""What a worker imports before its first photo (the fork server imports them once for all workers)."""
+WORKER_MODULES = ["numpy", "cv2", "PIL.Image", "PIL.ImageDraw", "generator.photos", "generator.reader.read",
+                  "generator.reader.output", "generator.reader.marks", "generator.reader.cache", "generator.registry",
+                  "generator.components.deck", "generator.components.chips"]
+"""What a worker needs for its first photo: imported once by the fork server, before it forks the workers."""
 
 
 def _context():
