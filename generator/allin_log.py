@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .cards import Card, CardCodeError, parse_card
-from .errors import InputError, Problem
+from .errors import FindingsError, InputError, Problem
 from .layout.allin import AllInLayout
 from .layout.grid import Coord, cell_name
 from .output import write_atomic
@@ -154,14 +154,14 @@ class LogFile:
         """Referee the logged game (see :func:`generator.rules.allin_game.replay`).
 
         Raises:
-            InputError: the first illegal move (or setup or deck problem),
+            FindingsError: the first illegal move (or setup or deck problem),
                 located at its value in the file and worded as
                 ``round N, PLAYER, CELL: rule broken``.
         """
         try:
             return replay(self.log, ruleset)
         except IllegalMove as err:
-            raise InputError([self.locate(err)]) from None
+            raise FindingsError([self.locate(err)]) from None
 
 
 def load_game_log(path: str | Path, *, display: str | None = None) -> LogFile:

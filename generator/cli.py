@@ -1,44 +1,77 @@
-"""The ``sheetsmith`` command (typer + rich).
+"""The ``sheetsmith`` command (typer + rich): a thin face over :mod:`generator.jobs`.
 
-Commands: ``build`` (every shipped layout into ``output/``), ``render`` (one
-layout, any format), ``layouts`` (what ships), ``check`` (validate files).
-Bad input prints ``FILE:LINE:COL: error: message`` lines on stderr and exits
-with status 1; nothing is half-written.
+Commands: ``build``, ``render``, ``layouts``, ``check``, ``verify``,
+``replay``, ``simulate``.  Each parses its options, calls one job and prints
+what the job returns.  Problems print as ``FILE:LINE:COL: error: message``
+lines on stderr; nothing is half-written.
+
+Exit status, every command (DESIGN.md "Exit codes"): 0 everything read and
+nothing wrong (warnings alone included); 1 read, but problems found (a rule
+broken, a written score that differs, an impossible sheet, a photo field
+that needs a person, validation errors in ``check``); 2 an input could not
+be read at all (missing, not YAML, not an image, wrong format) or a usage
+error.
+
+Modules are imported by the command that needs them, so that ``--help`` and
+a plain render start quickly.
 """
 
 from __future__ import annotations
 
-import json
 import signal
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from . import __version__
-from .backends import render_bytes
-from .backends.png import pdf_to_png
-from .errors import InputError, Problem, SheetsmithError
-from .output import write_atomic
-from .paper import paper as get_paper
-from .backends.pdf import render_pdf
-from .components.deck import card_sizes
-from .registry import display_path, load_any, resolve_layout, shipped_layouts
-from .render import PrintOptions, describe, output_folder, pages_for
+from .errors import Problem, SheetsmithError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import Console
+
+EXIT_HELP = """Exit status: 0 everything read and nothing wrong (warnings alone included); 1 read, but
+problems found (a rule broken, a written score that differs, an impossible sheet, a photo field that needs
+a person, validation errors); 2 an input could not be read at all (missing, not YAML, not an image,
+wrong format) or a usage error."""
 
 app = typer.Typer(
     add_completion=False,
-    no_args_is_help=True,
-    help="sheetsmith: printable game sheets from YAML layouts, checked by the same rules engine.",
+    help="sheetsmith: printable game sheets from YAML layouts, checked by the same rules engine.\n\n" + EXIT_HELP,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-out = Console()
-err = Console(stderr=True)
+
+_consoles: dict[str, "Console"] = {}
+
+
+def out() -> "Console":
+    """The console for results (stdout)."""
+    if "out" not in _consoles:
+        from rich.console import Console
+
+        _consoles["out"] = Console()
+    return _consoles["out"]
+
+
+def err() -> "Console":
+    """The console for problems, notes and progress bars (stderr)."""
+    if "err" not in _consoles:
+        from rich.console import Console
+
+        _consoles["err"] = Console(stderr=True)
+    return _consoles["err"]
+
+
+def _say(text: str, *, to_err: bool = True) -> None:
+    """Print plain text (no markup, no highlighting, never wrapped)."""
+    (err() if to_err else out()).print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def _problems(problems, *, to_err: bool = True) -> None:
+    if problems:
+        _say("\n".join(str(p) for p in dict.fromkeys(problems)), to_err=to_err)
 
 
 class Format(str, Enum):
@@ -52,60 +85,11 @@ class PaperChoice(str, Enum):
     letter = "letter"
 
 
-def _fail(problems: list[Problem] | str, code: int = 1) -> None:
-    lines = problems if isinstance(problems, str) else "\n".join(str(p) for p in problems)
-    err.print(lines, markup=False, highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
+def _progress():
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-
-def _pages(item, paper_id: str, options: PrintOptions):
-    pages, manifest = pages_for(item, get_paper(paper_id), options)
-    for scene in pages:
-        for note in scene.notes:
-            err.print(f"{item.source}: warning: {note}; shorten it in strings:", markup=False, highlight=False, soft_wrap=True)
-    return pages, manifest
-
-
-def _options(bleed: float, backs: bool, back_offset: str, card_size: Optional[str]) -> PrintOptions:
-    try:
-        dx, dy = (float(v) for v in back_offset.split(","))
-    except ValueError:
-        raise SheetsmithError(f"--back-offset '{back_offset}': give two millimetre values as DX,DY, e.g. 0.5,-0.3") from None
-    if abs(dx) > 10 or abs(dy) > 10:
-        raise SheetsmithError("--back-offset: keep each shift within ±10 mm")
-    return PrintOptions(bleed=bleed, backs=backs, back_offset=(dx, dy), card_size=card_size)
-
-
-def _filled(item, scene, fill: Path, others: list[Path]):
-    from .layout.allin import AllInLayout
-    from .rules.allin_sheet import score_game
-    from .sheetfile import load_allin_sheet
-    from .sheets.allin import fill_allin_sheet
-
-    if not isinstance(item, AllInLayout):
-        raise SheetsmithError("--fill draws a typed-in sheet on an All In sheet layout")
-    sheets = [load_allin_sheet(p) for p in [fill, *others]]
-    for path, sheet in zip([fill, *others], sheets):
-        if sheet.layout.id != item.id:
-            raise SheetsmithError(f"{path}: this sheet is for layout '{sheet.layout.id}', not '{item.id}'")
-    return fill_allin_sheet(scene, sheets[0], score_game(sheets))
-
-
-def _apply_variant(item, text: str):
-    from .sheets.pads import Pad, with_variant
-
-    if not isinstance(item, Pad) or item.game != "flip7":
-        raise SheetsmithError("--variant applies to Flip 7 score pads and tick pads")
-    values: dict[str, int] = {}
-    for part in text.split(","):
-        key, _, value = part.partition("=")
-        key = key.strip()
-        if key not in ("target", "flip7_bonus") or not value.strip().isdigit():
-            raise SheetsmithError(f"--variant '{text}': write target=N and/or flip7_bonus=N, e.g. target=150,flip7_bonus=15")
-        values[key] = int(value)
-    if not 50 <= values.get("target", 200) <= 1000 or not 0 <= values.get("flip7_bonus", 15) <= 100:
-        raise SheetsmithError("--variant: target must be 50 to 1000 and flip7_bonus 0 to 100")
-    return with_variant(item, **values)
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err(), transient=False)
 
 
 BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, help="Decks: art beyond the cut line, mm (less is used if the paper is too small).")
@@ -128,60 +112,35 @@ def build(
 ) -> None:
     """Render everything shipped into OUT_DIR: per paper size a PDF to print and a PNG preview;
     decks and chips also get a manifest (JSON) and decks a preview of the backs."""
-    options = _options(bleed, backs, back_offset, None)
-    shipped = shipped_layouts()
-    jobs = [(s, p.value) for s in shipped for p in papers]
+    from rich.table import Table
+
+    from .jobs import build_items, print_options, shipped_count
+    from .output import write_atomic
+
+    options = print_options(bleed, backs, back_offset)  # every option checked before anything is written
+    total = shipped_count() * len(papers)
     rows: list[tuple[str, ...]] = []
     problems: list[Problem] = []
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=False,
-    ) as progress:
-        task = progress.add_task("building", total=len(jobs))
-        cache: dict[str, object] = {}
-        for item, paper_id in jobs:
-            progress.update(task, description=f"{item.id} ({paper_id})")
-            try:
-                thing = cache.get(item.id) or load_any(item.path)
-                cache[item.id] = thing
-                pages, manifest = _pages(thing, paper_id, options)
-                pdf = render_pdf(pages)
-                previews = [pdf_to_png(pdf, dpi=dpi)]
-                if manifest and len(pages) > 1 and manifest["pages"][1]["side"] == "back":
-                    previews.append(pdf_to_png(pdf, dpi=dpi, page=1))
-            except SheetsmithError as exc:
-                problems.extend(getattr(exc, "problems", []) or [Problem(display_path(item.path), 0, 0, str(exc))])
-                progress.advance(task)
-                continue
-            folder = out_dir / item.game
-            stem = f"{item.id}-{paper_id}"
-            write_atomic(folder / f"{stem}.pdf", pdf)
-            write_atomic(folder / f"{stem}.png", previews[0])
-            written = [f"{stem}.pdf", f"{stem}.png"]
-            if len(previews) > 1:
-                write_atomic(folder / f"{stem}-back.png", previews[1])
-                written.append(f"{stem}-back.png")
-            if manifest is not None:
-                write_atomic(folder / f"{stem}.json", (json.dumps(manifest, indent=1) + "\n").encode())
-                written.append(f"{stem}.json")
-            kinds = " ".join(w[len(stem):].lstrip(".-").replace(".png", " png") for w in written)
-            rows.append((item.id, item.game, get_paper(paper_id).id, str(len(pages)), kinds, f"{len(pdf) / 1024:.0f} KB"))
-            problems.extend(thing.warnings)  # type: ignore[attr-defined]
+    with _progress() as progress:
+        task = progress.add_task("building", total=total)
+        for built in build_items([p.value for p in papers], dpi=dpi, options=options):
+            progress.update(task, description=f"{built.id} ({built.paper})")
+            problems.extend(built.problems)
+            if built.files:
+                for name, data in built.files.items():
+                    write_atomic(out_dir / built.folder / name, data)
+                stem = f"{built.id}-{built.paper}"
+                kinds = " ".join(n[len(stem):].lstrip(".-").replace(".png", " png") for n in built.files)
+                rows.append((built.id, built.folder, built.paper, str(built.pages), kinds, f"{built.pdf_size / 1024:.0f} KB"))
             progress.advance(task)
-    table = Table(title=f"sheetsmith build: {len(rows)} of {len(jobs)} written to {out_dir}/<folder>/<id>-<paper>.*")
+    table = Table(title=f"sheetsmith build: {len(rows)} of {total} written to {out_dir}/<folder>/<id>-<paper>.*")
     for col in ("id", "folder", "paper", "pages", "files", "PDF"):
         table.add_column(col, no_wrap=col != "files", justify="right" if col in ("pages", "PDF") else "left")
     for row in rows:
         table.add_row(*row)
-    out.print(table)
-    errors = [p for p in problems if p.is_error]
-    if problems:
-        err.print("\n".join(str(p) for p in dict.fromkeys(problems)), markup=False, highlight=False, soft_wrap=True)
-    if errors:
+    out().print(table)
+    _problems(problems)
+    if any(p.is_error for p in problems):
         raise typer.Exit(1)
 
 
@@ -204,100 +163,102 @@ def render(
     """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (the first page).
 
     A deck or chip sheet rendered to PDF also gets its manifest, a .json file next to the PDF."""
-    path = resolve_layout(layout)
-    item = load_any(path)
-    if variant is not None:
-        item = _apply_variant(item, variant)
-    from .components.deck import Deck
+    import json
 
-    if not isinstance(item, Deck) and (card_size is not None or not backs or back_offset != "0,0" or bleed != 3.0):
-        raise SheetsmithError("--card-size, --bleed, --no-backs and --back-offset apply to decks only")
-    if card_size is not None and card_size not in card_sizes():
-        raise SheetsmithError(f"--card-size '{card_size}': use one of {', '.join(card_sizes())}")
-    options = _options(bleed, backs, back_offset, card_size)
+    from .jobs import print_options, render_item
+    from .output import write_atomic
+    from .paper import paper as get_paper
+    from .render import output_folder
+
     suffix = output.suffix.lower().lstrip(".") if output else ""
     if output is not None and suffix not in Format.__members__:
-        raise SheetsmithError(
-            f"{output}: sheetsmith writes .pdf, .svg or .png files; end the file name with one of those"
-        )
+        raise SheetsmithError(f"{output}: sheetsmith writes .pdf, .svg or .png files; end the file name with one of those")
     if fmt is None:
         fmt = Format(suffix) if suffix else Format.pdf
     elif suffix and suffix != fmt.value:
         raise SheetsmithError(f"{output}: the name ends in .{suffix} but --format is {fmt.value}; make them agree")
+    options = print_options(bleed, backs, back_offset, card_size)
+    done = render_item(layout, fmt=fmt.value, paper=paper.value, dpi=dpi, options=options, variant=variant,
+                       fill=fill, others=others)
     if output is None:
-        target = Path("output") / output_folder(item) / f"{item.id}-{paper.value}.{fmt.value}"
+        target = Path("output") / output_folder(done.item) / f"{done.item.id}-{paper.value}.{fmt.value}"
         overwrite = True
     else:
-        target = output
-        overwrite = force
-    pages, manifest = _pages(item, paper.value, options)
-    if fill is not None:
-        pages = [_filled(item, pages[0], fill, others)]
-    elif others:
-        raise SheetsmithError("--with goes with --fill")
-    data = render_bytes(pages, fmt.value, dpi=dpi)
-    manifest_path = target.with_suffix(".json") if (manifest is not None and fmt == Format.pdf) else None
+        target, overwrite = output, force
+    manifest_path = target.with_suffix(".json") if (done.manifest is not None and fmt == Format.pdf) else None
     if not overwrite and target.exists():
         raise SheetsmithError(f"{target}: already exists; pass --force to replace it")
     if manifest_path is not None and manifest_path.exists() and not overwrite:
         raise SheetsmithError(f"{manifest_path} (the manifest next to {target.name}): already exists; pass --force to replace it")
-    written = write_atomic(target, data, overwrite=overwrite)
+    written = write_atomic(target, done.data, overwrite=overwrite)
     if manifest_path is not None:
-        write_atomic(manifest_path, (json.dumps(manifest, indent=1) + "\n").encode(), overwrite=True)
-    for w in item.warnings:
-        err.print(str(w), markup=False, highlight=False, soft_wrap=True)
-    if manifest is not None and "bleed" in manifest and isinstance(manifest["bleed"], dict):
-        b = manifest["bleed"]
-        if (b["x"], b["y"]) != (b["requested"], b["requested"]):
-            err.print(f"note: bleed {b['x']:g} mm left/right and {b['y']:g} mm top/bottom ({b['requested']:g} asked): "
-                      "the paper has no room for more beside the crop marks", markup=False, highlight=False, soft_wrap=True)
-    extent = f"{len(pages)} pages" if fmt == Format.pdf and len(pages) > 1 else ("page 1 of " + str(len(pages)) if len(pages) > 1 else "1 page")
+        write_atomic(manifest_path, (json.dumps(done.manifest, indent=1) + "\n").encode(), overwrite=True)
+    _problems(done.warnings)
+    for note in done.notes:
+        _say(f"note: {note}")
+    n = done.pages
+    extent = f"{n} pages" if fmt == Format.pdf and n > 1 else (f"page 1 of {n}" if n > 1 else "1 page")
     extra = f", manifest {manifest_path}" if manifest_path else ""
-    out.print(f"wrote {written} ({fmt.value.upper()}, {get_paper(paper.value).label}, {extent}, {len(data) / 1024:.0f} KB{extra})", highlight=False)
+    _say(f"wrote {written} ({fmt.value.upper()}, {get_paper(paper.value).label}, {extent}, {len(done.data) / 1024:.0f} KB{extra})", to_err=False)
 
 
 @app.command("layouts")
 def list_layouts() -> None:
     """List what ships: sheet layouts, decks, chip sheets, score pads and ledgers."""
+    from rich.table import Table
+
+    from .jobs import check_files
+    from .registry import shipped_layouts
+
+    shipped = shipped_layouts()
     table = Table(title="Shipped layouts and components")
     for col in ("id", "folder", "name"):
         table.add_column(col, no_wrap=True)
     table.add_column("contents", ratio=1)
     problems: list[Problem] = []
-    for item in shipped_layouts():
-        try:
-            thing = load_any(item.path)
-        except InputError as exc:
-            problems.extend(exc.problems)
+    for item, checked in zip(shipped, check_files([s.path for s in shipped])):
+        if checked.ok:
+            table.add_row(item.id, item.game, checked.title, checked.summary)
+        else:
+            problems.extend(checked.problems)
             table.add_row(item.id, item.game, "[red]invalid[/red]", "run 'sheetsmith check'")
-            continue
-        name, summary = describe(thing)
-        table.add_row(item.id, item.game, name, summary)
-    out.print(table)
-    if problems:
-        _fail(problems)
+    out().print(table)
+    if any(p.is_error for p in problems):
+        _problems(problems)
+        raise typer.Exit(1)
 
 
 @app.command()
 def check(files: List[Path] = typer.Argument(..., help="Layout, deck, chip sheet, pad or ledger YAML files to validate.")) -> None:
-    """Validate layout files: every problem as FILE:LINE:COL; exit 1 if any file has an error."""
-    bad = 0
-    for f in files:
-        name = display_path(f)
-        try:
-            thing = load_any(f)
-        except InputError as exc:
-            bad += 1
-            err.print("\n".join(str(p) for p in exc.problems), markup=False, highlight=False, soft_wrap=True)
-            continue
-        for w in thing.warnings:
-            err.print(str(w), markup=False, highlight=False, soft_wrap=True)
-        title, summary = describe(thing)
-        out.print(f"{name}: ok ({title}: {summary})", highlight=False)
-    if len(files) > 1:
-        out.print(f"{len(files)} files: {len(files) - bad} valid, {bad} with errors", highlight=False)
-    if bad:
-        raise typer.Exit(1)
+    """Validate layout files: every problem as FILE:LINE:COL.
+
+    Exit status: 0 every file valid (warnings alone are fine), 1 a file has errors, 2 a file cannot be read at all."""
+    from .jobs import check_exit_code, check_files
+
+    results = check_files(files)
+    for r in results:
+        _problems(r.problems)
+        if r.ok:
+            _say(f"{r.file}: ok ({r.title}: {r.summary})", to_err=False)
+    if len(results) > 1:
+        bad = sum(1 for r in results if not r.ok)
+        _say(f"{len(results)} files: {len(results) - bad} valid, {bad} with errors", to_err=False)
+    raise typer.Exit(check_exit_code(results))
+
+
+def _print_verdict(verdict, as_json: bool) -> None:
+    """Print a :class:`~generator.jobs.Verdict`: the JSON report on stdout, or tables; problems on stderr."""
+    import json
+
+    for note in verdict.notes if not as_json else [n for n in verdict.notes if "read into" in n]:
+        _say(note)
+    if as_json:  # the report on stdout, its problems located on stderr
+        sys.stdout.write(json.dumps(verdict.report, indent=2, ensure_ascii=False) + "\n")
+        _problems(verdict.problems)
+    else:  # the tables list every problem once, located
+        from . import terminal
+
+        terminal.print_verdict(verdict, out())
 
 
 @app.command()
@@ -311,10 +272,21 @@ def verify(
     All In sheets (typed in, or photographed: each photo is read into NAME.read.yaml and an
     annotated NAME.read.png next to it): every hand, Best Scoring Hand bonuses, totals, ranking. Flip 7 pad:
     round scores, totals, status, winner and every problem. Fundex / Flip Flop logs:
-    chips after each round, pots, eliminations, winner and every rule broken."""
-    from .games_cli import verify_files
+    chips after each round, pots, eliminations, winner and every rule broken.
 
-    verify_files(files, as_json=as_json, out=out, layout=layout)
+    Exit status: 0 all read and nothing wrong, 1 problems found (a rule broken, a written score
+    that differs, an impossible sheet, a photo field that needs a person), 2 a file cannot be read."""
+    from .jobs import verify as verify_job
+    from .names import shown
+    from .photo_cli import PhotoBars, has_photos
+
+    bars = PhotoBars([shown(f.name) for f in files if has_photos([f])], err())  # a bar per photo, on a terminal
+    try:
+        verdict = verify_job(files, layout=layout, progress=bars)
+    finally:
+        bars.stop()
+    _print_verdict(verdict, as_json)
+    raise typer.Exit(verdict.exit_code)
 
 
 @app.command()
@@ -324,10 +296,16 @@ def replay(
     sheets: Optional[Path] = typer.Option(None, "--sheets", help="Write each player's final typed-in sheet into this folder."),
     force: bool = typer.Option(False, "--force", help="Replace sheets already in that folder."),
 ) -> None:
-    """Referee a whole All In game from its log: stop at the first illegal move, else score the final sheets."""
-    from .games_cli import replay_game
+    """Referee a whole All In game from its log: stop at the first illegal move, else score the final sheets.
 
-    replay_game(log, as_json=as_json, sheets_dir=sheets, force=force, out=out)
+    Exit status: 0 a legal game, 1 an illegal move (named with its round, player and cell), 2 the log cannot be read."""
+    from .jobs import replay_log
+
+    verdict = replay_log(log, sheets_dir=sheets, force=force)
+    if verdict.written and not as_json:
+        _say(f"final sheets: {', '.join(str(p) for p in verdict.written)}", to_err=False)
+    _print_verdict(verdict, as_json)
+    raise typer.Exit(verdict.exit_code)
 
 
 class Game(str, Enum):
@@ -349,20 +327,32 @@ def simulate(
 ) -> None:
     """Play games with simple bots: All In writes a game log and the final sheets; Flip 7 reports bust rate,
     mean round score and rounds to the target."""
-    from .games_cli import simulate_allin, simulate_flip7
+    from . import terminal
+    from .jobs import simulate_allin, simulate_flip7
 
     if game == Game.allin:
-        simulate_allin(players, seed, layout, out_dir, force, out)
-    else:
-        simulate_flip7(players, seed, strategy, games, target, out)
+        sim = simulate_allin(players, seed, layout, out_dir, force)
+        terminal.print_game(sim.score, out(), detail=False)
+        _say(f"wrote {sim.log_path} and {len(sim.sheet_paths)} sheets in {sim.folder}/ (replay: sheetsmith replay {sim.log_path})", to_err=False)
+        return
+    with _progress() as progress:
+        task = progress.add_task("simulating", total=games)
+        stats = simulate_flip7(players, seed, strategy, games, target, progress=lambda n: progress.advance(task, n))
+    for warning in stats["warnings"]:
+        _say(f"warning: {warning}")
+    terminal.print_flip7_simulation(stats, out())
 
 
 @app.callback(invoke_without_command=True)
 def _root(
+    ctx: typer.Context,
     version: bool = typer.Option(False, "--version", help="Print the version and exit."),
 ) -> None:
     if version:
-        out.print(f"sheetsmith {__version__}")
+        _say(f"sheetsmith {__version__}", to_err=False)
+        raise typer.Exit(0)
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
         raise typer.Exit(0)
 
 
@@ -371,7 +361,8 @@ def main() -> None:
 
     typer runs in standalone mode, so a usage mistake (missing argument, bad
     option value) prints typer's short message and exits 2.  sheetsmith's own
-    errors print ``FILE:LINE:COL: error: message`` lines and exit 1.
+    errors print ``FILE:LINE:COL: error: message`` lines and exit with the
+    error's code (1 problems found, 2 cannot be read or used).
     """
     def stop(signum, _frame):  # TERM and HUP end the run like Ctrl-C: temporary files are removed
         raise SystemExit(128 + signum)
@@ -383,11 +374,10 @@ def main() -> None:
         app()
     except SheetsmithError as exc:
         problems = getattr(exc, "problems", None)
-        text = "\n".join(str(p) for p in problems) if problems else f"error: {exc}"
-        err.print(text, markup=False, highlight=False, soft_wrap=True)
-        sys.exit(1)
+        _say("\n".join(str(p) for p in problems) if problems else f"error: {exc}")
+        sys.exit(exc.exit_code)
     except KeyboardInterrupt:
-        err.print("interrupted; nothing half-written was left behind")
+        _say("interrupted; nothing half-written was left behind")
         sys.exit(130)
 
 

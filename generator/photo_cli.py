@@ -1,6 +1,6 @@
-"""``sheetsmith verify`` with photos: read each photo into a typed-in sheet, then score as usual.
+"""``sheetsmith verify`` with photos: the face's part (progress bars), and the photo jobs it calls.
 
-The lead's ``verify`` command calls :func:`verify_photo_inputs` when any of its
+The ``verify`` job (:func:`generator.jobs.verify`) calls :func:`photo_inputs` when any of its
 files is a photo (:func:`has_photos`); photos and typed-in sheet YAML files may
 be mixed in one game.  For every photo ``ann.jpg`` the reader writes, next to
 it:
@@ -24,9 +24,9 @@ written (exit status 2).  A ``.read.yaml`` the user has edited since
 sheetsmith wrote it is never overwritten.
 
 The work is done by the jobs of :mod:`generator.photos` (photos read in
-parallel worker processes, results returned as data); this module only
-prints: a progress bar per photo on standard error (when it is a terminal),
-the notes, the problems and the report.
+parallel worker processes, results returned as data, nothing printed);
+:class:`PhotoBars` is what the command line shows meanwhile: a progress bar
+per photo on standard error, when it is a terminal.
 
 Also runnable alone for testing: ``python -m generator.photo_cli FILE... [--layout ID] [--json]``.
 """
@@ -34,26 +34,17 @@ Also runnable alone for testing: ``python -m generator.photo_cli FILE... [--layo
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Sequence
 
-from .errors import SheetsmithError
-from .names import shown
-from .photos import photo_inputs, read_outputs, read_photos
+from .photos import has_photos, photo_inputs, read_outputs, read_photos
 from .reader.errors import PhotoError
-from .reader.image import looks_like_photo
-
-
-def has_photos(paths: Sequence[Path]) -> bool:
-    """True when any of ``paths`` is a photo (by its ending or, for other endings, its first bytes)."""
-    return any(looks_like_photo(p) for p in paths)
 
 
 class PhotoBars:
     """A rich progress bar per photo on ``console`` (a :data:`generator.photos.Progress` callback).
 
     The live display starts at the first report, and only on a terminal (elsewhere — a pipe,
-    a test — nothing is shown).
+    a test — nothing is shown).  Call :meth:`stop` when the photos are read.
     """
 
     WEIGHT = {"waiting": 0, "reading": 10, "drawing": 85, "done": 100, "failed": 100}
@@ -86,71 +77,21 @@ class PhotoBars:
         """End the live display (if it was started)."""
         if self.progress is not None:
             self.progress.stop()
-
-
-def verify_photo_inputs(paths: Sequence[Path], *, layout: str | None, as_json: bool, out, notes=None):
-    """``sheetsmith verify`` over photos and typed-in sheets: read, write, then score as usual (prints).
-
-    The face of :func:`generator.photos.photo_inputs` and :func:`generator.sheetverify.verify_sheets`.
-
-    Args:
-        paths: photos (JPEG, PNG, HEIC, WebP, TIFF …) and typed-in All In sheet YAML files, one game.
-        layout: ``--layout ID`` (a shipped id or a layout file) for photos whose sheet code
-            cannot be read; when the code is read too, the two must agree.
-        as_json: print the verifier report as JSON on stdout (notes go to ``notes``).
-        out: the rich console the report tables go to.
-        notes: the rich console for the progress bars and "read into …" lines (default: standard error).
-
-    Returns:
-        the :class:`~generator.rules.allin_sheet.GameScore`, as :func:`generator.sheetverify.verify_sheets` returns it.
-
-    Raises:
-        InputError: a photo that cannot be read, or a ``.read.yaml`` that must not be
-            (re)written — nothing is written then (exit status 2); any problem the typed-in
-            sheets or the game have.
-        FindingsError: an uncertain field in any photo, after the pairs are written (exit status 1).
-    """
-    from rich.console import Console
-
-    from .sheetverify import verify_sheets
-
-    notes = notes or Console(stderr=True)
-    photos = [Path(p) for p in paths if looks_like_photo(p)]
-    bars = PhotoBars([shown(p.name) for p in photos], notes)
-    lines: list[str] = []
-    try:
-        inputs = photo_inputs(paths, layout=layout, notes=lines, progress=bars)
-    finally:
-        bars.stop()
-        for line in lines:
-            notes.print(line, highlight=False, markup=False, soft_wrap=True)
-    return verify_sheets(inputs, as_json=as_json, out=out)
+            self.progress = None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m generator.photo_cli FILE... [--layout ID] [--json]``: the photo path of ``sheetsmith verify``, alone.
+    """``python -m generator.photo_cli FILE... [--layout ID] [--json]``: ``sheetsmith verify`` under another name.
 
-    Prints errors as ``FILE[:LINE:COL]: error: message`` on standard error (control characters
-    escaped); returns the exit status: 0, 1 (uncertain fields or rule problems) or 2 (a photo
-    or file that cannot be read, a usage error).
+    Returns the exit status (0, 1 or 2; see :mod:`generator.cli`).
     """
-    import argparse
+    from .cli import main as cli_main
 
-    from rich.console import Console
-
-    ap = argparse.ArgumentParser(prog="python -m generator.photo_cli", description="Verify All In sheets given as photos and typed-in YAML files.")
-    ap.add_argument("files", nargs="+", type=Path)
-    ap.add_argument("--layout", help="the sheet's layout, when its code cannot be read from a photo")
-    ap.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
-    args = ap.parse_args(argv)
-    err = Console(stderr=True, soft_wrap=True)
+    sys.argv = ["sheetsmith", "verify", *(sys.argv[1:] if argv is None else argv)]
     try:
-        verify_photo_inputs(args.files, layout=args.layout, as_json=args.json, out=Console(soft_wrap=True), notes=err)
-    except SheetsmithError as exc:
-        problems = getattr(exc, "problems", None)
-        text = "\n".join(shown(str(p)) for p in problems) if problems else f"error: {shown(str(exc))}"
-        err.print(text, markup=False, highlight=False)
-        return getattr(exc, "exit_code", 1)
+        cli_main()
+    except SystemExit as exc:
+        return int(exc.code or 0)
     return 0
 
 
@@ -158,4 +99,4 @@ if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
 
 
-__all__ = ["verify_photo_inputs", "has_photos", "read_photos", "read_outputs", "PhotoError", "PhotoBars", "main"]
+__all__ = ["photo_inputs", "has_photos", "read_photos", "read_outputs", "PhotoBars", "PhotoError", "main"]

@@ -57,6 +57,11 @@ class PhotoFailure:
         return "; ".join(p.message for p in self.problems)
 
 
+def has_photos(paths: Sequence[str | Path]) -> bool:
+    """True when any of ``paths`` is a photo (by its ending or, for other endings, its first bytes)."""
+    return any(looks_like_photo(p) for p in paths)
+
+
 def worker_count(photos: int) -> int:
     """How many worker processes read ``photos`` photos: one per CPU this process may use, at most one per photo."""
     try:
@@ -411,5 +416,5 @@ def _locate(text: str, reading, name: str) -> tuple[int, int]:
     return 0, 0
 
 
-__all__ = ["read_photos", "PhotoFailure", "plan_pairs", "write_pairs", "uncertain_problems", "photo_inputs",
+__all__ = ["read_photos", "has_photos", "PhotoFailure", "plan_pairs", "write_pairs", "uncertain_problems", "photo_inputs",
            "read_outputs", "worker_count", "PairPlan", "STAGES", "Progress"]

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from .errors import InputError, Problem
+from .errors import Problem, UnreadableError
 
 PathKey = tuple[Any, ...]
 
@@ -122,22 +122,22 @@ def load_yaml(path: str | Path, *, display: str | None = None) -> Document:
     p = Path(path)
     try:
         if p.is_dir():
-            raise InputError([Problem(name, 0, 0, "is a folder, not a YAML file")])
+            raise UnreadableError([Problem(name, 0, 0, "is a folder, not a YAML file")])
         if p.exists() and not p.is_file():
-            raise InputError([Problem(name, 0, 0, "is not a regular file (a device or pipe?); give a YAML file")])
+            raise UnreadableError([Problem(name, 0, 0, "is not a regular file (a device or pipe?); give a YAML file")])
         with p.open("rb") as fh:
             raw = fh.read(MAX_BYTES + 1)
     except FileNotFoundError:
-        raise InputError([Problem(name, 0, 0, "file not found")]) from None
+        raise UnreadableError([Problem(name, 0, 0, "file not found")]) from None
     except OSError as exc:
-        raise InputError([Problem(name, 0, 0, f"cannot read the file: {exc.strerror}")]) from None
+        raise UnreadableError([Problem(name, 0, 0, f"cannot read the file: {exc.strerror}")]) from None
     if len(raw) > MAX_BYTES:
-        raise InputError([Problem(name, 0, 0, f"larger than {MAX_BYTES // 1000} kB; is this really a sheetsmith YAML file?")])
+        raise UnreadableError([Problem(name, 0, 0, f"larger than {MAX_BYTES // 1000} kB; is this really a sheetsmith YAML file?")])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise InputError([Problem(name, line, 0, "not UTF-8 text; save the file as UTF-8")]) from None
+        raise UnreadableError([Problem(name, line, 0, "not UTF-8 text; save the file as UTF-8")]) from None
     return parse_yaml(text, name)
 
 
@@ -161,29 +161,29 @@ def parse_yaml(text: str, file: str = "<string>") -> Document:
         line = before.count("\n") + 1
         col = len(before) - (before.rfind("\n") + 1) + 1
         char = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
-        raise InputError(
+        raise UnreadableError(
             [Problem(file, line, col, f"control character {describe_char(char)} in the file; remove it")]
         ) from None
     except yaml.MarkedYAMLError as exc:
-        raise InputError([_syntax_problem(exc, text, file)]) from None
+        raise UnreadableError([_syntax_problem(exc, text, file)]) from None
     except RecursionError:
-        raise InputError([Problem(file, 0, 0, f"nested too deeply; sheetsmith files nest at most {MAX_DEPTH} levels")]) from None
+        raise UnreadableError([Problem(file, 0, 0, f"nested too deeply; sheetsmith files nest at most {MAX_DEPTH} levels")]) from None
     except yaml.YAMLError as exc:  # pragma: no cover - other parser errors carry marks
-        raise InputError([Problem(file, 0, 0, f"YAML error: {exc}")]) from None
+        raise UnreadableError([Problem(file, 0, 0, f"YAML error: {exc}")]) from None
     finally:
         if loader is not None:
             loader.dispose()
     if node is None:
-        raise InputError([Problem(file, 1, 1, "the file is empty; expected a YAML mapping such as 'game: allin'")])
+        raise UnreadableError([Problem(file, 1, 1, "the file is empty; expected a YAML mapping such as 'game: allin'")])
     doc = Document(file=file, data=None, lines=text.splitlines())
     problems: list[Problem] = []
     budget = [MAX_NODES]
     doc.data = _build(node, (), doc, problems, budget, set())
     if problems:
-        raise InputError(problems[:50])
+        raise UnreadableError(problems[:50])
     if not isinstance(doc.data, dict):
         at = _mark(node)
-        raise InputError([Problem(file, at.line, at.col, "the top level must be a mapping of 'key: value' lines")])
+        raise UnreadableError([Problem(file, at.line, at.col, "the top level must be a mapping of 'key: value' lines")])
     return doc
 
 

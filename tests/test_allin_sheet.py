@@ -215,6 +215,6 @@ def test_different_layouts_in_one_game(tmp_path):
     other = SHEET.replace("layout: q-diamonds", "layout: 7-diamonds").replace("player: Cy", "player: Eve")
     (tmp_path / "eve.yaml").write_text(other, encoding="utf-8")
     res = run("verify", "cy.yaml", "eve.yaml", cwd=tmp_path)
-    assert res.returncode == 1
+    assert res.returncode == 2  # the sheets cannot be one game: nothing is scored
     assert "eve.yaml:2:9: error: this sheet uses layout '7-diamonds' but cy.yaml uses 'q-diamonds'" in res.stderr
     assert res.stdout == ""

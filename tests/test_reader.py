@@ -181,7 +181,7 @@ def test_verify_mixes_photos_and_typed_in_sheets(tmp_path):
     assert run_cli("ann.jpg", "bob.yaml", cwd=tmp_path).returncode == 0
     (tmp_path / "ann.read.yaml").write_text(text.replace("player: ann", "player: Annie"), encoding="utf-8")
     res = run_cli("ann.jpg", "bob.yaml", cwd=tmp_path)
-    assert res.returncode == 2 and "has been edited since sheetsmith read ann.jpg" in res.stderr
+    assert res.returncode == 2 and "has been edited since sheetsmith read ann.jpg" in res.stderr  # nothing read
     assert "player: Annie" in (tmp_path / "ann.read.yaml").read_text(encoding="utf-8")
 
 
@@ -249,7 +249,7 @@ def test_photo_errors_exit_2_and_write_nothing(bad_photos, tmp_path, name, args,
     shutil.copy(bad_photos / name, tmp_path / name)
     before = sorted(p.name for p in tmp_path.iterdir())
     res = run_cli(name, *args, cwd=tmp_path)
-    assert res.returncode == 2
+    assert res.returncode == 2  # the photo cannot be read at all
     assert res.stderr.startswith(f"{name}: error: ") and message in res.stderr, res.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
