@@ -65,8 +65,12 @@ def err() -> "Console":
 
 
 def _say(text: str, *, to_err: bool = True) -> None:
-    """Print plain text (no markup, no highlighting, never wrapped)."""
-    (err() if to_err else out()).print(text, markup=False, highlight=False, soft_wrap=True)
+    """Print plain text (no markup, no highlighting, never wrapped); each line escaped so that nothing
+    taken from a file or a file name (an escape sequence, a bidi override) reaches the terminal raw."""
+    from .names import shown
+
+    safe = "\n".join(shown(line) for line in text.split("\n"))
+    (err() if to_err else out()).print(safe, markup=False, highlight=False, soft_wrap=True)
 
 
 def _problems(problems, *, to_err: bool = True) -> None:
@@ -373,6 +377,8 @@ def main() -> None:
     try:
         app()
     except SheetsmithError as exc:
+        for note in getattr(exc, "notes", []):
+            _say(note)
         problems = getattr(exc, "problems", None)
         _say("\n".join(str(p) for p in problems) if problems else f"error: {exc}")
         sys.exit(exc.exit_code)

@@ -394,7 +394,7 @@ def photo_inputs(paths: Sequence[str | Path], *, layout: str | None, notes: list
     notes.extend(write_pairs(plans))
     uncertain = uncertain_problems(plans)
     if uncertain:
-        raise FindingsError(uncertain)
+        raise FindingsError(uncertain, notes=notes)
     return [read_outputs(p)[0] if p in photos else p for p in paths]
 
 
