@@ -37,30 +37,58 @@ problems found (a rule broken, a written score that differs, an impossible sheet
 a person, validation errors); 2 an input could not be read at all (missing, not YAML, not an image,
 wrong format) or a usage error."""
 
+def _plain_arguments() -> None:
+    """Show arguments in help as ``FILE...`` (their metavar), not typer 0.2x's ``{files}...`` and ``<list[Path]>``.
+
+    Only the help text changes; a typer without these hooks is left as it is.
+    """
+    from typer.core import TyperArgument
+
+    if hasattr(TyperArgument, "_usage_display_name"):
+        def usage(self) -> str:
+            name = self.metavar or (self.name or "").upper()
+            return name if self.required else f"[{name}]"
+
+        TyperArgument._usage_display_name = usage  # type: ignore[method-assign]
+    if hasattr(TyperArgument, "display_type_rich"):
+        TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
+
+
+_plain_arguments()
+
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,
+    rich_markup_mode=None,  # plain help: flag names without <bool>, no rich import for --help
     help="sheetsmith: printable game sheets from YAML layouts, checked by the same rules engine.\n\n" + EXIT_HELP,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 _consoles: dict[str, "Console"] = {}
 
+UNWRAPPED = 100_000
+"""Console width when the output is not a terminal: lines piped to another program are never wrapped."""
+
+
+def _console(stderr: bool) -> "Console":
+    from rich.console import Console
+
+    console = Console(stderr=stderr)
+    if not console.is_terminal:  # a pipe or a file: no wrapping at 80 columns, tables at their natural width
+        console.width = UNWRAPPED
+    return console
+
 
 def out() -> "Console":
-    """The console for results (stdout)."""
+    """The console for results (stdout); never wraps when stdout is not a terminal."""
     if "out" not in _consoles:
-        from rich.console import Console
-
-        _consoles["out"] = Console()
+        _consoles["out"] = _console(stderr=False)
     return _consoles["out"]
 
 
 def err() -> "Console":
-    """The console for problems, notes and progress bars (stderr)."""
+    """The console for problems, notes and progress bars (stderr); never wraps when stderr is not a terminal."""
     if "err" not in _consoles:
-        from rich.console import Console
-
-        _consoles["err"] = Console(stderr=True)
+        _consoles["err"] = _console(stderr=True)
     return _consoles["err"]
 
 
@@ -92,20 +120,20 @@ def _progress():
                     console=err(), transient=False)
 
 
-BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, help="Decks: art beyond the cut line, mm (less is used if the paper is too small).")
+BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, metavar="MM", help="Decks: art beyond the cut line, mm (less is used if the paper is too small).")
 BACKS = typer.Option(True, "--backs/--no-backs", help="Decks: a mirrored backs page after each fronts page (long-edge duplex).")
-OFFSET = typer.Option("0,0", "--back-offset", help="Decks: DX,DY mm to move every back: +DX right, +DY down, as seen on the printed backs page.")
-CARD_SIZE = typer.Option(None, "--card-size", help="Decks: poker (63×88 mm), poker-in (2.5×3.5 in) or bridge (2.25×3.5 in).")
+OFFSET = typer.Option("0,0", "--back-offset", metavar="DX,DY", help="Decks: DX,DY mm to move every back: +DX right, +DY down, as seen on the printed backs page.")
+CARD_SIZE = typer.Option(None, "--card-size", metavar="SIZE", help="Decks: poker (63×88 mm), poker-in (2.5×3.5 in) or bridge (2.25×3.5 in).")
 
 
 @app.command()
 def build(
-    out_dir: Path = typer.Option(Path("output"), "--out-dir", "-d", help="Folder for the generated files."),
+    out_dir: Path = typer.Option(Path("output"), "--out-dir", "-d", metavar="DIR", help="Folder for the generated files."),
     papers: List[PaperChoice] = typer.Option(
-        [PaperChoice.a4, PaperChoice.letter], "--paper", "-p", case_sensitive=False,
+        [PaperChoice.a4, PaperChoice.letter], "--paper", "-p", case_sensitive=False, metavar="a4|letter",
         help="Paper size(s); repeat for several (--paper a4 --paper letter).",
     ),
-    dpi: int = typer.Option(150, min=50, max=600, help="Resolution of the PNG previews."),
+    dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="Resolution of the PNG previews."),
     bleed: float = BLEED,
     backs: bool = BACKS,
     back_offset: str = OFFSET,
@@ -146,19 +174,19 @@ def build(
 
 @app.command()
 def render(
-    layout: str = typer.Argument(..., help="A shipped id (see 'sheetsmith layouts') or a path to a layout, deck or chips YAML file."),
-    fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, help="Output format; default: from -o's extension, else pdf."),
-    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, help="Paper size."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file; default output/<folder>/<id>-<paper>.<format>."),
+    layout: str = typer.Argument(..., metavar="ID|FILE", help="A shipped id (see 'sheetsmith layouts') or a path to a layout, deck or chips YAML file."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, metavar="pdf|svg|png", help="Output format; default: from -o's extension, else pdf."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, metavar="a4|letter", help="Paper size."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default output/<folder>/<id>-<paper>.<format>."),
     force: bool = typer.Option(False, "--force", help="Replace OUTPUT (and its manifest) if it already exists."),
-    dpi: int = typer.Option(150, min=50, max=600, help="PNG resolution."),
+    dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="PNG resolution."),
     bleed: float = BLEED,
     backs: bool = BACKS,
     back_offset: str = OFFSET,
     card_size: Optional[str] = CARD_SIZE,
-    variant: Optional[str] = typer.Option(None, "--variant", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
-    fill: Optional[Path] = typer.Option(None, "--fill", help="All In sheets: draw this typed-in sheet's cards and scores on it, as a player would."),
-    others: List[Path] = typer.Option([], "--with", help="With --fill: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides."),
+    variant: Optional[str] = typer.Option(None, "--variant", metavar="target=N,flip7_bonus=N", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
+    fill: Optional[Path] = typer.Option(None, "--fill", metavar="SHEET", help="All In sheets: draw this typed-in sheet's cards and scores on it, as a player would."),
+    others: List[Path] = typer.Option([], "--with", metavar="SHEET", help="With --fill: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides."),
 ) -> None:
     """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (the first page).
 
@@ -229,7 +257,7 @@ def list_layouts() -> None:
 
 
 @app.command()
-def check(files: List[Path] = typer.Argument(..., help="Layout, deck, chip sheet, pad or ledger YAML files to validate.")) -> None:
+def check(files: List[Path] = typer.Argument(..., metavar="FILE...", help="Layout, deck, chip sheet, pad or ledger YAML files to validate.")) -> None:
     """Validate layout files: every problem as FILE:LINE:COL.
 
     Exit status: 0 every file valid (warnings alone are fine), 1 a file has errors, 2 a file cannot be read at all."""
@@ -264,9 +292,9 @@ def _print_verdict(verdict, as_json: bool) -> None:
 
 @app.command()
 def verify(
-    files: List[Path] = typer.Argument(..., help="All In typed-in sheets or photos of sheets (several = one game), or one Flip 7 score pad, Fundex or Flip Flop round log."),
+    files: List[Path] = typer.Argument(..., metavar="FILE...", help="All In typed-in sheets or photos of sheets (several = one game), or one Flip 7 score pad, Fundex or Flip Flop round log."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout (see docs/formats.md)."),
-    layout: Optional[str] = typer.Option(None, "--layout", help="Photos: the layout id, when a photo's QR code cannot be read."),
+    layout: Optional[str] = typer.Option(None, "--layout", metavar="ID|FILE", help="Photos: the layout id, when a photo's QR code cannot be read."),
 ) -> None:
     """Check finished paper with the rules engine, dispatching on each file's game: line.
 
@@ -286,9 +314,9 @@ def verify(
 
 @app.command()
 def replay(
-    log: Path = typer.Argument(..., help="An All In game log (docs/formats.md)."),
+    log: Path = typer.Argument(..., metavar="GAME.yaml", help="An All In game log (docs/formats.md)."),
     as_json: bool = typer.Option(False, "--json", help="Print the verifier's report of the final sheets as JSON."),
-    sheets: Optional[Path] = typer.Option(None, "--sheets", help="Write each player's final typed-in sheet into this folder."),
+    sheets: Optional[Path] = typer.Option(None, "--sheets", metavar="DIR", help="Write each player's final typed-in sheet into this folder."),
     force: bool = typer.Option(False, "--force", help="Replace sheets already in that folder."),
 ) -> None:
     """Referee a whole All In game from its log: stop at the first illegal move, else score the final sheets.
@@ -310,15 +338,15 @@ class Game(str, Enum):
 
 @app.command()
 def simulate(
-    game: Game = typer.Argument(..., case_sensitive=False, help="allin or flip7."),
-    players: int = typer.Option(4, "--players", "-n", help="Number of players."),
-    seed: int = typer.Option(1, "--seed", "-s", help="Same seed, same result."),
-    layout: str = typer.Option("q-diamonds", "--layout", help="allin: the sheet layout (id or file)."),
-    out_dir: Optional[Path] = typer.Option(None, "-o", "--out-dir", help="allin: folder for the game log and final sheets (default output/games/...)."),
+    game: Game = typer.Argument(..., case_sensitive=False, metavar="allin|flip7", help="allin or flip7."),
+    players: int = typer.Option(4, "--players", "-n", metavar="N", help="Number of players."),
+    seed: int = typer.Option(1, "--seed", "-s", metavar="S", help="Same seed, same result."),
+    layout: str = typer.Option("q-diamonds", "--layout", metavar="ID|FILE", help="allin: the sheet layout (id or file)."),
+    out_dir: Optional[Path] = typer.Option(None, "-o", "--out-dir", metavar="DIR", help="allin: folder for the game log and final sheets (default output/games/...)."),
     force: bool = typer.Option(False, "--force", help="allin: replace files already in --out-dir."),
-    strategy: str = typer.Option("stop-at-23", "--strategy", help="flip7: stop-at-T, stay once your numbers add up to T."),
-    games: int = typer.Option(2000, "--games", min=1, max=1_000_000, help="flip7: how many games."),
-    target: int = typer.Option(200, "--target", min=50, max=1000, help="flip7: the target score."),
+    strategy: str = typer.Option("stop-at-23", "--strategy", metavar="stop-at-T", help="flip7: stop-at-T, stay once your numbers add up to T."),
+    games: int = typer.Option(2000, "--games", min=1, max=1_000_000, metavar="G", help="flip7: how many games."),
+    target: int = typer.Option(200, "--target", min=50, max=1000, metavar="T", help="flip7: the target score."),
 ) -> None:
     """Play games with simple bots: All In writes a game log and the final sheets; Flip 7 reports bust rate,
     mean round score and rounds to the target."""
