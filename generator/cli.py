@@ -174,60 +174,64 @@ def build(
 
 @app.command()
 def render(
-    layout: str = typer.Argument(..., metavar="ID|FILE", help="A shipped id (see 'sheetsmith layouts') or a path to a layout, deck or chips YAML file."),
+    layout: str = typer.Argument(..., metavar="ID|FILE", help="A shipped id (see 'sheetsmith layouts') or a path to a layout, deck, chip sheet or pad YAML file."),
     fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, metavar="pdf|svg|png", help="Output format; default: from -o's extension, else pdf."),
     paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, metavar="a4|letter", help="Paper size."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default output/<folder>/<id>-<paper>.<format>."),
-    force: bool = typer.Option(False, "--force", help="Replace OUTPUT (and its manifest) if it already exists."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default: output/<folder>/<id>-<paper>.<format> for a shipped id, <file>-<paper>.<format> next to your own file."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing output of your own file or -o (and its manifest); shipped items' outputs are replaced freely."),
+    page: Optional[str] = typer.Option(None, "--page", "--pages", metavar="N|all", help="One page (1, 2, ...) in any format, or 'all': one SVG or PNG per page, NAME-p01.png, NAME-p02.png, ..."),
     dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="PNG resolution."),
     bleed: float = BLEED,
     backs: bool = BACKS,
     back_offset: str = OFFSET,
     card_size: Optional[str] = CARD_SIZE,
     variant: Optional[str] = typer.Option(None, "--variant", metavar="target=N,flip7_bonus=N", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
-    fill: Optional[Path] = typer.Option(None, "--fill", metavar="SHEET", help="All In sheets: draw this typed-in sheet's cards and scores on it, as a player would."),
-    others: List[Path] = typer.Option([], "--with", metavar="SHEET", help="With --fill: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides."),
+    fill: Optional[Path] = typer.Option(None, "--fill", metavar="FILE", help="Draw a typed-in file on the item as a player fills it: an All In sheet on its layout, a Flip 7 pad on the score pad or tick pad (a page per player)."),
+    others: List[Path] = typer.Option([], "--with", metavar="SHEET", help="With --fill on an All In sheet: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides."),
 ) -> None:
-    """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (the first page).
+    """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (one page).
 
     A deck or chip sheet rendered to PDF also gets its manifest, a .json file next to the PDF."""
-    import json
+    from .jobs import output_target, parse_page, print_options, render_item, write_rendered
 
-    from .jobs import print_options, render_item
-    from .output import write_atomic
-    from .paper import paper as get_paper
-    from .render import output_folder
+    fmt = _format(fmt, output)
+    options = print_options(bleed, backs, back_offset, card_size)
+    done = render_item(layout, fmt=fmt.value, paper=paper.value, dpi=dpi, options=options, variant=variant,
+                       fill=fill, others=others, page=parse_page(page))
+    target, overwrite = output_target(done, output=output, force=force)
+    written, manifest = write_rendered(done, target, overwrite)
+    _problems(done.warnings)
+    for note in done.notes:
+        _say(f"note: {note}")
+    _say(_rendered_line(done, written, manifest), to_err=False)
 
+
+def _format(fmt: Optional[Format], output: Optional[Path]) -> Format:
+    """The output format from ``--format`` and ``-o``'s extension, which must agree."""
     suffix = output.suffix.lower().lstrip(".") if output else ""
     if output is not None and suffix not in Format.__members__:
         raise SheetsmithError(f"{output}: sheetsmith writes .pdf, .svg or .png files; end the file name with one of those")
     if fmt is None:
-        fmt = Format(suffix) if suffix else Format.pdf
-    elif suffix and suffix != fmt.value:
+        return Format(suffix) if suffix else Format.pdf
+    if suffix and suffix != fmt.value:
         raise SheetsmithError(f"{output}: the name ends in .{suffix} but --format is {fmt.value}; make them agree")
-    options = print_options(bleed, backs, back_offset, card_size)
-    done = render_item(layout, fmt=fmt.value, paper=paper.value, dpi=dpi, options=options, variant=variant,
-                       fill=fill, others=others)
-    if output is None:
-        target = Path("output") / output_folder(done.item) / f"{done.item.id}-{paper.value}.{fmt.value}"
-        overwrite = True
+    return fmt
+
+
+def _rendered_line(done, written: list[Path], manifest: Optional[Path]) -> str:
+    """The line ``render`` prints for what :func:`generator.jobs.write_rendered` wrote."""
+    from .paper import paper as get_paper
+
+    n, label, kind = done.pages, get_paper(done.paper).label, done.fmt.upper()
+    if done.each_page:
+        size = sum(len(d) for d in done.each_page)
+        return f"wrote {written[0]} … {written[-1].name} ({n} {kind} files, {label}, one per page, {size / 1024:.0f} KB)"
+    if done.page is not None:
+        extent = f"page {done.page} of {n}"
     else:
-        target, overwrite = output, force
-    manifest_path = target.with_suffix(".json") if (done.manifest is not None and fmt == Format.pdf) else None
-    if not overwrite and target.exists():
-        raise SheetsmithError(f"{target}: already exists; pass --force to replace it")
-    if manifest_path is not None and manifest_path.exists() and not overwrite:
-        raise SheetsmithError(f"{manifest_path} (the manifest next to {target.name}): already exists; pass --force to replace it")
-    written = write_atomic(target, done.data, overwrite=overwrite)
-    if manifest_path is not None:
-        write_atomic(manifest_path, (json.dumps(done.manifest, indent=1) + "\n").encode(), overwrite=True)
-    _problems(done.warnings)
-    for note in done.notes:
-        _say(f"note: {note}")
-    n = done.pages
-    extent = f"{n} pages" if fmt == Format.pdf and n > 1 else (f"page 1 of {n}" if n > 1 else "1 page")
-    extra = f", manifest {manifest_path}" if manifest_path else ""
-    _say(f"wrote {written} ({fmt.value.upper()}, {get_paper(paper.value).label}, {extent}, {len(done.data) / 1024:.0f} KB{extra})", to_err=False)
+        extent = f"{n} pages" if done.fmt == "pdf" and n > 1 else (f"page 1 of {n}" if n > 1 else "1 page")
+    extra = f", manifest {manifest}" if manifest else ""
+    return f"wrote {written[0]} ({kind}, {label}, {extent}, {len(done.data) / 1024:.0f} KB{extra})"
 
 
 @app.command("layouts")

@@ -109,11 +109,16 @@ class Rendered:
         item: the validated item (layout, deck, chip sheet or pad).
         fmt: ``pdf``, ``svg`` or ``png``.
         paper: the paper id (``a4``, ``letter``).
-        data: the file's bytes (PDF: every page; SVG, PNG: page ``page``).
+        data: the file's bytes (PDF: every page, or page ``page`` when one was asked;
+            SVG, PNG: page ``page``, default the first).
         pages: how many pages the item has on this paper.
         manifest: the JSON manifest of a deck or chip sheet, else None.
         warnings: the item's warnings and text that had to be shrunk to fit.
         notes: facts worth telling (bleed cut down for lack of room).
+        page: the 1-based page in ``data`` when one was asked (None: a PDF's every page, or the first page).
+        each_page: with ``page="all"``: every page's file, in order (``data`` is the first).
+        source: the file the item was read from.
+        shipped: True when that file is a shipped one (under ``layouts/``).
     """
 
     item: Any
@@ -124,6 +129,10 @@ class Rendered:
     manifest: Optional[dict] = None
     warnings: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    page: Optional[int] = None
+    each_page: list[bytes] = field(default_factory=list)
+    source: Optional[Path] = None
+    shipped: bool = True
 
 
 def parse_back_offset(text: str) -> tuple[float, float]:
@@ -224,32 +233,39 @@ def render_item(
     variant: Optional[str] = None,
     fill: Optional[Path] = None,
     others: Sequence[Path] = (),
+    page: int | str | None = None,
 ) -> Rendered:
     """Draw one item (a shipped id or a YAML file) and encode it.
 
     Args:
         ref: a shipped id (``q-diamonds``) or a path to a layout, deck, chip sheet or pad file.
         fmt: ``pdf`` (every page), ``svg`` or ``png`` (the first page).
+        page: a 1-based page number (that page alone, in any format), ``"all"`` (SVG and PNG:
+            one file per page in :attr:`Rendered.each_page`), or None (PDF: every page; else page 1).
         paper: ``a4`` or ``letter``.
         dpi: PNG resolution (50 to 600).
         options: deck :class:`~generator.render.PrintOptions` (see :func:`print_options`);
             options other than the defaults are refused for items that are not decks.
         variant: Flip 7 pads: ``target=N,flip7_bonus=N`` (:func:`apply_variant`).
-        fill: All In sheets: a typed-in sheet drawn on the layout as a player fills it.
+        fill: All In sheets: a typed-in sheet drawn on the layout as a player fills it;
+            Flip 7 score pads and tick pads: a typed-in Flip 7 pad (a tick pad gets a page per player).
         others: with ``fill``: the game's other sheets (for the bonuses).
 
     Raises:
         InputError: the item or a sheet cannot be read or is invalid.
-        SheetsmithError: options that do not apply to this item.
+        SheetsmithError: options that do not apply to this item; a page the item does not have.
     """
     from .backends import render_bytes
     from .components.deck import Deck
-    from .registry import load_any, resolve_layout
+    from .registry import is_shipped, load_any, resolve_layout
     from .render import PrintOptions
 
     if fmt not in FORMATS:
         raise SheetsmithError(f"format '{fmt}': use one of {', '.join(FORMATS)}")
-    item = load_any(resolve_layout(str(ref)))
+    if page == "all" and fmt == "pdf":
+        raise SheetsmithError("--pages all writes one SVG or PNG file per page; a PDF holds every page already")
+    source = resolve_layout(str(ref))
+    item = load_any(source, command="render")
     if variant is not None:
         item = apply_variant(item, variant)
     options = options or PrintOptions()
@@ -259,9 +275,120 @@ def render_item(
         raise SheetsmithError("--with goes with --fill")
     pages, manifest, warnings = draw_pages(item, paper, options)
     if fill is not None:
-        pages = [fill_sheet(item, pages[0], fill, others)]
-    data = render_bytes(pages, fmt, dpi=dpi)
-    return Rendered(item, fmt, paper, data, len(pages), manifest, warnings + list(item.warnings), _bleed_note(manifest))
+        pages = fill_pages(item, pages[0], fill, others)
+    shipped = is_shipped(source)
+    if page is None:
+        chosen, number = (pages if fmt == "pdf" else pages[:1]), None
+    elif page == "all":
+        each = [render_bytes([p], fmt, dpi=dpi) for p in pages]
+        return Rendered(item, fmt, paper, each[0], len(pages), manifest, warnings + list(item.warnings),
+                        _bleed_note(manifest), each_page=each, source=source, shipped=shipped)
+    else:
+        if not isinstance(page, int) or not 1 <= page <= len(pages):
+            raise SheetsmithError(f"--page {page}: this item has {len(pages)} page{'s' if len(pages) > 1 else ''} on {paper}")
+        chosen, number = pages[page - 1: page], page
+    data = render_bytes(chosen, fmt, dpi=dpi)
+    return Rendered(item, fmt, paper, data, len(pages), manifest, warnings + list(item.warnings), _bleed_note(manifest),
+                    page=number, source=source, shipped=shipped)
+
+
+def parse_page(text: Optional[str]) -> int | str | None:
+    """``--page N`` (1-based, ASCII digits) or ``--pages all``; None stays None.
+
+    Raises:
+        SheetsmithError: anything else.
+    """
+    if text is None:
+        return None
+    if text.strip().lower() == "all":
+        return "all"
+    if text.isascii() and text.isdigit() and len(text) <= 4 and int(text) >= 1:
+        return int(text)
+    raise SheetsmithError(f"--page '{text}': give a page number from 1, or 'all' for one file per page")
+
+
+def output_target(done: Rendered, *, output: Optional[Path] = None, force: bool = False) -> tuple[Path, bool]:
+    """Where ``render`` writes ``done`` and whether an existing file there may be replaced.
+
+    * ``-o FILE``: that file, replaced only with ``force``;
+    * a shipped item: ``output/<folder>/<id>-<paper>.<fmt>`` (generated, replaced freely);
+    * a user's file: next to it, ``<file stem>-<paper>.<fmt>``, replaced only with ``force``,
+      so a copy of a shipped sheet never overwrites the shipped sheet's output.
+
+    A single page asked with ``--page N`` adds ``-pNN`` to the default name.
+    """
+    from .render import output_folder
+
+    if output is not None:
+        return output, force
+    page = f"-p{done.page:02d}" if done.page is not None and done.pages > 1 else ""
+    if done.shipped or done.source is None:
+        return Path("output") / output_folder(done.item) / f"{done.item.id}-{done.paper}{page}.{done.fmt}", True
+    return done.source.parent / f"{done.source.stem}-{done.paper}{page}.{done.fmt}", force
+
+
+def write_rendered(done: Rendered, target: Path, overwrite: bool) -> tuple[list[Path], Optional[Path]]:
+    """Write what :func:`render_item` drew to ``target`` (atomically); a deck's or chip sheet's PDF gets its manifest.
+
+    With ``--pages all`` every page goes to its own file (:func:`page_files`).
+
+    Returns:
+        ``(files written, manifest written or None)``.
+
+    Raises:
+        OutputError: a file exists and ``overwrite`` is False (then nothing is written).
+    """
+    import json
+
+    from .errors import OutputError
+    from .output import write_atomic
+
+    files = list(zip(page_files(target, done.pages), done.each_page)) if done.each_page else [(target, done.data)]
+    manifest = target.with_suffix(".json") if (done.manifest is not None and done.fmt == "pdf") else None
+    if not overwrite:
+        for path, _ in files:
+            if path.exists():
+                raise OutputError(f"{path}: already exists; pass --force to replace it")
+        if manifest is not None and manifest.exists():
+            raise OutputError(f"{manifest} (the manifest next to {target.name}): already exists; pass --force to replace it")
+    written = [write_atomic(path, data, overwrite=overwrite) for path, data in files]
+    if manifest is not None:
+        write_atomic(manifest, (json.dumps(done.manifest, indent=1) + "\n").encode(), overwrite=True)
+    return written, manifest
+
+
+def page_files(target: Path, count: int) -> list[Path]:
+    """The files of ``--pages all``: ``NAME-p01.png``, ``NAME-p02.png``, … next to ``target``."""
+    return [target.with_name(f"{target.stem}-p{i + 1:02d}{target.suffix}") for i in range(count)]
+
+
+def fill_pages(item, scene, fill: Path, others: Sequence[Path] = ()) -> list:
+    """The pages of ``item`` filled in from a typed-in file, as a player fills them.
+
+    * an All In sheet layout: the typed-in sheet ``fill`` (``others``: the game's other sheets);
+    * a Flip 7 score pad: the typed-in pad ``fill`` (names, round scores, running totals);
+    * a Flip 7 tick pad: one page per player of the typed-in pad ``fill`` (ticks, scores, totals).
+
+    Raises:
+        SheetsmithError: an item that cannot be filled in, ``--with`` on a pad, a sheet for another layout.
+        InputError: a file cannot be read.
+    """
+    from .layout.allin import AllInLayout
+    from .sheets.pads import Pad
+
+    if isinstance(item, AllInLayout):
+        return [fill_sheet(item, scene, fill, others)]
+    if isinstance(item, Pad) and item.game == "flip7" and item.kind in ("pad", "tick-pad"):
+        if others:
+            raise SheetsmithError("--with goes with All In sheets; a Flip 7 pad file holds every player already")
+        from .flip7_pad import load_flip7_pad
+        from .registry import display_path
+        from .sheets.pad_fill import fill_score_pad, fill_tick_pads
+
+        pad = load_flip7_pad(fill, display=display_path(Path(fill)))
+        return fill_score_pad(scene, pad) if item.kind == "pad" else fill_tick_pads(scene, pad)
+    raise SheetsmithError("--fill draws a typed-in sheet on an All In sheet layout, or a typed-in Flip 7 pad "
+                          "on the Flip 7 score pad or tick pad")
 
 
 def fill_sheet(item, scene, fill: Path, others: Sequence[Path] = ()):
