@@ -235,8 +235,19 @@ def _rendered_line(done, written: list[Path], manifest: Optional[Path]) -> str:
 
 
 @app.command("layouts")
-def list_layouts() -> None:
+def list_layouts(
+    as_json: bool = typer.Option(False, "--json", help="Print every shipped item's id, kind, game, paper sizes and file as JSON."),
+) -> None:
     """List what ships: sheet layouts, decks, chip sheets, score pads and ledgers."""
+    if as_json:
+        import json
+
+        from .show import shipped_items
+
+        rows, problems = shipped_items()
+        sys.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
+        _problems(problems)
+        raise typer.Exit(1 if any(p.is_error for p in problems) else 0)
     from rich.table import Table
 
     from .jobs import check_files
@@ -258,6 +269,27 @@ def list_layouts() -> None:
     if any(p.is_error for p in problems):
         _problems(problems)
         raise typer.Exit(1)
+
+
+@app.command()
+def show(
+    item: str = typer.Argument(..., metavar="ID|FILE", help="A shipped id or a layout file (also decks, chip sheets, pads)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the description as JSON on stdout."),
+) -> None:
+    """Show a sheet as a player and a designer see it: the grid with hand letters, starting spaces and the
+    Golden Card; each hand's cells, length, reward and bonus; the counts (spaces, hands by length, chip track)."""
+    from .show import show_item
+
+    data, warnings = show_item(item)
+    _problems(warnings)
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        return
+    from . import terminal
+
+    terminal.print_show(data, out())
 
 
 @app.command()
