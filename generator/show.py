@@ -182,19 +182,22 @@ def show_item(ref: str | Path) -> tuple[dict, list]:
 def shipped_items() -> tuple[list[dict], list]:
     """Every shipped item for ``sheetsmith layouts --json``: id, kind, game, name, paper sizes, file, summary.
 
+    ``file`` is relative to the sheetsmith checkout (``layouts/allin/q-diamonds.yaml``).
+
     Returns:
         ``(items, problems)``: an item that does not validate is listed with ``"valid": false``
         and its problems are returned.
     """
     from .jobs import check_files
     from .paper import papers
-    from .registry import display_path, shipped_layouts
+    from .paths import ROOT
+    from .registry import shipped_layouts
 
     paper_ids = list(papers())
     shipped = shipped_layouts()
     rows, problems = [], []
     for s, checked in zip(shipped, check_files([x.path for x in shipped])):
-        row: dict[str, Any] = {"id": s.id, "folder": s.game, "file": display_path(s.path), "papers": paper_ids}
+        row: dict[str, Any] = {"id": s.id, "folder": s.game, "file": s.path.relative_to(ROOT).as_posix(), "papers": paper_ids}
         if checked.ok:
             item = checked.item
             row.update(kind=item_kind(item), game=getattr(item, "game", "allin"), name=checked.title,
