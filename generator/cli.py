@@ -271,6 +271,28 @@ def list_layouts(
         raise typer.Exit(1)
 
 
+class NewGame(str, Enum):
+    allin = "allin"
+
+
+@app.command()
+def new(
+    game: NewGame = typer.Argument(..., case_sensitive=False, metavar="allin", help="The game: allin (All In player sheets)."),
+    file: Path = typer.Argument(..., metavar="FILE.yaml", help="The new layout file; its name gives the sheet's id."),
+    source: Optional[str] = typer.Option(None, "--from", metavar="ID|FILE", help="Copy this sheet (a shipped id such as q-diamonds, or a layout file); default: a small commented skeleton."),
+    force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
+) -> None:
+    """Start a sheet of your own: a copy of a shipped sheet or a commented skeleton, with a fresh id that is
+    never a shipped one. Then: sheetsmith watch FILE (or check, show, render)."""
+    from .starter import new_layout
+
+    made = new_layout(game.value, file, source=source, force=force)
+    what = f"a copy of {made.copied_from}" if made.copied_from else "a skeleton: a 5×5 grid with ten hands"
+    _say(f"wrote {made.path} ({what}, id '{made.id}')", to_err=False)
+    _say(f"next: sheetsmith show {made.path} (its hands), sheetsmith watch {made.path} (a PDF next to it on every save)",
+         to_err=False)
+
+
 @app.command()
 def show(
     item: str = typer.Argument(..., metavar="ID|FILE", help="A shipped id or a layout file (also decks, chip sheets, pads)."),

@@ -323,7 +323,7 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
     clash = shipped_id_clash(layout_id, path, doc)
     if clash is not None:
         warnings.append(clash)
-    elif spec.id and spec.id != path.stem:
+    elif spec.id and spec.id != path.stem and shipped_id_clash(path.stem, path, doc) is None:
         warnings.append(
             doc.problem(
                 ("id",),
