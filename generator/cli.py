@@ -294,6 +294,38 @@ def new(
 
 
 @app.command()
+def watch(
+    file: Path = typer.Argument(..., metavar="FILE", help="A layout, deck, chip sheet or pad file to check and render on every save."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, metavar="pdf|svg|png", help="Output format; default: from -o's extension, else pdf."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, metavar="a4|letter", help="Paper size."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default <file>-<paper>.<format> next to FILE."),
+    force: bool = typer.Option(False, "--force", help="Replace the output if it exists when watch starts (later saves always replace it)."),
+    dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="PNG resolution."),
+) -> None:
+    """Check and render FILE now and again on every save: the problems, or "ok, wrote FILE (0.12 s)".
+    Keeps running through errors; Ctrl-C stops it."""
+    from .watch import default_target, watch_rounds
+
+    fmt = _format(fmt, output)
+    target = default_target(file, fmt=fmt.value, paper=paper.value, output=output) or f"output/<folder>/<id>-{paper.value}.{fmt.value}"
+    rounds = watch_rounds(file, fmt=fmt.value, paper=paper.value, output=output, force=force, dpi=dpi)
+    try:
+        for n, done in enumerate(rounds):
+            if n == 0:
+                _say(f"watching {file}: every save is checked and written to {target}; Ctrl-C stops", to_err=False)
+            _problems(done.problems)
+            if done.ok:
+                _say(f"ok, wrote {', '.join(str(p) for p in done.written)} ({done.seconds:.2f} s)", to_err=False)
+            else:
+                errors = sum(1 for p in done.problems if p.is_error)
+                _say(f"not written: {errors} error{'s' if errors != 1 else ''} ({done.seconds:.2f} s); fix them and save again", to_err=False)
+            sys.stdout.flush()
+    except KeyboardInterrupt:
+        _say("stopped", to_err=False)
+    raise typer.Exit(0)
+
+
+@app.command()
 def show(
     item: str = typer.Argument(..., metavar="ID|FILE", help="A shipped id or a layout file (also decks, chip sheets, pads)."),
     as_json: bool = typer.Option(False, "--json", help="Print the description as JSON on stdout."),
