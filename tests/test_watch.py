@@ -60,7 +60,7 @@ def test_watch_rechecks_and_rerenders_on_every_save_and_stops_cleanly_on_ctrl_c(
 
         layout.write_text(good.replace("golden: JH", "golden: JX"), encoding="utf-8")  # a typo: nothing written
         broken = lines.until("not written")
-        # line 12 of the skeleton is 'golden: JH   # ...', the value at column 9
+        # the skeleton: the schema line, 8 comment lines, game, id, description, then golden: on line 13
         assert any(line.startswith("w.yaml:13:9: error: golden: 'JX' is not a card code") for line in broken)
         assert broken[-1].startswith("not written: 1 error (")
         assert pdf.stat().st_mtime_ns == before
