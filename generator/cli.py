@@ -347,6 +347,24 @@ def show(
 
 
 @app.command()
+def schema(
+    kind: str = typer.Argument(..., metavar="KIND", help="allin-layout, deck, chips, pad, allin-sheet, flip7-pad, allin-game-log, fundex-log or flipflop-log."),
+) -> None:
+    """Print the JSON Schema of a file kind, for editors: with the YAML language server, a line
+    '# yaml-language-server: $schema=PATH' in a file completes keys and flags mistakes as you type.
+    The schemas are also in docs/schema/."""
+    from .schema import KINDS, schema_text
+
+    if kind not in KINDS:
+        import difflib
+
+        close = difflib.get_close_matches(kind, list(KINDS), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise SheetsmithError(f"no schema '{kind}'; {hint}kinds: {', '.join(KINDS)}")
+    sys.stdout.write(schema_text(kind))
+
+
+@app.command()
 def check(files: List[Path] = typer.Argument(..., metavar="FILE...", help="Layout, deck, chip sheet, pad or ledger YAML files to validate.")) -> None:
     """Validate layout files: every problem as FILE:LINE:COL.
 

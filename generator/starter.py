@@ -80,8 +80,8 @@ def schema_line(path: Path, kind: str = "allin-layout") -> str:
 
 
 def _copy_text(text: str, new_id: str) -> str:
-    """A shipped layout's text with its leading comments and schema line dropped and its ``id:`` replaced."""
-    lines = text.splitlines()
+    """A shipped layout's text with its leading comments and its schema line dropped and its ``id:`` replaced."""
+    lines = [ln for ln in text.splitlines() if not ln.startswith("# yaml-language-server:")]
     while lines and (lines[0].startswith("#") or not lines[0].strip()):
         lines.pop(0)
     body = "\n".join(lines) + "\n"
