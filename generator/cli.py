@@ -93,8 +93,14 @@ def err() -> "Console":
 
 
 def _say(text: str, *, to_err: bool = True) -> None:
-    """Print plain text (no markup, no highlighting, never wrapped)."""
-    (err() if to_err else out()).print(text, markup=False, highlight=False, soft_wrap=True)
+    """Print plain text (no markup, no highlighting, never wrapped), without loading rich."""
+    stream = sys.stderr if to_err else sys.stdout
+    try:
+        print(text, file=stream, flush=True)
+    except UnicodeEncodeError:  # a terminal that cannot show ♦ and –
+        data = (text + "\n").encode(stream.encoding or "ascii", errors="replace")
+        stream.buffer.write(data) if hasattr(stream, "buffer") else stream.write(data.decode("ascii", "replace"))
+        stream.flush()
 
 
 def _problems(problems, *, to_err: bool = True) -> None:
@@ -493,6 +499,11 @@ def main() -> None:
     errors print ``FILE:LINE:COL: error: message`` lines and exit with the
     error's code (1 problems found, 2 cannot be read or used).
     """
+    import os
+
+    # sheetsmith has no use for pydantic plugins; looking for them scans every installed package's entry points
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
     def stop(signum, _frame):  # TERM and HUP end the run like Ctrl-C: temporary files are removed
         raise SystemExit(128 + signum)
 

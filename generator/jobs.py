@@ -162,11 +162,12 @@ def print_options(bleed: float = 3.0, backs: bool = True, back_offset: str = "0,
     """
     import math
 
-    from .components.deck import card_sizes
     from .render import PrintOptions
 
     if not math.isfinite(bleed) or not 0 <= bleed <= 6:
         raise SheetsmithError(f"--bleed {bleed}: give millimetres from 0 to 6")
+    if card_size is not None:
+        from .components.deck import card_sizes
     if card_size is not None and card_size not in card_sizes():
         raise SheetsmithError(f"--card-size '{card_size}': use one of {', '.join(card_sizes())}")
     return PrintOptions(bleed=bleed, backs=backs, back_offset=parse_back_offset(back_offset), card_size=card_size)
@@ -256,7 +257,6 @@ def render_item(
         SheetsmithError: options that do not apply to this item; a page the item does not have.
     """
     from .backends import render_bytes
-    from .components.deck import Deck
     from .registry import is_shipped, load_any, resolve_layout
     from .render import PrintOptions
 
@@ -269,7 +269,7 @@ def render_item(
     if variant is not None:
         item = apply_variant(item, variant)
     options = options or PrintOptions()
-    if not isinstance(item, Deck) and options != PrintOptions():
+    if type(item).__name__ != "Deck" and options != PrintOptions():
         raise SheetsmithError("--card-size, --bleed, --no-backs and --back-offset apply to decks only")
     if others and fill is None:
         raise SheetsmithError("--with goes with --fill")

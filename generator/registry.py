@@ -149,9 +149,6 @@ def load_any(path: str | Path, *, command: str = "check"):
     Raises:
         InputError: every error found, located ``FILE:LINE:COL``.
     """
-    from .components.chips import chips_from_document
-    from .components.deck import deck_from_document
-
     path = Path(path)
     doc = load_yaml(path, display=display_path(path))
     kind = doc.data.get("kind")
@@ -160,8 +157,12 @@ def load_any(path: str | Path, *, command: str = "check"):
         raise InputError([doc.problem((), hint)])
     if kind in ("deck", "chips", "pad", "tick-pad", "ledger"):
         if kind == "deck":
+            from .components.deck import deck_from_document
+
             item = deck_from_document(doc, path)
         elif kind == "chips":
+            from .components.chips import chips_from_document
+
             item = chips_from_document(doc, path)
         else:
             from .sheets.pads import pad_from_document

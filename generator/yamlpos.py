@@ -154,8 +154,10 @@ def parse_yaml(text: str, file: str = "<string>") -> Document:
     """
     loader = None
     try:
-        loader = yaml.SafeLoader(text)
-        node = loader.get_single_node()
+        node = _compose_fast(text)
+        if node is _NOT_READ:
+            loader = yaml.SafeLoader(text)
+            node = loader.get_single_node()
     except yaml.reader.ReaderError as exc:
         before = text[: exc.position]
         line = before.count("\n") + 1
@@ -185,6 +187,43 @@ def parse_yaml(text: str, file: str = "<string>") -> Document:
         at = _mark(node)
         raise UnreadableError([Problem(file, at.line, at.col, "the top level must be a mapping of 'key: value' lines")])
     return doc
+
+
+_NOT_READ = object()
+
+
+def _compose_fast(text: str) -> Any:
+    """The document's node tree through libyaml when PyYAML has it, else :data:`_NOT_READ`.
+
+    libyaml builds the same nodes with the same marks, several times faster.  Whatever it
+    refuses (and any text with a character YAML forbids) is left to the pure-Python parser,
+    whose messages sheetsmith's hints are written for.  libyaml marks plain scalars with
+    style ``''``; they get PyYAML's ``None``, so nodes look the same whichever parser read them.
+    """
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is None or yaml.reader.Reader.NON_PRINTABLE.search(text):
+        return _NOT_READ
+    loader = fast(text)
+    try:
+        root = loader.get_single_node()
+    except yaml.YAMLError:
+        return _NOT_READ
+    finally:
+        loader.dispose()
+    todo, seen = [root], set()
+    while todo:  # no recursion: a deeply nested file is refused later, by _build
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.style == "":
+                node.style = None
+        elif isinstance(node, yaml.MappingNode):
+            todo.extend(n for pair in node.value for n in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            todo.extend(node.value)
+    return root
 
 
 def describe_char(ch: str) -> str:
