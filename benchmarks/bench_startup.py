@@ -5,7 +5,7 @@ Run:  python benchmarks/bench_startup.py [--runs N]
 Three things, each in fresh processes, interleaved run by run so that a busy
 machine slows them alike; the median of N runs each:
 
-* ``sheetsmith --help``;
+* ``sheetsmith --help`` (the console script answers it without loading typer: generator/launch.py);
 * ``sheetsmith render q-diamonds -f pdf -o FILE --force`` (read, check, draw, write the Q♦ sheet);
 * a bare reportlab script drawing as many primitives as the Q♦ sheet has (the same counts
   of lines, rectangles, circles, paths and text runs, text in the same embedded TrueType

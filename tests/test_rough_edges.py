@@ -73,3 +73,19 @@ def test_help_shows_plain_names(tmp_path, capsys):
 def test_bare_sheetsmith_prints_help_and_exits_0(tmp_path, capsys):
     code, out, _ = status([], tmp_path, capsys)
     assert code == 0 and "Usage: sheetsmith" in out and "--install-completion" in out
+
+
+def test_the_kept_top_level_help_is_what_typer_prints():
+    from generator.launch import TOP_HELP, typer_help
+
+    assert TOP_HELP == typer_help(), "the CLI changed: run python -m generator.launch to rewrite TOP_HELP"
+
+
+def test_the_console_script_answers_help_without_loading_typer():
+    code = ("import sys; sys.argv = ['sheetsmith', '--help']\n"
+            "from generator.launch import main\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    print('exit', e.code, 'typer' in sys.modules, file=sys.stderr)\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={"PATH": "/usr/bin:/bin", "COLUMNS": "100"})
+    assert res.stderr.strip() == "exit 0 False"
+    assert res.stdout.startswith("Usage: sheetsmith [OPTIONS] COMMAND [ARGS]...")
