@@ -198,7 +198,8 @@ def render(
     """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (one page).
 
     A deck or chip sheet rendered to PDF also gets its manifest, a .json file next to the PDF."""
-    from .jobs import output_target, parse_page, print_options, render_item, write_rendered
+    from .jobs import print_options, render_item
+    from .targets import output_target, parse_page, write_rendered
 
     fmt = _format(fmt, output)
     options = print_options(bleed, backs, back_offset, card_size)
@@ -225,7 +226,7 @@ def _format(fmt: Optional[Format], output: Optional[Path]) -> Format:
 
 
 def _rendered_line(done, written: list[Path], manifest: Optional[Path]) -> str:
-    """The line ``render`` prints for what :func:`generator.jobs.write_rendered` wrote."""
+    """The line ``render`` prints for what :func:`generator.targets.write_rendered` wrote."""
     from .paper import paper as get_paper
 
     n, label, kind = done.pages, get_paper(done.paper).label, done.fmt.upper()

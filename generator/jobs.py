@@ -8,7 +8,9 @@ then faces").
 Jobs:
 
 * :func:`check_files` – validate layout, deck, chip sheet, pad and ledger files;
-* :func:`render_item` – one item on one paper, as PDF, SVG or PNG bytes;
+* :func:`render_item` – one item on one paper, as PDF, SVG or PNG bytes (one page, every
+  page, or a file per page), filled in from a typed-in file with ``fill`` (:func:`fill_pages`);
+  where it is written: :mod:`generator.targets`;
 * :func:`build_items` – every shipped item on every paper (the bytes to write);
 * :func:`verify` – finished paper by its ``game:``: All In sheets (typed in or
   photographed), a Flip 7 score pad, a Fundex or Flip Flop round log;
@@ -290,76 +292,6 @@ def render_item(
     data = render_bytes(chosen, fmt, dpi=dpi)
     return Rendered(item, fmt, paper, data, len(pages), manifest, warnings + list(item.warnings), _bleed_note(manifest),
                     page=number, source=source, shipped=shipped)
-
-
-def parse_page(text: Optional[str]) -> int | str | None:
-    """``--page N`` (1-based, ASCII digits) or ``--pages all``; None stays None.
-
-    Raises:
-        SheetsmithError: anything else.
-    """
-    if text is None:
-        return None
-    if text.strip().lower() == "all":
-        return "all"
-    if text.isascii() and text.isdigit() and len(text) <= 4 and int(text) >= 1:
-        return int(text)
-    raise SheetsmithError(f"--page '{text}': give a page number from 1, or 'all' for one file per page")
-
-
-def output_target(done: Rendered, *, output: Optional[Path] = None, force: bool = False) -> tuple[Path, bool]:
-    """Where ``render`` writes ``done`` and whether an existing file there may be replaced.
-
-    * ``-o FILE``: that file, replaced only with ``force``;
-    * a shipped item: ``output/<folder>/<id>-<paper>.<fmt>`` (generated, replaced freely);
-    * a user's file: next to it, ``<file stem>-<paper>.<fmt>``, replaced only with ``force``,
-      so a copy of a shipped sheet never overwrites the shipped sheet's output.
-
-    A single page asked with ``--page N`` adds ``-pNN`` to the default name.
-    """
-    from .render import output_folder
-
-    if output is not None:
-        return output, force
-    page = f"-p{done.page:02d}" if done.page is not None and done.pages > 1 else ""
-    if done.shipped or done.source is None:
-        return Path("output") / output_folder(done.item) / f"{done.item.id}-{done.paper}{page}.{done.fmt}", True
-    return done.source.parent / f"{done.source.stem}-{done.paper}{page}.{done.fmt}", force
-
-
-def write_rendered(done: Rendered, target: Path, overwrite: bool) -> tuple[list[Path], Optional[Path]]:
-    """Write what :func:`render_item` drew to ``target`` (atomically); a deck's or chip sheet's PDF gets its manifest.
-
-    With ``--pages all`` every page goes to its own file (:func:`page_files`).
-
-    Returns:
-        ``(files written, manifest written or None)``.
-
-    Raises:
-        OutputError: a file exists and ``overwrite`` is False (then nothing is written).
-    """
-    import json
-
-    from .errors import OutputError
-    from .output import write_atomic
-
-    files = list(zip(page_files(target, done.pages), done.each_page)) if done.each_page else [(target, done.data)]
-    manifest = target.with_suffix(".json") if (done.manifest is not None and done.fmt == "pdf") else None
-    if not overwrite:
-        for path, _ in files:
-            if path.exists():
-                raise OutputError(f"{path}: already exists; pass --force to replace it")
-        if manifest is not None and manifest.exists():
-            raise OutputError(f"{manifest} (the manifest next to {target.name}): already exists; pass --force to replace it")
-    written = [write_atomic(path, data, overwrite=overwrite) for path, data in files]
-    if manifest is not None:
-        write_atomic(manifest, (json.dumps(done.manifest, indent=1) + "\n").encode(), overwrite=True)
-    return written, manifest
-
-
-def page_files(target: Path, count: int) -> list[Path]:
-    """The files of ``--pages all``: ``NAME-p01.png``, ``NAME-p02.png``, … next to ``target``."""
-    return [target.with_name(f"{target.stem}-p{i + 1:02d}{target.suffix}") for i in range(count)]
 
 
 def fill_pages(item, scene, fill: Path, others: Sequence[Path] = ()) -> list:

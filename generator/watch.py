@@ -58,7 +58,8 @@ def check_and_render(file: Path, *, fmt: str = "pdf", paper: str = "a4", output:
     Never raises for a bad file: its problems are in the :class:`Round`
     (a file that cannot be read, a layout error, an output that may not be replaced).
     """
-    from .jobs import output_target, render_item, write_rendered
+    from .jobs import render_item
+    from .targets import output_target, write_rendered
 
     start = time.perf_counter()
     try:
