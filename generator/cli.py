@@ -395,14 +395,13 @@ def _print_verdict(verdict, as_json: bool) -> None:
 
     for note in verdict.notes if not as_json else [n for n in verdict.notes if "read into" in n]:
         _say(note)
-    if as_json:
+    if as_json:  # the report on stdout, its problems located on stderr
         sys.stdout.write(json.dumps(verdict.report, indent=2, ensure_ascii=False) + "\n")
-    else:
+        _problems(verdict.problems)
+    else:  # the tables list every problem once, located
         from . import terminal
 
         terminal.print_verdict(verdict, out())
-    if verdict.problems:
-        _problems(verdict.problems)
 
 
 @app.command()
@@ -476,6 +475,8 @@ def simulate(
     with _progress() as progress:
         task = progress.add_task("simulating", total=games)
         stats = simulate_flip7(players, seed, strategy, games, target, progress=lambda n: progress.advance(task, n))
+    for warning in stats["warnings"]:
+        _say(f"warning: {warning}")
     terminal.print_flip7_simulation(stats, out())
 
 

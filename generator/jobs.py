@@ -277,7 +277,7 @@ def render_item(
         raise SheetsmithError("--with goes with --fill")
     pages, manifest, warnings = draw_pages(item, paper, options)
     if fill is not None:
-        pages = fill_pages(item, pages[0], fill, others)
+        pages = fill_pages(item, pages, fill, others)
     shipped = is_shipped(source)
     if page is None:
         chosen, number = (pages if fmt == "pdf" else pages[:1]), None
@@ -294,8 +294,8 @@ def render_item(
                     page=number, source=source, shipped=shipped)
 
 
-def fill_pages(item, scene, fill: Path, others: Sequence[Path] = ()) -> list:
-    """The pages of ``item`` filled in from a typed-in file, as a player fills them.
+def fill_pages(item, pages: list, fill: Path, others: Sequence[Path] = ()) -> list:
+    """The blank ``pages`` of ``item`` filled in from a typed-in file, as a player fills them.
 
     * an All In sheet layout: the typed-in sheet ``fill`` (``others``: the game's other sheets);
     * a Flip 7 score pad: the typed-in pad ``fill`` (names, round scores, running totals);
@@ -309,7 +309,7 @@ def fill_pages(item, scene, fill: Path, others: Sequence[Path] = ()) -> list:
     from .sheets.pads import Pad
 
     if isinstance(item, AllInLayout):
-        return [fill_sheet(item, scene, fill, others)]
+        return [fill_sheet(item, pages[0], fill, others)]
     if isinstance(item, Pad) and item.game == "flip7" and item.kind in ("pad", "tick-pad"):
         if others:
             raise SheetsmithError("--with goes with All In sheets; a Flip 7 pad file holds every player already")
@@ -318,7 +318,7 @@ def fill_pages(item, scene, fill: Path, others: Sequence[Path] = ()) -> list:
         from .sheets.pad_fill import fill_score_pad, fill_tick_pads
 
         pad = load_flip7_pad(fill, display=display_path(Path(fill)))
-        return fill_score_pad(scene, pad) if item.kind == "pad" else fill_tick_pads(scene, pad)
+        return fill_score_pad(pages, pad) if item.kind == "pad" else fill_tick_pads(pages[0], pad)
     raise SheetsmithError("--fill draws a typed-in sheet on an All In sheet layout, or a typed-in Flip 7 pad "
                           "on the Flip 7 score pad or tick pad")
 
@@ -478,8 +478,9 @@ def verify(paths: Sequence[Path], *, layout: Optional[str] = None) -> Verdict:
     if first == "flip7":
         from .flip7_pad import pad_from_document, pad_report
 
-        report = pad_report(pad_from_document(doc))
-        problems = [_round_problem(doc, p) for p in report.get("problems", [])]
+        pad = pad_from_document(doc)
+        report = pad_report(pad)
+        problems = [_round_problem(doc, p) for p in report.get("problems", [])] + list(pad.warnings)
         return Verdict("flip7", report, problems)
     if first == "fundex":
         from .fundex_log import fundex_log_from_document, fundex_report
@@ -558,7 +559,7 @@ def _sheet_problems(rep: dict, read) -> list[Problem]:
     for p in rep.get("problems", []):
         doc = by_player.get(p.get("player"))
         file = p.get("file") or (doc.file if doc is not None else "")
-        line, col = p.get("line", 0), p.get("col", 0)
+        line, col = p.get("line") or 0, p.get("col") or 0
         cell = f"{p['cell']}: " if p.get("cell") else ""
         out.append(Problem(file, line, col, cell + p["message"]))
     return out
@@ -678,7 +679,8 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
 
     Returns:
         ``{"games", "players", "strategy", "target", "seed", "bust_rate", "mean_round_score",
-        "flip7_rate", "mean_rounds_to_target", "rounds_per_game", "wins"}`` (rates 0..1).
+        "flip7_rate", "mean_rounds_to_target", "rounds_per_game", "wins", "decks", "warnings"}``
+        (rates 0..1; ``decks`` 2 from 19 players; ``warnings`` for 1 or 2 players).
 
     Args:
         progress: called with the number of games just finished (for a progress bar).
@@ -686,10 +688,11 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
     Raises:
         SheetsmithError: players out of range or a malformed strategy.
     """
-    from .rules.flip7 import SimulationResult, simulate_games
+    from .rules.flip7 import MAX_PLAYERS, decks_for, player_count_warnings
+    from .rules.flip7_sim import SimulationResult, simulate_games
 
-    if not 1 <= players <= 18:
-        raise SheetsmithError("--players: Flip 7 is played by up to 18 players")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise SheetsmithError(f"--players: Flip 7 is played by up to {MAX_PLAYERS} players (one deck up to 18, two decks beyond)")
     parse_strategy(strategy)
     batches = max(1, min(20, games // 50))
     sizes = [games // batches + (1 if i < games % batches else 0) for i in range(batches)]
@@ -711,4 +714,6 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
         "mean_rounds_to_target": sum(p.mean_rounds_to_target * p.games for p in parts) / games,
         "rounds_per_game": sum(p.rounds for p in parts) / games,
         "wins": wins,
+        "decks": decks_for(players),
+        "warnings": player_count_warnings(players),
     }

@@ -68,9 +68,9 @@ def pages_for(item: Printable, paper: Paper, options: PrintOptions = PrintOption
 
         return [build_allin_sheet(item, paper)], None
     if kind == "pad":
-        from .sheets.pads import build_pad
+        from .sheets.pads import build_pad_pages
 
-        return [build_pad(item, paper)], None
+        return build_pad_pages(item, paper), None
     footer = f"sheetsmith · {item.id} · {paper.label}"
     if kind == "chips":
         from .components.chips import chip_pages
@@ -102,7 +102,11 @@ def describe(item: Printable) -> tuple[str, str]:
         return item.name, f"{len(item.hands)} hands, {item.spaces} spaces, {len(item.hands) - doubles} single / {doubles} double rewards"
     if kind == "pad":
         what = {"pad": "score pad", "tick-pad": "tick pad", "ledger": "ledger"}[item.kind]
+        from .sheets.pads import page_players
+
         who = "one player" if item.players == 1 else f"{item.players} players"
+        pages = len(page_players(item))
+        who += f" on {pages} pages" if pages > 1 else ""
         return item.name, f"{item.game} {what}, {item.orientation}, {who}, {item.rounds} rounds"
     if kind == "chips":
         values = sorted({c.value for c in item.chips})

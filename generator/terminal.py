@@ -16,16 +16,20 @@ from .sheetverify import print_game
 
 
 def print_verdict(verdict: Any, console: Console) -> None:
-    """Print a :class:`~generator.jobs.Verdict` as its game's tables, then its notes about scoring."""
+    """Print a :class:`~generator.jobs.Verdict` as its game's tables, its problems (each once,
+    ``FILE:LINE:COL: severity: message``), then its notes about scoring."""
     if verdict.game == "allin":
         print_game(verdict.score, console)
+        for p in verdict.problems:
+            console.print(str(p), style="red" if p.is_error else "yellow", markup=False, highlight=False, soft_wrap=True)
         for note in verdict.notes:
             if note.startswith("one sheet scored alone") or note.startswith("the log stops"):
                 console.print(f"[dim]{note}[/dim]" if note.startswith("one sheet") else f"[yellow]{note}[/yellow]")
     elif verdict.game == "flip7":
         from .flip7_pad import print_pad
 
-        print_pad(verdict.report, console)
+        errors = [str(p) for p in verdict.problems if p.is_error]
+        print_pad(verdict.report, console, located=errors if len(errors) == len(verdict.report["problems"]) else None)
     elif verdict.game == "fundex":
         from .fundex_log import print_fundex_report
 
@@ -38,7 +42,8 @@ def print_verdict(verdict: Any, console: Console) -> None:
 
 def print_flip7_simulation(stats: dict, console: Console) -> None:
     """The table of :func:`generator.jobs.simulate_flip7`'s figures."""
-    table = Table(title=f"Flip 7: {stats['games']} games, {stats['players']} players, {stats['strategy']}, "
+    decks = f", {stats['decks']} decks" if stats.get("decks", 1) > 1 else ""
+    table = Table(title=f"Flip 7: {stats['games']} games, {stats['players']} players{decks}, {stats['strategy']}, "
                         f"target {stats['target']}, seed {stats['seed']}")
     table.add_column("measure")
     table.add_column("value", justify="right")

@@ -29,7 +29,7 @@ rounds:
 
 def _blank(item_id: str):
     item = load_any(resolve_layout(item_id))
-    return item, pages_for(item, paper("a4"))[0][0]
+    return item, pages_for(item, paper("a4"))[0]
 
 
 def _written(scene, box) -> list[str]:
@@ -45,8 +45,8 @@ def _ticked(scene, box) -> bool:
 
 def test_score_pad_gets_names_round_scores_and_running_totals(tmp_path):
     (tmp_path / "pad.yaml").write_text(PAD, encoding="utf-8")
-    item, scene = _blank("flip7-pad")
-    [page] = fill_pages(item, scene, tmp_path / "pad.yaml")
+    item, blank = _blank("flip7-pad")
+    [page] = fill_pages(item, blank, tmp_path / "pad.yaml")
     marks = {(m.kind, m.owner, m.key): m for m in page.marks}
     assert _written(page, marks[("name", "player1", "")]) == ["Ann"]
     assert _written(page, marks[("name", "player2", "")]) == ["Bob"]
@@ -61,9 +61,9 @@ def test_score_pad_gets_names_round_scores_and_running_totals(tmp_path):
 
 def test_tick_pad_gets_a_page_per_player_with_the_cards_ticked(tmp_path):
     (tmp_path / "pad.yaml").write_text(PAD, encoding="utf-8")
-    item, scene = _blank("flip7-tick-pad")
-    ann, bob = fill_pages(item, scene, tmp_path / "pad.yaml")
-    marks = {(m.kind, m.owner, m.key): m for m in scene.marks}
+    item, blank = _blank("flip7-tick-pad")
+    ann, bob = fill_pages(item, blank, tmp_path / "pad.yaml")
+    marks = {(m.kind, m.owner, m.key): m for m in blank[0].marks}
     assert _written(ann, marks[("name", "player", "")]) == ["Ann"] and _written(bob, marks[("name", "player", "")]) == ["Bob"]
     ticks = {t for (kind, owner, t) in marks if kind == "tick" and owner == "round1"}
     want = {("round1", "BUST"), ("round2", "8"), ("round2", "9"), ("round2", "10"), ("round2", "×2")} | {
@@ -81,19 +81,33 @@ def test_tick_pad_gets_a_page_per_player_with_the_cards_ticked(tmp_path):
 def test_rounds_past_the_last_row_continue_on_another_page(tmp_path):
     rounds = "".join("  - Ann: [5]\n    Bob: [7]\n" for _ in range(17))  # the 6-player pad has 16 rows
     (tmp_path / "long.yaml").write_text("game: flip7\nplayers: [Ann, Bob]\ntarget: 1000\nrounds:\n" + rounds, encoding="utf-8")
-    item, scene = _blank("flip7-pad")
-    first, second = fill_pages(item, scene, tmp_path / "long.yaml")
-    marks = {(m.kind, m.owner, m.key): m for m in scene.marks}
+    item, blank = _blank("flip7-pad")
+    first, second = fill_pages(item, blank, tmp_path / "long.yaml")
+    marks = {(m.kind, m.owner, m.key): m for m in blank[0].marks}
     assert _written(first, marks[("write", "player2", "round16:total")]) == [str(16 * 7)]
     assert _written(second, marks[("write", "player2", "round1:total")]) == [str(17 * 7)]
     assert _written(second, marks[("write", "player2", "round2:total")]) == []
 
 
+def test_players_past_18_are_written_on_the_36_player_pads_second_page(tmp_path):
+    names = [f"P{i}" for i in range(1, 21)]  # 20 players (two decks); player i plays the number card (i - 1) % 13
+    # the 36-player pad prints columns 1-18 on its first page and 19-36 on its second: P19 and P20 are on the second
+    rounds = "  - " + "\n    ".join(f"{n}: [{i % 13}]" for i, n in enumerate(names)) + "\n"
+    (tmp_path / "big.yaml").write_text("game: flip7\nplayers: [" + ", ".join(names) + "]\nrounds:\n" + rounds, encoding="utf-8")
+    item, blank = _blank("flip7-pad-36")
+    pages = fill_pages(item, blank, tmp_path / "big.yaml")
+    assert len(pages) == len(blank) == 2
+    marks = [{(m.kind, m.owner, m.key): m for m in page.marks} for page in blank]
+    assert _written(pages[0], marks[0][("name", "player18", "")]) == ["P18"]
+    assert _written(pages[1], marks[1][("name", "player19", "")]) == ["P19"]
+    assert _written(pages[1], marks[1][("write", "player20", "round1:total")]) == ["6"]  # P20's one card: 19 % 13
+
+
 def test_fill_refuses_items_it_cannot_fill(tmp_path):
     (tmp_path / "pad.yaml").write_text(PAD, encoding="utf-8")
-    item, scene = _blank("fundex-ledger")
+    item, blank = _blank("fundex-ledger")
     with pytest.raises(SheetsmithError, match="typed-in Flip 7 pad"):
-        fill_pages(item, scene, tmp_path / "pad.yaml")
+        fill_pages(item, blank, tmp_path / "pad.yaml")
 
 
 def test_render_fill_of_the_tick_pad_writes_a_pdf_page_per_player(tmp_path, capsys):

@@ -6,9 +6,10 @@ change to the pad's geometry.  What is written is the score that counts for
 each line (the score of its cards, 0 for a bust, else the score written: as
 :func:`generator.flip7_pad.pad_report` counts it) and the running totals.
 
-* Score pad: the players' names over their columns, then per round each
-  player's round score and running total.  Rounds past the pad's last row
-  continue on another page, totals carried.
+* Score pad: the players' names over their columns (on whichever page of
+  the pad holds the column), then per round each player's round score and
+  running total.  Rounds past the pad's last row continue on another copy of
+  the pad, totals carried.
 * Tick pad (one per player): a page per player, the name on the line, per
   round the cards ticked (numbers, modifiers, BUST), the score and the total.
 """
@@ -56,33 +57,37 @@ def _scores(pad: "TypedPad") -> list[dict[str, int]]:
     return pad_report(pad)["rounds"]
 
 
-def fill_score_pad(scene: Scene, pad: "TypedPad") -> list[Scene]:
-    """The blank score pad ``scene`` filled with the typed-in pad: one page, or more when the game has more rounds than rows.
+def fill_score_pad(blank: list[Scene], pad: "TypedPad") -> list[Scene]:
+    """The blank score pad's pages filled with the typed-in pad; the whole pad again for rounds past its last row.
+
+    ``blank`` is every page of the pad (a 36-player pad has players 1-18 on one page and
+    19-36 on the next); each player is written on the page that has their column.
 
     Raises:
         SheetsmithError: more players than the pad has columns (name the larger pad to use).
     """
-    marks = _marks(scene)
-    columns = sum(1 for m in scene.marks if m.kind == "name")
-    if len(pad.players) > columns:
-        raise SheetsmithError(f"{pad.file}: {len(pad.players)} players, but this pad has {columns} columns; "
-                              "use flip7-pad-18 (up to 18 players)")
-    subs = [m.key.split(":", 1)[1] for m in scene.marks if m.kind == "write" and m.owner == "player1" and m.key.startswith("round1:")]
-    rows = sum(1 for m in scene.marks if m.kind == "write" and m.owner == "player1" and m.key.endswith(":" + subs[-1]))
+    where = {m.owner: n for n, page in enumerate(blank) for m in page.marks if m.kind == "name"}
+    marks = [_marks(page) for page in blank]
+    if len(pad.players) > len(where):
+        raise SheetsmithError(f"{pad.file}: {len(pad.players)} players, but this pad has {len(where)} columns; "
+                              "use flip7-pad-18 (up to 18 players) or flip7-pad-36 (up to 36)")
+    first_page = marks[where["player1"]]
+    subs = [key.split(":", 1)[1] for (kind, owner, key) in first_page if kind == "write" and owner == "player1" and key.startswith("round1:")]
+    rows = sum(1 for (kind, owner, key) in first_page if kind == "write" and owner == "player1" and key.endswith(":" + subs[-1]))
     scores = _scores(pad)
     totals = {p: 0 for p in pad.players}
-    pages = []
+    out = []
     for first in range(0, max(len(scores), 1), rows):
-        page = copy.deepcopy(scene)
+        pages = copy.deepcopy(blank)
         for k, name in enumerate(pad.players, start=1):
-            _write(page, marks[("name", f"player{k}", "")], name, start=True)
-        for r, row in enumerate(scores[first:first + rows], start=1):
-            for k, name in enumerate(pad.players, start=1):
+            n = where[f"player{k}"]
+            _write(pages[n], marks[n][("name", f"player{k}", "")], name, start=True)
+            for r, row in enumerate(scores[first:first + rows], start=1):
                 totals[name] += row[name]
-                _write(page, marks[("write", f"player{k}", f"round{r}:{subs[0]}")], str(row[name]))
-                _write(page, marks[("write", f"player{k}", f"round{r}:{subs[-1]}")], str(totals[name]))
-        pages.append(page)
-    return pages
+                _write(pages[n], marks[n][("write", f"player{k}", f"round{r}:{subs[0]}")], str(row[name]))
+                _write(pages[n], marks[n][("write", f"player{k}", f"round{r}:{subs[-1]}")], str(totals[name]))
+        out.extend(pages)
+    return out
 
 
 TICK_OF_MODIFIER = {"x2": "×2"}
@@ -90,7 +95,10 @@ TICK_OF_MODIFIER = {"x2": "×2"}
 
 
 def fill_tick_pads(scene: Scene, pad: "TypedPad") -> list[Scene]:
-    """One filled tick pad per player (more when the game has more rounds than rows), in player order."""
+    """One filled tick pad per player (more when the game has more rounds than rows), in player order.
+
+    ``scene`` is the blank tick pad (one page).
+    """
     marks = _marks(scene)
     rows = sum(1 for m in scene.marks if m.kind == "write" and m.key == "score")
     scores = _scores(pad)
