@@ -41,7 +41,7 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
         picture, JPEG), "read_yaml", "summary"}``.
     """
     from ..errors import InputError
-    from ..reader.output import annotated_image, read_yaml
+    from ..reader.output import annotated_png, read_yaml
     from ..reader.read import read_photo
 
     with tempfile.TemporaryDirectory(prefix="sheetsmith-photo-") as folder:
@@ -49,7 +49,7 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
         path.write_bytes(data)
         try:
             reading = read_photo(path, layout=layout, display=display, player=player)
-            jpeg = _jpeg(annotated_image(reading))
+            jpeg = _jpeg(annotated_png(reading))
         except InputError as exc:
             return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
         except Exception as exc:  # a fault of the reader's: the page says so, the server goes on
@@ -88,10 +88,13 @@ def _boxes(reading) -> dict[str, list[float]]:
     return out
 
 
-def _jpeg(image, quality: int = 85) -> bytes:
-    """The annotated picture as a JPEG: light for a phone, and quick to make."""
-    buf = io.BytesIO()
-    image.convert("RGB").save(buf, "JPEG", quality=quality)
+def _jpeg(png: bytes, quality: int = 85) -> bytes:
+    """The annotated picture as a JPEG: light for a phone on the page."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as im:
+        buf = io.BytesIO()
+        im.convert("RGB").save(buf, "JPEG", quality=quality)
     return buf.getvalue()
 
 
