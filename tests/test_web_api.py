@@ -29,6 +29,7 @@ from . import webphotos
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "docs" / "examples"
 QD_TEXT = (REPO / "layouts" / "allin" / "q-diamonds.yaml").read_text(encoding="utf-8")
+MY_TEXT = QD_TEXT.replace("id: q-diamonds", "id: my-sheet")  # a user's copy has an id of its own
 
 
 def client(folder: Path, **kw) -> TestClient:
@@ -113,7 +114,7 @@ def test_broken_layout_upload_is_a_page_with_the_line(web):
 
 
 def test_editor_preview_draws_a_valid_layout(web):
-    r = web.post("/editor/preview", data={"text": QD_TEXT, "paper": "letter"})
+    r = web.post("/editor/preview", data={"text": MY_TEXT, "paper": "letter"})
     body = r.json()
     assert body["ok"] and body["problems"] == []
     assert "<svg" in body["svg"][:400]
@@ -121,7 +122,7 @@ def test_editor_preview_draws_a_valid_layout(web):
 
 
 def test_editor_shows_the_line_and_column_of_a_broken_grid(web):
-    broken = QD_TEXT.replace("*---o---o---o   o", "*---o---o---o   x", 1)
+    broken = MY_TEXT.replace("*---o---o---o   o", "*---o---o---o   x", 1)
     line = broken.split("\n").index("  *---o---o---o   x") + 1  # the grid's first row
     body = web.post("/editor/preview", data={"text": broken}).json()
     assert not body["ok"] and body["svg"] == ""
@@ -136,7 +137,8 @@ def test_editor_downloads_and_prints(web):
     assert r.text == QD_TEXT and "attachment" in r.headers["content-disposition"]
     r = web.post("/editor", data={"text": QD_TEXT, "action": "print"})
     assert r.status_code == 200 and len(store(web).layouts()) == 1
-    assert "golden: KS" in web.get("/editor?start=k-spades").text
+    start = web.get("/editor?start=k-spades").text
+    assert "golden: KS" in start and "id: k-spades-2" in start  # the copy gets an id of its own
 
 
 # --------------------------------------------------------------------------- Flip 7

@@ -155,10 +155,16 @@ def _starts() -> list[dict]:
 
 
 def _start_text(start: str) -> str:
+    """A shipped sheet's YAML to start from, with an id of its own (a shipped id names the shipped sheet)."""
+    import re
+
+    from ..registry import fresh_id
+
     path = next((s.path for s in shipped_layouts() if s.id == start and s.game == "allin"), None)
     if path is None:
         path = next(s.path for s in shipped_layouts() if s.id == "q-diamonds")
-    return path.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    return re.sub(r"(?m)^id:[ \t]*([A-Za-z0-9_-]+)[ \t]*$", lambda m: f"id: {fresh_id(m.group(1))}", text, count=1)
 
 
 def preview(text: str, paper: str = "a4") -> dict:
