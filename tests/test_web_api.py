@@ -85,6 +85,17 @@ def test_print_lists_every_shipped_item_with_a_preview(web):
     assert web.get("/print/pdf/no-such-thing").status_code == 404
 
 
+def test_previews_asked_for_at_once_are_all_drawn(web):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from generator.registry import shipped_layouts
+
+    urls = [f"/print/preview/{s.id}.png?paper={p}" for s in shipped_layouts()[:6] for p in ("a4", "letter")]
+    with ThreadPoolExecutor(8) as pool:  # a phone opening the Print page asks for every preview at once
+        answers = list(pool.map(web.get, urls))
+    assert all(r.status_code == 200 and r.content.startswith(b"\x89PNG") for r in answers)
+
+
 def test_custom_layout_uploaded_then_printed(web):
     text = QD_TEXT.replace("golden: QD", "golden: KH").replace('name: "Q♦"', 'name: "K♥"').replace("id: q-diamonds", "id: my-kh")
     r = web.post("/print/custom", files={"layout": ("../../etc/passwd", text.encode(), "text/yaml")})

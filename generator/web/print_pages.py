@@ -7,6 +7,7 @@ the same jobs as ``sheetsmith render`` and ``sheetsmith check``.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Optional
 
@@ -44,14 +45,21 @@ def _shipped(item_id: str) -> Optional[dict]:
     return next((x for x in shipped_items() if x["id"] == item_id and x["ok"]), None)
 
 
+_RENDER_LOCK = threading.Lock()
+"""One drawing at a time: requests come in on several threads, and the drawing libraries keep global state
+(PDFium is not thread-safe at all); drawing holds the GIL anyway, so nothing is lost."""
+
+
 @lru_cache(maxsize=64)
 def _shipped_render(item_id: str, fmt: str, paper: str, dpi: int) -> bytes:
-    return jobs.render_item(item_id, fmt=fmt, paper=paper, dpi=dpi).data
+    with _RENDER_LOCK:
+        return jobs.render_item(item_id, fmt=fmt, paper=paper, dpi=dpi).data
 
 
 @lru_cache(maxsize=64)
 def _text_render(text: str, fmt: str, paper: str, dpi: int) -> bytes:
-    return jobs.render_text(text, EDITOR_FILE, fmt=fmt, paper=paper, dpi=dpi).data
+    with _RENDER_LOCK:
+        return jobs.render_text(text, EDITOR_FILE, fmt=fmt, paper=paper, dpi=dpi).data
 
 
 def _file_name(title: str, paper: str, ext: str) -> str:
