@@ -96,6 +96,7 @@ BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, help="Decks: art beyond t
 BACKS = typer.Option(True, "--backs/--no-backs", help="Decks: a mirrored backs page after each fronts page (long-edge duplex).")
 OFFSET = typer.Option("0,0", "--back-offset", help="Decks: DX,DY mm to move every back: +DX right, +DY down, as seen on the printed backs page.")
 CARD_SIZE = typer.Option(None, "--card-size", help="Decks: poker (63×88 mm), poker-in (2.5×3.5 in) or bridge (2.25×3.5 in).")
+LANG_HELP = "Language of every printed word: en, it, fr, de (one catalogue per language in templates/lang/)."
 
 
 @app.command()
@@ -109,31 +110,35 @@ def build(
     bleed: float = BLEED,
     backs: bool = BACKS,
     back_offset: str = OFFSET,
+    langs: List[str] = typer.Option(["en"], "--lang", "-l", help=LANG_HELP + " Repeat or separate by commas for several; 'all' for every one. Files in another language than English end in -LANG."),
 ) -> None:
     """Render everything shipped into OUT_DIR: per paper size a PDF to print and a PNG preview;
     decks and chips also get a manifest (JSON) and decks a preview of the backs."""
     from rich.table import Table
 
+    from .i18n import check_lang, languages
     from .jobs import build_items, print_options, shipped_count
     from .output import write_atomic
 
     options = print_options(bleed, backs, back_offset)  # every option checked before anything is written
-    total = shipped_count() * len(papers)
+    asked = [code for text in langs for code in text.split(",") if code.strip()]
+    langs = languages() if "all" in asked else list(dict.fromkeys(check_lang(code) for code in asked))
+    total = shipped_count() * len(papers) * len(langs)
     rows: list[tuple[str, ...]] = []
     problems: list[Problem] = []
     with _progress() as progress:
         task = progress.add_task("building", total=total)
-        for built in build_items([p.value for p in papers], dpi=dpi, options=options):
-            progress.update(task, description=f"{built.id} ({built.paper})")
+        for built in build_items([p.value for p in papers], dpi=dpi, options=options, langs=langs):
+            progress.update(task, description=f"{built.id} ({built.paper}{', ' + built.lang if built.lang != 'en' else ''})")
             problems.extend(built.problems)
             if built.files:
                 for name, data in built.files.items():
                     write_atomic(out_dir / built.folder / name, data)
-                stem = f"{built.id}-{built.paper}"
+                stem = built.stem
                 kinds = " ".join(n[len(stem):].lstrip(".-").replace(".png", " png") for n in built.files)
-                rows.append((built.id, built.folder, built.paper, str(built.pages), kinds, f"{built.pdf_size / 1024:.0f} KB"))
+                rows.append((built.id, built.folder, built.paper + ("" if built.lang == "en" else f" {built.lang}"), str(built.pages), kinds, f"{built.pdf_size / 1024:.0f} KB"))
             progress.advance(task)
-    table = Table(title=f"sheetsmith build: {len(rows)} of {total} written to {out_dir}/<folder>/<id>-<paper>.*")
+    table = Table(title=f"sheetsmith build: {len(rows)} of {total} written to {out_dir}/<folder>/<id>-<paper>{'[-<lang>]' if langs != ['en'] else ''}.*")
     for col in ("id", "folder", "paper", "pages", "files", "PDF"):
         table.add_column(col, no_wrap=col != "files", justify="right" if col in ("pages", "PDF") else "left")
     for row in rows:
@@ -159,6 +164,7 @@ def render(
     variant: Optional[str] = typer.Option(None, "--variant", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
     fill: Optional[Path] = typer.Option(None, "--fill", help="All In sheets: draw this typed-in sheet's cards and scores on it, as a player would."),
     others: List[Path] = typer.Option([], "--with", help="With --fill: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides."),
+    lang: str = typer.Option("en", "--lang", "-l", help=LANG_HELP + " The default file name ends in -LANG for another language than English."),
 ) -> None:
     """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (the first page).
 
@@ -168,7 +174,7 @@ def render(
     from .jobs import print_options, render_item
     from .output import write_atomic
     from .paper import paper as get_paper
-    from .render import output_folder
+    from .render import output_folder, output_stem
 
     suffix = output.suffix.lower().lstrip(".") if output else ""
     if output is not None and suffix not in Format.__members__:
@@ -179,9 +185,9 @@ def render(
         raise SheetsmithError(f"{output}: the name ends in .{suffix} but --format is {fmt.value}; make them agree")
     options = print_options(bleed, backs, back_offset, card_size)
     done = render_item(layout, fmt=fmt.value, paper=paper.value, dpi=dpi, options=options, variant=variant,
-                       fill=fill, others=others)
+                       fill=fill, others=others, lang=lang)
     if output is None:
-        target = Path("output") / output_folder(done.item) / f"{done.item.id}-{paper.value}.{fmt.value}"
+        target = Path("output") / output_folder(done.item) / f"{output_stem(done.item.id, paper.value, done.lang)}.{fmt.value}"
         overwrite = True
     else:
         target, overwrite = output, force

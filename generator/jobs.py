@@ -114,6 +114,7 @@ class Rendered:
         manifest: the JSON manifest of a deck or chip sheet, else None.
         warnings: the item's warnings and text that had to be shrunk to fit.
         notes: facts worth telling (bleed cut down for lack of room).
+        lang: the language of the printed words (``en``, ``it``, …).
     """
 
     item: Any
@@ -124,6 +125,7 @@ class Rendered:
     manifest: Optional[dict] = None
     warnings: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    lang: str = "en"
 
 
 def parse_back_offset(text: str) -> tuple[float, float]:
@@ -186,22 +188,25 @@ def apply_variant(item, text: str):
     return with_variant(item, **values)
 
 
-def draw_pages(item, paper: str, options=None):
-    """Every page of ``item`` on ``paper`` as scenes, its manifest, and the warnings of text shrunk to fit.
+def draw_pages(item, paper: str, options=None, lang: str = "en"):
+    """Every page of ``item`` on ``paper`` as scenes, its manifest, and the warnings of text shrunk to fit
+    (and of messages a language's catalogue lacks, printed in English).
 
     Returns:
         ``(pages, manifest, warnings)``.
 
     Raises:
         InputError: the cards do not fit the paper.
+        SheetsmithError: no message catalogue for ``lang``.
     """
+    from .i18n import messages
     from .paper import paper as get_paper
     from .render import PrintOptions, pages_for
 
-    pages, manifest = pages_for(item, get_paper(paper), options or PrintOptions())
+    pages, manifest = pages_for(item, get_paper(paper), options or PrintOptions(), lang)
     warnings = [Problem(str(item.source), 0, 0, f"{note}; shorten it in strings:", "warning")
                 for scene in pages for note in scene.notes]
-    return pages, manifest, warnings
+    return pages, manifest, warnings + messages(lang).warnings()
 
 
 def _bleed_note(manifest: Optional[dict]) -> list[str]:
@@ -224,6 +229,7 @@ def render_item(
     variant: Optional[str] = None,
     fill: Optional[Path] = None,
     others: Sequence[Path] = (),
+    lang: str = "en",
 ) -> Rendered:
     """Draw one item (a shipped id or a YAML file) and encode it.
 
@@ -237,18 +243,22 @@ def render_item(
         variant: Flip 7 pads: ``target=N,flip7_bonus=N`` (:func:`apply_variant`).
         fill: All In sheets: a typed-in sheet drawn on the layout as a player fills it.
         others: with ``fill``: the game's other sheets (for the bonuses).
+        lang: the language of every printed word (a catalogue of ``templates/lang/``: ``en``, ``it``, ``fr``, ``de``).
 
     Raises:
         InputError: the item or a sheet cannot be read or is invalid.
-        SheetsmithError: options that do not apply to this item.
+        SheetsmithError: options that do not apply to this item; no catalogue for ``lang`` (the message lists the languages).
     """
     from .backends import render_bytes
     from .components.deck import Deck
     from .registry import load_any, resolve_layout
     from .render import PrintOptions
 
+    from .i18n import check_lang
+
     if fmt not in FORMATS:
         raise SheetsmithError(f"format '{fmt}': use one of {', '.join(FORMATS)}")
+    lang = check_lang(lang)
     item = load_any(resolve_layout(str(ref)))
     if variant is not None:
         item = apply_variant(item, variant)
@@ -257,11 +267,11 @@ def render_item(
         raise SheetsmithError("--card-size, --bleed, --no-backs and --back-offset apply to decks only")
     if others and fill is None:
         raise SheetsmithError("--with goes with --fill")
-    pages, manifest, warnings = draw_pages(item, paper, options)
+    pages, manifest, warnings = draw_pages(item, paper, options, lang)
     if fill is not None:
         pages = [fill_sheet(item, pages[0], fill, others)]
     data = render_bytes(pages, fmt, dpi=dpi)
-    return Rendered(item, fmt, paper, data, len(pages), manifest, warnings + list(item.warnings), _bleed_note(manifest))
+    return Rendered(item, fmt, paper, data, len(pages), manifest, warnings + list(item.warnings), _bleed_note(manifest), lang)
 
 
 def fill_sheet(item, scene, fill: Path, others: Sequence[Path] = ()):
@@ -287,7 +297,7 @@ def fill_sheet(item, scene, fill: Path, others: Sequence[Path] = ()):
 
 @dataclass
 class Built:
-    """One item of :func:`build_items` on one paper: the files to write (name → bytes) or its problems."""
+    """One item of :func:`build_items` on one paper in one language: the files to write (name → bytes) or its problems."""
 
     id: str
     folder: str
@@ -296,15 +306,34 @@ class Built:
     files: dict[str, bytes] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     pdf_size: int = 0
+    lang: str = "en"
+
+    @property
+    def stem(self) -> str:
+        """The files' name without extension: ``ID-PAPER``, or ``ID-PAPER-LANG`` in another language than English."""
+        from .render import output_stem
+
+        return output_stem(self.id, self.paper, self.lang)
 
 
-def build_items(papers: Sequence[str], *, dpi: int = 150, options=None) -> Iterator[Built]:
-    """Draw every shipped item on every paper, one :class:`Built` at a time (for a progress bar).
+def build_items(papers: Sequence[str], *, dpi: int = 150, options=None, langs: Sequence[str] = ("en",)) -> Iterator[Built]:
+    """Draw every shipped item on every paper in every language of ``langs``, one :class:`Built` at a time
+    (for a progress bar).
 
     Each item gives ``ID-PAPER.pdf`` and a PNG preview ``ID-PAPER.png``; a deck with
     backs also ``ID-PAPER-back.png``; decks and chips a manifest ``ID-PAPER.json``.
+    In another language than English every name has the language after the paper
+    (``ID-PAPER-it.pdf``), so it never replaces the English file.
     Errors of one item are in its ``problems``; the others are still built.
+
+    Raises:
+        SheetsmithError: a language without a catalogue (before anything is drawn).
     """
+    from .i18n import check_lang
+
+    from itertools import product
+
+    langs = list(dict.fromkeys(check_lang(lang) for lang in langs))
     import json
 
     from .backends.pdf import render_pdf
@@ -314,18 +343,18 @@ def build_items(papers: Sequence[str], *, dpi: int = 150, options=None) -> Itera
 
     cache: dict[str, Any] = {}
     for shipped in shipped_layouts():
-        for paper_id in papers:
-            built = Built(shipped.id, shipped.game, get_paper(paper_id).id)
+        for paper_id, lang in product(papers, langs):
+            built = Built(shipped.id, shipped.game, get_paper(paper_id).id, lang=lang)
             try:
                 item = cache.get(shipped.id) or load_any(shipped.path)
                 cache[shipped.id] = item
-                pages, manifest, warnings = draw_pages(item, paper_id, options)
+                pages, manifest, warnings = draw_pages(item, paper_id, options, lang)
                 pdf = render_pdf(pages)
             except SheetsmithError as exc:
                 built.problems = getattr(exc, "problems", []) or [Problem(display_path(shipped.path), 0, 0, str(exc))]
                 yield built
                 continue
-            stem = f"{shipped.id}-{paper_id}"
+            stem = built.stem
             built.pages, built.pdf_size = len(pages), len(pdf)
             built.files[f"{stem}.pdf"] = pdf
             built.files[f"{stem}.png"] = pdf_to_png(pdf, dpi=dpi)
