@@ -215,7 +215,7 @@ def _paragraphs(scene: Scene, x: float, y: float, width: float, text: str, size:
         widest = max((text_width(line, size) for ls in lines for line in ls), default=0.0)
         if height <= room and widest <= width:
             break
-        size -= 0.25
+        size -= 0.1
     cursor = y + size * 0.3528
     for ls in lines:
         for line in ls:

@@ -327,7 +327,12 @@ def _legend(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> 
     start_size = fit_size(s.start_help, 6.0, (W - 2 * m) * 0.3)
     scene.add(Text(m + 3.4, base, s.start_help, start_size, color=st.ink))
     left_end = m + 3.4 + text_width(s.start_help, start_size)
-    legend_sizes = {t: fit_size(t, 6.0, (W - 2 * m) * 0.2) for t in (s.reward_single, s.reward_double)}
+    # the reward legend stays right of the fold label above it, whose descenders its icons would touch
+    fold_size = fit_size(s.fold, 6.0, W - 2 * m - 30.0)
+    fold_end = W / 2 + text_width(s.fold, fold_size) / 2 + 2.5
+    legend = (s.reward_single, s.reward_double)
+    shrink = min(1.0, (W - m - fold_end - 2 * (6.2 + 5.0)) / sum(text_width(t, 6.0) for t in legend))
+    legend_sizes = {t: min(fit_size(t, 6.0, (W - 2 * m) * 0.2), 6.0 * shrink) for t in legend}
     right_start = W - m - sum(text_width(t, z) + 6.2 + 5.0 for t, z in legend_sizes.items())
     room = right_start - left_end - 8.0
     scene.add(Text((left_end + right_start) / 2, base, s.space_help, fit_size(s.space_help, 6.0, room, "bold"), "bold", anchor="middle", color=st.ink))
