@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import partial
 
 from ..cards import RED_SUITS
-from ..draw import rich_text, suit_path, transform_ops
+from ..draw import rich_text, rich_width, suit_path, transform_ops
 from ..i18n import Messages, messages
 from ..scene import Circle, Line, Paint, Path_, Rect, Scene, Text, cap_height, fit_size, polygon_ops, star_points, text_width
 from .deck import Deck, Face
@@ -187,7 +187,8 @@ def wrap(text: str, size: float, width: float, weight: str = "regular") -> list[
 
     A no-break space (U+00A0, as French sets before ``:`` and ``;``) keeps its
     neighbours on one line; a word wider than ``width`` gets a line of its own
-    (the caller shrinks the size until no line is too wide).
+    (the caller shrinks the size until no line is too wide).  Widths are
+    measured as :func:`~generator.draw.rich_text` draws (suits as shapes).
     """
     lines: list[str] = []
     line = ""
@@ -195,7 +196,7 @@ def wrap(text: str, size: float, width: float, weight: str = "regular") -> list[
         if not word:
             continue
         trial = f"{line} {word}" if line else word
-        if line and text_width(trial, size, weight) > width:
+        if line and rich_width(trial, size, weight) > width:
             lines.append(line)
             line = word
         else:
@@ -206,16 +207,30 @@ def wrap(text: str, size: float, width: float, weight: str = "regular") -> list[
 
 
 def _paragraphs(scene: Scene, x: float, y: float, width: float, text: str, size: float, color: str, room: float) -> None:
-    """Word-wrapped paragraphs (:func:`wrap`), shrunk until they fit ``room`` mm of height and every line ``width``."""
+    """Word-wrapped paragraphs (:func:`wrap`) at the largest size, in 0.1 pt steps from ``size`` down to 4 pt,
+    at which they fit ``room`` mm of height and every line ``width``."""
     paragraphs = [p for p in text.split("\n") if p.strip()]
-    while size > 4.0:
-        lines = [wrap(p, size, width) for p in paragraphs]
-        line_h = size * 0.3528 * 1.25
+
+    def set_at(pt: float):
+        lines = [wrap(p, pt, width) for p in paragraphs]
+        line_h = pt * 0.3528 * 1.25
         height = sum(len(ls) for ls in lines) * line_h + (len(lines) - 1) * line_h * 0.45
-        widest = max((text_width(line, size) for ls in lines for line in ls), default=0.0)
-        if height <= room and widest <= width:
-            break
-        size -= 0.1
+        widest = max((rich_width(line, pt) for ls in lines for line in ls), default=0.0)
+        return lines, line_h, height <= room and widest <= width
+
+    steps = [round(size - 0.1 * k, 2) for k in range(int(round((size - 4.0) / 0.1)) + 1)]  # size … 4.0
+    lo, hi = 0, len(steps) - 1  # bisect for the first step that fits (a smaller size almost always fits too)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if set_at(steps[mid])[2]:
+            hi = mid
+        else:
+            lo = mid + 1
+    k = lo
+    while k < len(steps) - 1 and not set_at(steps[k])[2]:  # wrapping can make a size fit where a smaller one does not
+        k += 1
+    size = steps[k]
+    lines, line_h, _ = set_at(size)
     cursor = y + size * 0.3528
     for ls in lines:
         for line in ls:
