@@ -287,11 +287,10 @@ TICKS = [str(n) for n in range(13)] + ["×2", "+2", "+4", "+6", "+8", "+10", "BU
 
 
 def _tick_pad(scene: Scene, pad: Pad, W: float, H: float, y: float, t: Messages) -> None:
-    player = t("pads.player")
-    player_size = fit_size(player, 7, 20.0, "bold")
-    scene.add(Text(MARGIN, y + 3.5, player, player_size, "bold", color=INK))
-    line_x = max(MARGIN + 12, MARGIN + text_width(player, player_size, "bold") + 2.0)
-    scene.add(Line(line_x, y + 4.0, MARGIN + 90, y + 4.0, Paint(INK, width=0.3)))
+    player = t("pads.player")  # up to 20 mm of label, ending where the name line starts in every language
+    scene.add(Text(MARGIN + 20.0, y + 3.5, player, fit_size(player, 7, 20.0, "bold"), "bold", "end", INK))
+    scene.add(Line(MARGIN + 22.0, y + 4.0, MARGIN + 100.0, y + 4.0, Paint(INK, width=0.3)))
+    scene.marks.append(MarkTarget("name", "player", "", MARGIN + 22.0, y - 2.0, 78.0, 6.0))
     y += 8.0
     label_w, score_w, total_w = 9.0, 14.0, 16.0
     box_area = W - 2 * MARGIN - label_w - score_w - total_w
