@@ -98,8 +98,20 @@ def _read(path: Path) -> tuple[dict[str, Any], str]:
 
 @lru_cache(maxsize=32)
 def _read_at(path: Path, stamp: int) -> tuple[dict[str, Any], str]:
+    """A well-formed catalogue is read by libyaml's plain loader (a few ms: every command that draws
+    pays it); anything else goes through the position-keeping reader for ``FILE:LINE:COL`` errors."""
+    import yaml
+
     from .yamlpos import load_yaml
 
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        data = None
+    if isinstance(data, dict):
+        flat = flatten(data)
+        if all(isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v)) for v in flat.values()):
+            return flat, str(path)
     doc = load_yaml(path)
     if not isinstance(doc.data, dict):
         raise InputError([doc.problem((), "a message catalogue is a mapping of keys to texts")])
@@ -183,10 +195,17 @@ def catalogue_problems(folder: Path | None = None) -> list[Problem]:
     a message whose ``{fields}`` differ from English's (it would fail or lose a
     number when drawn), text where English has a list or the reverse, and
     characters the sheet font cannot print.
+
+    Raises:
+        InputError: a catalogue that is not well-formed YAML (a key written twice, …), located.
     """
     from .scene import missing_glyphs
 
+    from .yamlpos import load_yaml
+
     folder = folder or lang_dir()
+    for code in languages(folder):
+        load_yaml(folder / f"{code}.yaml")  # the strict reader: a key written twice, tabs, … (InputError)
     english, _ = _read(folder / f"{DEFAULT_LANG}.yaml")
     problems: list[Problem] = []
     for code in languages(folder):
