@@ -359,3 +359,15 @@ def test_a_deck_entrys_own_words_win_and_keys_are_checked(tmp_path):
     (problem,) = exc.value.problems
     assert (problem.line, problem.col) == (7, 23)
     assert "no cards.flipflop.spreds.title/body" in problem.message and "flipflop.spreads" in problem.message
+
+
+def test_a_users_file_renders_next_to_itself_with_the_language(tmp_path, monkeypatch, capsys):
+    from generator.watch import default_target
+
+    mine = tmp_path / "my-sheet.yaml"
+    mine.write_text((REPO / "layouts/allin/q-diamonds.yaml").read_text(encoding="utf-8").replace("id: q-diamonds\n", ""),
+                    encoding="utf-8")
+    code, out, err = run(monkeypatch, capsys, tmp_path, "render", str(mine), "--lang", "fr")
+    assert code == 0, err
+    assert (tmp_path / "my-sheet-a4-fr.pdf").exists() and not (tmp_path / "my-sheet-a4.pdf").exists()
+    assert default_target(mine, fmt="pdf", paper="letter", output=None, lang="de") == tmp_path / "my-sheet-letter-de.pdf"
