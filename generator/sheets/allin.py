@@ -331,7 +331,7 @@ def _legend(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> 
     fold_size = fit_size(s.fold, 6.0, W - 2 * m - 30.0)
     fold_end = W / 2 + text_width(s.fold, fold_size) / 2 + 2.5
     legend = (s.reward_single, s.reward_double)
-    shrink = min(1.0, (W - m - fold_end - 2 * (6.2 + 5.0)) / sum(text_width(t, 6.0) for t in legend))
+    shrink = min(1.0, max(0.5, (W - m - fold_end - 2 * (6.2 + 5.0)) / sum(text_width(t, 6.0) for t in legend)))
     legend_sizes = {t: min(fit_size(t, 6.0, (W - 2 * m) * 0.2), 6.0 * shrink) for t in legend}
     right_start = W - m - sum(text_width(t, z) + 6.2 + 5.0 for t, z in legend_sizes.items())
     room = right_start - left_end - 8.0
