@@ -1,7 +1,7 @@
 """The ``sheetsmith`` command (typer + rich): a thin face over :mod:`generator.jobs`.
 
 Commands: ``build``, ``render``, ``layouts``, ``check``, ``verify``,
-``replay``, ``simulate``.  Each parses its options, calls one job and prints
+``replay``, ``simulate``, ``balance``.  Each parses its options, calls one job and prints
 what the job returns.  Problems print as ``FILE:LINE:COL: error: message``
 lines on stderr; nothing is half-written.
 
@@ -335,6 +335,38 @@ def simulate(
     for warning in stats["warnings"]:
         _say(f"warning: {warning}")
     terminal.print_flip7_simulation(stats, out())
+
+
+@app.command()
+def balance(
+    layouts: List[str] = typer.Argument(..., help="Layouts to measure: shipped ids or layout files (each is compared with Q♦)."),
+    games: int = typer.Option(200, "--games", "-g", min=1, max=100_000, help="Games played on each sheet (the same deals on every sheet)."),
+    players: int = typer.Option(4, "--players", "-n", min=1, max=8, help="Bots per game."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Same seed, same figures."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="Worker processes (default: one per CPU, never more); the figures do not depend on it."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON on stdout."),
+) -> None:
+    """Is my sheet fair? Bots play the same games on each layout and on Q♦; compare mean and 10th/90th
+    percentile totals, how often each hand is completed and what it scores, chips earned and how often the
+    Golden Card is surrounded.
+
+    Warns when a layout's mean total is more than 10 % from Q♦'s, or a hand is completed on fewer than
+    5 % of sheets. Exit status: 0 (warnings alone included), 2 a layout cannot be read or a bad option."""
+    import json
+
+    from . import terminal
+    from .jobs import balance_layouts
+
+    with _progress() as progress:
+        task = progress.add_task("playing", total=None)
+        result = balance_layouts(layouts, games=games, players=players, seed=seed, workers=workers,
+                                 progress=lambda n, total: progress.update(task, advance=n, total=total))
+    if as_json:
+        sys.stdout.write(json.dumps(result.report(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        terminal.print_balance(result, out())
+    _problems([w.problem for w in result.warnings])
+    raise typer.Exit(result.exit_code)
 
 
 @app.callback(invoke_without_command=True)
