@@ -360,11 +360,13 @@ class Compared:
         figures: its :class:`SheetFigures`.
         mean_total_gap: ``(mean − baseline mean) / baseline mean`` (``None`` when the baseline's mean is 0).
         warnings: :func:`fairness_warnings`, hand warnings located at their ``hands:`` entry.
+        layout_warnings: the layout file's own warnings (as ``sheetsmith check`` gives them).
     """
 
     figures: SheetFigures
     mean_total_gap: Optional[float]
     warnings: list[BalanceWarning] = field(default_factory=list)
+    layout_warnings: list[Problem] = field(default_factory=list)
 
 
 @dataclass
@@ -389,6 +391,14 @@ class Balance:
         return [w for c in self.compared for w in c.warnings]
 
     @property
+    def problems(self) -> list[Problem]:
+        """Every warning to print, located: each layout's own warnings, then the fairness warnings."""
+        out: list[Problem] = []
+        for c in self.compared:
+            out += [p for p in c.layout_warnings if p not in out] + [w.problem for w in c.warnings]
+        return out
+
+    @property
     def exit_code(self) -> int:
         """Always 0: warnings alone do not fail a run."""
         return EXIT_OK
@@ -399,7 +409,8 @@ class Balance:
             {"games", "players", "seed",
              "thresholds": {"mean_total_gap", "min_completion_rate"},
              "baseline": SHEET,
-             "layouts": [SHEET + {"mean_total_gap", "warnings": [{"kind", "hand", "message", "file", "line", "col"}]}]}
+             "layouts": [SHEET + {"mean_total_gap", "warnings": [{"kind", "hand", "message", "file", "line", "col"}],
+                                  "layout_warnings": ["FILE:LINE:COL: warning: message"]}]}
 
         where SHEET is :meth:`SheetFigures.as_dict` (rates 0..1).
         """
@@ -408,7 +419,8 @@ class Balance:
             "thresholds": {"mean_total_gap": MEAN_TOTAL_TOLERANCE, "min_completion_rate": RARE_COMPLETION},
             "baseline": self.baseline.as_dict(),
             "layouts": [
-                {**c.figures.as_dict(), "mean_total_gap": c.mean_total_gap, "warnings": [w.as_dict() for w in c.warnings]}
+                {**c.figures.as_dict(), "mean_total_gap": c.mean_total_gap, "warnings": [w.as_dict() for w in c.warnings],
+                 "layout_warnings": [str(p) for p in c.layout_warnings]}
                 for c in self.compared
             ],
         }
@@ -441,6 +453,9 @@ def _play_all(layouts: Sequence[AllInLayout], paths: Sequence[str], games: int, 
         results[i][start:start + len(played)] = played
         if progress:
             progress(len(played), games * len(layouts))
+
+    if progress:
+        progress(0, games * len(layouts))
 
     if workers <= 1:
         for i, start, stop in tasks:
@@ -506,7 +521,8 @@ def balance(refs: Sequence[str | Path], *, games: int = 200, players: int = 4, s
         workers: processes to play on (default one per CPU, at most the CPU count);
             the figures do not depend on it.
         progress: called as ``progress(played, total)`` with the games just played and
-            the games of the whole run (for a progress bar).
+            the games of the whole run (for a progress bar); first with 0 once every
+            layout has been read, before any game.
 
     Returns:
         A :class:`Balance`; its ``exit_code`` is 0 (warnings alone do not fail).
@@ -533,9 +549,9 @@ def balance(refs: Sequence[str | Path], *, games: int = 200, players: int = 4, s
     by_path = {p.resolve(): f for p, f in zip(unique, figures)}
     baseline = figures[0]
     compared = []
-    for p in paths:
+    for p, lay in zip(paths, layouts):
         fig = by_path[p.resolve()]
         found = _locate(fairness_warnings(fig, baseline), p, fig.file)
-        compared.append(Compared(fig, mean_total_gap(fig, baseline), found))
+        compared.append(Compared(fig, mean_total_gap(fig, baseline), found, list(lay.warnings)))
     return Balance(games, players, seed, baseline, compared)
 

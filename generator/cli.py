@@ -357,15 +357,24 @@ def balance(
     from . import terminal
     from .jobs import balance_layouts
 
-    with _progress() as progress:
-        task = progress.add_task("playing", total=None)
-        result = balance_layouts(layouts, games=games, players=players, seed=seed, workers=workers,
-                                 progress=lambda n, total: progress.update(task, advance=n, total=total))
+    progress = _progress()
+    tasks: list = []
+
+    def advance(n: int, total: int) -> None:  # the bar appears once every layout has been read
+        if not tasks:
+            progress.start()
+            tasks.append(progress.add_task("playing", total=total))
+        progress.update(tasks[0], advance=n)
+
+    try:
+        result = balance_layouts(layouts, games=games, players=players, seed=seed, workers=workers, progress=advance)
+    finally:
+        progress.stop()
     if as_json:
         sys.stdout.write(json.dumps(result.report(), indent=2, ensure_ascii=False) + "\n")
     else:
         terminal.print_balance(result, out())
-    _problems([w.problem for w in result.warnings])
+    _problems(result.problems)
     raise typer.Exit(result.exit_code)
 
 

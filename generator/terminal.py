@@ -61,7 +61,8 @@ def print_balance(result: Any, console: Console) -> None:
     from .balance import RARE_COMPLETION
 
     base = result.baseline
-    table = Table(title=f"Balance: {result.games} games of {result.players} players on each sheet, seed {result.seed} "
+    players = f"{result.players} player" + ("s" if result.players != 1 else "")
+    table = Table(title=f"Balance: {result.games} games of {players} on each sheet, seed {result.seed} "
                         "(same deals, same bots)")
     table.add_column("per sheet")
     table.add_column(f"{base.name} (baseline)", justify="right")
