@@ -502,7 +502,7 @@ def _sheet_problems(rep: dict, read) -> list[Problem]:
     for p in rep.get("problems", []):
         doc = by_player.get(p.get("player"))
         file = p.get("file") or (doc.file if doc is not None else "")
-        line, col = p.get("line", 0), p.get("col", 0)
+        line, col = p.get("line") or 0, p.get("col") or 0
         cell = f"{p['cell']}: " if p.get("cell") else ""
         out.append(Problem(file, line, col, cell + p["message"]))
     return out
