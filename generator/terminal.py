@@ -58,19 +58,24 @@ def print_flip7_simulation(stats: dict, console: Console) -> None:
 
 def print_balance(result: Any, console: Console) -> None:
     """The tables of :func:`generator.jobs.balance_layouts`: the figures side by side, then each layout's hands beside Q♦'s."""
+    from rich.markup import escape
+
     from .balance import RARE_COMPLETION
+
+    def label(f) -> str:  # names and ids come from layout files: never read as markup
+        return escape(f"{f.name} ({f.id})")
 
     base = result.baseline
     players = f"{result.players} player" + ("s" if result.players != 1 else "")
     table = Table(title=f"Balance: {result.games} games of {players} on each sheet, seed {result.seed} "
                         "(same deals, same bots)")
     table.add_column("per sheet")
-    table.add_column(f"{base.name} (baseline)", justify="right")
+    table.add_column(escape(f"{base.name} (baseline)"), justify="right")
     for c in result.compared:
-        table.add_column(f"{c.figures.name} ({c.figures.id})", justify="right")
+        table.add_column(label(c.figures), justify="right")
 
-    def row(label: str, fmt) -> None:
-        table.add_row(label, fmt(base, None), *(fmt(c.figures, c) for c in result.compared))
+    def row(measure: str, fmt) -> None:
+        table.add_row(measure, fmt(base, None), *(fmt(c.figures, c) for c in result.compared))
 
     def total(f, c) -> str:
         gap = "" if c is None or c.mean_total_gap is None else f" ({c.mean_total_gap:+.1%})"
@@ -103,12 +108,12 @@ def print_balance(result: Any, console: Console) -> None:
     base_rows = hands(base)
     for c in result.compared:
         f = c.figures
-        t = Table(title=f"Hands of {f.name} ({f.id}) beside {base.name}'s: complete = share of sheets, points = mean",
+        t = Table(title=f"Hands of {label(f)} beside {escape(base.name)}'s: complete = share of sheets, points = mean",
                   box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
         numeric = ("len", "bonus", "complete", "points")
         for col in ("hand", "cells", "len", "reward", "bonus", "complete", "points"):
             t.add_column(col, justify="right" if col in numeric else "left", no_wrap=True)
-        for col in (base.name, "len", "complete", "points"):
+        for col in (escape(base.name), "len", "complete", "points"):
             t.add_column(col, justify="right" if col in numeric else "left", no_wrap=True, style="dim")
         mine = hands(f)
         for i in range(max(len(mine), len(base_rows))):

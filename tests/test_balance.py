@@ -233,12 +233,16 @@ def test_json_keys_and_q_diamonds_against_itself():
     assert b["p10_total"] <= b["mean_total"] <= b["p90_total"]
 
 
-def test_table_output():
-    done = run("balance", "j-clubs", "--games", "1", "--players", "1", "--workers", "1")
+def test_table_output(write_yaml):
+    # a name with rich markup in it is printed as written, not read as markup
+    path = write_yaml(UNFAIR.replace('name: "3♣"', 'name: "[b]3♣[/b]"'), "markup.yaml")
+    done = run("balance", str(path), "--games", "1", "--players", "1", "--workers", "1")
     assert done.returncode == 0, done.stderr
-    assert "Q♦ (baseline)" in done.stdout and "J♣ (j-clubs)" in done.stdout
-    assert "Hands of J♣ (j-clubs) beside Q♦'s" in done.stdout
-    assert "c1–c5" in done.stdout  # J♣'s column c, through the Golden Card
+    assert "Q♦ (baseline)" in done.stdout and "[b]3♣[/b] (markup)" in done.stdout
+    assert "Hands of [b]3♣[/b] (markup) beside Q♦'s" in done.stdout
+    row_d = next(line for line in done.stdout.splitlines() if " a4–h4 " in line)
+    assert row_d.split()[:6] == ["D", "a4–h4", "8", "single", "2", "0%"]  # hand D, never complete (see above)
+    assert "markup.yaml:20:3: warning: hand D (a4–h4, 8 spaces) was completed on 0.0% of sheets" in done.stderr
 
 
 @pytest.mark.parametrize("args, says", [
