@@ -191,9 +191,8 @@ def _register(weight: str) -> str:
     from reportlab.pdfbase.ttfonts import TTFont
 
     name = FONT_NAMES[weight]
-    try:
-        pdfmetrics.getFont(name)
-    except KeyError:
+    # Not getFont(): for a name it does not know yet, it first parses every Type 1 font metrics file it can find.
+    if name not in pdfmetrics.getRegisteredFontNames():
         pdfmetrics.registerFont(TTFont(name, str(font_path(weight))))
     return name
 

@@ -123,4 +123,49 @@ def print_balance(result: Any, console: Console) -> None:
         console.print(t)
 
 
-__all__ = ["print_verdict", "print_game", "print_flip7_simulation", "print_balance"]
+def print_show(data: dict, console: Console) -> None:
+    """``sheetsmith show``: an All In sheet's grid, its hands and counts; other items in a few lines."""
+    from rich.text import Text
+
+    if data["kind"] != "allin-layout":
+        table = Table(title=f"{data['name']} ({data['id']}, {data['kind']}, {data['file']})", show_header=False)
+        table.add_column("what", style="bold")
+        table.add_column("value")
+        for key, value in data.items():
+            if key not in ("name", "id", "kind", "file") and value not in ("", None):
+                table.add_row(key.replace("_", " "), ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else str(value))
+        console.print(table)
+        return
+    counts = data["counts"]
+    title = f"{data['name']} ({data['id']}, {data['file']})"
+    console.print(Text(title, style="bold"))
+    if data["description"]:
+        console.print(Text(data["description"], style="dim"))
+    console.print()
+    golden = data["golden"]["label"]
+    for n, line in enumerate(data["picture"]):
+        text = Text(line)
+        if n:  # not the column header
+            text.highlight_regex(r"(?<![\[\w])[A-Z](?![\w♠♥♦♣])", "bold red")  # hand letters, not the Golden Card's rank
+            text.highlight_regex("•", "bold")
+            text.highlight_regex(r"\[" + golden + r"\s*\]", "bold yellow")
+        console.print(text, soft_wrap=True)
+    console.print(Text(f"• starting space   [{golden}] the Golden Card   A B C … hands: a row's letter right of it, "
+                       "a column's under it", style="dim"), soft_wrap=True)
+    console.print()
+    table = Table(title="Hands")
+    for col in ("hand", "cells", "length", "reward", "bonus"):
+        table.add_column(col, justify="right" if col in ("length", "bonus") else "left", no_wrap=True)
+    for h in data["hands"]:
+        cells = h["span"] + (f" (with {golden})" if h["golden"] else "")
+        reward = "single: 1 chip to the first" if h["reward"] == "single" else "double: 2 to the first, 1 later"
+        table.add_row(h["letter"], cells, str(h["length"]), reward, f"+{h['bonus']}")
+    console.print(table)
+    by_length = ", ".join(f"{n} of {k}" for k, n in counts["hands_by_length"].items() if n)
+    console.print(f"{counts['spaces']} writable spaces ({counts['starting_spaces']} starting), Golden Card at "
+                  f"{data['golden']['cell']}; {counts['hands']} hands ({by_length} spaces); "
+                  f"{counts['single']} single, {counts['double']} double rewards; chip track {counts['chip_track']} "
+                  f"circles, a player can earn {counts['chips_to_earn']}", soft_wrap=True, highlight=False)
+
+
+__all__ = ["print_verdict", "print_game", "print_flip7_simulation", "print_show", "print_balance"]
