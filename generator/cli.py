@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from . import __version__
-from .errors import Problem, SheetsmithError
+from .errors import Interrupted, Problem, SheetsmithError
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
@@ -332,7 +332,7 @@ def watch(
                 errors = sum(1 for p in done.problems if p.is_error)
                 _say(f"not written: {errors} error{'s' if errors != 1 else ''} ({done.seconds:.2f} s); fix them and save again", to_err=False)
             sys.stdout.flush()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted):
         _say("stopped", to_err=False)
     raise typer.Exit(0)
 
@@ -558,10 +558,10 @@ def main() -> None:
     # sheetsmith has no use for pydantic plugins; looking for them scans every installed package's entry points
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
-    def stop(signum, _frame):  # TERM and HUP end the run like Ctrl-C: temporary files are removed
-        raise SystemExit(128 + signum)
+    def stop(signum, _frame):  # Ctrl-C, TERM and HUP end the run: temporary files are removed on the way out
+        raise Interrupted(signum)
 
-    for name in ("SIGTERM", "SIGHUP"):
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), stop)
     try:
@@ -572,9 +572,9 @@ def main() -> None:
         problems = getattr(exc, "problems", None)
         _say("\n".join(str(p) for p in problems) if problems else f"error: {exc}")
         sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted) as exc:
         _say("interrupted; nothing half-written was left behind")
-        sys.exit(130)
+        sys.exit(exc.code if isinstance(exc, Interrupted) else 130)
 
 
 if __name__ == "__main__":  # pragma: no cover
