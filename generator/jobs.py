@@ -15,7 +15,9 @@ Jobs:
 * :func:`verify` – finished paper by its ``game:``: All In sheets (typed in or
   photographed), a Flip 7 score pad, a Fundex or Flip Flop round log;
 * :func:`replay_log` – referee an All In game log;
-* :func:`simulate_allin`, :func:`simulate_flip7` – bot games.
+* :func:`simulate_allin`, :func:`simulate_flip7` – bot games;
+* :func:`balance_layouts` – is my sheet fair? bot games on layouts beside Q♦
+  (:mod:`generator.balance`).
 
 Results carry their findings as :class:`~generator.errors.Problem` lists and
 an ``exit_code`` (DESIGN.md, "Exit codes"): 0 nothing wrong, 1 problems
@@ -748,3 +750,32 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
         "decks": decks_for(players),
         "warnings": player_count_warnings(players),
     }
+
+
+# --------------------------------------------------------------------------- balance
+
+
+def balance_layouts(refs: Sequence[str | Path], *, games: int = 200, players: int = 4, seed: int = 1,
+                    workers: Optional[int] = None, progress: Optional[Callable[[int, int], None]] = None):
+    """Is my sheet fair?  ``games`` bot games on each layout and on Q♦, same deals and bots, compared.
+
+    Returns:
+        A :class:`generator.balance.Balance`: each sheet's mean and 10th/90th
+        percentile totals, hand completion rates and points, chips earned and
+        Golden Card surround rate, with warnings (mean total more than 10 %
+        from Q♦'s, a hand completed on under 5 % of sheets); ``report()`` is
+        the ``--json`` report.
+
+    Args:
+        refs: shipped ids or layout files.
+        games: games per sheet; players: bots per game (1 to 8); seed: same seed, same figures.
+        workers: processes (default one per CPU, never more); the figures do not depend on it.
+        progress: called as ``progress(played, total)``.
+
+    Raises:
+        InputError: a layout cannot be read or is invalid (exit 2).
+        SheetsmithError: options out of range (exit 2).
+    """
+    from .balance import balance
+
+    return balance(refs, games=games, players=players, seed=seed, workers=workers, progress=progress)
