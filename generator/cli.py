@@ -1,7 +1,7 @@
 """The ``sheetsmith`` command (typer + rich): a thin face over :mod:`generator.jobs`.
 
 Commands: ``build``, ``render``, ``layouts``, ``check``, ``verify``,
-``replay``, ``simulate``, ``serve``.  Each parses its options, calls one job and prints
+``replay``, ``simulate``, ``balance``, ``serve``.  Each parses its options, calls one job and prints
 what the job returns.  Problems print as ``FILE:LINE:COL: error: message``
 lines on stderr; nothing is half-written.
 
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from . import __version__
-from .errors import Problem, SheetsmithError
+from .errors import Interrupted, Problem, SheetsmithError
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
@@ -135,6 +135,7 @@ BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, metavar="MM", help="Decks
 BACKS = typer.Option(True, "--backs/--no-backs", help="Decks: a mirrored backs page after each fronts page (long-edge duplex).")
 OFFSET = typer.Option("0,0", "--back-offset", metavar="DX,DY", help="Decks: DX,DY mm to move every back: +DX right, +DY down, as seen on the printed backs page.")
 CARD_SIZE = typer.Option(None, "--card-size", metavar="SIZE", help="Decks: poker (63×88 mm), poker-in (2.5×3.5 in) or bridge (2.25×3.5 in).")
+LANG_HELP = "Language of every printed word: en, it, fr, de (one catalogue per language in templates/lang/)."
 
 
 @app.command()
@@ -148,31 +149,35 @@ def build(
     bleed: float = BLEED,
     backs: bool = BACKS,
     back_offset: str = OFFSET,
+    langs: List[str] = typer.Option(["en"], "--lang", "-l", metavar="LANG", help=LANG_HELP + " Repeat or separate by commas for several; 'all' for every one. Files in another language than English end in -LANG."),
 ) -> None:
     """Render everything shipped into OUT_DIR: per paper size a PDF to print and a PNG preview;
     decks and chips also get a manifest (JSON) and decks a preview of the backs."""
     from rich.table import Table
 
+    from .i18n import check_lang, languages
     from .jobs import build_items, print_options, shipped_count
     from .output import write_atomic
 
     options = print_options(bleed, backs, back_offset)  # every option checked before anything is written
-    total = shipped_count() * len(papers)
+    asked = [code for text in langs for code in text.split(",") if code.strip()]
+    langs = languages() if "all" in asked else list(dict.fromkeys(check_lang(code) for code in asked))
+    total = shipped_count() * len(papers) * len(langs)
     rows: list[tuple[str, ...]] = []
     problems: list[Problem] = []
     with _progress() as progress:
         task = progress.add_task("building", total=total)
-        for built in build_items([p.value for p in papers], dpi=dpi, options=options):
-            progress.update(task, description=f"{built.id} ({built.paper})")
+        for built in build_items([p.value for p in papers], dpi=dpi, options=options, langs=langs):
+            progress.update(task, description=f"{built.id} ({built.paper}{', ' + built.lang if built.lang != 'en' else ''})")
             problems.extend(built.problems)
             if built.files:
                 for name, data in built.files.items():
                     write_atomic(out_dir / built.folder / name, data)
-                stem = f"{built.id}-{built.paper}"
+                stem = built.stem
                 kinds = " ".join(n[len(stem):].lstrip(".-").replace(".png", " png") for n in built.files)
-                rows.append((built.id, built.folder, built.paper, str(built.pages), kinds, f"{built.pdf_size / 1024:.0f} KB"))
+                rows.append((built.id, built.folder, built.paper + ("" if built.lang == "en" else f" {built.lang}"), str(built.pages), kinds, f"{built.pdf_size / 1024:.0f} KB"))
             progress.advance(task)
-    table = Table(title=f"sheetsmith build: {len(rows)} of {total} written to {out_dir}/<folder>/<id>-<paper>.*")
+    table = Table(title=f"sheetsmith build: {len(rows)} of {total} written to {out_dir}/<folder>/<id>-<paper>{'[-<lang>]' if langs != ['en'] else ''}.*")
     for col in ("id", "folder", "paper", "pages", "files", "PDF"):
         table.add_column(col, no_wrap=col != "files", justify="right" if col in ("pages", "PDF") else "left")
     for row in rows:
@@ -199,6 +204,7 @@ def render(
     variant: Optional[str] = typer.Option(None, "--variant", metavar="target=N,flip7_bonus=N", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
     fill: Optional[Path] = typer.Option(None, "--fill", metavar="FILE", help="Draw a typed-in file on the item as a player fills it: an All In sheet on its layout, a Flip 7 pad on the score pad or tick pad (a page per player)."),
     others: List[Path] = typer.Option([], "--with", metavar="SHEET", help="With --fill on an All In sheet: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides."),
+    lang: str = typer.Option("en", "--lang", "-l", metavar="LANG", help=LANG_HELP + " The default file name ends in -LANG for another language than English."),
 ) -> None:
     """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (one page).
 
@@ -209,7 +215,7 @@ def render(
     fmt = _format(fmt, output)
     options = print_options(bleed, backs, back_offset, card_size)
     done = render_item(layout, fmt=fmt.value, paper=paper.value, dpi=dpi, options=options, variant=variant,
-                       fill=fill, others=others, page=parse_page(page))
+                       fill=fill, others=others, page=parse_page(page), lang=lang)
     target, overwrite = output_target(done, output=output, force=force)
     written, manifest = write_rendered(done, target, overwrite)
     _problems(done.warnings)
@@ -313,14 +319,17 @@ def watch(
     output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default <file>-<paper>.<format> next to FILE."),
     force: bool = typer.Option(False, "--force", help="Replace the output if it exists when watch starts (later saves always replace it)."),
     dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="PNG resolution."),
+    lang: str = typer.Option("en", "--lang", "-l", metavar="LANG", help=LANG_HELP),
 ) -> None:
     """Check and render FILE now and again on every save: the problems, or "ok, wrote FILE (0.12 s)".
     Keeps running through errors; Ctrl-C stops it."""
+    from .i18n import check_lang
     from .watch import default_target, watch_rounds
 
     fmt = _format(fmt, output)
-    target = default_target(file, fmt=fmt.value, paper=paper.value, output=output) or f"output/<folder>/<id>-{paper.value}.{fmt.value}"
-    rounds = watch_rounds(file, fmt=fmt.value, paper=paper.value, output=output, force=force, dpi=dpi)
+    lang = check_lang(lang)
+    target = default_target(file, fmt=fmt.value, paper=paper.value, output=output, lang=lang) or f"output/<folder>/<id>-{paper.value}.{fmt.value}"
+    rounds = watch_rounds(file, fmt=fmt.value, paper=paper.value, output=output, force=force, dpi=dpi, lang=lang)
     try:
         for n, done in enumerate(rounds):
             if n == 0:
@@ -332,7 +341,7 @@ def watch(
                 errors = sum(1 for p in done.problems if p.is_error)
                 _say(f"not written: {errors} error{'s' if errors != 1 else ''} ({done.seconds:.2f} s); fix them and save again", to_err=False)
             sys.stdout.flush()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted):
         _say("stopped", to_err=False)
     raise typer.Exit(0)
 
@@ -492,6 +501,47 @@ def simulate(
 
 
 @app.command()
+def balance(
+    layouts: List[str] = typer.Argument(..., help="Layouts to measure: shipped ids or layout files (each is compared with Q♦)."),
+    games: int = typer.Option(200, "--games", "-g", min=1, max=100_000, help="Games played on each sheet (the same deals on every sheet)."),
+    players: int = typer.Option(4, "--players", "-n", min=1, max=8, help="Bots per game."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Same seed, same figures."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="Worker processes (default: one per CPU, never more); the figures do not depend on it."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON on stdout."),
+) -> None:
+    """Is my sheet fair? Bots play the same games on each layout and on Q♦; compare mean and 10th/90th
+    percentile totals, how often each hand is completed and what it scores, chips earned and how often the
+    Golden Card is surrounded.
+
+    Warns when a layout's mean total is more than 10 % from Q♦'s, or a hand is completed on fewer than
+    5 % of sheets. Exit status: 0 (warnings alone included), 2 a layout cannot be read or a bad option."""
+    import json
+
+    from . import terminal
+    from .jobs import balance_layouts
+
+    progress = _progress()
+    tasks: list = []
+
+    def advance(n: int, total: int) -> None:  # the bar appears once every layout has been read
+        if not tasks:
+            progress.start()
+            tasks.append(progress.add_task("playing", total=total))
+        progress.update(tasks[0], advance=n)
+
+    try:
+        result = balance_layouts(layouts, games=games, players=players, seed=seed, workers=workers, progress=advance)
+    finally:
+        progress.stop()
+    if as_json:
+        sys.stdout.write(json.dumps(result.report(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        terminal.print_balance(result, out())
+    _problems(result.problems)
+    raise typer.Exit(result.exit_code)
+
+
+@app.command()
 def serve(
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="The TCP port."),
     lan: bool = typer.Option(False, "--lan", help="Serve phones on the same network: bind every interface, with a random access token (printed as an address and a QR code)."),
@@ -532,10 +582,10 @@ def main() -> None:
     # sheetsmith has no use for pydantic plugins; looking for them scans every installed package's entry points
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
-    def stop(signum, _frame):  # TERM and HUP end the run like Ctrl-C: temporary files are removed
-        raise SystemExit(128 + signum)
+    def stop(signum, _frame):  # Ctrl-C, TERM and HUP end the run: temporary files are removed on the way out
+        raise Interrupted(signum)
 
-    for name in ("SIGTERM", "SIGHUP"):
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), stop)
     try:
@@ -546,9 +596,9 @@ def main() -> None:
         problems = getattr(exc, "problems", None)
         _say("\n".join(str(p) for p in problems) if problems else f"error: {exc}")
         sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted) as exc:
         _say("interrupted; nothing half-written was left behind")
-        sys.exit(130)
+        sys.exit(exc.code if isinstance(exc, Interrupted) else 130)
 
 
 if __name__ == "__main__":  # pragma: no cover
