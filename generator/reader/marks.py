@@ -349,9 +349,11 @@ def _groups(scene: Scene) -> dict[str, tuple[list[MarkTarget], list[MarkTarget]]
             cells.setdefault(t.owner, []).append(t)
         elif t.kind in ("chip_earned", "chip_spent"):
             chips.append(t)
+        elif t.kind == "tick":  # a row of tick boxes (a tick pad's round), registered on its own boxes
+            cells.setdefault(t.owner, []).append(t)
     groups: dict[str, tuple[list[MarkTarget], list[MarkTarget]]] = {}
     for name, ts in cells.items():
-        groups[name] = ([t for t in ts if t.kind != "suit"], [t for t in ts if t.kind == "rank"])
+        groups[name] = ([t for t in ts if t.kind != "suit"], [t for t in ts if t.kind in ("rank", "tick")])
         suits = [t for t in ts if t.kind == "suit"]
         if suits:  # the suit column on its own printed symbols (a space is never quite flat)
             groups[f"{name}/suits"] = (suits, suits)
@@ -763,7 +765,7 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
     ox, oy = origin
     x, y = (t.x - ox) * ppm, (t.y - oy) * ppm
     w, h = t.w * ppm, t.h * ppm
-    if t.kind in ("rank", "chip_spent", "value"):
+    if t.kind in ("rank", "chip_spent", "value", "tick"):  # a tick box is measured as a rank box
         if t.kind == "chip_spent":  # larger, and alone: keep well clear of its outline
             inset = max(0.2 * w, (0.15 + 0.8 * blur) * ppm)
         else:
