@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..paper import Paper
-from ..scene import Scene
+from ..scene import MarkTarget, Scene
 from .synth import HandStyle, PhotoParams, _box_mark, _erased, _Ink, photograph, random_style, realistic_params
 
 _PAGES: dict[tuple, tuple[Scene, np.ndarray]] = {}
@@ -60,7 +60,8 @@ def draw_ticks(page: np.ndarray, scene: Scene, rows: list[list[str]], style: Han
     ink = _Ink(page, dpi, style.pen, rng)
     marks = {(m.kind, m.owner, m.key): m for m in scene.marks}
     for r, key, residue in erased:
-        _erased(page, dpi, style, rng, marks[("tick", f"round{r}", key)], residue)
+        t = marks[("tick", f"round{r}", key)]
+        _erased(page, dpi, style, rng, MarkTarget("rank", t.owner, t.key, t.x, t.y, t.w, t.h), residue)  # drawn as a box mark
     total = 0
     for r, keys in enumerate(rows, start=1):
         for key in keys:
