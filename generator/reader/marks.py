@@ -350,10 +350,10 @@ def _groups(scene: Scene) -> dict[str, tuple[list[MarkTarget], list[MarkTarget]]
             cells.setdefault(t.owner, []).append(t)
         elif t.kind in ("chip_earned", "chip_spent"):
             chips.append(t)
-        elif t.kind == "tick":  # a row of tick boxes (a tick pad's round), registered four boxes at a time on their print
+        elif t.kind == "tick":  # a row of tick boxes (a tick pad's round), registered two boxes at a time on their print
             row = ticks.setdefault(t.owner, [])  # (a long row bends with the sheet: one shift would not fit all of it)
             row.append(t)
-            cells.setdefault(f"{t.owner}/{(len(row) - 1) // 4}", []).append(t)
+            cells.setdefault(f"{t.owner}/{(len(row) - 1) // 2}", []).append(t)
     groups: dict[str, tuple[list[MarkTarget], list[MarkTarget]]] = {}
     for name, ts in cells.items():
         groups[name] = ([t for t in ts if t.kind != "suit"], [t for t in ts if t.kind in ("rank", "tick")])

@@ -319,13 +319,41 @@ def read(ctx: PhotoContext) -> TickPadReading:
     blur = BlurField(sfit, pts, ctx.blur.sigma_px, ctx.blur.median)
     key = (code_text(pad.id, (pad.variant.target, pad.variant.flip7_bonus)), str(pad.source), digest, paper.id)  # the variant: another print
     m = measure(ctx.src, sfit, scene, key, blur=blur)
-    rows = decide(scene, m)
     preview = rectify(ctx.src, sfit, (0.0, 0.0, scene.width, scene.height), 4.0, border=(150, 150, 150))
+    for t in light_steps(preview, 4.0, [t for t in scene.marks if t.kind == "tick"]):
+        ti = m.inks[(t.kind, t.owner, t.key)]
+        ti.hidden = ti.hidden or "edge"
+    rows = decide(scene, m)
     return TickPadReading(
         path=ctx.path, display=ctx.display, pad=pad, paper=sfit.paper, scene=scene, code=ctx.code, fit=fit,
         measurement=m, rows=rows, player=ctx.player, image_size=(ctx.img.shape[1], ctx.img.shape[0]),
         layout_ref=ctx.layout_arg or pad.id, preview=preview,
     )
+
+
+STEP_RATIO = 1.3
+"""A box is on a hard shadow's edge when the paper just around it is this many times brighter on one side than on another."""
+
+
+def light_steps(page: np.ndarray, ppm: float, targets: list) -> list:
+    """The targets a hard shadow's edge runs across, judged on the straightened page ``page`` (BGR, ``ppm``):
+    the paper's brightness (the 80th percentile of the brightest channel, so print and ink do not count) in
+    the band 0.8–2.5 mm outside each side of the box, compared side with side.  A soft shadow or a light
+    gradient changes far less over a few millimetres; the edge of the phone's shadow does not."""
+    level = page.max(axis=2).astype(np.float32)
+    h, w = level.shape
+    out = []
+    for t in targets:
+        sides = []
+        for x0, y0, x1, y1 in ((t.x - 2.5, t.y, t.x - 0.8, t.y + t.h), (t.x + t.w + 0.8, t.y, t.x + t.w + 2.5, t.y + t.h),
+                               (t.x, t.y - 2.5, t.x + t.w, t.y - 0.8), (t.x, t.y + t.h + 0.8, t.x + t.w, t.y + t.h + 2.5)):
+            a, b = max(0, int(x0 * ppm)), min(w, int(np.ceil(x1 * ppm)))
+            c, d = max(0, int(y0 * ppm)), min(h, int(np.ceil(y1 * ppm)))
+            if b - a >= 2 and d - c >= 2:
+                sides.append(float(np.percentile(level[c:d, a:b], 80)))
+        if len(sides) >= 2 and min(sides) > 0 and max(sides) / min(sides) > STEP_RATIO:
+            out.append(t)
+    return out
 
 
 # --- deciding ---------------------------------------------------------------------------------------
