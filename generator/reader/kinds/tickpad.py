@@ -376,16 +376,22 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
     rows: list[TickRow] = []
     for o in owners:
         n = int(o.removeprefix("round"))
-        why = _hidden([inks[("tick", o, k)] for k in raw[o]], "space")
-        if why:
+        hidden = [k for k in raw[o] if inks[("tick", o, k)].hidden]
+        if len(hidden) * 2 >= len(raw[o]):  # most of the row cannot be judged: the whole row
+            why = _hidden([inks[("tick", o, k)] for k in raw[o]], "space")
             rows.append(TickRow(n, [], reason=why.replace("the space", "the row").replace("boxes", "tick boxes"), confidence=0.0))
             continue
         if base[o] - usual > max(blank_lv, 0.3 * mark):
             rows.append(TickRow(n, [], reason="the row could not be lined up with the photo", confidence=0.0))
             continue
+        visible = [v for k, v in raw[o].items() if k not in hidden]
+        base[o] = float(np.percentile(visible, 30))
         rel = {k: v - base[o] for k, v in raw[o].items()}
-        decided[o] = {k: _decide(v, blank_lv, sure_lv, mark) for k, v in rel.items()}
-        rows.append(TickRow(n, [], inks=rel))
+        decided[o] = {k: _decide(v, blank_lv, sure_lv, mark) for k, v in rel.items() if k not in hidden}
+        row = TickRow(n, [], inks=rel)
+        for k in hidden:  # a box that cannot be judged (a shadow's edge, glare, covered, outside): never read
+            row.unsure[k] = f"{TOKEN[k]}: " + _hidden([inks[("tick", o, k)]], "space").replace("the space", "the box").replace("boxes are", "box is")
+        rows.append(row)
     peak = _peak_level([inks[("tick", o, k)].peak for o, ds in decided.items() for k, d in ds.items() if d.marked and d.ink >= 0.8 * mark])
     measured = mark if len(clear) >= 3 else None
     for row in rows:
