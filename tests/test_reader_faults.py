@@ -82,7 +82,7 @@ def centre_of(scene, name: str) -> tuple[float, float]:
 def test_hard_shadow_edge_flags_the_spaces_it_crosses_and_reads_the_rest(tmp_path):
     sheet, score = sheet_of("q-diamonds", 3)
     scene = build_allin_sheet(sheet.layout, paper("a4"))
-    cx, cy = centre_of(scene, "c3")
+    cx, cy = centre_of(scene, "c2")[0], centre_of(scene, "b3")[1]  # the middle of the grid (c3 is the sheet's printed centre card)
     # the phone's shadow: its edge through the middle of the grid, the far side 62 % darker
     reading = read_photo(photo(tmp_path, sheet, params(hard_shadow=(cx + 4.0, cy, 35.0, 0.62, 0.8)), game=score))
     assert right_or_flagged(reading, sheet) == []
@@ -250,7 +250,7 @@ def test_annotated_picture_lists_every_reason_inside_its_column(tmp_path, monkey
 
     sheet, score = sheet_of("q-diamonds", 3)
     scene = build_allin_sheet(sheet.layout, paper("a4"))
-    cx, cy = centre_of(scene, "c3")
+    cx, cy = centre_of(scene, "c2")[0], centre_of(scene, "b3")[1]  # the middle of the grid (c3 is the sheet's printed centre card)
     reading = read_photo(photo(tmp_path, sheet, params(hard_shadow=(cx + 4.0, cy, 35.0, 0.62, 0.8)), game=score))
     assert reading.uncertain
     drawn = []

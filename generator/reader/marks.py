@@ -563,19 +563,30 @@ cannot be judged: its print is washed out (glare), covered, or not there."""
 
 
 def _contrast(t: MarkTarget, Lp: np.ndarray, tl: np.ndarray, origin: tuple[float, float], ppm: float) -> float:
-    """How dark the target's own print (its outline, its symbol) shows in the photo's luminance darkness ``Lp``,
-    as a share of the template's ``tl`` (both patches with top-left ``origin`` mm); NaN where nothing is printed."""
+    """How dark the target's own print (its outline, its symbol) shows in the photo's luminance darkness ``Lp``
+    against the ground just outside it, as a share of the same in the template's ``tl`` (both patches with
+    top-left ``origin`` mm); NaN where nothing is printed.  Measured against the band around the target, not
+    the sheet's paper: a thumb or an object over the target is darker than paper but shows no print, while
+    ink inside the target (a tick, a filled circle) leaves the band outside it paper."""
     ox, oy = origin
-    pad = 0.4
-    xa, ya = max(0, int(round((t.x - pad - ox) * ppm))), max(0, int(round((t.y - pad - oy) * ppm)))
-    xb, yb = int(round((t.x + t.w + pad - ox) * ppm)), int(round((t.y + t.h + pad - oy) * ppm))
-    tt = tl[ya:yb, xa:xb]
+    pad, band = 0.4, 1.2
+    h, w = tl.shape
+    xa, ya = max(0, int(round((t.x - band - ox) * ppm))), max(0, int(round((t.y - band - oy) * ppm)))
+    xb, yb = min(w, int(round((t.x + t.w + band - ox) * ppm))), min(h, int(round((t.y + t.h + band - oy) * ppm)))
+    tt, lp = tl[ya:yb, xa:xb], Lp[ya:yb, xa:xb]
     if tt.size < 4:
         return float("nan")
-    on = tt > max(0.05, 0.5 * float(tt.max()))
+    yy, xx = np.mgrid[ya:yb, xa:xb]
+    inner = ((xx >= (t.x - pad - ox) * ppm) & (xx < (t.x + t.w + pad - ox) * ppm)
+             & (yy >= (t.y - pad - oy) * ppm) & (yy < (t.y + t.h + pad - oy) * ppm))
+    peak = float(tt[inner].max()) if inner.any() else 0.0
+    on = inner & (tt > max(0.05, 0.5 * peak))
     if int(on.sum()) < 6:
         return float("nan")
-    return float(np.median(Lp[ya:yb, xa:xb][on]) / max(float(np.median(tt[on])), 1e-3))
+    ring = ~inner & (tt < 0.25 * peak)
+    if int(ring.sum()) < 6:
+        return float(np.median(lp[on]) / max(float(np.median(tt[on])), 1e-3))
+    return float((np.median(lp[on]) - np.median(lp[ring])) / max(float(np.median(tt[on]) - np.median(tt[ring])), 1e-3))
 
 
 def _judge_visibility(inks: dict, fit: SheetFit, shape: tuple, light) -> None:

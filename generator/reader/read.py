@@ -560,7 +560,9 @@ def _hidden(targets: list, what: str) -> str:
 
     ``what`` names the field's part: ``space``, ``chip circles``, ``spent boxes``."""
     reasons = {t.hidden for t in targets if t.hidden}
-    for key in ("outside", "edge", "glare", "hidden"):
+    # glare or covered: what most of the hidden targets show (a thumb's bright rim may pass for glare on one box)
+    glare, hidden = (sum(t.hidden == k for t in targets) for k in ("glare", "hidden"))
+    for key in ("outside", "edge", "glare" if glare >= hidden else "hidden", "hidden" if glare >= hidden else "glare"):
         if key in reasons:
             if what == "space":
                 printed = "boxes"
