@@ -1,44 +1,116 @@
-"""The ``sheetsmith`` command (typer + rich).
+"""The ``sheetsmith`` command (typer + rich): a thin face over :mod:`generator.jobs`.
 
-Commands: ``build`` (every shipped layout into ``output/``), ``render`` (one
-layout, any format), ``layouts`` (what ships), ``check`` (validate files).
-Bad input prints ``FILE:LINE:COL: error: message`` lines on stderr and exits
-with status 1; nothing is half-written.
+Commands: ``build``, ``render``, ``layouts``, ``check``, ``verify``,
+``replay``, ``simulate``, ``balance``, ``serve``.  Each parses its options, calls one job and prints
+what the job returns.  Problems print as ``FILE:LINE:COL: error: message``
+lines on stderr; nothing is half-written.
+
+Exit status, every command (DESIGN.md "Exit codes"): 0 everything read and
+nothing wrong (warnings alone included); 1 read, but problems found (a rule
+broken, a written score that differs, an impossible sheet, a photo field
+that needs a person, validation errors in ``check``); 2 an input could not
+be read at all (missing, not YAML, not an image, wrong format) or a usage
+error.
+
+Modules are imported by the command that needs them, so that ``--help`` and
+a plain render start quickly.
 """
 
 from __future__ import annotations
 
-import json
 import signal
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from . import __version__
-from .backends import render_bytes
-from .backends.png import pdf_to_png
-from .errors import InputError, Problem, SheetsmithError
-from .output import write_atomic
-from .paper import paper as get_paper
-from .backends.pdf import render_pdf
-from .components.deck import card_sizes
-from .registry import display_path, load_any, resolve_layout, shipped_layouts
-from .render import PrintOptions, describe, output_folder, pages_for
+from .errors import Interrupted, Problem, SheetsmithError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import Console
+
+EXIT_HELP = """Exit status: 0 everything read and nothing wrong (warnings alone included); 1 read, but
+problems found (a rule broken, a written score that differs, an impossible sheet, a photo field that needs
+a person, validation errors); 2 an input could not be read at all (missing, not YAML, not an image,
+wrong format) or a usage error."""
+
+def _plain_arguments() -> None:
+    """Show arguments in help as ``FILE...`` (their metavar), not typer 0.2x's ``{files}...`` and ``<list[Path]>``.
+
+    Only the help text changes; a typer without these hooks is left as it is.
+    """
+    from typer.core import TyperArgument
+
+    if hasattr(TyperArgument, "_usage_display_name"):
+        def usage(self) -> str:
+            name = self.metavar or (self.name or "").upper()
+            return name if self.required else f"[{name}]"
+
+        TyperArgument._usage_display_name = usage  # type: ignore[method-assign]
+    if hasattr(TyperArgument, "display_type_rich"):
+        TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
+
+
+_plain_arguments()
 
 app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    help="sheetsmith: printable game sheets from YAML layouts, checked by the same rules engine.",
+    add_completion=True,
+    rich_markup_mode=None,  # plain help: flag names without <bool>, no rich import for --help
+    help="sheetsmith: printable game sheets from YAML layouts, checked by the same rules engine.\n\n" + EXIT_HELP,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-out = Console()
-err = Console(stderr=True)
+
+_consoles: dict[str, "Console"] = {}
+
+UNWRAPPED = 100_000
+"""Console width when the output is not a terminal: lines piped to another program are never wrapped."""
+
+
+def _console(stderr: bool) -> "Console":
+    from rich.console import Console
+
+    console = Console(stderr=stderr)
+    if not console.is_terminal:  # a pipe or a file: no wrapping at 80 columns, tables at their natural width
+        console.width = UNWRAPPED
+    return console
+
+
+def out() -> "Console":
+    """The console for results (stdout); never wraps when stdout is not a terminal."""
+    if "out" not in _consoles:
+        _consoles["out"] = _console(stderr=False)
+    return _consoles["out"]
+
+
+def err() -> "Console":
+    """The console for problems, notes and progress bars (stderr); never wraps when stderr is not a terminal."""
+    if "err" not in _consoles:
+        _consoles["err"] = _console(stderr=True)
+    return _consoles["err"]
+
+
+def _say(text: str, *, to_err: bool = True) -> None:
+    """Print plain text (no markup, no highlighting, never wrapped), without loading rich; each line
+    escaped so that nothing taken from a file or a file name (an escape sequence, a bidi override)
+    reaches the terminal raw."""
+    from .names import shown
+
+    text = "\n".join(shown(line) for line in text.split("\n"))
+    stream = sys.stderr if to_err else sys.stdout
+    try:
+        print(text, file=stream, flush=True)
+    except UnicodeEncodeError:  # a terminal that cannot show ♦ and –
+        data = (text + "\n").encode(stream.encoding or "ascii", errors="replace")
+        stream.buffer.write(data) if hasattr(stream, "buffer") else stream.write(data.decode("ascii", "replace"))
+        stream.flush()
+
+
+def _problems(problems, *, to_err: bool = True) -> None:
+    if problems:
+        _say("\n".join(str(p) for p in dict.fromkeys(problems)), to_err=to_err)
 
 
 class Format(str, Enum):
@@ -52,282 +124,345 @@ class PaperChoice(str, Enum):
     letter = "letter"
 
 
-def _fail(problems: list[Problem] | str, code: int = 1) -> None:
-    lines = problems if isinstance(problems, str) else "\n".join(str(p) for p in problems)
-    err.print(lines, markup=False, highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
+def _progress():
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err(), transient=False)
 
 
-def _pages(item, paper_id: str, options: PrintOptions):
-    pages, manifest = pages_for(item, get_paper(paper_id), options)
-    for scene in pages:
-        for note in scene.notes:
-            err.print(f"{item.source}: warning: {note}; shorten it in strings:", markup=False, highlight=False, soft_wrap=True)
-    return pages, manifest
-
-
-def _options(bleed: float, backs: bool, back_offset: str, card_size: Optional[str]) -> PrintOptions:
-    try:
-        dx, dy = (float(v) for v in back_offset.split(","))
-    except ValueError:
-        raise SheetsmithError(f"--back-offset '{back_offset}': give two millimetre values as DX,DY, e.g. 0.5,-0.3") from None
-    if abs(dx) > 10 or abs(dy) > 10:
-        raise SheetsmithError("--back-offset: keep each shift within ±10 mm")
-    return PrintOptions(bleed=bleed, backs=backs, back_offset=(dx, dy), card_size=card_size)
-
-
-def _filled(item, scene, fill: Path, others: list[Path]):
-    from .layout.allin import AllInLayout
-    from .rules.allin_sheet import score_game
-    from .sheetfile import load_allin_sheet
-    from .sheets.allin import fill_allin_sheet
-
-    if not isinstance(item, AllInLayout):
-        raise SheetsmithError("--fill draws a typed-in sheet on an All In sheet layout")
-    sheets = [load_allin_sheet(p) for p in [fill, *others]]
-    for path, sheet in zip([fill, *others], sheets):
-        if sheet.layout.id != item.id:
-            raise SheetsmithError(f"{path}: this sheet is for layout '{sheet.layout.id}', not '{item.id}'")
-    return fill_allin_sheet(scene, sheets[0], score_game(sheets))
-
-
-def _apply_variant(item, text: str):
-    from .sheets.pads import Pad, with_variant
-
-    if not isinstance(item, Pad) or item.game != "flip7":
-        raise SheetsmithError("--variant applies to Flip 7 score pads and tick pads")
-    values: dict[str, int] = {}
-    for part in text.split(","):
-        key, _, value = part.partition("=")
-        key = key.strip()
-        if key not in ("target", "flip7_bonus") or not value.strip().isdigit():
-            raise SheetsmithError(f"--variant '{text}': write target=N and/or flip7_bonus=N, e.g. target=150,flip7_bonus=15")
-        values[key] = int(value)
-    if not 50 <= values.get("target", 200) <= 1000 or not 0 <= values.get("flip7_bonus", 15) <= 100:
-        raise SheetsmithError("--variant: target must be 50 to 1000 and flip7_bonus 0 to 100")
-    return with_variant(item, **values)
-
-
-BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, help="Decks: art beyond the cut line, mm (less is used if the paper is too small).")
+BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, metavar="MM", help="Decks: art beyond the cut line, mm (less is used if the paper is too small).")
 BACKS = typer.Option(True, "--backs/--no-backs", help="Decks: a mirrored backs page after each fronts page (long-edge duplex).")
-OFFSET = typer.Option("0,0", "--back-offset", help="Decks: DX,DY mm to move every back: +DX right, +DY down, as seen on the printed backs page.")
-CARD_SIZE = typer.Option(None, "--card-size", help="Decks: poker (63×88 mm), poker-in (2.5×3.5 in) or bridge (2.25×3.5 in).")
+OFFSET = typer.Option("0,0", "--back-offset", metavar="DX,DY", help="Decks: DX,DY mm to move every back: +DX right, +DY down, as seen on the printed backs page.")
+CARD_SIZE = typer.Option(None, "--card-size", metavar="SIZE", help="Decks: poker (63×88 mm), poker-in (2.5×3.5 in) or bridge (2.25×3.5 in).")
+LANG_HELP = "Language of every printed word: en, it, fr, de (one catalogue per language in templates/lang/)."
 
 
 @app.command()
 def build(
-    out_dir: Path = typer.Option(Path("output"), "--out-dir", "-d", help="Folder for the generated files."),
+    out_dir: Path = typer.Option(Path("output"), "--out-dir", "-d", metavar="DIR", help="Folder for the generated files."),
     papers: List[PaperChoice] = typer.Option(
-        [PaperChoice.a4, PaperChoice.letter], "--paper", "-p", case_sensitive=False,
+        [PaperChoice.a4, PaperChoice.letter], "--paper", "-p", case_sensitive=False, metavar="a4|letter",
         help="Paper size(s); repeat for several (--paper a4 --paper letter).",
     ),
-    dpi: int = typer.Option(150, min=50, max=600, help="Resolution of the PNG previews."),
+    dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="Resolution of the PNG previews."),
     bleed: float = BLEED,
     backs: bool = BACKS,
     back_offset: str = OFFSET,
+    langs: List[str] = typer.Option(["en"], "--lang", "-l", metavar="LANG", help=LANG_HELP + " Repeat or separate by commas for several; 'all' for every one. Files in another language than English end in -LANG."),
 ) -> None:
     """Render everything shipped into OUT_DIR: per paper size a PDF to print and a PNG preview;
     decks and chips also get a manifest (JSON) and decks a preview of the backs."""
-    options = _options(bleed, backs, back_offset, None)
-    shipped = shipped_layouts()
-    jobs = [(s, p.value) for s in shipped for p in papers]
+    from rich.table import Table
+
+    from .i18n import check_lang, languages
+    from .jobs import build_items, print_options, shipped_count
+    from .output import write_atomic
+
+    options = print_options(bleed, backs, back_offset)  # every option checked before anything is written
+    asked = [code for text in langs for code in text.split(",") if code.strip()]
+    langs = languages() if "all" in asked else list(dict.fromkeys(check_lang(code) for code in asked))
+    total = shipped_count() * len(papers) * len(langs)
     rows: list[tuple[str, ...]] = []
     problems: list[Problem] = []
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=False,
-    ) as progress:
-        task = progress.add_task("building", total=len(jobs))
-        cache: dict[str, object] = {}
-        for item, paper_id in jobs:
-            progress.update(task, description=f"{item.id} ({paper_id})")
-            try:
-                thing = cache.get(item.id) or load_any(item.path)
-                cache[item.id] = thing
-                pages, manifest = _pages(thing, paper_id, options)
-                pdf = render_pdf(pages)
-                previews = [pdf_to_png(pdf, dpi=dpi)]
-                if manifest and len(pages) > 1 and manifest["pages"][1]["side"] == "back":
-                    previews.append(pdf_to_png(pdf, dpi=dpi, page=1))
-            except SheetsmithError as exc:
-                problems.extend(getattr(exc, "problems", []) or [Problem(display_path(item.path), 0, 0, str(exc))])
-                progress.advance(task)
-                continue
-            folder = out_dir / item.game
-            stem = f"{item.id}-{paper_id}"
-            write_atomic(folder / f"{stem}.pdf", pdf)
-            write_atomic(folder / f"{stem}.png", previews[0])
-            written = [f"{stem}.pdf", f"{stem}.png"]
-            if len(previews) > 1:
-                write_atomic(folder / f"{stem}-back.png", previews[1])
-                written.append(f"{stem}-back.png")
-            if manifest is not None:
-                write_atomic(folder / f"{stem}.json", (json.dumps(manifest, indent=1) + "\n").encode())
-                written.append(f"{stem}.json")
-            kinds = " ".join(w[len(stem):].lstrip(".-").replace(".png", " png") for w in written)
-            rows.append((item.id, item.game, get_paper(paper_id).id, str(len(pages)), kinds, f"{len(pdf) / 1024:.0f} KB"))
-            problems.extend(thing.warnings)  # type: ignore[attr-defined]
+    with _progress() as progress:
+        task = progress.add_task("building", total=total)
+        for built in build_items([p.value for p in papers], dpi=dpi, options=options, langs=langs):
+            progress.update(task, description=f"{built.id} ({built.paper}{', ' + built.lang if built.lang != 'en' else ''})")
+            problems.extend(built.problems)
+            if built.files:
+                for name, data in built.files.items():
+                    write_atomic(out_dir / built.folder / name, data)
+                stem = built.stem
+                kinds = " ".join(n[len(stem):].lstrip(".-").replace(".png", " png") for n in built.files)
+                rows.append((built.id, built.folder, built.paper + ("" if built.lang == "en" else f" {built.lang}"), str(built.pages), kinds, f"{built.pdf_size / 1024:.0f} KB"))
             progress.advance(task)
-    table = Table(title=f"sheetsmith build: {len(rows)} of {len(jobs)} written to {out_dir}/<folder>/<id>-<paper>.*")
+    table = Table(title=f"sheetsmith build: {len(rows)} of {total} written to {out_dir}/<folder>/<id>-<paper>{'[-<lang>]' if langs != ['en'] else ''}.*")
     for col in ("id", "folder", "paper", "pages", "files", "PDF"):
         table.add_column(col, no_wrap=col != "files", justify="right" if col in ("pages", "PDF") else "left")
     for row in rows:
         table.add_row(*row)
-    out.print(table)
-    errors = [p for p in problems if p.is_error]
-    if problems:
-        err.print("\n".join(str(p) for p in dict.fromkeys(problems)), markup=False, highlight=False, soft_wrap=True)
-    if errors:
+    out().print(table)
+    _problems(problems)
+    if any(p.is_error for p in problems):
         raise typer.Exit(1)
 
 
 @app.command()
 def render(
-    layout: str = typer.Argument(..., help="A shipped id (see 'sheetsmith layouts') or a path to a layout, deck or chips YAML file."),
-    fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, help="Output format; default: from -o's extension, else pdf."),
-    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, help="Paper size."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file; default output/<folder>/<id>-<paper>.<format>."),
-    force: bool = typer.Option(False, "--force", help="Replace OUTPUT (and its manifest) if it already exists."),
-    dpi: int = typer.Option(150, min=50, max=600, help="PNG resolution."),
+    layout: str = typer.Argument(..., metavar="ID|FILE", help="A shipped id (see 'sheetsmith layouts') or a path to a layout, deck, chip sheet or pad YAML file."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, metavar="pdf|svg|png", help="Output format; default: from -o's extension, else pdf."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, metavar="a4|letter", help="Paper size."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default: output/<folder>/<id>-<paper>.<format> for a shipped id, <file>-<paper>.<format> next to your own file."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing output of your own file or -o (and its manifest); shipped items' outputs are replaced freely."),
+    page: Optional[str] = typer.Option(None, "--page", "--pages", metavar="N|all", help="One page (1, 2, ...) in any format, or 'all': one SVG or PNG per page, NAME-p01.png, NAME-p02.png, ..."),
+    dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="PNG resolution."),
     bleed: float = BLEED,
     backs: bool = BACKS,
     back_offset: str = OFFSET,
     card_size: Optional[str] = CARD_SIZE,
-    variant: Optional[str] = typer.Option(None, "--variant", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
-    fill: Optional[Path] = typer.Option(None, "--fill", help="All In sheets: draw this typed-in sheet's cards and scores on it, as a player would."),
-    others: List[Path] = typer.Option([], "--with", help="With --fill: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides."),
+    variant: Optional[str] = typer.Option(None, "--variant", metavar="target=N,flip7_bonus=N", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
+    fill: Optional[Path] = typer.Option(None, "--fill", metavar="FILE", help="Draw a typed-in file on the item as a player fills it: an All In sheet on its layout, a Flip 7 pad on the score pad or tick pad (a page per player)."),
+    others: List[Path] = typer.Option([], "--with", metavar="SHEET", help="With --fill on an All In sheet: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides."),
+    lang: str = typer.Option("en", "--lang", "-l", metavar="LANG", help=LANG_HELP + " The default file name ends in -LANG for another language than English."),
 ) -> None:
-    """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (the first page).
+    """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (one page).
 
     A deck or chip sheet rendered to PDF also gets its manifest, a .json file next to the PDF."""
-    path = resolve_layout(layout)
-    item = load_any(path)
-    if variant is not None:
-        item = _apply_variant(item, variant)
-    from .components.deck import Deck
+    from .jobs import print_options, render_item
+    from .targets import output_target, parse_page, write_rendered
 
-    if not isinstance(item, Deck) and (card_size is not None or not backs or back_offset != "0,0" or bleed != 3.0):
-        raise SheetsmithError("--card-size, --bleed, --no-backs and --back-offset apply to decks only")
-    if card_size is not None and card_size not in card_sizes():
-        raise SheetsmithError(f"--card-size '{card_size}': use one of {', '.join(card_sizes())}")
-    options = _options(bleed, backs, back_offset, card_size)
+    fmt = _format(fmt, output)
+    options = print_options(bleed, backs, back_offset, card_size)
+    done = render_item(layout, fmt=fmt.value, paper=paper.value, dpi=dpi, options=options, variant=variant,
+                       fill=fill, others=others, page=parse_page(page), lang=lang)
+    target, overwrite = output_target(done, output=output, force=force)
+    written, manifest = write_rendered(done, target, overwrite)
+    _problems(done.warnings)
+    for note in done.notes:
+        _say(f"note: {note}")
+    _say(_rendered_line(done, written, manifest), to_err=False)
+
+
+def _format(fmt: Optional[Format], output: Optional[Path]) -> Format:
+    """The output format from ``--format`` and ``-o``'s extension, which must agree."""
     suffix = output.suffix.lower().lstrip(".") if output else ""
     if output is not None and suffix not in Format.__members__:
-        raise SheetsmithError(
-            f"{output}: sheetsmith writes .pdf, .svg or .png files; end the file name with one of those"
-        )
+        raise SheetsmithError(f"{output}: sheetsmith writes .pdf, .svg or .png files; end the file name with one of those")
     if fmt is None:
-        fmt = Format(suffix) if suffix else Format.pdf
-    elif suffix and suffix != fmt.value:
+        return Format(suffix) if suffix else Format.pdf
+    if suffix and suffix != fmt.value:
         raise SheetsmithError(f"{output}: the name ends in .{suffix} but --format is {fmt.value}; make them agree")
-    if output is None:
-        target = Path("output") / output_folder(item) / f"{item.id}-{paper.value}.{fmt.value}"
-        overwrite = True
+    return fmt
+
+
+def _rendered_line(done, written: list[Path], manifest: Optional[Path]) -> str:
+    """The line ``render`` prints for what :func:`generator.targets.write_rendered` wrote."""
+    from .paper import paper as get_paper
+
+    n, label, kind = done.pages, get_paper(done.paper).label, done.fmt.upper()
+    if done.each_page:
+        size = sum(len(d) for d in done.each_page)
+        return f"wrote {written[0]} … {written[-1].name} ({n} {kind} files, {label}, one per page, {size / 1024:.0f} KB)"
+    if done.page is not None:
+        extent = f"page {done.page} of {n}"
     else:
-        target = output
-        overwrite = force
-    pages, manifest = _pages(item, paper.value, options)
-    if fill is not None:
-        pages = [_filled(item, pages[0], fill, others)]
-    elif others:
-        raise SheetsmithError("--with goes with --fill")
-    data = render_bytes(pages, fmt.value, dpi=dpi)
-    manifest_path = target.with_suffix(".json") if (manifest is not None and fmt == Format.pdf) else None
-    if not overwrite and target.exists():
-        raise SheetsmithError(f"{target}: already exists; pass --force to replace it")
-    if manifest_path is not None and manifest_path.exists() and not overwrite:
-        raise SheetsmithError(f"{manifest_path} (the manifest next to {target.name}): already exists; pass --force to replace it")
-    written = write_atomic(target, data, overwrite=overwrite)
-    if manifest_path is not None:
-        write_atomic(manifest_path, (json.dumps(manifest, indent=1) + "\n").encode(), overwrite=True)
-    for w in item.warnings:
-        err.print(str(w), markup=False, highlight=False, soft_wrap=True)
-    if manifest is not None and "bleed" in manifest and isinstance(manifest["bleed"], dict):
-        b = manifest["bleed"]
-        if (b["x"], b["y"]) != (b["requested"], b["requested"]):
-            err.print(f"note: bleed {b['x']:g} mm left/right and {b['y']:g} mm top/bottom ({b['requested']:g} asked): "
-                      "the paper has no room for more beside the crop marks", markup=False, highlight=False, soft_wrap=True)
-    extent = f"{len(pages)} pages" if fmt == Format.pdf and len(pages) > 1 else ("page 1 of " + str(len(pages)) if len(pages) > 1 else "1 page")
-    extra = f", manifest {manifest_path}" if manifest_path else ""
-    out.print(f"wrote {written} ({fmt.value.upper()}, {get_paper(paper.value).label}, {extent}, {len(data) / 1024:.0f} KB{extra})", highlight=False)
+        extent = f"{n} pages" if done.fmt == "pdf" and n > 1 else (f"page 1 of {n}" if n > 1 else "1 page")
+    extra = f", manifest {manifest}" if manifest else ""
+    return f"wrote {written[0]} ({kind}, {label}, {extent}, {len(done.data) / 1024:.0f} KB{extra})"
 
 
 @app.command("layouts")
-def list_layouts() -> None:
+def list_layouts(
+    as_json: bool = typer.Option(False, "--json", help="Print every shipped item's id, kind, game, paper sizes and file as JSON."),
+) -> None:
     """List what ships: sheet layouts, decks, chip sheets, score pads and ledgers."""
+    if as_json:
+        import json
+
+        from .show import shipped_items
+
+        rows, problems = shipped_items()
+        sys.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
+        _problems(problems)
+        raise typer.Exit(1 if any(p.is_error for p in problems) else 0)
+    from rich.table import Table
+
+    from .jobs import check_files
+    from .registry import shipped_layouts
+
+    shipped = shipped_layouts()
     table = Table(title="Shipped layouts and components")
     for col in ("id", "folder", "name"):
         table.add_column(col, no_wrap=True)
     table.add_column("contents", ratio=1)
     problems: list[Problem] = []
-    for item in shipped_layouts():
-        try:
-            thing = load_any(item.path)
-        except InputError as exc:
-            problems.extend(exc.problems)
+    for item, checked in zip(shipped, check_files([s.path for s in shipped])):
+        if checked.ok:
+            table.add_row(item.id, item.game, checked.title, checked.summary)
+        else:
+            problems.extend(checked.problems)
             table.add_row(item.id, item.game, "[red]invalid[/red]", "run 'sheetsmith check'")
-            continue
-        name, summary = describe(thing)
-        table.add_row(item.id, item.game, name, summary)
-    out.print(table)
-    if problems:
-        _fail(problems)
+    out().print(table)
+    if any(p.is_error for p in problems):
+        _problems(problems)
+        raise typer.Exit(1)
+
+
+class NewGame(str, Enum):
+    allin = "allin"
 
 
 @app.command()
-def check(files: List[Path] = typer.Argument(..., help="Layout, deck, chip sheet, pad or ledger YAML files to validate.")) -> None:
-    """Validate layout files: every problem as FILE:LINE:COL; exit 1 if any file has an error."""
-    bad = 0
-    for f in files:
-        name = display_path(f)
-        try:
-            thing = load_any(f)
-        except InputError as exc:
-            bad += 1
-            err.print("\n".join(str(p) for p in exc.problems), markup=False, highlight=False, soft_wrap=True)
-            continue
-        for w in thing.warnings:
-            err.print(str(w), markup=False, highlight=False, soft_wrap=True)
-        title, summary = describe(thing)
-        out.print(f"{name}: ok ({title}: {summary})", highlight=False)
-    if len(files) > 1:
-        out.print(f"{len(files)} files: {len(files) - bad} valid, {bad} with errors", highlight=False)
-    if bad:
-        raise typer.Exit(1)
+def new(
+    game: NewGame = typer.Argument(..., case_sensitive=False, metavar="allin", help="The game: allin (All In player sheets)."),
+    file: Path = typer.Argument(..., metavar="FILE.yaml", help="The new layout file; its name gives the sheet's id."),
+    source: Optional[str] = typer.Option(None, "--from", metavar="ID|FILE", help="Copy this sheet (a shipped id such as q-diamonds, or a layout file); default: a small commented skeleton."),
+    force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
+) -> None:
+    """Start a sheet of your own: a copy of a shipped sheet or a commented skeleton, with a fresh id that is
+    never a shipped one. Then: sheetsmith watch FILE (or check, show, render)."""
+    from .starter import new_layout
+
+    made = new_layout(game.value, file, source=source, force=force)
+    what = f"a copy of {made.copied_from}" if made.copied_from else "a skeleton: a 5×5 grid with ten hands"
+    _say(f"wrote {made.path} ({what}, id '{made.id}')", to_err=False)
+    _say(f"next: sheetsmith show {made.path} (its hands), sheetsmith watch {made.path} (a PDF next to it on every save)",
+         to_err=False)
+
+
+@app.command()
+def watch(
+    file: Path = typer.Argument(..., metavar="FILE", help="A layout, deck, chip sheet or pad file to check and render on every save."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, metavar="pdf|svg|png", help="Output format; default: from -o's extension, else pdf."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, metavar="a4|letter", help="Paper size."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default <file>-<paper>.<format> next to FILE."),
+    force: bool = typer.Option(False, "--force", help="Replace the output if it exists when watch starts (later saves always replace it)."),
+    dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="PNG resolution."),
+    lang: str = typer.Option("en", "--lang", "-l", metavar="LANG", help=LANG_HELP),
+) -> None:
+    """Check and render FILE now and again on every save: the problems, or "ok, wrote FILE (0.12 s)".
+    Keeps running through errors; Ctrl-C stops it."""
+    from .i18n import check_lang
+    from .watch import default_target, watch_rounds
+
+    fmt = _format(fmt, output)
+    lang = check_lang(lang)
+    target = default_target(file, fmt=fmt.value, paper=paper.value, output=output, lang=lang) or f"output/<folder>/<id>-{paper.value}.{fmt.value}"
+    rounds = watch_rounds(file, fmt=fmt.value, paper=paper.value, output=output, force=force, dpi=dpi, lang=lang)
+    try:
+        for n, done in enumerate(rounds):
+            if n == 0:
+                _say(f"watching {file}: every save is checked and written to {target}; Ctrl-C stops", to_err=False)
+            _problems(done.problems)
+            if done.ok:
+                _say(f"ok, wrote {', '.join(str(p) for p in done.written)} ({done.seconds:.2f} s)", to_err=False)
+            else:
+                errors = sum(1 for p in done.problems if p.is_error)
+                _say(f"not written: {errors} error{'s' if errors != 1 else ''} ({done.seconds:.2f} s); fix them and save again", to_err=False)
+            sys.stdout.flush()
+    except (KeyboardInterrupt, Interrupted):
+        _say("stopped", to_err=False)
+    raise typer.Exit(0)
+
+
+@app.command()
+def show(
+    item: str = typer.Argument(..., metavar="ID|FILE", help="A shipped id or a layout file (also decks, chip sheets, pads)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the description as JSON on stdout."),
+) -> None:
+    """Show a sheet as a player and a designer see it: the grid with hand letters, starting spaces and the
+    Golden Card; each hand's cells, length, reward and bonus; the counts (spaces, hands by length, chip track)."""
+    from .show import show_item
+
+    data, warnings = show_item(item)
+    _problems(warnings)
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        return
+    from . import terminal
+
+    terminal.print_show(data, out())
+
+
+@app.command()
+def schema(
+    kind: str = typer.Argument(..., metavar="KIND", help="allin-layout, deck, chips, pad, allin-sheet, flip7-pad, allin-game-log, fundex-log or flipflop-log."),
+) -> None:
+    """Print the JSON Schema of a file kind, for editors: with the YAML language server, a line
+    '# yaml-language-server: $schema=PATH' in a file completes keys and flags mistakes as you type.
+    The schemas are also in docs/schema/."""
+    from .schema import KINDS, schema_text
+
+    if kind not in KINDS:
+        import difflib
+
+        close = difflib.get_close_matches(kind, list(KINDS), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise SheetsmithError(f"no schema '{kind}'; {hint}kinds: {', '.join(KINDS)}")
+    sys.stdout.write(schema_text(kind))
+
+
+@app.command()
+def check(files: List[Path] = typer.Argument(..., metavar="FILE...", help="Layout, deck, chip sheet, pad or ledger YAML files to validate.")) -> None:
+    """Validate layout files: every problem as FILE:LINE:COL.
+
+    Exit status: 0 every file valid (warnings alone are fine), 1 a file has errors, 2 a file cannot be read at all."""
+    from .jobs import check_exit_code, check_files
+
+    results = check_files(files)
+    for r in results:
+        _problems(r.problems)
+        if r.ok:
+            _say(f"{r.file}: ok ({r.title}: {r.summary})", to_err=False)
+    if len(results) > 1:
+        bad = sum(1 for r in results if not r.ok)
+        _say(f"{len(results)} files: {len(results) - bad} valid, {bad} with errors", to_err=False)
+    raise typer.Exit(check_exit_code(results))
+
+
+def _print_verdict(verdict, as_json: bool) -> None:
+    """Print a :class:`~generator.jobs.Verdict`: the JSON report on stdout, or tables; problems on stderr."""
+    import json
+
+    for note in verdict.notes if not as_json else [n for n in verdict.notes if "read into" in n]:
+        _say(note)
+    if as_json:  # the report on stdout, its problems located on stderr
+        sys.stdout.write(json.dumps(verdict.report, indent=2, ensure_ascii=False) + "\n")
+        _problems(verdict.problems)
+    else:  # the tables list every problem once, located
+        from . import terminal
+
+        terminal.print_verdict(verdict, out())
 
 
 @app.command()
 def verify(
-    files: List[Path] = typer.Argument(..., help="All In typed-in sheets or photos of sheets (several = one game), or one Flip 7 score pad, Fundex or Flip Flop round log."),
+    files: List[Path] = typer.Argument(..., metavar="FILE...", help="All In typed-in sheets or photos of sheets (several = one game), or one Flip 7 score pad, Fundex or Flip Flop round log."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout (see docs/formats.md)."),
-    layout: Optional[str] = typer.Option(None, "--layout", help="Photos: the layout id, when a photo's QR code cannot be read."),
+    layout: Optional[str] = typer.Option(None, "--layout", metavar="ID|FILE", help="Photos: the layout id, when a photo's QR code cannot be read."),
 ) -> None:
     """Check finished paper with the rules engine, dispatching on each file's game: line.
 
     All In sheets (typed in, or photographed: each photo is read into NAME.read.yaml and an
     annotated NAME.read.png next to it): every hand, Best Scoring Hand bonuses, totals, ranking. Flip 7 pad:
     round scores, totals, status, winner and every problem. Fundex / Flip Flop logs:
-    chips after each round, pots, eliminations, winner and every rule broken."""
-    from .games_cli import verify_files
+    chips after each round, pots, eliminations, winner and every rule broken.
 
-    verify_files(files, as_json=as_json, out=out, layout=layout)
+    Exit status: 0 all read and nothing wrong, 1 problems found (a rule broken, a written score
+    that differs, an impossible sheet, a photo field that needs a person), 2 a file cannot be read."""
+    from .jobs import verify as verify_job
+    from .names import shown
+    from .photo_cli import PhotoBars, has_photos
+
+    bars = PhotoBars([shown(f.name) for f in files if has_photos([f])], err())  # a bar per photo, on a terminal
+    try:
+        verdict = verify_job(files, layout=layout, progress=bars)
+    finally:
+        bars.stop()
+    _print_verdict(verdict, as_json)
+    raise typer.Exit(verdict.exit_code)
 
 
 @app.command()
 def replay(
-    log: Path = typer.Argument(..., help="An All In game log (docs/formats.md)."),
+    log: Path = typer.Argument(..., metavar="GAME.yaml", help="An All In game log (docs/formats.md)."),
     as_json: bool = typer.Option(False, "--json", help="Print the verifier's report of the final sheets as JSON."),
-    sheets: Optional[Path] = typer.Option(None, "--sheets", help="Write each player's final typed-in sheet into this folder."),
+    sheets: Optional[Path] = typer.Option(None, "--sheets", metavar="DIR", help="Write each player's final typed-in sheet into this folder."),
     force: bool = typer.Option(False, "--force", help="Replace sheets already in that folder."),
 ) -> None:
-    """Referee a whole All In game from its log: stop at the first illegal move, else score the final sheets."""
-    from .games_cli import replay_game
+    """Referee a whole All In game from its log: stop at the first illegal move, else score the final sheets.
 
-    replay_game(log, as_json=as_json, sheets_dir=sheets, force=force, out=out)
+    Exit status: 0 a legal game, 1 an illegal move (named with its round, player and cell), 2 the log cannot be read."""
+    from .jobs import replay_log
+
+    verdict = replay_log(log, sheets_dir=sheets, force=force)
+    if verdict.written and not as_json:
+        _say(f"final sheets: {', '.join(str(p) for p in verdict.written)}", to_err=False)
+    _print_verdict(verdict, as_json)
+    raise typer.Exit(verdict.exit_code)
 
 
 class Game(str, Enum):
@@ -337,32 +472,100 @@ class Game(str, Enum):
 
 @app.command()
 def simulate(
-    game: Game = typer.Argument(..., case_sensitive=False, help="allin or flip7."),
-    players: int = typer.Option(4, "--players", "-n", help="Number of players."),
-    seed: int = typer.Option(1, "--seed", "-s", help="Same seed, same result."),
-    layout: str = typer.Option("q-diamonds", "--layout", help="allin: the sheet layout (id or file)."),
-    out_dir: Optional[Path] = typer.Option(None, "-o", "--out-dir", help="allin: folder for the game log and final sheets (default output/games/...)."),
+    game: Game = typer.Argument(..., case_sensitive=False, metavar="allin|flip7", help="allin or flip7."),
+    players: int = typer.Option(4, "--players", "-n", metavar="N", help="Number of players."),
+    seed: int = typer.Option(1, "--seed", "-s", metavar="S", help="Same seed, same result."),
+    layout: str = typer.Option("q-diamonds", "--layout", metavar="ID|FILE", help="allin: the sheet layout (id or file)."),
+    out_dir: Optional[Path] = typer.Option(None, "-o", "--out-dir", metavar="DIR", help="allin: folder for the game log and final sheets (default output/games/...)."),
     force: bool = typer.Option(False, "--force", help="allin: replace files already in --out-dir."),
-    strategy: str = typer.Option("stop-at-23", "--strategy", help="flip7: stop-at-T, stay once your numbers add up to T."),
-    games: int = typer.Option(2000, "--games", min=1, max=1_000_000, help="flip7: how many games."),
-    target: int = typer.Option(200, "--target", min=50, max=1000, help="flip7: the target score."),
+    strategy: str = typer.Option("stop-at-23", "--strategy", metavar="stop-at-T", help="flip7: stop-at-T, stay once your numbers add up to T."),
+    games: int = typer.Option(2000, "--games", min=1, max=1_000_000, metavar="G", help="flip7: how many games."),
+    target: int = typer.Option(200, "--target", min=50, max=1000, metavar="T", help="flip7: the target score."),
 ) -> None:
     """Play games with simple bots: All In writes a game log and the final sheets; Flip 7 reports bust rate,
     mean round score and rounds to the target."""
-    from .games_cli import simulate_allin, simulate_flip7
+    from . import terminal
+    from .jobs import simulate_allin, simulate_flip7
 
     if game == Game.allin:
-        simulate_allin(players, seed, layout, out_dir, force, out)
+        sim = simulate_allin(players, seed, layout, out_dir, force)
+        terminal.print_game(sim.score, out(), detail=False)
+        _say(f"wrote {sim.log_path} and {len(sim.sheet_paths)} sheets in {sim.folder}/ (replay: sheetsmith replay {sim.log_path})", to_err=False)
+        return
+    with _progress() as progress:
+        task = progress.add_task("simulating", total=games)
+        stats = simulate_flip7(players, seed, strategy, games, target, progress=lambda n: progress.advance(task, n))
+    for warning in stats["warnings"]:
+        _say(f"warning: {warning}")
+    terminal.print_flip7_simulation(stats, out())
+
+
+@app.command()
+def balance(
+    layouts: List[str] = typer.Argument(..., help="Layouts to measure: shipped ids or layout files (each is compared with Q♦)."),
+    games: int = typer.Option(200, "--games", "-g", min=1, max=100_000, help="Games played on each sheet (the same deals on every sheet)."),
+    players: int = typer.Option(4, "--players", "-n", min=1, max=8, help="Bots per game."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Same seed, same figures."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="Worker processes (default: one per CPU, never more); the figures do not depend on it."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON on stdout."),
+) -> None:
+    """Is my sheet fair? Bots play the same games on each layout and on Q♦; compare mean and 10th/90th
+    percentile totals, how often each hand is completed and what it scores, chips earned and how often the
+    Golden Card is surrounded.
+
+    Warns when a layout's mean total is more than 10 % from Q♦'s, or a hand is completed on fewer than
+    5 % of sheets. Exit status: 0 (warnings alone included), 2 a layout cannot be read or a bad option."""
+    import json
+
+    from . import terminal
+    from .jobs import balance_layouts
+
+    progress = _progress()
+    tasks: list = []
+
+    def advance(n: int, total: int) -> None:  # the bar appears once every layout has been read
+        if not tasks:
+            progress.start()
+            tasks.append(progress.add_task("playing", total=total))
+        progress.update(tasks[0], advance=n)
+
+    try:
+        result = balance_layouts(layouts, games=games, players=players, seed=seed, workers=workers, progress=advance)
+    finally:
+        progress.stop()
+    if as_json:
+        sys.stdout.write(json.dumps(result.report(), indent=2, ensure_ascii=False) + "\n")
     else:
-        simulate_flip7(players, seed, strategy, games, target, out)
+        terminal.print_balance(result, out())
+    _problems(result.problems)
+    raise typer.Exit(result.exit_code)
+
+
+@app.command()
+def serve(
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="The TCP port."),
+    lan: bool = typer.Option(False, "--lan", help="Serve phones on the same network: bind every interface, with a random access token (printed as an address and a QR code)."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Where games in progress are kept (default: your user data folder)."),
+    workers: int = typer.Option(2, "--workers", min=1, max=16, help="Processes reading photos at once."),
+) -> None:
+    """Serve the web page for the table: print sheets, score All In photos, keep Flip 7 scores, edit layouts.
+
+    Listens on http://127.0.0.1:PORT (this computer only) unless --lan is given; Ctrl-C stops it."""
+    from .web.serve import serve as run
+
+    run(port=port, lan=lan, data_dir=data_dir, workers=workers)
 
 
 @app.callback(invoke_without_command=True)
 def _root(
+    ctx: typer.Context,
     version: bool = typer.Option(False, "--version", help="Print the version and exit."),
 ) -> None:
     if version:
-        out.print(f"sheetsmith {__version__}")
+        _say(f"sheetsmith {__version__}", to_err=False)
+        raise typer.Exit(0)
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
         raise typer.Exit(0)
 
 
@@ -371,24 +574,31 @@ def main() -> None:
 
     typer runs in standalone mode, so a usage mistake (missing argument, bad
     option value) prints typer's short message and exits 2.  sheetsmith's own
-    errors print ``FILE:LINE:COL: error: message`` lines and exit 1.
+    errors print ``FILE:LINE:COL: error: message`` lines and exit with the
+    error's code (1 problems found, 2 cannot be read or used).
     """
-    def stop(signum, _frame):  # TERM and HUP end the run like Ctrl-C: temporary files are removed
-        raise SystemExit(128 + signum)
+    import os
 
-    for name in ("SIGTERM", "SIGHUP"):
+    # sheetsmith has no use for pydantic plugins; looking for them scans every installed package's entry points
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
+    def stop(signum, _frame):  # Ctrl-C, TERM and HUP end the run: temporary files are removed on the way out
+        raise Interrupted(signum)
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), stop)
     try:
         app()
     except SheetsmithError as exc:
+        for note in getattr(exc, "notes", []):
+            _say(note)
         problems = getattr(exc, "problems", None)
-        text = "\n".join(str(p) for p in problems) if problems else f"error: {exc}"
-        err.print(text, markup=False, highlight=False, soft_wrap=True)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        err.print("interrupted; nothing half-written was left behind")
-        sys.exit(130)
+        _say("\n".join(str(p) for p in problems) if problems else f"error: {exc}")
+        sys.exit(exc.exit_code)
+    except (KeyboardInterrupt, Interrupted) as exc:
+        _say("interrupted; nothing half-written was left behind")
+        sys.exit(exc.code if isinstance(exc, Interrupted) else 130)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -21,6 +21,13 @@ Two kinds of findings:
   scoring: a written score that differs from its cards (the computed score
   counts), an impossible line, a card appearing in a round more often than
   the deck holds, two Flip 7s in one round, a written score no cards can make.
+  Each is reported once, in the round and line where it is.
+
+A pad holding a line (or a round) that no game can produce has the status
+``needs_correction``: its totals are still shown, but no winner is named on
+them; ``impossible`` lists where to correct.  A pad of 1 or 2 players is
+scored with a warning (the game is made for 3 to 18); 19 to 36 players play
+with two decks, and the card counts are checked against two decks.
 
 A ``+4`` written without quotes is read by YAML as the number 4; the reader
 looks at the text as written, so ``+4`` is the modifier either way.
@@ -32,7 +39,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Sequence
 
 import yaml
 from pydantic import Field, ValidationError
@@ -44,18 +51,22 @@ from .errors import InputError, Problem
 from .layout.schema import StrictModel, pydantic_problems
 from .rules.flip7 import (
     DEFAULT_TARGET,
+    MAX_PLAYERS,
+    PLAYERS_PER_DECK,
     PLUS,
     X2,
     Card,
     ScoreLine,
+    decks_for,
     game_status,
+    player_count_warnings,
     round_problems,
     score_line,
 )
 from .yamlpos import Document, PathKey, load_yaml, shown
 
-MAX_PLAYERS = 18
-"""One deck serves up to 18 players (rulebook *Setup*); larger games use a second deck, which the pad checks do not model."""
+PadStatus = Literal["in_progress", "finished", "tied_play_another_round", "needs_correction"]
+"""A pad's status: :func:`~generator.rules.flip7.game_status`, or ``needs_correction`` when a line is impossible."""
 
 _ACTION_WORDS = frozenset(
     {"freeze", "flip_three", "flipthree", "flip3", "flip_3", "second_chance", "secondchance"}
@@ -84,12 +95,19 @@ class Pad:
         target: the score that ends the game (default 200).
         rounds: one mapping per round, player → :class:`~generator.rules.flip7.ScoreLine`
             (every player has a line in every round).
+        warnings: findings that do not stop the scoring (1 or 2 players), located.
     """
 
     file: str
     players: tuple[str, ...]
     target: int
     rounds: tuple[dict[str, ScoreLine], ...]
+    warnings: tuple[Problem, ...] = ()
+
+    @property
+    def decks(self) -> int:
+        """Decks the table plays with: 1 up to 18 players, 2 from 19 to 36 (rulebook *Setup*)."""
+        return decks_for(len(self.players))
 
 
 def load_flip7_pad(path: str | Path, *, display: str | None = None) -> Pad:
@@ -127,7 +145,33 @@ def pad_from_document(doc: Document) -> Pad:
     if problems:
         raise InputError(problems)
     _no_round_after_the_end(rounds, players, spec.target, doc)
-    return Pad(doc.file, players, spec.target, tuple(rounds))
+    warnings = tuple(doc.problem(("players",), m, severity="warning") for m in player_count_warnings(len(players)))
+    return Pad(doc.file, players, spec.target, tuple(rounds), warnings)
+
+
+def pad_from_lines(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreLine]], *, target: int = DEFAULT_TARGET,
+                   file: str = "pad") -> Pad:
+    """A pad from lines already in hand (the web page's taps), with the structural checks of
+    :func:`pad_from_document` that concern them: the players, a line for every player in every round,
+    no round after the one that ended the game.  :func:`dump_pad` writes the same pad as YAML.
+
+    Raises:
+        InputError: as :func:`load_flip7_pad` (without line and column: there is no file).
+    """
+    doc = Document(file, {})
+    problems: list[Problem] = []
+    names = _players(list(players), doc, problems)
+    for i, r in enumerate(rounds):
+        missing = [p for p in names if p not in r]
+        extra = [p for p in r if p not in names]
+        if missing or extra:
+            problems.append(Problem(file, 0, 0, f"round {i + 1}: " + (f"no line for {', '.join(missing)}" if missing
+                                                                         else f"{', '.join(extra)} is not one of the players")))
+    if problems:
+        raise InputError(problems)
+    _no_round_after_the_end(list(rounds), names, target, doc)
+    warnings = tuple(Problem(file, 0, 0, m, "warning") for m in player_count_warnings(len(names)))
+    return Pad(file, names, target, tuple(rounds), warnings)
 
 
 def _players(names: list[str], doc: Document, problems: list[Problem]) -> tuple[str, ...]:
@@ -137,7 +181,8 @@ def _players(names: list[str], doc: Document, problems: list[Problem]) -> tuple[
         problems.append(
             doc.problem(
                 ("players",),
-                f"{len(names)} players; one deck serves at most {MAX_PLAYERS}, and games with a second deck are not checked",
+                f"{len(names)} players; Flip 7 plays up to {PLAYERS_PER_DECK} with one deck and up to "
+                f"{MAX_PLAYERS} with two: split the table into two games",
             )
         )
     seen: set[str] = set()
@@ -280,12 +325,18 @@ def _what(value: Any) -> str:
 
 
 def _no_round_after_the_end(rounds: list[dict[str, ScoreLine]], players: tuple[str, ...], target: int, doc: Document) -> None:
+    """Refuse rounds after the one that ended the game, unless that end rests on an impossible line (then it is no end)."""
+    decks = decks_for(len(players))
     totals = {p: 0 for p in players}
+    impossible = False
     for i, r in enumerate(rounds):
         for p in players:
-            totals[p] += score_line(r[p]).score
+            checked = score_line(r[p], decks=decks)
+            totals[p] += checked.score
+            impossible |= checked.impossible
+        impossible |= bool(round_problems(r, decks=decks))
         status, winner = game_status(totals, target)
-        if status == "finished" and i + 1 < len(rounds):
+        if status == "finished" and i + 1 < len(rounds) and not impossible:
             extra = len(rounds) - i - 1
             raise InputError(
                 [
@@ -303,52 +354,124 @@ def pad_report(pad: Pad) -> dict:
 
     Shape::
 
-        {"game": "flip7",
+        {"game": "flip7", "decks": 1,
          "rounds": [{"Ann": 72, "Bob": 0, ...}, ...],     # the score that counts, per round
          "totals": {"Ann": 88, ...},
-         "status": "in_progress" | "finished" | "tied_play_another_round",
-         "winner": "Ann" | None,
-         "problems": [{"round": 1, "player": "Ann" | None, "message": "..."}]}
+         "status": "in_progress" | "finished" | "tied_play_another_round" | "needs_correction",
+         "winners": ["Ann"],                               # [] while nobody has won
+         "winner": "Ann" | None,                           # deprecated: winners[0] or None
+         "impossible": [{"round": 1, "player": "Cy" | None}],
+         "problems": [{"round": 1, "player": "Ann" | None, "message": "..."}],
+         "warnings": [{"round": None, "player": None, "message": "..."}]}
 
     Rounds are numbered from 1.  The score that counts is the computed one
     when a line lists its cards (or says bust), otherwise the written one.
     ``player`` is ``None`` for a problem of the whole round (a card more often
-    than the deck holds, two Flip 7s).  Status and winner follow
-    :func:`~generator.rules.flip7.game_status` on the final totals.
+    than the deck holds, two Flip 7s).  Each problem is listed once, where it
+    is.  ``impossible`` lists the lines (and rounds) no game can produce: when
+    there is one, the status is ``needs_correction`` and no winner is named,
+    since the totals rest on a line that must be corrected first.  Otherwise
+    status and winners follow :func:`~generator.rules.flip7.game_status` on
+    the final totals.  ``decks`` is 2 for 19 to 36 players (card counts are
+    checked against two decks).  ``warnings`` (1 or 2 players) do not make
+    the pad wrong.
     """
+    decks = pad.decks
     totals = {p: 0 for p in pad.players}
     rounds: list[dict[str, int]] = []
     problems: list[dict[str, Any]] = []
+    impossible: list[dict[str, Any]] = []
     for i, r in enumerate(pad.rounds, start=1):
         row: dict[str, int] = {}
         for p in pad.players:
-            checked = score_line(r[p])
+            checked = score_line(r[p], decks=decks)
             row[p] = checked.score
             totals[p] += checked.score
             problems += [{"round": i, "player": p, "message": m} for m in checked.problems]
-        problems += [{"round": i, "player": None, "message": m} for m in round_problems(r)]
+            if checked.impossible:
+                impossible.append({"round": i, "player": p})
+        whole = round_problems(r, decks=decks)
+        problems += [{"round": i, "player": None, "message": m} for m in whole]
+        if whole:
+            impossible.append({"round": i, "player": None})
         rounds.append(row)
+    status: PadStatus
     status, winner = game_status(totals, pad.target)
-    return {"game": "flip7", "rounds": rounds, "totals": totals, "status": status, "winner": winner, "problems": problems}
+    if impossible:
+        status, winner = "needs_correction", None
+    return {
+        "game": "flip7",
+        "decks": decks,
+        "rounds": rounds,
+        "totals": totals,
+        "status": status,
+        "winners": [winner] if winner is not None else [],
+        "winner": winner,
+        "impossible": impossible,
+        "problems": problems,
+        "warnings": [{"round": None, "player": None, "message": w.message} for w in pad.warnings],
+    }
+
+
+def dump_pad(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreLine]], *, target: int = DEFAULT_TARGET,
+             comment: str = "A Flip 7 score pad, typed in by sheetsmith. Check it: sheetsmith verify FILE") -> str:
+    """The typed-in pad YAML (module docstring) of ``players``, ``target`` and ``rounds``; :func:`load_flip7_pad` reads it back.
+
+    A line with cards is written as the list (``[3, 5, x2, "+4"]``), a bust as
+    ``bust``, a score alone as ``{score: N}``, cards and a score as
+    ``{cards: [...], score: N}``; every name is quoted where YAML would read it otherwise.
+    """
+    from .allin_log import _scalar
+
+    def cards(line: ScoreLine) -> str:
+        return "[" + ", ".join(f'"{c}"' if isinstance(c, str) and c.startswith("+") else str(c) for c in line.cards or ()) + "]"
+
+    def text(line: ScoreLine) -> str:
+        if line.bust:
+            return "bust" if line.written is None else f"{{cards: bust, score: {line.written}}}"
+        if line.cards is None:
+            return f"{{score: {line.written}}}"
+        return cards(line) if line.written is None else f"{{cards: {cards(line)}, score: {line.written}}}"
+
+    out = [f"# {comment}"] if comment else []
+    out += ["game: flip7", "players: [" + ", ".join(_scalar(p) for p in players) + "]", f"target: {target}"]
+    out.append("rounds:" if rounds else "rounds: []")
+    for r in rounds:
+        for j, p in enumerate(p for p in players if p in r):
+            out.append(("  - " if j == 0 else "    ") + f"{_scalar(p)}: {text(r[p])}")
+    return "\n".join(out) + "\n"
 
 
 _STATUS_TEXT = {
     "in_progress": "in progress: nobody has reached the target yet",
     "finished": "finished",
     "tied_play_another_round": "tied for the lead at or past the target: play another round",
+    "needs_correction": "the pad needs correcting",
 }
 
 
-def print_pad(report: dict, console: Console, *, target: int | None = None) -> None:
+def _places(impossible: list[dict]) -> str:
+    """``round 1, Cy; round 2 (the whole round)``: where a pad needs correcting."""
+    return "; ".join(
+        f"round {q['round']}, {q['player']}" if q["player"] is not None else f"round {q['round']} (the whole round)"
+        for q in impossible
+    )
+
+
+def print_pad(report: dict, console: Console, *, target: int | None = None, located: Sequence[str] | None = None) -> None:
     """Print a :func:`pad_report` as a rich table (rounds as rows; per player the round score and running total),
     then the problems, the status and the winner.
 
     ``target``, when given, is shown in the title.  A cell with a problem is
-    marked ``!`` and drawn in red.
+    marked ``!`` and drawn in red.  ``located``, when given, replaces the
+    report's problems by these lines (``FILE:LINE:COL: error: …``, one per problem).
     """
     players = list(report["totals"])
     flagged = {(p["round"], p["player"]) for p in report["problems"]}
+    winners = set(report["winners"])
     title = "Flip 7 score pad" + (f" — target {target}" if target is not None else "")
+    if report.get("decks", 1) > 1:
+        title += f" — {report['decks']} decks"
     table = Table(title=title, title_justify="left")
     table.add_column("round", justify="right")
     for p in players:
@@ -367,16 +490,20 @@ def print_pad(report: dict, console: Console, *, target: int | None = None) -> N
     top = max(report["totals"].values(), default=0)
     table.add_row(
         Text("total", style="bold"),
-        *[Text(str(t), style="bold green" if p == report["winner"] else ("bold" if t == top else "")) for p, t in report["totals"].items()],
+        *[Text(str(t), style="bold green" if p in winners else ("bold" if t == top else "")) for p, t in report["totals"].items()],
     )
     console.print(table)
+    for w in report.get("warnings", []):
+        console.print(Text(f"warning: {w['message']}", style="yellow"))
     if report["problems"]:
         console.print(Text(f"{len(report['problems'])} problem{'s' if len(report['problems']) != 1 else ''}:", style="bold red"))
-        for prob in report["problems"]:
+        for prob, text in zip(report["problems"], located or [None] * len(report["problems"])):
             who = f", {prob['player']}" if prob["player"] is not None else ""
-            console.print(Text(f"  round {prob['round']}{who}: {prob['message']}"))
+            console.print(Text(text or f"  round {prob['round']}{who}: {prob['message']}"), soft_wrap=True)
     status = _STATUS_TEXT.get(report["status"], report["status"])
-    line = Text("status: ", style="bold").append(status, style="")
-    if report["winner"] is not None:
-        line.append("; winner: ").append(str(report["winner"]), style="bold green")
+    line = Text("status: ", style="bold").append(status, style="bold red" if report["status"] == "needs_correction" else "")
+    if report["status"] == "needs_correction":
+        line.append(f" at {_places(report['impossible'])}; no winner is named until then")
+    if report["winners"]:
+        line.append("; winner: ").append(", ".join(report["winners"]), style="bold green")
     console.print(line)

@@ -120,7 +120,8 @@ class MarkTarget:
 
     Attributes:
         kind: ``"rank"``, ``"suit"``, ``"value"``, ``"chip_earned"``, ``"chip_spent"``,
-            ``"reward"`` or ``"bonus"``.
+            ``"reward"``, ``"bonus"`` (the Best Scoring Hand circle of the score table) or
+            ``"bonus_star"`` (the same circle under the hand's bonus star on the grid).
         owner: what it belongs to: a cell name (``"c3"``), a hand letter, or a chip index.
         key: which choice it is (``"Q"``, ``"D"``, ``"1"``, …).
         x, y, w, h: the box in mm (top-left corner and size).
@@ -190,9 +191,8 @@ def _register(weight: str) -> str:
     from reportlab.pdfbase.ttfonts import TTFont
 
     name = FONT_NAMES[weight]
-    try:
-        pdfmetrics.getFont(name)
-    except KeyError:
+    # Not getFont(): for a name it does not know yet, it first parses every Type 1 font metrics file it can find.
+    if name not in pdfmetrics.getRegisteredFontNames():
         pdfmetrics.registerFont(TTFont(name, str(font_path(weight))))
     return name
 

@@ -1,71 +1,14 @@
-"""``sheetsmith verify`` for typed-in All In sheets: read, check, score, report (rich tables or JSON)."""
+"""Terminal tables of a scored All In game (the job itself is :func:`generator.jobs.verify`)."""
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
-from typing import Sequence
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from .cards import SUIT_SYMBOLS, Card
-from .errors import InputError, Problem
-from .registry import display_path
-from .rules.allin_sheet import FilledSheet, GameScore, report, score_game
-from .sheetfile import sheet_from_document
-from .yamlpos import Document, load_yaml
-
-
-def verify_sheets(paths: Sequence[Path], *, as_json: bool, out: Console) -> GameScore:
-    """Read every sheet, check they form one game, score it and print the report.
-
-    With ``as_json`` the report of DESIGN.md ("Verifier report") is printed as
-    JSON on stdout; otherwise a rich table per player and the ranking.
-
-    Raises:
-        InputError: every problem of every sheet; sheets of different layouts;
-            two sheets with the same player name.
-    """
-    problems: list[Problem] = []
-    read: list[tuple[Document, FilledSheet]] = []
-    for path in paths:
-        try:
-            doc = load_yaml(path, display=display_path(path))
-            read.append((doc, sheet_from_document(doc, path)))
-        except InputError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise InputError(problems)
-    first_doc, first = read[0]
-    names = [sheet.player for _, sheet in read]
-    for doc, sheet in read[1:]:
-        if sheet.layout.id != first.layout.id:
-            problems.append(
-                doc.problem(
-                    ("layout",),
-                    f"this sheet uses layout '{sheet.layout.id}' but {first_doc.file} uses "
-                    f"'{first.layout.id}'; all sheets of one game use the same layout",
-                )
-            )
-    for doc, sheet in read:
-        if names.count(sheet.player) > 1:
-            problems.append(
-                doc.problem(("player",), f"two sheets name the player '{sheet.player}'; give each player their own name")
-            )
-    if problems:
-        raise InputError(problems)
-    game = score_game([sheet for _, sheet in read])
-    if as_json:
-        sys.stdout.write(json.dumps(report(game), indent=2, ensure_ascii=False) + "\n")
-    else:
-        print_game(game, out)
-        if len(read) == 1:
-            out.print("[dim]one sheet scored alone: each hand that scores takes its Best Scoring Hand bonus; "
-                      "give every sheet of the game to compare hands[/dim]")
-    return game
+from .rules.allin_sheet import GameScore
 
 
 def card_text(card: Card) -> Text:
@@ -76,7 +19,8 @@ def card_text(card: Card) -> Text:
 def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
     """Print a scored game: with ``detail`` a table per player (hands, cards, category, points, bonus), then the ranking."""
     for p in game.players if detail else []:
-        table = Table(title=f"{p.player} — {game.layout.name} sheet ({game.layout.id})", title_justify="left")
+        title = f"{p.player} — {game.layout.name} sheet ({game.layout.id})" + (" — IMPOSSIBLE SHEET" if p.impossible else "")
+        table = Table(title=title, title_justify="left")
         for col, just in (("hand", "center"), ("cards", "left"), ("complete", "center"), ("category", "left"), ("points", "right"), ("best hand", "right")):
             table.add_column(col, justify=just)  # type: ignore[arg-type]
         for letter, h in p.hands.items():
@@ -88,9 +32,10 @@ def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
         table.add_row("", "chips left", "", "", str(p.chips_left), "")
         table.add_row("", Text("total", style="bold"), "", "", Text(str(p.total), style="bold"), "")
         out.print(table)
+    print_sheet_problems(game, out)
     ranking = Table(title="Ranking", title_justify="left")
     for col in ("#", "player", "hands", "best hand", "chips left", "total", ""):
-        ranking.add_column(col, justify="right" if col not in ("player", "") else "left")
+        ranking.add_column(col, justify="right" if col not in ("player", "") else "left", no_wrap=not col)
     ordered = sorted(game.players, key=lambda q: (-q.total, -q.chips_left))
     place = 0
     last = None
@@ -100,5 +45,17 @@ def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
         mark = "winner" if q.player in game.winners else ""
         if mark and len(game.winners) > 1:
             mark = "shared win"
+        if q.impossible:
+            mark = f"{mark} (impossible sheet)" if mark else "impossible sheet"
         ranking.add_row(str(place), q.player, str(q.hand_points), str(q.bonus_points), str(q.chips_left), str(q.total), mark)
     out.print(ranking)
+
+
+def print_sheet_problems(game: GameScore, out: Console) -> None:
+    """Say which sheets no game can produce (the problems themselves are listed with the command's findings)."""
+    if not game.problems:
+        return
+    who = [p.player for p in game.players if p.impossible]
+    count = len(game.problems)
+    out.print(Text(f"No game can produce the sheet of {', '.join(who)} ({count} problem{'s' if count != 1 else ''}, "
+                   "listed at the end): scored as written, marked impossible", style="bold red"))

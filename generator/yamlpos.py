@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from .errors import InputError, Problem
+from .errors import Problem, UnreadableError
 
 PathKey = tuple[Any, ...]
 
@@ -122,23 +122,35 @@ def load_yaml(path: str | Path, *, display: str | None = None) -> Document:
     p = Path(path)
     try:
         if p.is_dir():
-            raise InputError([Problem(name, 0, 0, "is a folder, not a YAML file")])
+            raise UnreadableError([Problem(name, 0, 0, "is a folder, not a YAML file")])
         if p.exists() and not p.is_file():
-            raise InputError([Problem(name, 0, 0, "is not a regular file (a device or pipe?); give a YAML file")])
+            raise UnreadableError([Problem(name, 0, 0, "is not a regular file (a device or pipe?); give a YAML file")])
         with p.open("rb") as fh:
             raw = fh.read(MAX_BYTES + 1)
     except FileNotFoundError:
-        raise InputError([Problem(name, 0, 0, "file not found")]) from None
+        raise UnreadableError([Problem(name, 0, 0, "file not found")]) from None
     except OSError as exc:
-        raise InputError([Problem(name, 0, 0, f"cannot read the file: {exc.strerror}")]) from None
+        raise UnreadableError([Problem(name, 0, 0, f"cannot read the file: {exc.strerror}")]) from None
+    return parse_yaml_bytes(raw, name)
+
+
+def parse_yaml_bytes(raw: bytes, file: str = "<bytes>") -> Document:
+    """Parse the bytes of a YAML file (an upload, a file's contents) into a :class:`Document`.
+
+    The same limits as :func:`load_yaml`: at most :data:`MAX_BYTES`, UTF-8
+    (a byte-order mark is allowed), then :func:`parse_yaml`.
+
+    Raises:
+        InputError: as :func:`load_yaml`.
+    """
     if len(raw) > MAX_BYTES:
-        raise InputError([Problem(name, 0, 0, f"larger than {MAX_BYTES // 1000} kB; is this really a sheetsmith YAML file?")])
+        raise UnreadableError([Problem(file, 0, 0, f"larger than {MAX_BYTES // 1000} kB; is this really a sheetsmith YAML file?")])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise InputError([Problem(name, line, 0, "not UTF-8 text; save the file as UTF-8")]) from None
-    return parse_yaml(text, name)
+        raise UnreadableError([Problem(file, line, 0, "not UTF-8 text; save the file as UTF-8")]) from None
+    return parse_yaml(text, file)
 
 
 def parse_yaml(text: str, file: str = "<string>") -> Document:
@@ -154,37 +166,76 @@ def parse_yaml(text: str, file: str = "<string>") -> Document:
     """
     loader = None
     try:
-        loader = yaml.SafeLoader(text)
-        node = loader.get_single_node()
+        node = _compose_fast(text)
+        if node is _NOT_READ:
+            loader = yaml.SafeLoader(text)
+            node = loader.get_single_node()
     except yaml.reader.ReaderError as exc:
         before = text[: exc.position]
         line = before.count("\n") + 1
         col = len(before) - (before.rfind("\n") + 1) + 1
         char = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
-        raise InputError(
+        raise UnreadableError(
             [Problem(file, line, col, f"control character {describe_char(char)} in the file; remove it")]
         ) from None
     except yaml.MarkedYAMLError as exc:
-        raise InputError([_syntax_problem(exc, text, file)]) from None
+        raise UnreadableError([_syntax_problem(exc, text, file)]) from None
     except RecursionError:
-        raise InputError([Problem(file, 0, 0, f"nested too deeply; sheetsmith files nest at most {MAX_DEPTH} levels")]) from None
+        raise UnreadableError([Problem(file, 0, 0, f"nested too deeply; sheetsmith files nest at most {MAX_DEPTH} levels")]) from None
     except yaml.YAMLError as exc:  # pragma: no cover - other parser errors carry marks
-        raise InputError([Problem(file, 0, 0, f"YAML error: {exc}")]) from None
+        raise UnreadableError([Problem(file, 0, 0, f"YAML error: {exc}")]) from None
     finally:
         if loader is not None:
             loader.dispose()
     if node is None:
-        raise InputError([Problem(file, 1, 1, "the file is empty; expected a YAML mapping such as 'game: allin'")])
+        raise UnreadableError([Problem(file, 1, 1, "the file is empty; expected a YAML mapping such as 'game: allin'")])
     doc = Document(file=file, data=None, lines=text.splitlines())
     problems: list[Problem] = []
     budget = [MAX_NODES]
     doc.data = _build(node, (), doc, problems, budget, set())
     if problems:
-        raise InputError(problems[:50])
+        raise UnreadableError(problems[:50])
     if not isinstance(doc.data, dict):
         at = _mark(node)
-        raise InputError([Problem(file, at.line, at.col, "the top level must be a mapping of 'key: value' lines")])
+        raise UnreadableError([Problem(file, at.line, at.col, "the top level must be a mapping of 'key: value' lines")])
     return doc
+
+
+_NOT_READ = object()
+
+
+def _compose_fast(text: str) -> Any:
+    """The document's node tree through libyaml when PyYAML has it, else :data:`_NOT_READ`.
+
+    libyaml builds the same nodes with the same marks, several times faster.  Whatever it
+    refuses (and any text with a character YAML forbids) is left to the pure-Python parser,
+    whose messages sheetsmith's hints are written for.  libyaml marks plain scalars with
+    style ``''``; they get PyYAML's ``None``, so nodes look the same whichever parser read them.
+    """
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is None or yaml.reader.Reader.NON_PRINTABLE.search(text):
+        return _NOT_READ
+    loader = fast(text)
+    try:
+        root = loader.get_single_node()
+    except yaml.YAMLError:
+        return _NOT_READ
+    finally:
+        loader.dispose()
+    todo, seen = [root], set()
+    while todo:  # no recursion: a deeply nested file is refused later, by _build
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.style == "":
+                node.style = None
+        elif isinstance(node, yaml.MappingNode):
+            todo.extend(n for pair in node.value for n in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            todo.extend(node.value)
+    return root
 
 
 def describe_char(ch: str) -> str:
@@ -217,18 +268,40 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, file: str) -> Problem:
     elif exc.context and ctx is not None and ctx.line != mark.line:
         what += f" ({exc.context} that starts at line {ctx.line + 1}, column {ctx.column + 1})"
     lines = text.splitlines()
-    grid_line = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("grid:")), None)
     hint = ""
     if "tab" in what.lower() or "\\t" in what:
         hint = "; indent with spaces, not tabs"
-    elif grid_line is not None and grid_line < mark.line <= grid_line + 40:
+    elif _in_grid_block(lines, mark.line) or (ctx is not None and _in_grid_block(lines, ctx.line)):
+        if not _in_grid_block(lines, mark.line):  # a grid row slipped to column 0 reads as a key: point at it
+            line, col = ctx.line + 1, ctx.column + 1
         hint = (
             "; inside 'grid: |' every line must be indented at least as far as the first one "
             "(if the first row starts with a blank, write 'grid: |2')"
         )
+    elif "expected <block end>" in what and ctx is not None and mark.column > ctx.column:
+        hint = (
+            f"; this line is indented {mark.column} spaces but the entries above it in the same block "
+            f"(from line {ctx.line + 1}) are indented {ctx.column}: line them up"
+        )
     elif "indent" in what.lower() or "expected <block end>" in what:
         hint = "; check the indentation of this line"
     return Problem(file, line, col, f"YAML syntax error: {what}{hint}")
+
+
+def _in_grid_block(lines: list[str], index: int) -> bool:
+    """True when 0-based line ``index`` belongs to a top-level ``grid: |`` block.
+
+    That is: the nearest top-level key above it is ``grid:``, and the line is
+    indented or holds only grid characters (a row that slipped to column 0).
+    """
+    own = lines[index] if index < len(lines) else ""
+    for ln in reversed(lines[:index]):
+        if not ln.strip() or ln.startswith((" ", "#")):
+            continue
+        if not ln.startswith("grid:"):
+            return False
+        return own.startswith(" ") or (bool(own.strip()) and set(own.strip()) <= set("o*G-| ."))
+    return False
 
 
 _STANDARD_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "value")}

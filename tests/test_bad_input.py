@@ -163,21 +163,21 @@ def run(*args, cwd):
 
 def test_device_file_is_refused(tmp_path):
     res = run("check", "/dev/zero", cwd=tmp_path)
-    assert res.returncode == 1 and "not a regular file" in res.stderr
+    assert res.returncode == 2 and "not a regular file" in res.stderr
 
 
 def test_dangling_symlink_is_not_replaced_without_force(tmp_path):
     link = tmp_path / "out.pdf"
     os.symlink(tmp_path / "nowhere.pdf", link)
     res = run("render", "q-diamonds", "-o", str(link), cwd=tmp_path)
-    assert res.returncode == 1 and "already exists" in res.stderr
+    assert res.returncode == 2 and "already exists" in res.stderr
     assert link.is_symlink() and not (tmp_path / "nowhere.pdf").exists()
 
 
 def test_output_under_a_file(tmp_path):
     (tmp_path / "plain").write_text("x")
     res = run("render", "q-diamonds", "-o", str(tmp_path / "plain" / "q.pdf"), cwd=tmp_path)
-    assert res.returncode == 1 and "is a file, not a folder" in res.stderr
+    assert res.returncode == 2 and "is a file, not a folder" in res.stderr
 
 
 def test_terminated_build_leaves_no_temporary_files(tmp_path):

@@ -63,7 +63,7 @@ def test_render_formats_from_the_extension_and_refuses_to_overwrite(tmp_path):
     assert svg.read_bytes().lstrip().startswith(b"<?xml") or b"<svg" in svg.read_bytes()[:400]
     before = svg.read_bytes()
     res = run("render", "q-diamonds", "-o", str(svg), "--paper", "letter")
-    assert res.returncode == 1
+    assert res.returncode == 2  # a usage mistake: the output exists and --force was not given
     assert "already exists; pass --force" in res.stderr
     assert svg.read_bytes() == before
     res = run("render", "q-diamonds", "-o", str(svg), "--paper", "letter", "--force")
@@ -75,7 +75,7 @@ def test_render_formats_from_the_extension_and_refuses_to_overwrite(tmp_path):
 
 def test_unknown_layout_id_suggests_the_close_one(tmp_path):
     res = run("render", "q-diamond", cwd=tmp_path)
-    assert res.returncode == 1
+    assert res.returncode == 2  # no such item: nothing could be read
     assert "did you mean q-diamonds" in res.stderr and "Traceback" not in res.stderr
     assert not (tmp_path / "output").exists()
 
@@ -97,7 +97,7 @@ def test_check_reports_a_yaml_syntax_error_with_its_line(tmp_path):
     bad = tmp_path / "syntax.yaml"
     bad.write_text(USER_LAYOUT.replace("  C: {reward: double, bonus: 3}", "  C: {reward: double, bonus: 3"), encoding="utf-8")
     res = run("check", "syntax.yaml", cwd=tmp_path)
-    assert res.returncode == 1
+    assert res.returncode == 2  # not YAML: cannot be read at all (a layout error in a readable file is 1)
     assert res.stderr.startswith("syntax.yaml:") and "YAML syntax error" in res.stderr
     # the parser notices the unclosed '{' of line 18 on line 19; the message points at the '{'
     assert res.stderr.startswith("syntax.yaml:18:6: error: YAML syntax error")
@@ -107,7 +107,7 @@ def test_check_reports_a_yaml_syntax_error_with_its_line(tmp_path):
 
 def test_check_missing_file(tmp_path):
     res = run("check", "nope.yaml", cwd=tmp_path)
-    assert res.returncode == 1 and "nope.yaml: error: file not found" in res.stderr
+    assert res.returncode == 2 and "nope.yaml: error: file not found" in res.stderr
 
 
 def test_check_warning_alone_passes(tmp_path):
@@ -159,9 +159,9 @@ def test_paper_and_format_are_case_insensitive(tmp_path):
 
 def test_output_name_and_format_must_agree(tmp_path):
     res = run("render", "q-diamonds", "-o", str(tmp_path / "q.jpg"))
-    assert res.returncode == 1 and "writes .pdf, .svg or .png files" in res.stderr
+    assert res.returncode == 2 and "writes .pdf, .svg or .png files" in res.stderr
     res = run("render", "q-diamonds", "-o", str(tmp_path / "q.svg"), "--format", "pdf")
-    assert res.returncode == 1 and "ends in .svg but --format is pdf" in res.stderr
+    assert res.returncode == 2 and "ends in .svg but --format is pdf" in res.stderr
     assert list(tmp_path.iterdir()) == []
 
 

@@ -66,5 +66,5 @@ def test_render_fill_on_the_command_line(tmp_path):
     assert (tmp_path / "ann.png").read_bytes()[:4] == b"\x89PNG"
     res = subprocess.run([sys.executable, "-m", "generator.cli", "render", "j-clubs", "--fill", "ann.yaml",
                           "-o", str(tmp_path / "x.pdf")], capture_output=True, text=True, cwd=EXAMPLES, timeout=60)
-    assert res.returncode == 1 and "for layout 'q-diamonds', not 'j-clubs'" in res.stderr
+    assert res.returncode == 2 and "for layout 'q-diamonds', not 'j-clubs'" in res.stderr
     assert not (tmp_path / "x.pdf").exists()

@@ -10,10 +10,11 @@ from pathlib import Path
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
 
-def verify_json(path):
+def verify_json(path, status=0):
+    """The JSON report of ``sheetsmith verify PATH``; ``status`` is the exit code expected (1: rule breaks)."""
     res = subprocess.run([sys.executable, "-m", "generator.cli", "verify", str(path), "--json"],
                          capture_output=True, text=True, timeout=60)
-    assert res.returncode == 0, res.stderr
+    assert res.returncode == status, res.stderr
     return json.loads(res.stdout)
 
 
@@ -28,7 +29,7 @@ def test_one_ledger_slip_is_one_problem(tmp_path):
             lines[n] = line.replace(f"Ann: {value},", f"Ann: {value + 1},", 1)
     bad = tmp_path / "slip.yaml"
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    report = verify_json(bad)
+    report = verify_json(bad, status=1)  # the slip is a rule break: exit 1
     ann = [p for p in report["problems"] if p["player"] == "Ann"]
     assert [p["round"] for p in ann] == [1]
     assert "the ledger gives Ann 31 points of chips after round 1, but the round leaves 30" in ann[0]["message"]

@@ -181,7 +181,7 @@ def test_verify_mixes_photos_and_typed_in_sheets(tmp_path):
     assert run_cli("ann.jpg", "bob.yaml", cwd=tmp_path).returncode == 0
     (tmp_path / "ann.read.yaml").write_text(text.replace("player: ann", "player: Annie"), encoding="utf-8")
     res = run_cli("ann.jpg", "bob.yaml", cwd=tmp_path)
-    assert res.returncode == 1 and "has been edited since sheetsmith read ann.jpg" in res.stderr
+    assert res.returncode == 2 and "has been edited since sheetsmith read ann.jpg" in res.stderr  # nothing read
     assert "player: Annie" in (tmp_path / "ann.read.yaml").read_text(encoding="utf-8")
 
 
@@ -235,7 +235,7 @@ def bad_photos(tmp_path_factory):
     "name, args, message",
     [
         ("table.jpg", (), "no All In sheet found"),
-        ("notes.jpg", (), "not an image sheetsmith can read"),
+        ("notes.jpg", (), "not an image (the file holds text): sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in sheets (.yaml)"),
         ("bomb.png", (), "too large to read safely (its header claims 900 MP)"),
         ("tiny.jpg", (), "only 500 × 400 pixels"),
         ("far.jpg", (), "the sheet is too small in the photo"),
@@ -243,13 +243,13 @@ def bad_photos(tmp_path_factory):
         ("qd.jpg", ("--layout", "j-clubs"), "a sheet of layout 'q-diamonds', not 'j-clubs'"),
     ],
 )
-def test_photo_errors_exit_1_and_write_nothing(bad_photos, tmp_path, name, args, message):
+def test_photo_errors_exit_2_and_write_nothing(bad_photos, tmp_path, name, args, message):
     import shutil
 
     shutil.copy(bad_photos / name, tmp_path / name)
     before = sorted(p.name for p in tmp_path.iterdir())
     res = run_cli(name, *args, cwd=tmp_path)
-    assert res.returncode == 1
+    assert res.returncode == 2  # the photo cannot be read at all
     assert res.stderr.startswith(f"{name}: error: ") and message in res.stderr, res.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 

@@ -46,7 +46,11 @@ def render_svg(scene: Scene) -> bytes:
     )
     if scene.title:
         dwg.set_desc(title=scene.title)
-    dwg.embed_stylesheet(_font_faces())
+    # Text runs may start or end with a space (a suit drawn beside "7 " in the scoring aid): keep every space,
+    # as the PDF does; SVG collapses and trims white space unless told not to.  No kerning either: the PDF
+    # sets glyphs at their plain advance widths, and text was fitted to its box with those.
+    dwg.attribs["xml:space"] = "preserve"
+    dwg.embed_stylesheet(_font_faces() + "\ntext { white-space: pre; font-kerning: none; }")
     dwg.add(dwg.rect((0, 0), (scene.width, scene.height), fill="#ffffff"))
     for item in scene.items:
         if isinstance(item, Text):

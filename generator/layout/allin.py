@@ -5,7 +5,11 @@ Beyond DESIGN.md a layout may give ``description`` (one line for listings),
 ``chips`` (how many chip circles the sheet prints; default: the most a player
 can earn, 1 per single-reward hand and 2 per double-reward hand),
 ``extends`` (a template of ``templates/``, default ``allin-sheet``), and
-``style`` / ``strings`` overrides of that template's keys.
+``style`` / ``strings`` overrides of that template's keys.  Printed labels
+come from the message catalogue of the language drawn
+(``templates/lang/<code>.yaml``, section ``allin``: :mod:`generator.i18n`);
+a template's or a layout's ``strings:`` win over the catalogue in every
+language.
 
 Rules checked, with the rulebook passage each rests on
 (``seeds/000_e6ed0c80d6705b52.txt``):
@@ -87,7 +91,7 @@ class Style(StrictModel):
 
 
 _STRING_KEYS = (
-    "title subtitle sheet player aid_title weaker stronger "
+    "title subtitle sheet player aid_title weaker stronger aid_numbers "
     "pair pair_note two_pair two_pair_note three_of_a_kind three_of_a_kind_note "
     "straight straight_note full_house full_house_note four_of_a_kind four_of_a_kind_note "
     "straight_flush straight_flush_note aid_rule hand points best_hand best_hand_help "
@@ -100,6 +104,7 @@ Strings = type(
     {
         "__annotations__": {k: str for k in _STRING_KEYS},
         "__doc__": "Every label printed on an All In sheet (our own words; see templates/allin-sheet.yaml).",
+        "__module__": __name__,  # so that layouts pickle (photos read in worker processes return them)
         **{k: Field(min_length=1, max_length=160) for k in _STRING_KEYS},
     },
 )
@@ -111,7 +116,7 @@ class TemplateSpec(StrictModel):
     kind: Literal["template"]
     id: str
     style: dict[str, Any]
-    strings: dict[str, Any]
+    strings: dict[str, Any] = {}
 
 
 class LayoutSpec(StrictModel):
@@ -162,7 +167,7 @@ class AllInLayout:
         hands: letter → :class:`Hand`, in letter order.
         chips: chip circles printed on the sheet.
         style: resolved :class:`Style`.
-        strings: resolved :class:`Strings`.
+        strings: resolved :class:`Strings` in English (see :meth:`strings_for` for another language).
         description: one line for listings ('' when not given).
         source: the layout file.
         warnings: non-fatal findings (e.g. not 24 writable spaces).
@@ -179,6 +184,26 @@ class AllInLayout:
     description: str = ""
     source: str = ""
     warnings: list[Problem] = field(default_factory=list)
+    string_overrides: dict[str, str] = field(default_factory=dict)
+    """Labels the template or the layout writes itself (``strings:``): printed as written in every language."""
+
+    def strings_for(self, lang: str = "en") -> Any:
+        """The sheet's labels in ``lang``: the catalogue's ``allin`` section, then ``string_overrides`` on top.
+
+        Raises:
+            SheetsmithError: no catalogue for ``lang`` (:func:`generator.i18n.check_lang`).
+            InputError: a label of the catalogue is too long for a sheet (over 160 characters).
+        """
+        if lang == "en":
+            return self.strings
+        from ..i18n import messages
+
+        t = messages(lang)
+        try:
+            return Strings.model_validate({**t.section("allin"), **self.string_overrides})
+        except ValidationError as exc:
+            raise InputError([Problem(t.file, 0, 0, f"allin.{'.'.join(map(str, e['loc']))}: {e['msg'].lower()}")
+                              for e in exc.errors()]) from None
 
     @property
     def spaces(self) -> int:
@@ -305,7 +330,7 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
             doc.problem(("grid",), f"the grid has {len(expected)} hands; a sheet's score table holds at most {MAX_HANDS}")
         )
 
-    style, strings = _resolve_template(spec, doc, path, templates_dir, problems)
+    style, strings, overrides = _resolve_template(spec, doc, path, templates_dir, problems)
     if spec.name is not None:
         problems += _printable(spec.name, ("name",), doc)
     for key, value in (spec.strings or {}).items():
@@ -318,12 +343,17 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
     layout_id = spec.id or path.stem
     golden_name = f"{golden.rank_label}{SUIT_SYMBOLS[golden.suit]}"  # type: ignore[union-attr,index]
     name = spec.name or golden_name
-    if spec.id and spec.id != path.stem:
+    from ..registry import shipped_id_clash
+
+    clash = shipped_id_clash(layout_id, path, doc)
+    if clash is not None:
+        warnings.append(clash)
+    elif spec.id and spec.id != path.stem and shipped_id_clash(path.stem, path, doc) is None:
         warnings.append(
             doc.problem(
                 ("id",),
-                f"id '{spec.id}' differs from the file name '{path.stem}'; output files are named after the id "
-                "(remove the id: line to use the file name)",
+                f"id '{spec.id}' differs from the file name '{path.stem}'; typed-in sheets, game logs and the "
+                "sheet code name a layout by its id (remove the id: line to use the file name)",
                 severity="warning",
             )
         )
@@ -360,6 +390,7 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
         description=spec.description or "",
         source=doc.file,
         warnings=warnings,
+        string_overrides=overrides,
     )
 
 
@@ -489,18 +520,27 @@ def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Pro
 
 def _resolve_template(
     spec: LayoutSpec, doc: Document, path: Path, templates_dir: Path, problems: list[Problem]
-) -> tuple[Style | None, Any]:
+) -> tuple[Style | None, Any, dict[str, str]]:
+    """The layout's style and English labels, and the labels its template and ``strings:`` write themselves.
+
+    Labels: the English catalogue's ``allin`` section, then the template's
+    ``strings:``, then the layout's; each error is located in the file that wrote the value.
+    """
+    from ..i18n import messages
+
     try:
         t_style, t_strings, t_doc = load_template(spec.extends, base=path.parent, templates_dir=templates_dir)
     except TemplateNotFound as exc:
         problems.append(doc.problem(("extends",), f"extends: {exc}"))
-        return None, None
+        return None, None, {}
     except InputError as exc:
         problems.append(doc.problem(("extends",), f"extends: template '{spec.extends}' has errors (listed below)"))
         problems.extend(exc.problems)
-        return None, None
+        return None, None, {}
+    catalogue = messages("en").section("allin")
+    overrides = {**t_strings, **(spec.strings or {})}
     resolved: list[Any] = []
-    for section, model, base_values in (("style", Style, t_style), ("strings", Strings, t_strings)):
+    for section, model, base_values in (("style", Style, t_style), ("strings", Strings, {**catalogue, **t_strings})):
         override = getattr(spec, section) or {}
         merged = {**base_values, **override}
         try:
@@ -510,7 +550,7 @@ def _resolve_template(
                 key = err["loc"][0] if err["loc"] else None
                 problems.append(problem_from_error(err, doc if key in override else t_doc, (section,), model))
             resolved.append(None)
-    return resolved[0], resolved[1]
+    return resolved[0], resolved[1], {k: v for k, v in overrides.items() if isinstance(v, str)}
 
 
 def describe_run(run: HandRun) -> str:
