@@ -51,7 +51,7 @@ def out() -> "Console":
     if "out" not in _consoles:
         from rich.console import Console
 
-        _consoles["out"] = Console()
+        _consoles["out"] = Console(markup=False, emoji=False)  # names from files are never read as [markup] or :emoji:
     return _consoles["out"]
 
 
@@ -60,18 +60,23 @@ def err() -> "Console":
     if "err" not in _consoles:
         from rich.console import Console
 
-        _consoles["err"] = Console(stderr=True)
+        _consoles["err"] = Console(stderr=True, markup=False, emoji=False)
     return _consoles["err"]
 
 
 def _say(text: str, *, to_err: bool = True) -> None:
-    """Print plain text (no markup, no highlighting, never wrapped)."""
-    (err() if to_err else out()).print(text, markup=False, highlight=False, soft_wrap=True)
+    """Print plain text (no markup, no highlighting, never wrapped); control characters from files are spelled out."""
+    from .validation import for_terminal
+
+    (err() if to_err else out()).print(for_terminal(text, keep_newlines=True), markup=False, highlight=False, soft_wrap=True)
 
 
 def _problems(problems, *, to_err: bool = True) -> None:
+    """Print problems one per line; a run of similar ones is cut to a few and "… and N more like this"."""
+    from .validation import capped_lines
+
     if problems:
-        _say("\n".join(str(p) for p in dict.fromkeys(problems)), to_err=to_err)
+        _say("\n".join(capped_lines(problems)), to_err=to_err)
 
 
 class Format(str, Enum):
@@ -206,6 +211,7 @@ def render(
 def list_layouts() -> None:
     """List what ships: sheet layouts, decks, chip sheets, score pads and ledgers."""
     from rich.table import Table
+    from rich.text import Text
 
     from .jobs import check_files
     from .registry import shipped_layouts
@@ -221,7 +227,7 @@ def list_layouts() -> None:
             table.add_row(item.id, item.game, checked.title, checked.summary)
         else:
             problems.extend(checked.problems)
-            table.add_row(item.id, item.game, "[red]invalid[/red]", "run 'sheetsmith check'")
+            table.add_row(item.id, item.game, Text("invalid", style="red"), "run 'sheetsmith check'")
     out().print(table)
     if any(p.is_error for p in problems):
         _problems(problems)
@@ -367,7 +373,10 @@ def main() -> None:
         app()
     except SheetsmithError as exc:
         problems = getattr(exc, "problems", None)
-        _say("\n".join(str(p) for p in problems) if problems else f"error: {exc}")
+        if problems:
+            _problems(problems)
+        else:
+            _say(f"error: {exc}")
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         _say("interrupted; nothing half-written was left behind")

@@ -132,14 +132,16 @@ def parse_back_offset(text: str) -> tuple[float, float]:
     Raises:
         SheetsmithError: not two finite numbers, or a shift beyond ±10 mm.
     """
-    import math
+    import re
 
-    try:
-        dx, dy = (float(v) for v in text.split(","))
-    except ValueError:
-        raise SheetsmithError(f"--back-offset '{text}': give two millimetre values as DX,DY, e.g. 0.5,-0.3") from None
-    if not (math.isfinite(dx) and math.isfinite(dy)):
-        raise SheetsmithError(f"--back-offset '{text}': give two finite millimetre values as DX,DY, e.g. 0.5,-0.3")
+    from .validation import quote
+
+    parts = [v.strip() for v in text.split(",")]
+    number = re.compile(r"[-+]?([0-9]{1,3}(\.[0-9]{0,6})?|\.[0-9]{1,6})")
+    if len(parts) != 2 or not all(number.fullmatch(v) for v in parts):
+        raise SheetsmithError(f"--back-offset {quote(text)}: give two millimetre values as DX,DY in ASCII digits, "
+                              "e.g. 0.5,-0.3 (no NaN or infinity)")
+    dx, dy = (float(v) for v in parts)
     if abs(dx) > 10 or abs(dy) > 10:
         raise SheetsmithError("--back-offset: keep each shift within ±10 mm")
     return dx, dy
@@ -272,16 +274,24 @@ def fill_sheet(item, scene, fill: Path, others: Sequence[Path] = ()):
         InputError: a sheet cannot be read.
     """
     from .layout.allin import AllInLayout
+    from .registry import display_path
     from .rules.allin_sheet import score_game
-    from .sheetfile import load_allin_sheet
+    from .sheetfile import sheet_from_document
     from .sheets.allin import fill_allin_sheet
+    from .validation import glyph_problem
+    from .yamlpos import load_yaml
 
     if not isinstance(item, AllInLayout):
         raise SheetsmithError("--fill draws a typed-in sheet on an All In sheet layout")
-    sheets = [load_allin_sheet(p) for p in [fill, *others]]
-    for path, sheet in zip([fill, *others], sheets):
+    paths = [Path(p) for p in [fill, *others]]
+    docs = [load_yaml(p, display=display_path(p)) for p in paths]
+    sheets = [sheet_from_document(doc, p) for doc, p in zip(docs, paths)]
+    for doc, sheet in zip(docs, sheets):
         if sheet.layout.id != item.id:
-            raise SheetsmithError(f"{path}: this sheet is for layout '{sheet.layout.id}', not '{item.id}'")
+            raise SheetsmithError(f"{doc.file}: this sheet is for layout '{sheet.layout.id}', not '{item.id}'")
+    message = glyph_problem(sheets[0].player, "player", ("italic",))  # the filled sheet shows its player's name
+    if message:
+        raise InputError([docs[0].problem(("player",), message)])
     return fill_allin_sheet(scene, sheets[0], score_game(sheets))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def display_path(path: Path) -> str:
     """A path as messages show it: relative to the working folder when inside it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside the folder, or a link loop (RuntimeError before Python 3.13)
         return str(path)
 
 
@@ -45,10 +46,10 @@ def resolve_layout(ref: str) -> Path:
         InputError: neither a file nor a shipped id; the message suggests close ids.
     """
     p = Path(ref)
-    if p.suffix.lower() in (".yaml", ".yml") or p.exists():
-        if not p.exists():
+    if p.suffix.lower() in (".yaml", ".yml") or os.path.lexists(p):
+        if not os.path.lexists(p):
             raise InputError([Problem(ref, 0, 0, "file not found")])
-        return p
+        return p  # a dangling or looping link is named by load_yaml
     ids = {s.id: s.path for s in shipped_layouts()}
     if ref in ids:
         return ids[ref]

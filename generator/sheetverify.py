@@ -9,6 +9,7 @@ from rich.text import Text
 
 from .cards import SUIT_SYMBOLS, Card
 from .rules.allin_sheet import GameScore
+from .validation import for_terminal
 
 
 def card_text(card: Card) -> Text:
@@ -19,7 +20,8 @@ def card_text(card: Card) -> Text:
 def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
     """Print a scored game: with ``detail`` a table per player (hands, cards, category, points, bonus), then the ranking."""
     for p in game.players if detail else []:
-        table = Table(title=f"{p.player} — {game.layout.name} sheet ({game.layout.id})", title_justify="left")
+        title = f"{p.player} — {game.layout.name} sheet ({game.layout.id})"
+        table = Table(title=Text(for_terminal(title)), title_justify="left")
         for col, just in (("hand", "center"), ("cards", "left"), ("complete", "center"), ("category", "left"), ("points", "right"), ("best hand", "right")):
             table.add_column(col, justify=just)  # type: ignore[arg-type]
         for letter, h in p.hands.items():
@@ -43,5 +45,5 @@ def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
         mark = "winner" if q.player in game.winners else ""
         if mark and len(game.winners) > 1:
             mark = "shared win"
-        ranking.add_row(str(place), q.player, str(q.hand_points), str(q.bonus_points), str(q.chips_left), str(q.total), mark)
+        ranking.add_row(str(place), Text(for_terminal(q.player)), str(q.hand_points), str(q.bonus_points), str(q.chips_left), str(q.total), mark)
     out.print(ranking)

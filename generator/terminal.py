@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from .sheetverify import print_game
 
@@ -21,7 +22,7 @@ def print_verdict(verdict: Any, console: Console) -> None:
         print_game(verdict.score, console)
         for note in verdict.notes:
             if note.startswith("one sheet scored alone") or note.startswith("the log stops"):
-                console.print(f"[dim]{note}[/dim]" if note.startswith("one sheet") else f"[yellow]{note}[/yellow]")
+                console.print(Text(note, style="dim" if note.startswith("one sheet") else "yellow"))
     elif verdict.game == "flip7":
         from .flip7_pad import print_pad
 

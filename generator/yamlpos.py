@@ -11,8 +11,9 @@ Only ``yaml.SafeLoader`` is used: no Python object tags are ever constructed.
 
 from __future__ import annotations
 
+import errno
+import math
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,9 @@ from typing import Any
 import yaml
 
 from .errors import Problem, UnreadableError
+from .validation import bad_char, describe_char, quote
+
+__all__ = ["Pos", "Document", "load_yaml", "parse_yaml", "describe_char", "shown", "binary_kind", "MAX_BYTES"]
 
 PathKey = tuple[Any, ...]
 
@@ -72,6 +76,15 @@ class Document:
         at = self.pos(path, key=key)
         return Problem(self.file, at.line, at.col, message, severity)  # type: ignore[arg-type]
 
+    def written(self, path: PathKey) -> str | None:
+        """The text of the scalar at ``path`` exactly as the file spells it (``0012``, ``+4``, ``1.50``), or None.
+
+        Messages quote this rather than the value it was read as, so that
+        ``player: 0012`` is answered with "0012", not "12".
+        """
+        node = self.nodes.get(tuple(path))
+        return str(node.value) if isinstance(node, yaml.ScalarNode) else None
+
     def block_text_pos(self, path: PathKey, line_index: int, char_index: int) -> Pos:
         """File position of character ``char_index`` on line ``line_index`` of a string value.
 
@@ -104,19 +117,29 @@ MAX_DEPTH = 40
 """Deepest nesting of mappings and lists one document may have."""
 
 
-def load_yaml(path: str | Path, *, display: str | None = None) -> Document:
+READS = "sheetsmith reads YAML text files here"
+"""What :func:`load_yaml` says a command reads, when it is given a file of another kind."""
+
+
+def load_yaml(path: str | Path, *, display: str | None = None, reads: str = READS) -> Document:
     """Read a YAML file into a :class:`Document` with positions.
 
     Args:
         path: the file to read.
         display: how to name the file in messages (defaults to ``str(path)``).
+        reads: what the command reads, for the message given when the file is a
+            PDF, an image, an archive or another binary format
+            (``"verify reads typed-in sheets, pads and logs (YAML) or photos"``).
 
     Raises:
-        InputError: the file is missing, unreadable, not a regular file, over
-            :data:`MAX_BYTES`, not UTF-8, empty, not a YAML mapping, has a
-            syntax error (with its real line and column), a control character,
-            an unsupported tag or merge key, a repeated key, or expands past
-            :data:`MAX_NODES` values or :data:`MAX_DEPTH` levels.
+        InputError: the file is missing, unreadable, a symlink loop, not a
+            regular file, over :data:`MAX_BYTES`, a binary format (PDF, image,
+            archive, office document: named), not UTF-8, empty, not a YAML
+            mapping, has a syntax error (with its real line and column), a
+            control character (written or as an escape such as ``"\\0"``), an
+            unsupported tag or merge key, a repeated key, a number too large
+            to hold, or expands past :data:`MAX_NODES` values or
+            :data:`MAX_DEPTH` levels.
     """
     name = display or str(path)
     p = Path(path)
@@ -130,7 +153,12 @@ def load_yaml(path: str | Path, *, display: str | None = None) -> Document:
     except FileNotFoundError:
         raise UnreadableError([Problem(name, 0, 0, "file not found")]) from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnreadableError([Problem(name, 0, 0, "is a symbolic link that leads back to itself (a link loop); give the file it should point to")]) from None
         raise UnreadableError([Problem(name, 0, 0, f"cannot read the file: {exc.strerror}")]) from None
+    kind = binary_kind(raw)
+    if kind is not None:
+        raise UnreadableError([Problem(name, 0, 0, f"this is {kind}, not YAML text; {reads}")])
     if len(raw) > MAX_BYTES:
         raise UnreadableError([Problem(name, 0, 0, f"larger than {MAX_BYTES // 1000} kB; is this really a sheetsmith YAML file?")])
     try:
@@ -139,6 +167,50 @@ def load_yaml(path: str | Path, *, display: str | None = None) -> Document:
         line = raw[: exc.start].count(b"\n") + 1
         raise UnreadableError([Problem(name, line, 0, "not UTF-8 text; save the file as UTF-8")]) from None
     return parse_yaml(text, name)
+
+
+_MAGIC: tuple[tuple[bytes, int, str], ...] = (
+    (b"%PDF-", 0, "a PDF document"),
+    (b"PK\x03\x04", 0, "a ZIP archive (an office document such as .docx, .xlsx or .odt is one)"),
+    (b"\x89PNG\r\n\x1a\n", 0, "a PNG image"),
+    (b"\xff\xd8\xff", 0, "a JPEG image"),
+    (b"GIF87a", 0, "a GIF image"),
+    (b"GIF89a", 0, "a GIF image"),
+    (b"II*\x00", 0, "a TIFF image"),
+    (b"MM\x00*", 0, "a TIFF image"),
+    (b"\x1f\x8b", 0, "a gzip archive"),
+    (b"7z\xbc\xaf\x27\x1c", 0, "a 7-Zip archive"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", 0, "an old Microsoft Office document (.doc, .xls)"),
+    (b"{\\rtf", 0, "an RTF document"),
+    (b"SQLite format 3\x00", 0, "an SQLite database"),
+    (b"\x7fELF", 0, "a program (ELF)"),
+    (b"\xff\xfe", 0, "UTF-16 text (save it as UTF-8)"),
+    (b"\xfe\xff", 0, "UTF-16 text (save it as UTF-8)"),
+)
+
+
+def binary_kind(raw: bytes) -> str | None:
+    """What a file that is not text is, from its first bytes ("a PDF document", "a PNG image"), or None.
+
+    Recognises PDF, ZIP (and the office documents built on it), PNG, JPEG,
+    GIF, TIFF, WebP, HEIC/AVIF, gzip, 7-Zip, old Office, RTF, SQLite, ELF and
+    UTF-16; any other file with NUL bytes near its start is "a binary file".
+    """
+    for magic, offset, kind in _MAGIC:
+        if raw[offset:offset + len(magic)] == magic:
+            return kind
+    if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
+        return "a WebP image"
+    if raw[4:8] == b"ftyp":
+        brand = raw[8:12]
+        if brand in (b"heic", b"heix", b"hevc", b"mif1", b"msf1"):
+            return "a HEIC image"
+        if brand in (b"avif", b"avis"):
+            return "an AVIF image"
+        return "a video or image in an ISO media container"
+    if b"\x00" in raw[:1024]:
+        return "a binary file"
+    return None
 
 
 def parse_yaml(text: str, file: str = "<string>") -> Document:
@@ -168,6 +240,10 @@ def parse_yaml(text: str, file: str = "<string>") -> Document:
         raise UnreadableError([_syntax_problem(exc, text, file)]) from None
     except RecursionError:
         raise UnreadableError([Problem(file, 0, 0, f"nested too deeply; sheetsmith files nest at most {MAX_DEPTH} levels")]) from None
+    except (ValueError, OverflowError):  # an escape such as "\U00110000" names no character
+        at = Pos(loader.line + 1, loader.column + 1) if loader is not None else Pos(0, 0)
+        raise UnreadableError([Problem(file, at.line, at.col, "an escape in quotes (\\x, \\u or \\U) names a character "
+                                       "that does not exist; write the character itself")]) from None
     except yaml.YAMLError as exc:  # pragma: no cover - other parser errors carry marks
         raise UnreadableError([Problem(file, 0, 0, f"YAML error: {exc}")]) from None
     finally:
@@ -187,19 +263,9 @@ def parse_yaml(text: str, file: str = "<string>") -> Document:
     return doc
 
 
-def describe_char(ch: str) -> str:
-    """A character as a message shows it: ``'x'``, or its code point and name when it is not plain ASCII."""
-    if " " < ch < "\x7f":
-        return f"'{ch}'"
-    name = unicodedata.name(ch, "control character" if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 else "unnamed")
-    shown = f"'{ch}' " if ch.isprintable() else ""
-    return f"{shown}(U+{ord(ch):04X} {name})"
-
-
 def shown(text: str, limit: int = 40) -> str:
     """Quote user text for a message: control characters escaped, long text cut to ``limit`` characters."""
-    cut = text if len(text) <= limit else text[: limit - 1] + "…"
-    return "'" + "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in cut) + "'"
+    return quote(text, limit)
 
 
 def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, file: str) -> Problem:
@@ -271,6 +337,11 @@ def _build(
                 problems.append(Problem(doc.file, kat.line, kat.col, "merge keys (<<) are not supported; write the keys out"))
                 continue
             key = str(knode.value)  # keys are always text: '1', 'yes' and 'A' alike
+            ch = bad_char(key, multiline=False)
+            if ch is not None:
+                problems.append(Problem(doc.file, kat.line, kat.col, f"the key {shown(key)} holds {describe_char(ch)}; "
+                                        "remove it (keys are one line of visible characters)"))
+                continue
             if key in out:
                 problems.append(Problem(doc.file, kat.line, kat.col, f"key {shown(key)} appears twice; keep one"))
                 continue
@@ -279,7 +350,23 @@ def _build(
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_build(item, path + (i,), doc, problems, budget, active) for i, item in enumerate(node.value)]
-    return _scalar(node)
+    return _checked_scalar(node, doc, problems)
+
+
+def _checked_scalar(node: yaml.ScalarNode, doc: Document, problems: list[Problem]) -> Any:
+    """A scalar value, or None with a problem when it holds a control character or is a number too large."""
+    at = _mark(node)
+    ch = bad_char(str(node.value), multiline=True)
+    if ch is not None:
+        problems.append(Problem(doc.file, at.line, at.col, f"{quote(str(node.value))} holds the control character "
+                                f"{describe_char(ch)}; remove it (sheetsmith files hold visible text only)"))
+        return None
+    value = _scalar(node)
+    if isinstance(value, float) and not math.isfinite(value):
+        problems.append(Problem(doc.file, at.line, at.col, f"{quote(str(node.value))} is too large a number; "
+                                "sheetsmith numbers are written with at most 15 digits"))
+        return None
+    return value
 
 
 _INT = re.compile(r"[-+]?[0-9]{1,15}")

@@ -166,11 +166,10 @@ def text_front(face: Face, scene: Scene, box, bleed: float) -> None:
 def _paragraphs(scene: Scene, x: float, y: float, width: float, text: str, size: float, color: str, room: float) -> None:
     """Word-wrapped paragraphs (reportlab's simpleSplit), shrunk until they fit ``room`` mm of height."""
     paragraphs = [p for p in text.split("\n") if p.strip()]
-    font = registered_font("regular")
     while size > 4.0:
         lines = []
         for p in paragraphs:
-            lines.append(simpleSplit(p, font, size, width / 25.4 * 72))
+            lines.append(simpleSplit(p, registered_font("regular", p), size, width / 25.4 * 72))
         line_h = size * 0.3528 * 1.25
         height = sum(len(ls) for ls in lines) * line_h + (len(lines) - 1) * line_h * 0.45
         if height <= room:

@@ -364,23 +364,11 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
 
 
 def _printable(text: str, path: tuple[str, ...], doc: Document) -> list[Problem]:
-    """Problems with text that will be printed: control characters, characters the sheet font lacks."""
-    from ..scene import missing_glyphs
-    from ..yamlpos import describe_char
+    """Problems with text that will be printed: control characters, line breaks, characters the sheet font lacks."""
+    from ..validation import printed_text_problem
 
-    bad = [ch for ch in text if not ch.isprintable()]
-    if bad:
-        return [doc.problem(path, f"{'.'.join(path)} holds {describe_char(bad[0])}; remove it")]
-    missing = missing_glyphs(text, "bold")
-    if missing:
-        return [
-            doc.problem(
-                path,
-                f"{'.'.join(path)}: {', '.join(describe_char(ch) for ch in missing[:3])} cannot be printed "
-                "(the sheet font has no such character; suits ♠ ♥ ♦ ♣ are fine)",
-            )
-        ]
-    return []
+    message = printed_text_problem(text, ".".join(path))
+    return [doc.problem(path, message)] if message else []
 
 
 def _names_other_card(name: str, golden: Card) -> bool:

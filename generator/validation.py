@@ -1,0 +1,238 @@
+"""Rules every reader applies to what a user writes, and how user text is shown on a terminal.
+
+One place for the limits of docs/formats.md ("Limits"), so that a layout, a
+deck, a typed-in sheet, a pad, a game log and a command-line option all
+refuse the same things with the same words:
+
+* **numbers** are written in ASCII digits ``0-9`` only, with a bounded number
+  of digits (:func:`ascii_int`); ``²``, ``٣`` or ``５`` are refused, as are
+  strings of thousands of digits;
+* **text** holds no control character: no C0/C1 control codes (tab, line feed
+  and carriage return excepted in multi-line text), no lone surrogates, no
+  bidirectional override or isolate (they reorder what a terminal or a PDF
+  viewer shows: a name could then read as another) (:func:`bad_char`);
+* **names** (players, sheets, decks) are one line: no tab, no line break
+  either (:func:`text_problem`);
+* everything shown on a terminal that came from a file or a file name goes
+  through :func:`for_terminal`, which spells out any character a terminal
+  would act on (``ESC``, ``BEL``, bidi controls) as ``\\x1b``-style escapes;
+* long runs of similar messages are cut to a few and one "… and N more like
+  this" line (:func:`cap_repeats`).
+
+No I/O here: pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Callable, Iterable, Sequence, TypeVar
+
+MAX_DIGITS = 9
+"""Most digits a whole number in a file or option may have, unless its field says fewer."""
+
+_ASCII_INT = re.compile(r"[0-9]+")
+
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): refused in every text."""
+
+LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+"""Characters that end a line for Python, YAML or a terminal."""
+
+T = TypeVar("T")
+
+
+def ascii_int(text: str, *, max_digits: int = MAX_DIGITS) -> int | None:
+    """``text`` as a whole number when it is 1 to ``max_digits`` ASCII digits (no sign, no spaces), else None.
+
+    >>> ascii_int("12"), ascii_int("²"), ascii_int("٣"), ascii_int("1" * 10), ascii_int("-1")
+    (12, None, None, None, None)
+    """
+    if not isinstance(text, str) or len(text) > max_digits or not _ASCII_INT.fullmatch(text):
+        return None
+    return int(text)
+
+
+def digits_help(max_digits: int = MAX_DIGITS) -> str:
+    """The phrase every message about a badly written number ends with."""
+    return f"write it in ASCII digits 0-9, at most {max_digits} of them"
+
+
+def is_number_like(text: str) -> bool:
+    """True when ``text`` is made of digits of any script (``²``, ``٣``, ``５``, ``12``): worth a "digits" message."""
+    return bool(text) and all(unicodedata.category(ch) in ("Nd", "No") or ch in "+-" for ch in text) and any(
+        unicodedata.category(ch) in ("Nd", "No") for ch in text
+    )
+
+
+def bad_char(text: str, *, multiline: bool = False) -> str | None:
+    """The first character of ``text`` that no user text may hold, or None.
+
+    Refused everywhere: C0 and C1 control codes and DEL (category Cc), lone
+    surrogates (Cs), noncharacters such as U+FFFE, and the bidirectional
+    controls of :data:`BIDI_CONTROLS`.  Tab, line feed and carriage return
+    are allowed when ``multiline`` is True (grids, paragraphs); a one-line
+    text (``multiline=False``) also refuses every line break and tab.
+    """
+    for ch in text:
+        if multiline and ch in "\t\n\r":
+            continue
+        if not multiline and (ch in LINE_BREAKS or ch == "\t"):
+            return ch
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cs") or ch in BIDI_CONTROLS or _noncharacter(ch):
+            return ch
+    return None
+
+
+def _noncharacter(ch: str) -> bool:
+    o = ord(ch)
+    return 0xFDD0 <= o <= 0xFDEF or (o & 0xFFFE) == 0xFFFE
+
+
+_CONTROL_NAMES = {"\0": "NULL", "\a": "BELL", "\b": "BACKSPACE", "\t": "TAB", "\n": "LINE FEED", "\v": "LINE TABULATION",
+                  "\f": "FORM FEED", "\r": "CARRIAGE RETURN", "\x1b": "ESCAPE", "\x7f": "DELETE", "\x85": "NEXT LINE",
+                  "\x9b": "CONTROL SEQUENCE INTRODUCER"}
+
+
+def describe_char(ch: str) -> str:
+    """A character as a message shows it: ``'x'``, or its code point and name when it is not plain ASCII."""
+    if " " < ch < "\x7f":
+        return f"'{ch}'"
+    name = _CONTROL_NAMES.get(ch) or unicodedata.name(ch, "control character" if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 else "unnamed")
+    shown_ = f"'{ch}' " if ch.isprintable() and ch not in BIDI_CONTROLS else ""
+    return f"{shown_}(U+{ord(ch):04X} {name})"
+
+
+def text_problem(text: str, what: str, *, max_length: int | None = None, multiline: bool = False) -> str | None:
+    """The message for a user text that breaks :func:`bad_char` or is too long, else None.
+
+    Args:
+        text: the value as read.
+        what: how the message names the field (``"player"``, ``"players[2]"``).
+        max_length: most characters allowed.
+        multiline: whether tabs and line breaks are allowed (a name: no).
+    """
+    ch = bad_char(text, multiline=multiline)
+    if ch is not None:
+        kind = "a line break or tab" if ch in LINE_BREAKS or ch == "\t" else "a control character"
+        return f"{what} holds {kind} {describe_char(ch)}; remove it (names and labels are one line of visible characters)"
+    if max_length is not None and len(text) > max_length:
+        return f"{what} has {len(text)} characters; at most {max_length} are allowed"
+    return None
+
+
+def quote(text: str, limit: int = 40) -> str:
+    """User text quoted for a message: every character a terminal could act on escaped, long text cut to ``limit``."""
+    cut = text if len(text) <= limit else text[: limit - 1] + "…"
+    return "'" + for_terminal(cut) + "'"
+
+
+_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def for_terminal(text: str, *, keep_newlines: bool = False) -> str:
+    """``text`` safe to print: control codes, bidi controls and other invisible formatting spelled out.
+
+    ``ESC`` becomes ``\\x1b``, U+202E becomes ``\\u202e``; printable text (any
+    script) is unchanged.  With ``keep_newlines`` a line feed stays a line feed
+    (for many lines printed at once).
+    """
+    if text.isprintable() and not any(ch in BIDI_CONTROLS for ch in text):
+        return text
+    out = []
+    for ch in text:
+        if keep_newlines and ch == "\n":
+            out.append(ch)
+        elif ch.isprintable() and ch not in BIDI_CONTROLS:
+            out.append(ch)
+        elif ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ord(ch) < 0x100:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return "".join(out)
+
+
+REPEATS_SHOWN = 10
+"""How many messages of one kind are printed before the rest are counted."""
+
+_SHAPE = re.compile(r"'[^']*'|\"[^\"]*\"|\b[a-z]{1,2}[0-9]+\b|[0-9]+")
+
+
+def message_shape(message: str) -> str:
+    """What messages "like this" share: the message with quoted text, cell names and numbers blanked.
+
+    >>> message_shape("hands.B: missing key 'reward'") == message_shape("hands.C7: missing key 'bonus'")
+    False
+    >>> message_shape("round 3, c4: 'QX' is not a card") == message_shape("round 12, d1: '9Z' is not a card")
+    True
+    """
+    return _SHAPE.sub("#", message)
+
+
+def cap_repeats(items: Sequence[T], key: Callable[[T], str], *, shown_per_kind: int = REPEATS_SHOWN) -> tuple[list[T], list[tuple[T, int]]]:
+    """Keep at most ``shown_per_kind`` items of each kind (``key``); count the rest.
+
+    Returns:
+        ``(kept, more)``: the items to show, in their order, and for each kind
+        cut short its last shown item and how many more there were.
+    """
+    seen: dict[str, int] = {}
+    last: dict[str, T] = {}
+    kept: list[T] = []
+    for item in items:
+        k = key(item)
+        seen[k] = seen.get(k, 0) + 1
+        if seen[k] <= shown_per_kind:
+            kept.append(item)
+            last[k] = item
+    more = [(last[k], n - shown_per_kind) for k, n in seen.items() if n > shown_per_kind]
+    return kept, more
+
+
+def capped_lines(problems: Iterable, *, shown_per_kind: int = REPEATS_SHOWN) -> list[str]:
+    """Problems (anything with ``file`` and ``message``) as printable lines, repeats of one kind cut short.
+
+    Each kind cut short ends with ``FILE: … and 5,990 more like this``; every
+    line goes through :func:`for_terminal`.
+    """
+    items = list(dict.fromkeys(problems))
+    kept, more = cap_repeats(items, lambda p: f"{getattr(p, 'file', '')}\0{getattr(p, 'severity', '')}\0"
+                             f"{message_shape(getattr(p, 'message', str(p)))}", shown_per_kind=shown_per_kind)
+    extra = {id(p): n for p, n in more}
+    lines = []
+    for p in kept:
+        lines.append(for_terminal(str(p)))
+        if id(p) in extra:
+            where = for_terminal(getattr(p, "file", "") or "")
+            lines.append(f"{where + ': ' if where else ''}… and {extra[id(p)]:,} more like this")
+    return lines
+
+
+def glyph_problem(text: str, what: str, weights: Sequence[str] = ("regular", "bold", "italic")) -> str | None:
+    """The message for text that would print as boxes in any of ``weights`` (no sheet font has all its
+    characters), else None.  Line breaks and tabs are not looked at.
+
+    The same words for every printed text: layout names and labels, deck and
+    chip texts, a player's name drawn by ``render --fill``.
+    """
+    from .fonts import font_note, missing_glyphs
+
+    visible = "".join(ch for ch in text if ch not in "\n\r\t")
+    missing: list[str] = []
+    for weight in weights:
+        missing += [ch for ch in missing_glyphs(visible, weight) if ch not in missing]
+    if not missing:
+        return None
+    return (f"{what}: {', '.join(describe_char(ch) for ch in missing[:3])} cannot be printed: "
+            f"{font_note()} (Latin, Greek, Cyrillic and the suits ♠ ♥ ♦ ♣ are fine)")
+
+
+def printed_text_problem(text: str, what: str, *, max_length: int | None = None, multiline: bool = False) -> str | None:
+    """:func:`text_problem` (no control character; one line unless ``multiline``) then :func:`glyph_problem`:
+    the rule for any text sheetsmith prints."""
+    return text_problem(text, what, max_length=max_length, multiline=multiline) or glyph_problem(text, what)
