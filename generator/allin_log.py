@@ -49,7 +49,7 @@ from .cards import Card, CardCodeError, parse_card
 from .errors import FindingsError, InputError, Problem
 from .layout.allin import AllInLayout
 from .layout.grid import Coord, cell_name
-from .output import write_atomic
+from .output import check_targets, write_atomic
 from .registry import display_path, load_layout, shipped_layouts
 from .rules.allin_game import (
     GameLog,
@@ -65,6 +65,7 @@ from .rules.allin_game import (
 )
 from .rules.allin_sheet import FilledSheet
 from .sheetfile import find_layout
+from .validation import text_problem
 from .yamlpos import Document, PathKey, load_yaml, shown
 
 __all__ = [
@@ -79,6 +80,7 @@ __all__ = [
     "dump_sheet",
     "write_sheet",
     "write_final_sheets",
+    "final_sheet_paths",
     "layout_ref_for",
 ]
 
@@ -290,6 +292,8 @@ def game_log_from_document(doc: Document, path: Path) -> LogFile:
                 continue
             if not text.strip() or len(text) > _MAX_NAME:
                 r.error(("players", i), f"a player name has 1 to {_MAX_NAME} characters")
+            elif text_problem(text, "a player name"):
+                r.error(("players", i), text_problem(text, "a player name"))  # type: ignore[arg-type]
             elif text in players:
                 r.error(("players", i), f"player {shown(text)} is listed twice; names must differ")
             players.append(text)
@@ -558,22 +562,8 @@ def _file_stem(name: str) -> str:
     return stem[:40] or "player"
 
 
-def write_final_sheets(
-    folder: str | Path,
-    sheets: Sequence[FilledSheet],
-    *,
-    prefix: str = "",
-    layout_ref: str | None = None,
-    overwrite: bool = True,
-) -> list[Path]:
-    """Write every sheet as ``FOLDER/<prefix><player>.yaml`` (names made file-safe and unique).
-
-    Returns:
-        The paths written, in the order of ``sheets``.
-
-    Raises:
-        OutputError: a file exists and ``overwrite`` is False, or cannot be written.
-    """
+def final_sheet_paths(folder: str | Path, sheets: Sequence[FilledSheet], *, prefix: str = "") -> list[Path]:
+    """Where :func:`write_final_sheets` writes each sheet: ``FOLDER/<prefix><player>.yaml``, names made file-safe and unique."""
     folder = Path(folder)
     used: set[str] = set()
     paths = []
@@ -583,5 +573,28 @@ def write_final_sheets(
         while name.lower() in used:
             name, k = f"{stem}-{k}", k + 1
         used.add(name.lower())
-        paths.append(write_sheet(folder / f"{name}.yaml", sheet, layout_ref=layout_ref, overwrite=overwrite))
+        paths.append(folder / f"{name}.yaml")
     return paths
+
+
+def write_final_sheets(
+    folder: str | Path,
+    sheets: Sequence[FilledSheet],
+    *,
+    prefix: str = "",
+    layout_ref: str | None = None,
+    overwrite: bool = True,
+) -> list[Path]:
+    """Write every sheet as ``FOLDER/<prefix><player>.yaml`` (see :func:`final_sheet_paths`).
+
+    Every target is checked before the first is written: a refusal leaves nothing half done.
+
+    Returns:
+        The paths written, in the order of ``sheets``.
+
+    Raises:
+        OutputError: a file exists and ``overwrite`` is False, or cannot be written.
+    """
+    paths = final_sheet_paths(folder, sheets, prefix=prefix)
+    check_targets(paths, overwrite=overwrite)
+    return [write_sheet(path, sheet, layout_ref=layout_ref, overwrite=overwrite) for path, sheet in zip(paths, sheets)]

@@ -119,9 +119,12 @@ def build(
     decks and chips also get a manifest (JSON) and decks a preview of the backs."""
     from rich.table import Table
 
-    from .jobs import build_items, print_options, shipped_count
-    from .output import write_atomic
+    import time
 
+    from .jobs import build_items, print_options, shipped_count
+    from .output import remove_stale_temporaries, write_atomic
+
+    started = time.time()
     options = print_options(bleed, backs, back_offset)  # every option checked before anything is written
     total = shipped_count() * len(papers)
     rows: list[tuple[str, ...]] = []
@@ -132,6 +135,7 @@ def build(
             progress.update(task, description=f"{built.id} ({built.paper})")
             problems.extend(built.problems)
             if built.files:
+                remove_stale_temporaries(out_dir / built.folder, built.files, before=started)  # left by a killed run
                 for name, data in built.files.items():
                     write_atomic(out_dir / built.folder / name, data)
                 stem = f"{built.id}-{built.paper}"
@@ -336,6 +340,9 @@ def simulate(
         terminal.print_game(sim.score, out(), detail=False)
         _say(f"wrote {sim.log_path} and {len(sim.sheet_paths)} sheets in {sim.folder}/ (replay: sheetsmith replay {sim.log_path})", to_err=False)
         return
+    from .jobs import parse_strategy
+
+    parse_strategy(strategy)  # before the progress bar starts
     with _progress() as progress:
         task = progress.add_task("simulating", total=games)
         stats = simulate_flip7(players, seed, strategy, games, target, progress=lambda n: progress.advance(task, n))

@@ -30,6 +30,10 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 from .errors import EXIT_OK, EXIT_PROBLEMS, InputError, Problem, SheetsmithError, UnreadableError
 
+VERIFY_READS = ("verify reads typed-in sheets, score pads and round logs (YAML) or photos of sheets (JPEG, PNG); "
+                "to check a printed sheet, photograph it or type it in")
+"""What ``verify`` says it reads when given a PDF, an office document or another kind of file."""
+
 GAMES_VERIFIED = ("allin", "flip7", "fundex", "flipflop")
 """Values of ``game:`` that :func:`verify` checks."""
 
@@ -397,6 +401,7 @@ def verify(paths: Sequence[Path], *, layout: Optional[str] = None) -> Verdict:
     """
     from .photo_cli import has_photos
     from .registry import display_path, wrong_command
+    from .validation import quote
     from .yamlpos import load_yaml
 
     paths = [Path(p) for p in paths]
@@ -408,14 +413,15 @@ def verify(paths: Sequence[Path], *, layout: Optional[str] = None) -> Verdict:
         raise SheetsmithError("--layout names the layout of photos whose QR code cannot be read; no photo was given")
     games = []
     for path in paths:
-        doc = load_yaml(path, display=display_path(path))
+        doc = load_yaml(path, display=display_path(path), reads=VERIFY_READS)
         game = doc.data.get("game")
         hint = wrong_command(doc.data, "verify")
         if hint:
             raise InputError([doc.problem((), hint)])
         if game not in GAMES_VERIFIED:
             where = ("game",) if "game" in doc.data else ()
-            raise InputError([doc.problem(where, f"game {game!r} cannot be verified; games: {', '.join(GAMES_VERIFIED)}")])
+            said = quote(doc.written(where) or repr(game)) if where else "(none)"
+            raise InputError([doc.problem(where, f"game {said} cannot be verified; games: {', '.join(GAMES_VERIFIED)}")])
         games.append((doc, game))
     first = games[0][1]
     for doc, game in games[1:]:
@@ -594,7 +600,8 @@ def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir:
     Raises:
         SheetsmithError: players out of range; OutputError: files exist and ``force`` is False.
     """
-    from .allin_log import write_final_sheets, write_game_log
+    from .allin_log import final_sheet_paths, write_final_sheets, write_game_log
+    from .output import check_targets
     from .registry import load_layout, resolve_layout
     from .rules.allin_bot import simulate_game
     from .rules.allin_game import replay
@@ -606,6 +613,7 @@ def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir:
     result = replay(sim.log)  # the referee checks the bot's game, as it would a player's log
     folder = out_dir or Path("output") / "games" / f"allin-{lay.id}-{players}p-seed{seed}"
     overwrite = force or out_dir is None
+    check_targets([folder / "game.yaml", *final_sheet_paths(folder, result.sheets)], overwrite=overwrite)  # before writing any
     log_path = write_game_log(folder / "game.yaml", sim.log, result=result, overwrite=overwrite)
     sheet_paths = write_final_sheets(folder, result.sheets, overwrite=overwrite)
     return SimulatedAllIn(result.score, folder, log_path, list(sheet_paths))

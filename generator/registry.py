@@ -10,7 +10,11 @@ from pathlib import Path
 from .errors import InputError, Problem
 from .layout.allin import AllInLayout, layout_from_document
 from .paths import LAYOUTS_DIR
+from .validation import text_problem
 from .yamlpos import load_yaml
+
+CHECK_READS = ("check and render read layout, deck, chip sheet, pad and ledger files (YAML); "
+               "photos of sheets go to 'sheetsmith verify'")
 
 GAMES = ("allin",)
 """Values of ``game:`` that layout files may have."""
@@ -99,8 +103,10 @@ def load_any(path: str | Path):
     from .components.deck import deck_from_document
 
     path = Path(path)
-    doc = load_yaml(path, display=display_path(path))
+    doc = load_yaml(path, display=display_path(path), reads=CHECK_READS)
     kind = doc.data.get("kind")
+    if doc.data.get("id") is None and text_problem(path.stem, "the file name"):  # the id defaults to the file name
+        raise InputError([doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add an 'id:' line)")])
     hint = wrong_command(doc.data, "check")
     if hint:
         raise InputError([doc.problem((), hint)])

@@ -27,7 +27,7 @@ from .cards import Card, CardCodeError, parse_card
 from .errors import InputError, Problem
 from .layout.allin import AllInLayout
 from .layout.grid import cell_name
-from .layout.schema import StrictModel, validate
+from .layout.schema import OneLine, StrictModel, validate
 from .registry import display_path, load_layout, shipped_layouts
 from .rules.allin_sheet import FilledSheet
 from .yamlpos import Document, load_yaml
@@ -45,7 +45,7 @@ class TypedSheetSpec(StrictModel):
 
     game: str
     layout: str
-    player: str | None = Field(default=None, min_length=1, max_length=60)
+    player: OneLine | None = Field(default=None, min_length=1, max_length=60)
     grid: str
     chips: _Chips = _Chips(earned=0, spent=0)
 
