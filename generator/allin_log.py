@@ -206,6 +206,13 @@ class _Reader:
     def error(self, path: PathKey, message: str, *, key: bool = False) -> None:
         self.problems.append(self.doc.problem(path, message, key=key))
 
+    def said(self, value: Any, path: PathKey) -> str:
+        """A value as the file spells it (``0012``, not ``12``), for messages."""
+        written = self.doc.written(path)
+        if isinstance(value, str):
+            return shown(value)
+        return shown(written)[1:-1] if written is not None and value is not None else repr(value)
+
     def keys(self, data: dict, path: PathKey, allowed: Sequence[str], required: Sequence[str], what: str) -> bool:
         ok = True
         for k in data:
@@ -223,13 +230,13 @@ class _Reader:
     def text(self, value: Any, path: PathKey, what: str) -> str | None:
         if isinstance(value, str):
             return value
-        got = "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else repr(value)
+        got = "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else self.said(value, path)
         self.error(path, f"{what} must be text, not {got}")
         return None
 
     def card(self, value: Any, path: PathKey, what: str) -> Card | None:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            self.error(path, f"{what}: {value!r} is a number, not a card code; write a rank and a suit, e.g. 10H")
+            self.error(path, f"{what}: {self.said(value, path)} is a number, not a card code; write a rank and a suit, e.g. 10H")
             return None
         text = self.text(value, path, what)
         if text is None:
@@ -324,7 +331,7 @@ def _read_round(r: _Reader, item: Any, path: PathKey, number: int) -> Round | No
     before = len(r.problems)
     r.keys(item, path, _ROUND_KEYS, ("revealed", "moves"), f"round {number}")
     if "round" in item and item["round"] != number:
-        r.error(path + ("round",), f"this is round {number} (the {_ordinal(number)} item of rounds:), not {item['round']!r}")
+        r.error(path + ("round",), f"this is round {number} (the {_ordinal(number)} item of rounds:), not {r.said(item['round'], path + ('round',))}")
     revealed = None
     if "revealed" in item:
         revealed = r.cards(item["revealed"], path + ("revealed",), f"round {number}: revealed")
@@ -356,7 +363,7 @@ def _read_move(r: _Reader, value: Any, path: PathKey, who: str) -> Move | None:
     card = r.card(value["card"], path + ("card",), f"{who}: card") if "card" in value else None
     chips = value.get("chips", 0)
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-        r.error(path + ("chips",), f"{who}: chips is the number of chips spent, 0 or more, not {chips!r}")
+        r.error(path + ("chips",), f"{who}: chips is the number of chips spent, 0 or more, not {r.said(chips, path + ('chips',))}")
     pick = None
     if "golden" in value:
         pick = _read_pick(r, value["golden"], path + ("golden",), who)

@@ -346,6 +346,8 @@ def simulate(
     with _progress() as progress:
         task = progress.add_task("simulating", total=games)
         stats = simulate_flip7(players, seed, strategy, games, target, progress=lambda n: progress.advance(task, n))
+    for warning in stats["warnings"]:
+        _say(f"warning: {warning}")
     terminal.print_flip7_simulation(stats, out())
 
 

@@ -21,6 +21,13 @@ Two kinds of findings:
   scoring: a written score that differs from its cards (the computed score
   counts), an impossible line, a card appearing in a round more often than
   the deck holds, two Flip 7s in one round, a written score no cards can make.
+  Each is reported once, in the round and line where it is.
+
+A pad holding a line (or a round) that no game can produce has the status
+``needs_correction``: its totals are still shown, but no winner is named on
+them; ``impossible`` lists where to correct.  A pad of 1 or 2 players is
+scored with a warning (the game is made for 3 to 18); 19 to 36 players play
+with two decks, and the card counts are checked against two decks.
 
 A ``+4`` written without quotes is read by YAML as the number 4; the reader
 looks at the text as written, so ``+4`` is the modifier either way.
@@ -32,7 +39,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import Field, ValidationError
@@ -44,18 +51,22 @@ from .errors import InputError, Problem
 from .layout.schema import OneLine, StrictModel, pydantic_problems
 from .rules.flip7 import (
     DEFAULT_TARGET,
+    MAX_PLAYERS,
+    PLAYERS_PER_DECK,
     PLUS,
     X2,
     Card,
     ScoreLine,
+    decks_for,
     game_status,
+    player_count_warnings,
     round_problems,
     score_line,
 )
 from .yamlpos import Document, PathKey, load_yaml, shown
 
-MAX_PLAYERS = 18
-"""One deck serves up to 18 players (rulebook *Setup*); larger games use a second deck, which the pad checks do not model."""
+PadStatus = Literal["in_progress", "finished", "tied_play_another_round", "needs_correction"]
+"""A pad's status: :func:`~generator.rules.flip7.game_status`, or ``needs_correction`` when a line is impossible."""
 
 _ACTION_WORDS = frozenset(
     {"freeze", "flip_three", "flipthree", "flip3", "flip_3", "second_chance", "secondchance"}
@@ -84,12 +95,19 @@ class Pad:
         target: the score that ends the game (default 200).
         rounds: one mapping per round, player → :class:`~generator.rules.flip7.ScoreLine`
             (every player has a line in every round).
+        warnings: findings that do not stop the scoring (1 or 2 players), located.
     """
 
     file: str
     players: tuple[str, ...]
     target: int
     rounds: tuple[dict[str, ScoreLine], ...]
+    warnings: tuple[Problem, ...] = ()
+
+    @property
+    def decks(self) -> int:
+        """Decks the table plays with: 1 up to 18 players, 2 from 19 to 36 (rulebook *Setup*)."""
+        return decks_for(len(self.players))
 
 
 def load_flip7_pad(path: str | Path, *, display: str | None = None) -> Pad:
@@ -127,7 +145,8 @@ def pad_from_document(doc: Document) -> Pad:
     if problems:
         raise InputError(problems)
     _no_round_after_the_end(rounds, players, spec.target, doc)
-    return Pad(doc.file, players, spec.target, tuple(rounds))
+    warnings = tuple(doc.problem(("players",), m, severity="warning") for m in player_count_warnings(len(players)))
+    return Pad(doc.file, players, spec.target, tuple(rounds), warnings)
 
 
 def _players(names: list[str], doc: Document, problems: list[Problem]) -> tuple[str, ...]:
@@ -137,7 +156,8 @@ def _players(names: list[str], doc: Document, problems: list[Problem]) -> tuple[
         problems.append(
             doc.problem(
                 ("players",),
-                f"{len(names)} players; one deck serves at most {MAX_PLAYERS}, and games with a second deck are not checked",
+                f"{len(names)} players; Flip 7 plays up to {PLAYERS_PER_DECK} with one deck and up to "
+                f"{MAX_PLAYERS} with two: split the table into two games",
             )
         )
     seen: set[str] = set()
@@ -280,12 +300,18 @@ def _what(value: Any) -> str:
 
 
 def _no_round_after_the_end(rounds: list[dict[str, ScoreLine]], players: tuple[str, ...], target: int, doc: Document) -> None:
+    """Refuse rounds after the one that ended the game, unless that end rests on an impossible line (then it is no end)."""
+    decks = decks_for(len(players))
     totals = {p: 0 for p in players}
+    impossible = False
     for i, r in enumerate(rounds):
         for p in players:
-            totals[p] += score_line(r[p]).score
+            checked = score_line(r[p], decks=decks)
+            totals[p] += checked.score
+            impossible |= checked.impossible
+        impossible |= bool(round_problems(r, decks=decks))
         status, winner = game_status(totals, target)
-        if status == "finished" and i + 1 < len(rounds):
+        if status == "finished" and i + 1 < len(rounds) and not impossible:
             extra = len(rounds) - i - 1
             raise InputError(
                 [
@@ -303,40 +329,79 @@ def pad_report(pad: Pad) -> dict:
 
     Shape::
 
-        {"game": "flip7",
+        {"game": "flip7", "decks": 1,
          "rounds": [{"Ann": 72, "Bob": 0, ...}, ...],     # the score that counts, per round
          "totals": {"Ann": 88, ...},
-         "status": "in_progress" | "finished" | "tied_play_another_round",
-         "winner": "Ann" | None,
-         "problems": [{"round": 1, "player": "Ann" | None, "message": "..."}]}
+         "status": "in_progress" | "finished" | "tied_play_another_round" | "needs_correction",
+         "winners": ["Ann"],                               # [] while nobody has won
+         "winner": "Ann" | None,                           # deprecated: winners[0] or None
+         "impossible": [{"round": 1, "player": "Cy" | None}],
+         "problems": [{"round": 1, "player": "Ann" | None, "message": "..."}],
+         "warnings": [{"round": None, "player": None, "message": "..."}]}
 
     Rounds are numbered from 1.  The score that counts is the computed one
     when a line lists its cards (or says bust), otherwise the written one.
     ``player`` is ``None`` for a problem of the whole round (a card more often
-    than the deck holds, two Flip 7s).  Status and winner follow
-    :func:`~generator.rules.flip7.game_status` on the final totals.
+    than the deck holds, two Flip 7s).  Each problem is listed once, where it
+    is.  ``impossible`` lists the lines (and rounds) no game can produce: when
+    there is one, the status is ``needs_correction`` and no winner is named,
+    since the totals rest on a line that must be corrected first.  Otherwise
+    status and winners follow :func:`~generator.rules.flip7.game_status` on
+    the final totals.  ``decks`` is 2 for 19 to 36 players (card counts are
+    checked against two decks).  ``warnings`` (1 or 2 players) do not make
+    the pad wrong.
     """
+    decks = pad.decks
     totals = {p: 0 for p in pad.players}
     rounds: list[dict[str, int]] = []
     problems: list[dict[str, Any]] = []
+    impossible: list[dict[str, Any]] = []
     for i, r in enumerate(pad.rounds, start=1):
         row: dict[str, int] = {}
         for p in pad.players:
-            checked = score_line(r[p])
+            checked = score_line(r[p], decks=decks)
             row[p] = checked.score
             totals[p] += checked.score
             problems += [{"round": i, "player": p, "message": m} for m in checked.problems]
-        problems += [{"round": i, "player": None, "message": m} for m in round_problems(r)]
+            if checked.impossible:
+                impossible.append({"round": i, "player": p})
+        whole = round_problems(r, decks=decks)
+        problems += [{"round": i, "player": None, "message": m} for m in whole]
+        if whole:
+            impossible.append({"round": i, "player": None})
         rounds.append(row)
+    status: PadStatus
     status, winner = game_status(totals, pad.target)
-    return {"game": "flip7", "rounds": rounds, "totals": totals, "status": status, "winner": winner, "problems": problems}
+    if impossible:
+        status, winner = "needs_correction", None
+    return {
+        "game": "flip7",
+        "decks": decks,
+        "rounds": rounds,
+        "totals": totals,
+        "status": status,
+        "winners": [winner] if winner is not None else [],
+        "winner": winner,
+        "impossible": impossible,
+        "problems": problems,
+        "warnings": [{"round": None, "player": None, "message": w.message} for w in pad.warnings],
+    }
 
 
 _STATUS_TEXT = {
     "in_progress": "in progress: nobody has reached the target yet",
     "finished": "finished",
     "tied_play_another_round": "tied for the lead at or past the target: play another round",
+    "needs_correction": "the pad needs correcting",
 }
+
+
+def _places(impossible: list[dict]) -> str:
+    """``round 1, Cy; round 2 (the whole round)``: where a pad needs correcting."""
+    return "; ".join(
+        f"round {q['round']}, {q['player']}" if q["player"] is not None else f"round {q['round']} (the whole round)"
+        for q in impossible
+    )
 
 
 def print_pad(report: dict, console: Console, *, target: int | None = None) -> None:
@@ -348,7 +413,10 @@ def print_pad(report: dict, console: Console, *, target: int | None = None) -> N
     """
     players = list(report["totals"])
     flagged = {(p["round"], p["player"]) for p in report["problems"]}
+    winners = set(report["winners"])
     title = "Flip 7 score pad" + (f" — target {target}" if target is not None else "")
+    if report.get("decks", 1) > 1:
+        title += f" — {report['decks']} decks"
     table = Table(title=title, title_justify="left")
     table.add_column("round", justify="right")
     for p in players:
@@ -367,16 +435,20 @@ def print_pad(report: dict, console: Console, *, target: int | None = None) -> N
     top = max(report["totals"].values(), default=0)
     table.add_row(
         Text("total", style="bold"),
-        *[Text(str(t), style="bold green" if p == report["winner"] else ("bold" if t == top else "")) for p, t in report["totals"].items()],
+        *[Text(str(t), style="bold green" if p in winners else ("bold" if t == top else "")) for p, t in report["totals"].items()],
     )
     console.print(table)
+    for w in report.get("warnings", []):
+        console.print(Text(f"warning: {w['message']}", style="yellow"))
     if report["problems"]:
         console.print(Text(f"{len(report['problems'])} problem{'s' if len(report['problems']) != 1 else ''}:", style="bold red"))
         for prob in report["problems"]:
             who = f", {prob['player']}" if prob["player"] is not None else ""
             console.print(Text(f"  round {prob['round']}{who}: {prob['message']}"))
     status = _STATUS_TEXT.get(report["status"], report["status"])
-    line = Text("status: ", style="bold").append(status, style="")
-    if report["winner"] is not None:
-        line.append("; winner: ").append(str(report["winner"]), style="bold green")
+    line = Text("status: ", style="bold").append(status, style="bold red" if report["status"] == "needs_correction" else "")
+    if report["status"] == "needs_correction":
+        line.append(f" at {_places(report['impossible'])}; no winner is named until then")
+    if report["winners"]:
+        line.append("; winner: ").append(", ".join(report["winners"]), style="bold green")
     console.print(line)

@@ -4,6 +4,7 @@
 game: flipflop
 players: [Ann, Bob, Cy, Dee]     # seating order; the deal passes down the list
 start: 40                        # stakes each player starts with (optional, default 40)
+rules: {kept_flop: add, odd_stakes: stay}   # optional readings (docs/rules.md); these are the defaults
 rounds:
   - dealer: Ann                  # optional: round 1's dealer (default the first player); later rounds: checked
     up: QH                       # the dealer's face-up card
@@ -32,7 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 from pydantic import Field
 from rich.console import Console
@@ -43,6 +44,9 @@ from .cards import SUIT_SYMBOLS, Card, CardCodeError, parse_card
 from .errors import InputError, Problem
 from .fundex_log import (
     LedgerDrift,
+    NumberError,
+    ascii_number,
+    looks_numeric,
     read_log_header,
     what,
     located,
@@ -62,6 +66,7 @@ from .rules.flipflop import (
     End,
     FlipFlopGame,
     FlipFlopRound,
+    FlipFlopRules,
     Play,
     label,
     play_game,
@@ -85,12 +90,18 @@ class _Round(StrictModel):
     pots: dict[str, Any] | None = None
 
 
+class _Rules(StrictModel):
+    kept_flop: Literal["add", "double"] = "add"
+    odd_stakes: Literal["stay", "dealer_left"] = "stay"
+
+
 class FlipFlopLogSpec(StrictModel):
     """The YAML of a Flip Flop round log, as written (shape only; names and cards are checked after)."""
 
     game: str
     players: list[str]
     start: int = Field(default=START_STAKES, strict=True, ge=1, le=100_000)
+    rules: _Rules = _Rules()
     rounds: list[dict[str, Any]]
 
 
@@ -116,6 +127,7 @@ class FlipFlopLog:
         doc: the parsed YAML (positions).
         players: seating order.
         start: stakes each player starts with.
+        rules: the ruleset (``rules:`` of the file).
         rounds: the rounds for :func:`generator.rules.flipflop.play_game`
             (``where`` tags are document paths, or ``(path, offset)``).
         ledger: per round, the optional ledger entries.
@@ -125,6 +137,7 @@ class FlipFlopLog:
     doc: Document
     players: list[str]
     start: int
+    rules: FlipFlopRules
     rounds: list[FlipFlopRound]
     ledger: list[LedgerRow]
 
@@ -165,7 +178,8 @@ def flipflop_log_from_document(doc: Document, path: str | Path | None = None) ->
             ledger.append(got[1])
     if problems:
         raise InputError(problems)
-    return FlipFlopLog(doc.file, doc, players, spec.start, rounds, ledger)
+    rules = FlipFlopRules(kept_flop=spec.rules.kept_flop, odd_stakes=spec.rules.odd_stakes)
+    return FlipFlopLog(doc.file, doc, players, spec.start, rules, rounds, ledger)
 
 
 class _Reader:
@@ -266,10 +280,18 @@ class _Reader:
         on = None
         card_tokens = tokens[2:]
         if verb == "layoff":
-            if len(tokens) < 5 or tokens[-2][0].lower() != "on" or not tokens[-1][0].isdigit():
+            if len(tokens) < 5 or tokens[-2][0].lower() != "on" or not looks_numeric(tokens[-1][0]):
                 self.err(path, f"a lay-off names the spread it goes on: '{tokens[0][0]} layoff 8H on 1'; {usage}", verb_at)
                 return None
-            on = int(tokens[-1][0])
+            try:
+                on = ascii_number(tokens[-1][0])
+            except NumberError as exc:
+                self.err(path, f"the spread number after 'on': {exc}", tokens[-1][1])
+                return None
+            if on < 1:
+                self.err(path, f"spreads are numbered 1, 2, … in the order they were laid this round, not {on}",
+                         tokens[-1][1])
+                return None
             card_tokens = tokens[2:-2]
         cards = [self.card(path, t, at) for t, at in card_tokens]
         if name is None or any(c is None for c in cards):
@@ -341,7 +363,7 @@ class _Reader:
 
 def play_flipflop_log(log: FlipFlopLog) -> FlipFlopGame:
     """Play the log through the rules core (:func:`generator.rules.flipflop.play_game`)."""
-    return play_game(log.players, log.rounds, log.start)
+    return play_game(log.players, log.rounds, log.start, log.rules)
 
 
 def flipflop_report(log: FlipFlopLog) -> dict:
@@ -349,7 +371,7 @@ def flipflop_report(log: FlipFlopLog) -> dict:
 
     Shape::
 
-        {"game": "flipflop", "file": str, "players": [str], "start": int,
+        {"game": "flipflop", "file": str, "players": [str], "start": int, "rules": {"kept_flop", "odd_stakes"},
          "rounds": [{"round", "dealer", "up", "flip_suit", "flop_suit", "paid", "pots_in", "pots",
                      "flip", "flop", "end", "values", "game_winners", "won", "reserves",
                      "penalty", "carried", "stakes", "eliminated"}],
@@ -395,6 +417,7 @@ def flipflop_report(log: FlipFlopLog) -> dict:
         "file": log.file,
         "players": list(log.players),
         "start": log.start,
+        "rules": {"kept_flop": log.rules.kept_flop, "odd_stakes": log.rules.odd_stakes},
         "rounds": [
             {
                 "round": r.round, "dealer": r.dealer, "up": r.up.code,

@@ -3,7 +3,7 @@
 ```yaml
 game: fundex
 players: [Ann, Bob, Cy]          # seating order; the first leads round 1, play passes down the list
-rules: {bet_limit: times}        # optional: times (default) | points | none
+rules: {bet_limit: times}        # optional: times (default) | points | none; also lead_must_bet, dice_limit_cards
 rounds:
   - dice: 1
     roll: 5
@@ -55,6 +55,44 @@ from .yamlpos import Document, PathKey, Pos, load_yaml, shown
 
 NAME = re.compile(r"[^\s,]{1,24}")
 """A player name: one word of 1 to 24 characters (no spaces or commas), since names start betting lines."""
+MAX_DIGITS = 6
+"""Most digits a number written inside a line of a round log may have (a bet, a spread number, a card as text)."""
+_ASCII_NUMBER = re.compile(r"[-+]?[0-9]+")
+
+
+class NumberError(ValueError):
+    """Text that should be a whole number is not one sheetsmith reads; ``str(err)`` says what to write."""
+
+
+def ascii_number(text: str, *, limit: int = MAX_DIGITS) -> int:
+    """The whole number written in ``text``: ASCII digits ``0-9`` only, an optional sign, at most ``limit`` digits.
+
+    ``str.isdigit`` and ``\\d`` also accept ``²``, ``٣`` or ``５`` (and ``int``
+    then fails or reads a digit the ledger's readers may not); a round log
+    takes ASCII digits only, and few enough of them that ``int`` never meets
+    Python's limit on digits.
+
+    >>> ascii_number("12"), ascii_number("-3")
+    (12, -3)
+    >>> ascii_number("²")
+    Traceback (most recent call last):
+    ...
+    generator.fundex_log.NumberError: write the number with the digits 0-9 only (at most 6 digits), not '²'
+
+    Raises:
+        NumberError: anything else (other digits, a fraction, ``nan``, more than ``limit`` digits).
+    """
+    if not _ASCII_NUMBER.fullmatch(text):
+        raise NumberError(f"write the number with the digits 0-9 only (at most {limit} digits), not {shown(text)}")
+    digits = text.lstrip("+-")
+    if len(digits) > limit:
+        raise NumberError(f"a number here has at most {limit} digits; {shown(text)} has {len(digits)}")
+    return int(text)
+
+
+def looks_numeric(text: str) -> bool:
+    """True when ``text`` holds a digit of any script (``2``, ``²``, ``٣``): the writer meant a number."""
+    return any(ch.isnumeric() for ch in text)
 
 
 # ---------------------------------------------------------------------------
@@ -207,6 +245,8 @@ def print_ranking(report: Mapping[str, Any], unit: str, console: Console) -> Non
 
 class _Rules(StrictModel):
     bet_limit: Literal["times", "points", "none"] = "times"
+    lead_must_bet: bool = Field(default=False, strict=True)
+    dice_limit_cards: bool = Field(default=False, strict=True)
 
 
 class _Round(StrictModel):
@@ -340,9 +380,17 @@ def fundex_log_from_document(doc: Document, path: str | Path | None = None) -> F
             if name not in players:
                 problems.append(doc.problem(base + ("cards", name), name_problem(name, players), key=True))
                 continue
-            if isinstance(card, str) and card.strip().isdigit() and int(card) in CARDS:
-                problems.append(doc.problem(base + ("cards", name), f"the card of {name} is a number: write {int(card)} "
-                                            f"without quotes, not {what(card)}"))
+            if isinstance(card, str) and looks_numeric(card):
+                try:
+                    number: int | None = ascii_number(card.strip(), limit=2)
+                except NumberError:
+                    number = None
+                if number in CARDS:
+                    problems.append(doc.problem(base + ("cards", name), f"the card of {name} is a number: write {number} "
+                                                f"without quotes, not {what(card)}"))
+                else:
+                    problems.append(doc.problem(base + ("cards", name), f"unknown card {what(card)} for {name}; All In "
+                                                "cards are the numbers 1 to 13, written with the digits 0-9"))
                 continue
             if isinstance(card, bool) or not isinstance(card, int) or card not in CARDS:
                 problems.append(doc.problem(base + ("cards", name), f"unknown card {what(card)} for {name}; "
@@ -368,7 +416,9 @@ def fundex_log_from_document(doc: Document, path: str | Path | None = None) -> F
         ledger.append(LedgerRow(written, rnd.pot))
     if problems:
         raise InputError(problems)
-    return FundexLog(doc.file, doc, players, FundexRules(bet_limit=spec.rules.bet_limit), rounds, ledger)
+    rules = FundexRules(bet_limit=spec.rules.bet_limit, lead_must_bet=spec.rules.lead_must_bet,
+                        dice_limit_cards=spec.rules.dice_limit_cards)
+    return FundexLog(doc.file, doc, players, rules, rounds, ledger)
 
 
 _SYNONYMS = {"all-in": "allin", "all_in": "allin"}
@@ -385,14 +435,10 @@ def _parse_action(doc: Document, path: PathKey, line: Any, players: Sequence[str
     if len(tokens) < 2:
         problems.append(located(doc, path, f"betting line {shown(line)} needs a player and an action; {usage}"))
         return None
-    amount = None
-    if re.fullmatch(r"[-+]?\d+", tokens[-1][0]):
-        amount_tok = tokens.pop()
-        amount = int(amount_tok[0])
-    if len(tokens) != 2:
+    (name, _), (verb_text, verb_at), *rest = tokens
+    if len(rest) > 1:
         problems.append(located(doc, path, f"betting line {shown(line)} is not understood; {usage}"))
         return None
-    (name, _), (verb_text, verb_at) = tokens
     verb = _SYNONYMS.get(verb_text.lower(), verb_text.lower())
     if name not in players:
         problems.append(located(doc, path, name_problem(name, players), 0))
@@ -403,17 +449,26 @@ def _parse_action(doc: Document, path: PathKey, line: Any, players: Sequence[str
         hint = f"did you mean '{close[0]}'?" if close else usage
         problems.append(located(doc, path, f"unknown betting word {shown(verb_text)}; {hint}", verb_at))
         return None
-    if verb in ("bet", "raise"):
-        if amount is None:
-            problems.append(located(doc, path, f"'{verb}' needs the number of points: '{name} {verb} 2'", verb_at))
+    if verb not in ("bet", "raise"):
+        if rest:
+            said = (f"'{verb}' takes no number" if looks_numeric(rest[0][0])
+                    else f"betting line {shown(line)} is not understood")
+            problems.append(located(doc, path, f"{said}; write '{name} {verb}'", verb_at))
             return None
-        if amount < 1:
-            problems.append(located(doc, path, f"{name} {verb}s {amount}; a {verb} is 1 point or more", verb_at))
-            return None
-    elif amount is not None:
-        problems.append(located(doc, path, f"'{verb}' takes no number; write '{name} {verb}'", verb_at))
+        return Action(name, verb, 0, (path, 0))  # type: ignore[arg-type]
+    if not rest:
+        problems.append(located(doc, path, f"'{verb}' needs the number of points: '{name} {verb} 2'", verb_at))
         return None
-    return Action(name, verb, amount or 0, (path, 0))  # type: ignore[arg-type]
+    text, at = rest[0]
+    try:
+        amount = ascii_number(text)
+    except NumberError as exc:
+        problems.append(located(doc, path, f"the points of '{name} {verb}': {exc}", at))
+        return None
+    if amount < 1:
+        problems.append(located(doc, path, f"{name} {verb}s {amount}; a {verb} is 1 point or more", verb_at))
+        return None
+    return Action(name, verb, amount, (path, 0))  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------------------
@@ -430,7 +485,7 @@ def fundex_report(log: FundexLog) -> dict:
 
     Shape::
 
-        {"game": "fundex", "file": str, "players": [str], "rules": {...},
+        {"game": "fundex", "file": str, "players": [str], "rules": {"rounds", "bet_limit", "start", "lead_must_bet", "dice_limit_cards"},
          "rounds": [{"round", "lead", "dice", "roll", "cards", "bets", "handed_back",
                      "passed", "all_in", "pot_in", "pot", "winners", "lone_bettor",
                      "won", "carried", "chips", "eliminated"}],
@@ -463,7 +518,8 @@ def fundex_report(log: FundexLog) -> dict:
         "game": "fundex",
         "file": log.file,
         "players": list(log.players),
-        "rules": {"rounds": log.rules.rounds, "bet_limit": log.rules.bet_limit, "start": log.rules.start},
+        "rules": {"rounds": log.rules.rounds, "bet_limit": log.rules.bet_limit, "start": log.rules.start,
+                  "lead_must_bet": log.rules.lead_must_bet, "dice_limit_cards": log.rules.dice_limit_cards},
         "rounds": [
             {
                 "round": r.round, "lead": r.lead, "dice": r.dice, "roll": r.roll,

@@ -435,8 +435,9 @@ def verify(paths: Sequence[Path], *, layout: Optional[str] = None) -> Verdict:
     if first == "flip7":
         from .flip7_pad import pad_from_document, pad_report
 
-        report = pad_report(pad_from_document(doc))
-        problems = [_round_problem(doc, p) for p in report.get("problems", [])]
+        pad = pad_from_document(doc)
+        report = pad_report(pad)
+        problems = [_round_problem(doc, p) for p in report.get("problems", [])] + list(pad.warnings)
         return Verdict("flip7", report, problems)
     if first == "fundex":
         from .fundex_log import fundex_log_from_document, fundex_report
@@ -637,7 +638,8 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
 
     Returns:
         ``{"games", "players", "strategy", "target", "seed", "bust_rate", "mean_round_score",
-        "flip7_rate", "mean_rounds_to_target", "rounds_per_game", "wins"}`` (rates 0..1).
+        "flip7_rate", "mean_rounds_to_target", "rounds_per_game", "wins", "decks", "warnings"}``
+        (rates 0..1; ``decks`` 2 from 19 players; ``warnings`` for 1 or 2 players).
 
     Args:
         progress: called with the number of games just finished (for a progress bar).
@@ -645,10 +647,10 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
     Raises:
         SheetsmithError: players out of range or a malformed strategy.
     """
-    from .rules.flip7 import SimulationResult, simulate_games
+    from .rules.flip7 import MAX_PLAYERS, SimulationResult, decks_for, player_count_warnings, simulate_games
 
-    if not 1 <= players <= 18:
-        raise SheetsmithError("--players: Flip 7 is played by up to 18 players")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise SheetsmithError(f"--players: Flip 7 is played by up to {MAX_PLAYERS} players (one deck up to 18, two decks beyond)")
     parse_strategy(strategy)
     batches = max(1, min(20, games // 50))
     sizes = [games // batches + (1 if i < games % batches else 0) for i in range(batches)]
@@ -670,4 +672,6 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
         "mean_rounds_to_target": sum(p.mean_rounds_to_target * p.games for p in parts) / games,
         "rounds_per_game": sum(p.rounds for p in parts) / games,
         "wins": wins,
+        "decks": decks_for(players),
+        "warnings": player_count_warnings(players),
     }

@@ -13,7 +13,7 @@ from .layout.allin import AllInLayout
 from .paper import Paper
 from .scene import Scene
 from .sheets.allin import build_allin_sheet
-from .sheets.pads import Pad, build_pad
+from .sheets.pads import Pad, build_pad_pages, page_players
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def pages_for(item: Printable, paper: Paper, options: PrintOptions = PrintOption
     if isinstance(item, AllInLayout):
         return [build_allin_sheet(item, paper)], None
     if isinstance(item, Pad):
-        return [build_pad(item, paper)], None
+        return build_pad_pages(item, paper), None
     footer = f"sheetsmith · {item.id} · {paper.label}"
     if isinstance(item, ChipSheet):
         pages, manifest = chip_pages(item, paper, footer=footer)
@@ -82,6 +82,8 @@ def describe(item: Printable) -> tuple[str, str]:
     if isinstance(item, Pad):
         what = {"pad": "score pad", "tick-pad": "tick pad", "ledger": "ledger"}[item.kind]
         who = "one player" if item.players == 1 else f"{item.players} players"
+        pages = len(page_players(item))
+        who += f" on {pages} pages" if pages > 1 else ""
         return item.name, f"{item.game} {what}, {item.orientation}, {who}, {item.rounds} rounds"
     if isinstance(item, ChipSheet):
         values = sorted({c.value for c in item.chips})

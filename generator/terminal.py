@@ -39,7 +39,8 @@ def print_verdict(verdict: Any, console: Console) -> None:
 
 def print_flip7_simulation(stats: dict, console: Console) -> None:
     """The table of :func:`generator.jobs.simulate_flip7`'s figures."""
-    table = Table(title=f"Flip 7: {stats['games']} games, {stats['players']} players, {stats['strategy']}, "
+    decks = f", {stats['decks']} decks" if stats.get("decks", 1) > 1 else ""
+    table = Table(title=f"Flip 7: {stats['games']} games, {stats['players']} players{decks}, {stats['strategy']}, "
                         f"target {stats['target']}, seed {stats['seed']}")
     table.add_column("measure")
     table.add_column("value", justify="right")

@@ -32,6 +32,7 @@ from generator.rules.flip7 import (
     SECOND_CHANCE,
     Choices,
     Event,
+    HOUSE_RULE_2024,
     Ruleset,
     ScoreLine,
     Scripted,
@@ -40,12 +41,14 @@ from generator.rules.flip7 import (
     check_card,
     copies_in_deck,
     deck_composition,
+    decks_for,
     full_deck,
     game_status,
     line_problems,
     lone_player_exact,
     play_game,
     play_round,
+    player_count_warnings,
     possible_scores,
     round_problems,
     round_score,
@@ -111,6 +114,53 @@ def test_copies_and_card_checks():
             check_card(bad)
 
 
+def test_player_count_one_deck_to_18_two_decks_to_36():
+    # Rulebook, Setup: the game plays 3 to 18 players; beyond that a second deck is added.
+    assert [decks_for(n) for n in (1, 2, 3, 18, 19, 36)] == [1, 1, 1, 1, 2, 2]
+    for bad in (0, 37, 100):
+        with pytest.raises(ValueError, match="36"):
+            decks_for(bad)
+    # fewer than 3 is not the table the game is made for: a warning, not a refusal
+    assert player_count_warnings(3) == [] and player_count_warnings(36) == []
+    (msg,) = player_count_warnings(2)
+    assert "2 players" in msg and "3 to 18" in msg and "still computed" in msg
+    assert len(player_count_warnings(1)) == 1
+
+
+def test_two_decks_double_every_count():
+    # Two decks shuffled together: 2 x 94 = 188 cards, twenty-four 12s, two 0s, two x2, six Freezes.
+    deck = full_deck(2)
+    assert len(deck) == 188
+    counts = Counter(deck)
+    assert (counts[12], counts[0], counts[1], counts["x2"], counts["+10"], counts[FZ]) == (24, 2, 2, 2, 2, 6)
+    assert sum(c for c in deck if isinstance(c, int)) == 2 * 650
+    with pytest.raises(ValueError):
+        full_deck(3)
+
+
+def test_play_game_with_19_players_draws_from_two_decks():
+    # 19 players: two decks.  After one round every card of the two decks is
+    # in the deck or the set-aside pile (the round's cards go there at its end).
+    names = [f"P{i}" for i in range(19)]
+    d = Choices(hit=lambda view, p: len(view.numbers(p)) < 3, target=lambda view, p, card, cands: cands[0])
+    game = play_game(names, d, random.Random(4), max_rounds=1)
+    last = game.rounds[-1]
+    assert Counter(last.deck) + Counter(last.discard) == Counter({**{n: 2 * max(n, 1) for n in range(13)},
+                                                                  **{m: 2 for m in MODIFIERS}, **{a: 6 for a in ACTIONS}})
+    with pytest.raises(ValueError, match="36"):
+        play_game([f"P{i}" for i in range(37)], d, random.Random(4), max_rounds=1)
+
+
+def test_simulation_player_count_warning_and_two_decks():
+    two = simulate_games(2, seed=3, games=5)
+    assert two.decks == 1 and len(two.warnings) == 1 and "2 players" in two.warnings[0]
+    assert simulate_games(4, seed=3, games=5).warnings == ()
+    big = simulate_games(24, seed=3, games=2)
+    assert big.decks == 2 and big.warnings == () and sum(big.wins.values()) == 2
+    with pytest.raises(ValueError):
+        simulate_games(37, seed=3, games=1)
+
+
 # --------------------------------------------------------------------------
 # Round score (rulebook Scoring; cases file "round_scores")
 
@@ -132,6 +182,7 @@ def test_copies_and_card_checks():
         ("bust", 0),
         ([], 0),
         ([4, SC], 4),  # action cards score nothing
+        ([5, "x2", "x2", "+2"], 22),  # two decks: each x2 doubles the numbers: 5 x 2 x 2 + 2
     ],
 )
 def test_round_score_by_hand(cards, score):
@@ -197,6 +248,20 @@ def test_possible_scores():
     assert 145 in scores and 144 in scores
     assert all(s not in scores for s in range(146, 171, 2))
     assert all(s in scores for s in range(0, 146))
+    # Two decks: each modifier up to twice; the best line is 12..6 (63) x 2 x 2
+    # + twice every +N (60) + 15 = 327.  A lone x2 pair over a single number:
+    # 1 x 4 = 4.
+    two = possible_scores(2)
+    assert max(two) == 63 * 4 + 60 + 15 == 327 and scores < two
+    assert 150 in two  # e.g. 12+11+10+9+8+7 = 57, x2 = 114, +10+10+8+8 = 150
+
+
+def test_line_problems_with_two_decks():
+    assert line_problems([3, "x2", "x2", "+4", "+4"], decks=2) == []
+    (msg,) = line_problems([3, "+4", "+4", "+4"], decks=2)
+    assert "+4 appears 3 times" in msg and "2 decks hold 2" in msg
+    (msg,) = line_problems([3, "x2", "x2"])
+    assert "single x2" in msg
 
 
 # --------------------------------------------------------------------------
@@ -393,25 +458,68 @@ def test_ruling_action_during_flip_three_counts_and_waits():
     ]
 
 
-def test_ruling_set_aside_action_discarded_after_a_bust():
-    # Ann 1, Bob 6.  Ann gives Flip Three to Bob: Freeze (set aside), then 6:
-    # bust.  The Freeze is discarded unplayed; Ann hits 2 (3) and stays.
-    d = Scripted({"Ann": "hhhs", "Bob": "h"}, targets=["Bob"])
-    r = play_round(["Ann", "Bob"], [1, 6, F3, FZ, 6, 2], d)
+def test_rulebook_busted_target_gives_the_set_aside_freeze_to_a_player_still_in():
+    # Issue 13 check.  Rulebook, Flip Three: an action card dealt during the
+    # three waits for the three cards or the target's bust; after a bust the
+    # busted player chooses another player still in to receive it.
+    # Ann 5; Bob draws Flip Three and plays it on Ann: Freeze (set aside), 5:
+    # Ann busts on her second 5, dealing stops (7 stays in the deck).  Ann's
+    # Freeze must go to a player still in: only Bob, who leaves with no card: 0.
+    d = Scripted({"Ann": "h", "Bob": "h"}, targets=["Ann"])
+    r = play_round(["Ann", "Bob"], [5, F3, FZ, 5, 7], d)
     assert d.done()
-    assert r.scores == {"Ann": 3, "Bob": 0} and r.player("Ann").state == "stayed"
-    assert Event("action_discarded", "Bob", FZ) in r.events
+    assert (r.player("Ann").state, r.player("Ann").cards) == ("busted", (5, 5))
+    assert (r.player("Bob").state, r.scores) == ("frozen", {"Ann": 0, "Bob": 0})
+    assert Event("freeze", "Ann", FZ, "Bob") in r.events and r.deck == (7,)
+    assert not kinds(r, "action_discarded")
+
+
+def test_rulebook_busted_target_chooses_among_the_players_still_in():
+    # The same cards at three: Bob plays Flip Three on Ann, who busts with a
+    # Freeze set aside; she chooses between Bob and Cy (the two still in) and
+    # freezes Cy before his first card (0).  Play goes on after Bob: Cy is out,
+    # Ann is out, Bob hits 7 and stays.  Scores by hand: Ann 0, Bob 7, Cy 0.
+    asked = []
+
+    def target(view, player, card, candidates):
+        asked.append((player, view.state(player), card, candidates))
+        return {"flip_three": "Ann", "freeze": "Cy"}[card]
+
+    hits = {"Ann": iter("h"), "Bob": iter("hhs"), "Cy": iter("")}
+    d = Choices(hit=lambda view, p: next(hits[p]) == "h", target=target)
+    r = play_round(["Ann", "Bob", "Cy"], [5, F3, FZ, 5, 7], d)
+    assert r.scores == {"Ann": 0, "Bob": 7, "Cy": 0}
+    assert (r.player("Cy").state, r.player("Cy").cards) == ("frozen", ())
+    # the decision hook: Bob chooses the Flip Three target among all three still
+    # in; then busted Ann chooses who gets her Freeze among the players still in
+    assert asked == [
+        ("Bob", "in", F3, ("Ann", "Bob", "Cy")),
+        ("Ann", "busted", FZ, ("Bob", "Cy")),
+    ]
+
+
+def test_house_rule_set_aside_action_discarded_after_a_bust():
+    # The same two-player cards under the house rule (the former public ruling):
+    # Ann's set-aside Freeze is thrown away unplayed.  Play goes on after Bob:
+    # Ann is out; Bob hits 7 and stays: Ann 0, Bob 7.
+    d = Scripted({"Ann": "h", "Bob": "hhs"}, targets=["Ann"])
+    r = play_round(["Ann", "Bob"], [5, F3, FZ, 5, 7], d, rules=HOUSE_RULE_2024)
+    assert d.done()
+    assert r.scores == {"Ann": 0, "Bob": 7} and r.player("Bob").state == "stayed"
+    assert Event("action_discarded", "Ann", FZ) in r.events
     assert not kinds(r, "freeze")
 
 
-def test_rulebook_option_set_aside_action_played_after_a_bust():
-    # Same cards under the rulebook text's reading: busted Bob still plays the
-    # Freeze on a player still in: only Ann, who leaves with 1.
-    d = Scripted({"Ann": "hh", "Bob": "h"}, targets=["Bob"])
-    r = play_round(["Ann", "Bob"], [1, 6, F3, FZ, 6, 2], d, rules=Ruleset(set_aside_after_bust="resolve"))
+def test_rulebook_set_aside_flip_three_given_by_the_busted_target():
+    # Ann 1, Bob 6, Cy 2.  Ann plays Flip Three on Bob: Flip Three (set aside),
+    # 6: Bob busts.  Busted Bob gives his Flip Three to a player still in: Ann or
+    # Cy; he picks Cy, who gets 3, 4, 5 (2+3+4+5 = 14).  Play goes on after Ann:
+    # Bob is out, Cy stays (14), Ann stays (1).
+    d = Scripted({"Ann": "hhs", "Bob": "h", "Cy": "hs"}, targets=["Bob", "Cy"])
+    r = play_round(["Ann", "Bob", "Cy"], [1, 6, 2, F3, F3, 6, 3, 4, 5, 9], d)
     assert d.done()
-    assert r.scores == {"Ann": 1, "Bob": 0} and r.player("Ann").state == "frozen"
-    assert Event("freeze", "Bob", FZ, "Ann") in r.events and r.deck == (2,)
+    assert r.scores == {"Ann": 1, "Bob": 0, "Cy": 14}
+    assert Event("flip_three", "Bob", F3, "Cy") in r.events and r.deck == (9,)
 
 
 def test_ruling_set_aside_action_discarded_after_a_flip7():
@@ -449,17 +557,72 @@ def test_ruling_set_aside_actions_in_draw_order_flip_three_first():
     assert r.player("Cy").state == "frozen" and r.deck == (6,)
 
 
-def test_ruling_second_chance_kept_during_flip_three_saves_later():
-    # Ann 3, Bob 8.  Ann gives Flip Three to Bob: Second Chance (kept at once),
-    # 8 (a duplicate: the Second Chance and that 8 are discarded), 10.
-    # Bob stays with 8 + 10 = 18; Ann stays with 3.
-    d = Scripted({"Ann": "hhs", "Bob": "hs"}, targets=["Bob"])
-    r = play_round(["Ann", "Bob"], [3, 8, F3, SC, 8, 10, 1], d)
+def test_rulebook_second_chance_in_flip_three_cannot_save_within_the_three():
+    # Issue 13 check.  Rulebook: Second Chance is an action card, and an action
+    # card dealt during a Flip Three applies only after the three cards.
+    # Ann 5; Bob plays Flip Three on Ann: Second Chance (set aside, not yet
+    # hers), 5: a bust, 0 (the former ruling let her survive with 5 + 6 = 11).
+    # She busted, so the Second Chance goes to a player still in without one:
+    # Bob.  Play goes on after Bob: Ann is out, Bob hits 6 and stays (6),
+    # holding the Second Chance until round end.
+    d = Scripted({"Ann": "h", "Bob": "hhs"}, targets=["Ann"])
+    r = play_round(["Ann", "Bob"], [5, F3, SC, 5, 6], d)
     assert d.done()
-    bob = r.player("Bob")
-    assert (bob.state, bob.cards, bob.score, bob.second_chance) == ("stayed", (8, 10), 18, False)
-    assert Event("second_chance_kept", "Bob") in r.events and Event("second_chance_used", "Bob", 8) in r.events
-    assert r.deck == (1,)
+    ann = r.player("Ann")
+    assert (ann.state, ann.cards, ann.score) == ("busted", (5, 5), 0)
+    assert r.scores == {"Ann": 0, "Bob": 6} and r.player("Bob").second_chance is True
+    assert Event("set_aside", "Ann", SC) in r.events
+    assert Event("second_chance_passed", "Ann", SC, "Bob") in r.events
+
+
+def test_house_rule_second_chance_kept_during_flip_three_saves_later():
+    # The same cards under the house rule: Ann keeps the Second Chance at once;
+    # the 5 is a duplicate, so it and the Second Chance are discarded; the third
+    # card is 6: Ann has 5 + 6 = 11.  Then both stay.
+    d = Scripted({"Ann": "hs", "Bob": "hs"}, targets=["Ann"])
+    r = play_round(["Ann", "Bob"], [5, F3, SC, 5, 6], d, rules=HOUSE_RULE_2024)
+    assert d.done()
+    ann = r.player("Ann")
+    assert (ann.state, ann.cards, ann.score, ann.second_chance) == ("stayed", (5, 6), 11, False)
+    assert Event("second_chance_kept", "Ann") in r.events and Event("second_chance_used", "Ann", 5) in r.events
+
+
+def test_rulebook_second_chance_from_flip_three_is_kept_after_the_three():
+    # Ann Second Chance (kept: not in a Flip Three), Bob 8.  Ann 4; Bob plays
+    # Flip Three on Ann: Second Chance (set aside), 4 (a duplicate: the Second
+    # Chance she already held saves her; it and the 4 are discarded, dealing
+    # goes on), 6.  The three are dealt: the set-aside Second Chance now applies
+    # and, holding none, she keeps it.  Then both stay: Ann 4 + 6 = 10, Bob 8.
+    d = Scripted({"Ann": "hhs", "Bob": "hhs"}, targets=["Ann"])
+    r = play_round(["Ann", "Bob"], [SC, 8, 4, F3, SC, 4, 6], d)
+    assert d.done()
+    ann = r.player("Ann")
+    assert (ann.state, ann.cards, ann.score, ann.second_chance) == ("stayed", (4, 6), 10, True)
+    assert r.scores["Bob"] == 8
+    saved = r.events.index(Event("second_chance_used", "Ann", 4))
+    kept = [i for i, e in enumerate(r.events) if e == Event("second_chance_kept", "Ann")]
+    assert len(kept) == 2 and kept[0] < saved < kept[1]  # the first one saved her, the second came after the three
+
+
+def test_rulebook_set_aside_second_chance_discarded_when_nobody_still_in_lacks_one():
+    # Ann 3, Bob Second Chance (kept).  Ann draws Flip Three and plays it on
+    # herself: Second Chance (set aside), 3:
+    # bust.  Her Second Chance goes to a player still in without one: Bob holds
+    # one already, so it is discarded.  Bob then stays with 0.
+    d = Scripted({"Ann": "hh", "Bob": "hs"}, targets=["Ann"])
+    r = play_round(["Ann", "Bob"], [3, SC, F3, SC, 3, 9], d)
+    assert d.done()
+    assert r.player("Ann").state == "busted" and r.scores == {"Ann": 0, "Bob": 0}
+    assert Event("second_chance_discarded", "Ann", SC) in r.events and r.deck == (9,)
+
+
+def test_ruleset_options_are_checked():
+    with pytest.raises(ValueError):
+        Ruleset(set_aside_after_bust="keep")
+    with pytest.raises(ValueError):
+        Ruleset(second_chance_in_flip_three="discard")
+    assert Ruleset() == Ruleset("resolve", "set_aside")
+    assert HOUSE_RULE_2024 == Ruleset("discard", "keep")
 
 
 def test_ruling_one_second_chance_each_spare_goes_to_a_player_without():

@@ -69,49 +69,59 @@ def test_design_example_scored_by_hand(pad):
     report = pad_report(p)
     assert report == {
         "game": "flip7",
+        "decks": 1,
         "rounds": [{"Ann": 72, "Bob": 0, "Cy": 34}, {"Ann": 16, "Bob": 5, "Cy": 0}],
         "totals": {"Ann": 88, "Bob": 5, "Cy": 34},
         "status": "in_progress",
+        "winners": [],
         "winner": None,
+        "impossible": [],
         "problems": [],
+        "warnings": [],
     }
     json.dumps(report)  # plain data
 
 
 def test_game_finished_with_a_single_leader(pad):
     # 150 + 60 = 210 for Ann, 120 + 10 = 130 for Bob (cases file, second game).
+    # The 150 before the last round is written as two rounds of 75: a single
+    # round cannot score 150 (see the impossible-pad test below).
     p = pad(
         """
         game: flip7
         players: [Ann, Bob]
         rounds:
-          - {Ann: {score: 150}, Bob: {score: 120}}
+          - {Ann: {score: 75}, Bob: {score: 60}}
+          - {Ann: {score: 75}, Bob: {score: 60}}
           - Ann: [12, 11, 10, 9, 8, "+10"]
             Bob: [10]
         """
     )
     # Ann 12+11+10+9+8 = 50, +10 = 60; Bob 10
     report = pad_report(p)
-    assert report["rounds"][1] == {"Ann": 60, "Bob": 10}
+    assert report["rounds"][2] == {"Ann": 60, "Bob": 10}
     assert report["totals"] == {"Ann": 210, "Bob": 130}
-    assert (report["status"], report["winner"]) == ("finished", "Ann")
+    assert (report["status"], report["winners"], report["winner"]) == ("finished", ["Ann"], "Ann")
 
 
 def test_tie_in_the_lead_plays_another_round(pad):
     # 156 + 47 = 203 and 178 + 25 = 203 (cases file, first game): tied past 200.
+    # 156 and 178 are the totals before the last round, written as two rounds
+    # each (78 + 78, 89 + 89): one round cannot score 156 or 178.
     text = """
         game: flip7
         players: [Ann, Bob]
         rounds:
-          - {Ann: {score: 156}, Bob: {score: 178}}
+          - {Ann: {score: 78}, Bob: {score: 89}}
+          - {Ann: {score: 78}, Bob: {score: 89}}
           - Ann: [12, 11, 10, 8, 6]
             Bob: [10, 7, "+8"]
         """
     report = pad_report(pad(text))
     # Ann 12+11+10+8+6 = 47; Bob 10+7+8 = 25
-    assert report["rounds"][1] == {"Ann": 47, "Bob": 25}
+    assert report["rounds"][2] == {"Ann": 47, "Bob": 25}
     assert report["totals"] == {"Ann": 203, "Bob": 203}
-    assert (report["status"], report["winner"]) == ("tied_play_another_round", None)
+    assert (report["status"], report["winners"], report["winner"]) == ("tied_play_another_round", [], None)
     # The extra round is allowed and decides it: Ann 3, Bob bust.
     report = pad_report(pad(textwrap.dedent(text) + "  - {Ann: [3], Bob: bust}\n"))
     assert report["totals"] == {"Ann": 206, "Bob": 203}
@@ -131,7 +141,7 @@ def test_variant_target(pad):
     assert (report["totals"], report["status"], report["winner"]) == ({"Ann": 52, "Bob": 2}, "finished", "Ann")
 
 
-def test_problems_are_reported_and_the_computed_score_counts(pad):
+def test_problems_are_reported_and_impossible_lines_hold_back_the_winner(pad):
     p = pad(
         """
         game: flip7
@@ -151,9 +161,13 @@ def test_problems_are_reported_and_the_computed_score_counts(pad):
     # Round 2: Ann 3, Bob 1 x 2 = 2; Cy eight numbers (impossible): 36 + 15 = 51.
     assert report["rounds"] == [{"Ann": 16, "Bob": 0, "Cy": 150}, {"Ann": 3, "Bob": 2, "Cy": 51}]
     assert report["totals"] == {"Ann": 19, "Bob": 2, "Cy": 201}
-    assert report["status"] == "finished" and report["winner"] == "Cy"
+    # Cy's 201 rests on two lines no game produces: no winner is named on it
+    assert (report["status"], report["winners"], report["winner"]) == ("needs_correction", [], None)
     where = [(q["round"], q["player"]) for q in report["problems"]]
     assert where == [(1, "Ann"), (1, "Bob"), (1, "Cy"), (2, "Cy"), (2, None)]
+    # Ann's mismatched written score is a problem, but her cards say what counts:
+    # that line is not impossible; the others are
+    assert [(q["round"], q["player"]) for q in report["impossible"]] == [(1, "Bob"), (1, "Cy"), (2, "Cy"), (2, None)]
     msgs = [q["message"] for q in report["problems"]]
     assert "written score 17" in msgs[0] and "16 counts" in msgs[0]
     assert "9 appears twice" in msgs[1]
@@ -197,11 +211,93 @@ def test_card_spellings(pad):
 
 
 def test_no_rounds_yet(pad):
-    report = pad_report(pad("game: flip7\nplayers: [Ann, Bob]\n"))
+    report = pad_report(pad("game: flip7\nplayers: [Ann, Bob, Cy]\n"))
     assert report == {
-        "game": "flip7", "rounds": [], "totals": {"Ann": 0, "Bob": 0},
-        "status": "in_progress", "winner": None, "problems": [],
+        "game": "flip7", "decks": 1, "rounds": [], "totals": {"Ann": 0, "Bob": 0, "Cy": 0},
+        "status": "in_progress", "winners": [], "winner": None, "impossible": [], "problems": [], "warnings": [],
     }
+
+
+IMPOSSIBLE_150 = """
+game: flip7
+players: [Ann, Bob, Cy]
+rounds:
+  - {Ann: [12, 10], Bob: [9], Cy: {score: 150}}
+  - {Ann: [11, 8], Bob: [7, 5], Cy: {score: 60}}
+  - {Ann: [3], Bob: bust, Cy: [4]}
+"""
+
+
+def test_impossible_written_score_needs_correction_and_names_no_winner(pad):
+    # Rulebook, Scoring: numbers, doubled by x2 only, then +N, then +15 for a Flip 7.
+    # Without a Flip 7 the most is 12+11+10+9+8+7 = 57, x2 114, +30 = 144; with a
+    # Flip 7 and x2 the total is odd (even doubled sum + 15 + even +N); without
+    # x2 at most 63 + 30 + 15 = 108.  So 150 cannot be scored in one round.
+    # Totals by hand: Ann 22+19+3 = 44, Bob 9+12+0 = 21, Cy 150+60+4 = 214.
+    # Cy passes 200 after round 2 on a total that rests on the 150: the game is
+    # not over on it, round 3 is allowed, and no winner is named.
+    report = pad_report(pad(IMPOSSIBLE_150))
+    assert report["totals"] == {"Ann": 44, "Bob": 21, "Cy": 214}
+    assert (report["status"], report["winners"], report["winner"]) == ("needs_correction", [], None)
+    assert report["impossible"] == [{"round": 1, "player": "Cy"}]
+    # reported once, where it is: round 1, Cy; later rounds carry no copy of it
+    assert [(q["round"], q["player"]) for q in report["problems"]] == [(1, "Cy")]
+    assert "no line of cards scores 150" in report["problems"][0]["message"]
+    console = Console(record=True, width=140, color_system=None)
+    print_pad(report, console)
+    out = console.export_text()
+    assert "status: the pad needs correcting at round 1, Cy; no winner is named until then" in out
+    assert out.count("scores 150") == 1 and "winner: " not in out
+
+
+def test_corrected_pad_names_its_winner(pad):
+    # The same pad with Cy's first round corrected to 50 (e.g. 12+11+10+9+8 = 50):
+    # Cy 50+60+4 = 114; nobody has 200: in progress.  Corrected to 140 instead
+    # (57 x 2 = 114, +10+8+6+2 = 140): Cy 140+60 = 200 after round 2, alone in the
+    # lead: the game ended there, so round 3 is refused as a round after the end.
+    report = pad_report(pad(IMPOSSIBLE_150.replace("{score: 150}", "{score: 50}")))
+    assert (report["status"], report["winners"], report["impossible"]) == ("in_progress", [], [])
+    with pytest.raises(InputError, match="the game ended after round 2"):
+        pad(IMPOSSIBLE_150.replace("{score: 150}", "{score: 140}"))
+
+
+def test_one_or_two_players_scored_with_a_warning(pad):
+    # Rulebook, Setup: the game plays 3 to 18 players.  Two players are scored
+    # all the same (Ann 10+12 = 22, Bob 5), with a warning; three are not warned.
+    report = pad_report(pad("game: flip7\nplayers: [Ann, Bob]\nrounds:\n  - {Ann: [10, 12], Bob: [5]}\n"))
+    assert report["totals"] == {"Ann": 22, "Bob": 5} and report["problems"] == []
+    (w,) = report["warnings"]
+    assert "2 players" in w["message"] and "3 to 18" in w["message"]
+    p = pad("game: flip7\nplayers: [Ann]\n")
+    (pw,) = p.warnings
+    assert pw.severity == "warning" and pw.line == 2 and "1 player:" in pw.message
+    assert pad_report(pad("game: flip7\nplayers: [Ann, Bob, Cy]\n"))["warnings"] == []
+    console = Console(record=True, width=100, color_system=None)
+    print_pad(report, console)
+    assert "warning: 2 players" in console.export_text()
+
+
+def _big_round(n: int, twelves: int) -> str:
+    names = [f"P{i}" for i in range(1, n + 1)]
+    lines = ", ".join(f"{p}: [12]" if i < twelves else f"{p}: bust" for i, p in enumerate(names))
+    return f"game: flip7\nplayers: [{', '.join(names)}]\nrounds:\n  - {{{lines}}}\n"
+
+
+def test_19_to_36_players_play_with_two_decks(pad):
+    # Rulebook, Setup: one deck (twelve 12s) up to 18 players, a second deck beyond.
+    # Thirteen players showing a 12 in one round: impossible with one deck (18
+    # players), possible with two (19 players: twenty-four 12s).
+    one = pad_report(pad(_big_round(18, 13)))
+    assert one["decks"] == 1 and one["status"] == "needs_correction"
+    assert one["impossible"] == [{"round": 1, "player": None}]
+    assert "appears 13 times" in one["problems"][0]["message"] and "holds 12" in one["problems"][0]["message"]
+    two = pad_report(pad(_big_round(19, 13)))
+    assert (two["decks"], two["problems"], two["status"], two["warnings"]) == (2, [], "in_progress", [])
+    assert sum(two["totals"].values()) == 13 * 12
+    full = pad_report(pad(_big_round(36, 24)))
+    assert full["decks"] == 2 and full["problems"] == []
+    # twenty-five 12s: more than two decks hold
+    assert "appears 25 times" in pad_report(pad(_big_round(36, 25)))["problems"][0]["message"]
 
 
 # --------------------------------------------------------------------------
@@ -295,9 +391,9 @@ def test_bad_top_level(errors):
     assert line == 3
     ((line, col, msg),) = errors("game: flip7\nplayers: [Ann]\nrounds:\n  - [3, 4]\n")
     assert (line, col) == (4, 5) and "round 1 must be a mapping" in msg
-    players = ", ".join(f"P{i}" for i in range(19))
+    players = ", ".join(f"P{i}" for i in range(37))
     ((line, col, msg),) = errors(f"game: flip7\nplayers: [{players}]\n")
-    assert line == 2 and "at most 18" in msg
+    assert line == 2 and "up to 36 with two" in msg
 
 
 def test_pad_from_document():

@@ -27,6 +27,7 @@ from generator.rules.flipflop import (
     RANK_ORDER,
     End,
     FlipFlopRound,
+    FlipFlopRules,
     Play,
     best_flip_flop,
     card_value,
@@ -156,6 +157,52 @@ def test_flop_pot_kept_then_doubled_by_the_next_stakes():
     assert r2.dealer == "Cy" and r2.pots["flop"] == 8 and r2.flop == ("Cy", parse_card("AH"))
     assert r2.won == {"Cy": {"flop": 8}, "Dee": {"flip": 4}, "Ann": {"game": 4}}
     assert game.stakes == {"Ann": 8, "Bob": 4, "Cy": 16, "Dee": 12} and game.pots == {"game": 0, "flip": 0, "flop": 0}
+
+
+TWO_ROUNDS_KEPT_FLOP = [
+    rd("6S", {"Ann": "2H 7D KS 4H 8H", "Bob": "QS 3D JH 5D 6S", "Cy": "AS 9H 10D KH 2D",
+              "Dee": "3H 4D 8S QD 6H"}, "out Dee", dealer="Bob"),
+    rd("9D", {"Ann": "2H 5C 7S KC QC", "Bob": "4H 6D 8C JS 4S", "Cy": "AH 10H 9C JD 9D",
+              "Dee": "AD 5S 6C KH 2C"}, "out Ann"),
+]
+
+
+def test_kept_flop_doubled_by_stakes_paid_twice_is_an_option():
+    """"il piatto dello slop viene raddoppiato al turno successivo": the flop pot is doubled next round.
+    Default (kept_flop 'add'): the kept pot plus the usual stakes (test above).  Option 'double': every
+    player paying into the flop pot pays two stakes there that round (when he keeps his reserve, 5+ stakes).
+
+    Round 1 as above: Ann 7, Bob 7, Cy 11, Dee 11, flop pot 4 kept.
+    Round 2, all have 5+: each pays game 1, flip 1, flop 2 (4 in all, reserve kept): pots 4 / 4 / 4 + 8 = 12.
+    Flip ♦ Dee's A♦ +4, flop ♥ Cy's A♥ +12, Ann goes out +4.
+    Ann 7 - 4 + 4 = 7, Bob 7 - 4 = 3, Cy 11 - 4 + 12 = 19, Dee 11 - 4 + 4 = 11 (sum 40)."""
+    game = play_game(P4, TWO_ROUNDS_KEPT_FLOP, start=10, rules=FlipFlopRules(kept_flop="double"))
+    r1, r2 = game.rounds
+    assert r1.carried["flop"] == 4 and r1.stakes == {"Ann": 7, "Bob": 7, "Cy": 11, "Dee": 11}
+    assert all((pi.flop, pi.reserve) == (2, 1) for pi in r2.paid.values())
+    assert r2.pots == {"game": 4, "flip": 4, "flop": 12} and r2.won["Cy"] == {"flop": 12}
+    assert game.stakes == {"Ann": 7, "Bob": 3, "Cy": 19, "Dee": 11} and not game.breaks
+    # The default carries the pot and adds single stakes: 4 + 4 = 8 (the test above counts the rest).
+    assert play_game(P4, TWO_ROUNDS_KEPT_FLOP, start=10).rounds[1].pots["flop"] == 8
+
+
+def test_pay_in_when_the_flop_is_paid_twice():
+    """Option kept_flop 'double': the second flop stake only from a player who still keeps his reserve."""
+    assert [(p.game, p.flip, p.flop, p.reserve) for p in (pay_in(n, double_flop=True) for n in (9, 5, 4, 3, 1))] == [
+        (1, 1, 2, 1), (1, 1, 2, 1), (1, 1, 1, 1), (1, 1, 0, 1), (1, 0, 0, 0)]
+
+
+def test_odd_stake_of_a_shared_pot_stays_by_default_or_goes_left_of_the_dealer():
+    """The rulebook splits a shared pot "in parti uguali" (in equal parts) and says nothing of a remainder.
+    Default (odd_stakes 'stay'): equal shares, the odd stake stays in the pot (test_drop_tied… below).
+    Option 'dealer_left': the odd stakes go one each to the tied winners from the dealer's left.
+    DEAL, Ann deals: Bob drops with 12, Ann and Cy have 12: the game pot 4 + Bob's extra stake = 5 splits
+    2 + 2; from Ann's left the order is Bob, Cy, Dee, Ann, so Cy takes the odd stake.
+    Ann 7 + 2 = 9, Bob 7 - 1 = 6, Cy 7 + 3 = 10, Dee 7 + 8 = 15 (sum 40), game pot 0."""
+    game = new_game(P4, 10, FlipFlopRules(odd_stakes="dealer_left"))
+    r = play_round(game, rd("10S", DEAL, "drop Bob", {"Ann": 12, "Bob": 12, "Cy": 12, "Dee": 15}))
+    assert r.game_winners == ["Ann", "Cy"] and r.won["Cy"]["game"] == 3 and r.won["Ann"]["game"] == 2
+    assert game.stakes == {"Ann": 9, "Bob": 6, "Cy": 10, "Dee": 15} and game.pots["game"] == 0
 
 
 # ---------------------------------------------------------------------------
@@ -349,7 +396,8 @@ def test_legal_evenings_conserve_stakes_and_break_no_rule(data):
     """Generated legal evenings (one shuffled deck a round, true claims only): stakes + the three pots
     never change, nobody goes below 0, no rule break is reported."""
     players = NAMES[: data.draw(st.integers(3, 5))]
-    game = new_game(players, data.draw(st.integers(1, 12)))
+    rules = FlipFlopRules(data.draw(st.sampled_from(["add", "double"])), data.draw(st.sampled_from(["stay", "dealer_left"])))
+    game = new_game(players, data.draw(st.integers(1, 12)), rules)
     total = game.total
     for _ in range(data.draw(st.integers(1, 10))):
         if game.finished:
@@ -495,6 +543,24 @@ def test_broken_logs_are_refused_with_located_messages(tmp_path, body, expected)
     with pytest.raises(InputError) as exc:
         load_flipflop_log(path)
     assert str(exc.value) == f"{path}:{expected}"
+
+
+def test_log_header_selects_the_readings(tmp_path):
+    path = tmp_path / "evening.yaml"
+    text = (EXAMPLES / "flipflop-evening.yaml").read_text(encoding="utf-8")
+    path.write_text(text.replace("start: 10\n", "start: 10\nrules: {kept_flop: double, odd_stakes: dealer_left}\n"),
+                    encoding="utf-8")
+    report = flipflop_report(load_flipflop_log(path))
+    assert report["rules"] == {"kept_flop": "double", "odd_stakes": "dealer_left"}
+    # Round 3 follows a kept flop pot of 4.  After round 2 Ann has 4 stakes (one flop stake: she keeps her
+    # reserve), Bob 8, Cy 12, Dee 12 (two flop stakes each): flop pot 4 + 1 + 2 + 2 + 2 = 11.
+    assert report["rounds"][2]["pots"]["flop"] == 11
+    assert report["rounds"][2]["paid"]["Ann"]["flop"] == 1 and report["rounds"][2]["paid"]["Bob"]["flop"] == 2
+    assert flipflop_report(load_flipflop_log(EXAMPLES / "flipflop-evening.yaml"))["rules"] == {
+        "kept_flop": "add", "odd_stakes": "stay"}
+    path.write_text(text.replace("start: 10\n", "start: 10\nrules: {kept_flop: twice}\n"), encoding="utf-8")
+    with pytest.raises(InputError, match=r"evening.yaml:7:20: error: rules.kept_flop"):
+        load_flipflop_log(path)
 
 
 def test_player_count_is_checked(tmp_path):

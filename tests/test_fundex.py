@@ -1,7 +1,7 @@
 """All In (Fundex): the rules core, the round-log reader and the report.
 
 Every expected number below is worked out by hand from the rulebook
-(``003_13a11e12059e7bf2.txt``) and the readings of docs/rules-fundex-flipflop.md;
+(``003_13a11e12059e7bf2.txt``) and the readings of docs/rules.md;
 the arithmetic is written next to each assertion.
 """
 
@@ -180,6 +180,101 @@ def test_all_in_before_others_act_caps_their_bets():
     assert b.over
 
 
+def test_all_in_hand_back_then_pass_keeps_the_player_in():
+    """Rulebook, ALL IN rule: whoever has met the bet takes back what is over the ALL IN player's chips;
+    Betting rules: a pass drops out only a player who does not meet the bet (the play example's player 4
+    may pass "not bet but remain in the game").  So a player brought down to the ALL IN amount has met
+    the bet, and his pass only ends his turn.
+
+    Round 1 (Ann leads), roll 6, Ann 6, Bob 5, Cy 1: Ann bets 20, Bob meets, Cy passes.
+      Pot 3 + 40 = 43 to Ann: Ann 25 - 21 + 43 = 47, Bob 25 - 21 = 4, Cy 24.
+    Round 2 (Bob leads), two dice, roll 7, Ann 4, Bob 2, Cy 6.  Antes: Ann 46, Bob 3, Cy 23, pot 3.
+      Bob passes (no bet yet, stays in); Cy bets 6 (Cy 17); Ann raises 4: 10 in (Ann 36);
+      Bob goes ALL IN with his 3: Cy takes back 6 - 3 = 3 (Cy 20), Ann 10 - 3 = 7 (Ann 43);
+      everyone has 3 in; Cy passes, having met the bet of 3: he stays in.
+      Pot 3 + 3 × 3 = 12.  Cards still in: Ann 4, Bob 2, Cy 6; the 6 is closest under 7: Cy 20 + 12 = 32.
+      Bob has 0: out.  Ann 43 + Bob 0 + Cy 32 = 75 = 3 × 25."""
+    log = [rnd(1, 6, {"Ann": 6, "Bob": 5, "Cy": 1}, "Ann bet 20, Bob meet, Cy pass"),
+           rnd(2, 7, {"Ann": 4, "Bob": 2, "Cy": 6}, "Bob pass, Cy bet 6, Ann raise 4, Bob allin, Cy pass")]
+    game = play_game(P3, log)
+    r1, r2 = game.rounds
+    assert r1.chips == {"Ann": 47, "Bob": 4, "Cy": 24}
+    assert r2.lead == "Bob"
+    assert r2.handed_back == {"Ann": 7, "Cy": 3} and r2.bets == {"Ann": 3, "Bob": 3, "Cy": 3}
+    assert r2.passed == [] and r2.all_in == ["Bob"]
+    assert r2.pot == 12 and r2.winners == ["Cy"] and r2.won == {"Cy": 12}
+    assert game.chips == {"Ann": 43, "Bob": 0, "Cy": 32} and game.out == {"Bob": 2}
+    assert game.breaks == []
+    # The same when the log leaves Cy's closing word out (a skipped player passed).
+    quiet = play_game(P3, [log[0], rnd(2, 7, {"Ann": 4, "Bob": 2, "Cy": 6}, "Bob pass, Cy bet 6, Ann raise 4, Bob allin")])
+    assert quiet.chips == {"Ann": 43, "Bob": 0, "Cy": 32} and quiet.breaks == []
+
+
+def test_all_in_hand_back_then_pass_from_a_log_file(tmp_path):
+    """The same two rounds typed as a log, with the betting exactly as a ledger writes it ('Bob all in'):
+    the report gives the pot of round 2 to Cy (counts in the test above)."""
+    path = write(tmp_path, GOOD_HEAD + """\
+  - {dice: 1, roll: 6, cards: {Ann: 6, Bob: 5, Cy: 1}, betting: [Ann bet 20, Bob meet, Cy pass]}
+  - dice: 2
+    roll: 7
+    cards: {Ann: 4, Bob: 2, Cy: 6}
+    betting: [Bob pass, Cy bet 6, Ann raise 4, Bob all in, Cy pass]
+    chips: {Ann: 43, Bob: 0, Cy: 32}
+    pot: 0
+""")
+    report = fundex_report(load_fundex_log(path))
+    r2 = report["rounds"][1]
+    assert r2["winners"] == ["Cy"] and r2["won"] == {"Cy": 12} and r2["passed"] == []
+    assert report["chips"] == {"Ann": 43, "Bob": 0, "Cy": 32} and report["problems"] == []
+
+
+def test_pass_behind_the_bet_still_drops_out_after_a_hand_back():
+    """Betting rules: a player who passes a bet he has not met is out of the round.  Ann 24, Bob 3, Cy 24
+    after the antes; Ann bets 2, Bob goes ALL IN for 3 (a raise of 1: nothing to hand back, Bob is the
+    smallest stake), Cy passes at 0 in: Cy is out; Ann still owes 1 and meets."""
+    b = Betting(P3, {"Ann": 24, "Bob": 3, "Cy": 24}, 1, FundexRules())
+    for a in acts("Ann bet 2, Bob allin, Cy pass, Ann meet"):
+        b.apply(a)
+    assert b.put == {"Ann": 3, "Bob": 3, "Cy": 0} and b.folded == {"Cy"} and b.over and not b.breaks
+
+
+def test_actions_of_a_player_who_can_no_longer_act_are_reported():
+    """ALL IN rule: an ALL IN player has put the rest of his chips in; he has nothing left to meet, raise or
+    pass with.  Betting rules: a player who passes (after a bet) is out of the round.  Words logged for such
+    players change nothing and are reported, one each; a closing pass by a player at the bet is not."""
+    b = Betting(P3, {"Ann": 24, "Bob": 3, "Cy": 24}, 1, FundexRules())
+    for a in acts("Ann bet 5, Bob allin, Cy meet, Bob pass, Bob meet, Bob allin, Ann pass"):
+        b.apply(a)
+    # Bob's ALL IN of 3 brings Ann's 5 back to 3; Cy meets 3.  Nothing changes after that.
+    assert b.put == {"Ann": 3, "Bob": 3, "Cy": 3} and b.chips == {"Ann": 21, "Bob": 0, "Cy": 21}
+    assert [(p, m.split(", so ")[0]) for p, m, _ in b.breaks] == [
+        ("Bob", "Bob is all in (no chips left) and has nothing more to decide this round")] * 3
+    assert [m.split(", so ")[1] for _, m, _ in b.breaks] == [
+        "cannot pass; the action is ignored", "cannot meet the bet; the action is ignored",
+        "cannot go all in; the action is ignored"]
+    b = Betting(P3, {"Ann": 24, "Bob": 24, "Cy": 24}, 1, FundexRules())
+    for a in acts("Ann bet 2, Bob pass, Cy meet, Bob pass"):
+        b.apply(a)
+    ((who, msg, _),) = b.breaks
+    assert who == "Bob" and msg == "Bob already passed (dropped out) in this round, so cannot pass; the action is ignored"
+    assert b.folded == {"Bob"} and b.put == {"Ann": 2, "Bob": 0, "Cy": 2}
+
+
+def test_a_second_pass_is_reported_with_round_player_and_position(tmp_path):
+    path = write(tmp_path, GOOD_HEAD + """\
+  - dice: 1
+    roll: 5
+    cards: {Ann: 5, Bob: 2, Cy: 3}
+    betting: [Ann bet 1, Bob pass, Cy meet, Bob pass]
+""")
+    # Pot 3 + 2 = 5 to Ann: 25 - 2 + 5 = 28; Bob 24; Cy 23.  Bob's second 'pass' starts at line 7, col 45.
+    report = fundex_report(load_fundex_log(path))
+    assert report["chips"] == {"Ann": 28, "Bob": 24, "Cy": 23}
+    assert [(p["round"], p["player"], p["at"]) for p in report["problems"]] == [(1, "Bob", f"{path}:7:45")]
+    assert "already passed (dropped out)" in report["problems"][0]["message"]
+    assert isinstance(report["winners"], list)
+
+
 def test_player_all_in_from_the_ante_voids_every_bet():
     """Cy antes his last chip: he is all in at 0 beyond the ante, so Ann's bet of 5 comes straight back,
     and Bob's pass is a pass with no bet on the table: Bob stays in."""
@@ -245,6 +340,74 @@ def test_bet_limit_points_reading_is_an_option():
     assert play_game(P3, log, FundexRules(bet_limit="none")).breaks == []
 
 
+def test_lead_may_pass_by_default_and_must_bet_under_the_option():
+    """Play: "the betting then begins with the lead player betting a chip or chips".  Default reading: that
+    sets the order (the Betting rules oblige nobody to bet, and betting ends "when all players pass"), so
+    the lead may pass.  Option lead_must_bet: the lead has to open with a bet when he can.
+
+    Ann leads, roll 4, Ann 1, Bob 11, Cy 3: Ann passes, Bob bets 4, Cy and Ann pass: Bob alone wins 3 + 4 = 7.
+    Ann 24, Bob 25 - 5 + 7 = 27, Cy 24, under either reading (the option reports, it does not replay)."""
+    log = [rnd(2, 4, {"Ann": 1, "Bob": 11, "Cy": 3}, "Ann pass, Bob bet 4, Cy pass, Ann pass")]
+    free = play_game(P3, log)
+    assert free.breaks == [] and free.chips == {"Ann": 24, "Bob": 27, "Cy": 24}
+    strict = play_game(P3, log, FundexRules(lead_must_bet=True))
+    assert strict.chips == free.chips
+    (brk,) = strict.breaks
+    assert (brk.round, brk.player) == (1, "Ann") and "lead_must_bet" in brk.message and "but he passes" in brk.message
+    # A log that starts with another player skips the lead: that is the lead passing too.
+    (brk,) = play_game(P3, [rnd(2, 4, {"Ann": 1, "Bob": 11, "Cy": 3}, "Bob bet 4")], FundexRules(lead_must_bet=True)).breaks
+    assert brk.player == "Ann" and "skips him" in brk.message
+    # A lead who bets, or who cannot bet (all in from the ante), breaks nothing.
+    assert play_game(P3, [rnd(2, 4, {"Ann": 1, "Bob": 11, "Cy": 3}, "Ann bet 1, Bob meet, Cy meet")],
+                     FundexRules(lead_must_bet=True)).breaks == []
+    b = Betting(P3, {"Ann": 0, "Bob": 20, "Cy": 20}, 1, FundexRules(lead_must_bet=True))
+    b.apply(Action("Bob", "pass"))
+    b.finish()
+    assert b.breaks == [] and b.in_round == P3
+
+
+def test_dice_do_not_limit_the_cards_by_default_and_do_under_the_option():
+    """Play example: with one die "their choices will be limited to cards 1 through 6".  Default reading: the
+    other cards cannot win, but may be played (bluffing is encouraged, and a lead rolling one die in round
+    after round would leave players no card to play).  Option dice_limit_cards: a card above 6 with one die
+    (13 with two dice) is a rule break while the player still has an unused card within the range."""
+    log = [rnd(1, 2, {"Ann": 4, "Bob": 3, "Cy": 8}), rnd(2, 7, {"Ann": 13, "Bob": 12, "Cy": 1})]
+    assert play_game(P3, log).breaks == []
+    breaks = play_game(P3, log, FundexRules(dice_limit_cards=True)).breaks
+    assert [(b.round, b.player) for b in breaks] == [(1, "Cy"), (2, "Ann")]
+    assert breaks[0].message.startswith("Cy plays the 8 with 1 die chosen; under the ruleset option dice_limit_cards "
+                                        "only cards 1 to 6 may be played then")
+    # Ann has played 1 to 6 in rounds 1-6; with one die again in round 7 she has no card within 1-6 left,
+    # so her 7 is no break.
+    seven = [rnd(1, 3, {"Ann": c, "Bob": c, "Cy": c}) for c in range(1, 7)] + [rnd(1, 3, {"Ann": 7, "Bob": 7, "Cy": 7})]
+    assert play_game(P3, seven, FundexRules(dice_limit_cards=True)).breaks == []
+
+
+def test_log_header_selects_the_readings(tmp_path):
+    path = write(tmp_path, """
+    game: fundex
+    players: [Ann, Bob, Cy]
+    rules: {bet_limit: points, lead_must_bet: true, dice_limit_cards: true}
+    rounds:
+      - {dice: 1, roll: 2, cards: {Ann: 4, Bob: 3, Cy: 8}, betting: [Ann pass, Bob bet 2]}
+    """)
+    report = fundex_report(load_fundex_log(path))
+    assert report["rules"] == {"rounds": 10, "bet_limit": "points", "start": 25, "lead_must_bet": True,
+                               "dice_limit_cards": True}
+    # Round 1: Ann must open (she passes), Cy's 8 with one die, Bob's bet of 2 over the 1-point limit.
+    assert sorted(p["player"] for p in report["problems"]) == ["Ann", "Bob", "Cy"]
+    default = fundex_report(load_fundex_log(write(tmp_path, GOOD_HEAD + "  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}}\n")))
+    assert default["rules"]["lead_must_bet"] is False and default["rules"]["dice_limit_cards"] is False
+    bad = write(tmp_path, """
+    game: fundex
+    players: [Ann, Bob, Cy]
+    rules: {lead_must_bet: yes}
+    rounds: [{dice: 1, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}}]
+    """)
+    with pytest.raises(InputError, match=r"game.yaml:3:24: error: rules.lead_must_bet"):
+        load_fundex_log(bad)
+
+
 def test_betting_slips_are_reported_and_played_sensibly():
     game = play_game(P3, [rnd(1, 5, {"Ann": 5, "Bob": 2, "Cy": 3},
                               "Ann bet 2, Bob pass, Cy meet, Bob meet, Ann raise 30")])
@@ -271,12 +434,13 @@ NAMES = ["Ann", "Bob", "Cy", "Dee"]
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_legal_games_conserve_chips_and_break_no_rule(data):
-    """Generated legal games (legal actions only, each card once): chips + pot never change, nobody goes
-    below 0, and the log breaks no rule."""
+    """Generated legal games (legal actions only, each card once, every ruleset): chips + pot never change,
+    nobody goes below 0, and the log breaks no rule."""
     n = data.draw(st.integers(2, 4), label="players")
     players = NAMES[:n]
     limit = data.draw(st.sampled_from(["times", "points", "none"]), label="limit")
-    rules = FundexRules(bet_limit=limit)
+    rules = FundexRules(bet_limit=limit, lead_must_bet=data.draw(st.booleans(), label="lead_must_bet"),
+                        dice_limit_cards=data.draw(st.booleans(), label="dice_limit_cards"))
     game = new_game(players, rules)
     total = game.total
     while not game.finished:
@@ -286,7 +450,11 @@ def test_legal_games_conserve_chips_and_break_no_rule(data):
         order = [p for p in players[i:] + players[:i] if p not in game.out]
         dice = data.draw(st.integers(1, 3))
         roll = data.draw(st.integers(*roll_range(dice)))
-        cards = {p: data.draw(st.sampled_from(sorted(set(CARDS) - game.used[p]))) for p in order}
+        cards = {}
+        for p in order:
+            left = sorted(set(CARDS) - game.used[p])
+            within = [c for c in left if c in possible_cards(dice)]
+            cards[p] = data.draw(st.sampled_from(within if rules.dice_limit_cards and within else left))
         betting = Betting(order, {p: game.chips[p] - 1 for p in order}, number, rules)
         log: list[Action] = []
         for _ in range(12):

@@ -36,11 +36,41 @@ def test_verify_flip7_pad_example():
 
 def test_verify_flip7_tie_at_the_target(tmp_path):
     # rulebook game case: Ann 156 + 47 = 203, Bob 178 + 25 = 203: tied in the lead, play another round
+    # (156 and 178 as two rounds each: a single round cannot score either)
     (tmp_path / "pad.yaml").write_text(
-        "game: flip7\nplayers: [Ann, Bob]\nrounds:\n  - {Ann: {score: 156}, Bob: {score: 178}}\n"
+        "game: flip7\nplayers: [Ann, Bob]\nrounds:\n  - {Ann: {score: 78}, Bob: {score: 89}}\n"
+        "  - {Ann: {score: 78}, Bob: {score: 89}}\n"
         "  - {Ann: {score: 47}, Bob: {score: 25}}\n", encoding="utf-8")
     data = json.loads(run("verify", "pad.yaml", "--json", cwd=tmp_path).stdout)
     assert data["status"] == "tied_play_another_round" and data["winner"] is None
+
+
+def test_verify_flip7_impossible_line_needs_correction(tmp_path):
+    # Rulebook, Scoring: one round scores at most 171, and no even score from 146
+    # to 170 can be made (see test_flip7.py::test_possible_scores).  Cy's 150 in
+    # round 1 is impossible; his total 150 + 60 = 210 would end the game, but no
+    # winner is named on it: status needs_correction, the place named once.
+    (tmp_path / "pad.yaml").write_text(
+        "game: flip7\nplayers: [Ann, Bob, Cy]\nrounds:\n"
+        "  - {Ann: [12, 10], Bob: [9], Cy: {score: 150}}\n"
+        "  - {Ann: [11, 8], Bob: [7, 5], Cy: {score: 60}}\n", encoding="utf-8")
+    res = run("verify", "pad.yaml", "--json", cwd=tmp_path)
+    assert res.returncode == 1
+    data = json.loads(res.stdout)
+    assert (data["status"], data["winners"], data["winner"]) == ("needs_correction", [], None)
+    assert data["impossible"] == [{"round": 1, "player": "Cy"}]
+    assert res.stderr.count("no line of cards scores 150") == 1 and "pad.yaml:4:" in res.stderr
+    table = run("verify", "pad.yaml", cwd=tmp_path)
+    assert "the pad needs correcting at round 1, Cy" in table.stdout and "winner:" not in table.stdout
+
+
+def test_verify_flip7_two_players_is_a_warning(tmp_path):
+    # Rulebook, Setup: 3 to 18 players.  Two players are scored (Ann 22, Bob 5), with a warning, exit 0.
+    (tmp_path / "pad.yaml").write_text("game: flip7\nplayers: [Ann, Bob]\nrounds:\n  - {Ann: [10, 12], Bob: [5]}\n",
+                                       encoding="utf-8")
+    res = run("verify", "pad.yaml", "--json", cwd=tmp_path)
+    assert res.returncode == 0 and "pad.yaml:2:10: warning: 2 players" in res.stderr
+    assert json.loads(res.stdout)["totals"] == {"Ann": 22, "Bob": 5}
 
 
 def test_verify_refuses_mixed_games(tmp_path):
@@ -87,6 +117,16 @@ def test_simulate_flip7_reports_and_repeats():
         assert word in a.stdout
     bad = run("simulate", "flip7", "--strategy", "greedy")
     assert bad.returncode == 2 and "use stop-at-T" in bad.stderr
+
+
+def test_simulate_flip7_player_counts():
+    # Rulebook, Setup: 3 to 18 players with one deck, a second deck beyond (up to 36 here).
+    two = run("simulate", "flip7", "--players", "2", "--games", "20")
+    assert two.returncode == 0 and "warning: 2 players" in two.stderr and "bust rate" in two.stdout
+    big = run("simulate", "flip7", "--players", "36", "--games", "4")
+    assert big.returncode == 0 and "36 players, 2 decks" in big.stdout and "warning" not in big.stderr
+    over = run("simulate", "flip7", "--players", "37", "--games", "4")
+    assert over.returncode == 2 and "up to 36" in over.stderr
 
 
 def test_verify_reads_a_photo_through_the_main_command(tmp_path):

@@ -13,7 +13,7 @@ from generator.errors import InputError
 from generator.paper import paper
 from generator.registry import load_any, shipped_layouts
 from generator.render import pages_for
-from generator.sheets.pads import with_variant
+from generator.sheets.pads import page_players, with_variant
 
 IDS = {s.id: s.path for s in shipped_layouts()}
 
@@ -50,6 +50,46 @@ def test_score_pad_for_3_6_18_players(tmp_path, players):
     # every write-in box at least 7 mm wide, all inside the page margins
     assert min(m.w for m in writes) >= 7.0
     assert all(m.x >= 9.9 and m.x + m.w <= scene.width - 9.9 for m in writes)
+
+
+def test_pad_for_36_players_on_two_pages(tmp_path):
+    # Rulebook, Setup: beyond 18 players a second deck is added; the shipped
+    # 36-player pad puts players 1-18 on page 1 and 19-36 on page 2, numbered on.
+    pad = load_any(IDS["flip7-pad-36"])
+    pages, _ = pages_for(pad, paper("a4"))
+    assert len(pages) == 2
+    doc = pdfium.PdfDocument(render_pdf(pages))
+    texts = [doc[i].get_textpage().get_text_range() for i in range(2)]
+    assert all(doc[i].get_size()[0] > doc[i].get_size()[1] for i in range(2))  # landscape
+    doc.close()
+    for i, (lo, hi) in enumerate([(1, 18), (19, 36)]):
+        numbers = {int(m.owner[len("player"):]) for m in pages[i].marks if m.kind == "name"}
+        assert numbers == set(range(lo, hi + 1))
+        assert f"page {i + 1} of 2" in texts[i] and f"players {lo}–{hi} of 36" in texts[i]
+        assert "two decks" in texts[i] and "TARGET" in texts[i]
+        writes = [m for m in pages[i].marks if m.kind == "write"]
+        assert len(writes) == 18 * 14 * 2 and min(m.w for m in writes) >= 7.0
+        assert all(m.x >= 9.9 and m.x + m.w <= pages[i].width - 9.9 for m in writes)
+    assert "player 19" not in texts[0] and "player 18" not in texts[1]
+
+
+@pytest.mark.parametrize("players, groups", [(3, [(1, 3)]), (18, [(1, 18)]), (19, [(1, 10), (11, 19)]),
+                                              (24, [(1, 12), (13, 24)]), (36, [(1, 18), (19, 36)])])
+def test_pad_pages_share_players_evenly(tmp_path, players, groups):
+    pad = pad_file(tmp_path, players, "landscape")
+    got = [(r[0], r[-1]) for r in page_players(pad)]
+    assert got == groups
+
+
+def test_pad_player_counts(tmp_path):
+    # 1 or 2 players: drawn, with a warning (the game is made for 3 to 18)
+    two = pad_file(tmp_path, 2)
+    (w,) = two.warnings
+    assert w.severity == "warning" and w.line == 5 and "2 players" in w.message
+    assert pad_file(tmp_path, 3).warnings == []
+    with pytest.raises(InputError) as exc:
+        pad_file(tmp_path, 37, "landscape")
+    assert exc.value.problems[0].line == 5
 
 
 def test_tick_pad_has_every_box_in_the_pdf_text():

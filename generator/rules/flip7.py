@@ -2,8 +2,16 @@
 
 Pure rules core over plain data: cards in, scores and records out.  No I/O,
 no drawing.  Rulebook ``001_1c1c1890e75051d3.txt``; the action rulings are
-those of ``../shared/cases/flip7.yaml``; ``docs/rules.md`` explains each
-reading and the passage it rests on.
+those of ``../shared/cases/flip7.yaml`` where the rulebook is silent, the
+rulebook's own text where it speaks (an action card dealt during a Flip Three
+waits for the three cards, or for the target's bust; the public ruling that
+sheetsmith followed before is the house rule :data:`HOUSE_RULE_2024`);
+``docs/rules.md`` explains each reading and the passage it rests on.
+
+Player count (rulebook *Setup*): the game is made for 3 to 18 players with one
+deck; beyond 18 a second deck is shuffled in (:func:`decks_for`, up to
+:data:`MAX_PLAYERS`); fewer than 3 is played and scored, with a warning
+(:func:`player_count_warnings`).
 
 Cards are plain values, the same tokens a typed-in score pad uses:
 
@@ -15,7 +23,8 @@ A deck (or any pile) is a sequence of cards, **top first**.
 
 Main entry points:
 
-* :func:`full_deck` – the 94 cards; :func:`round_score` – what a line of cards scores;
+* :func:`full_deck` – the 94 cards (188 with two decks); :func:`decks_for` – how many
+  decks a table needs; :func:`round_score` – what a line of cards scores;
 * :func:`line_problems`, :func:`round_problems`, :func:`score_line` – checks that a
   finished line (and a whole round of lines) is possible;
 * :func:`play_round` – plays one round from a card order and the players' choices
@@ -58,6 +67,15 @@ FLIP7_SIZE = 7
 """How many different numbers make a Flip 7 (and end the round)."""
 DEFAULT_TARGET = 200
 """The game ends at the end of a round in which someone has this many points (variant: any other target)."""
+
+PLAYERS_PER_DECK = 18
+"""One deck serves up to 18 players (rulebook *Setup*; bigger tables shuffle in a second deck)."""
+MIN_DESIGNED_PLAYERS = 3
+"""The rulebook's smallest table; fewer players are played and scored, with a warning."""
+MAX_DECKS = 2
+"""Two decks at most: a second deck beyond 18 players, up to :data:`MAX_PLAYERS`."""
+MAX_PLAYERS = PLAYERS_PER_DECK * MAX_DECKS
+"""36 players: two decks, 18 players each."""
 
 Status = Literal["in_progress", "finished", "tied_play_another_round"]
 PlayerState = Literal["in", "stayed", "frozen", "busted", "flip7"]
@@ -105,17 +123,63 @@ def copies_in_deck(card: Card) -> int:
     return 1 if is_modifier(card) else 3
 
 
-def deck_composition() -> dict[Card, int]:
-    """Card → copies in one deck (rulebook *Setup*): 79 numbers, 6 modifiers, 9 actions; 94 cards."""
-    comp: dict[Card, int] = {n: max(n, 1) for n in NUMBERS}
-    comp.update({m: 1 for m in MODIFIERS})
-    comp.update({a: 3 for a in ACTIONS})
+def deck_composition(decks: int = 1) -> dict[Card, int]:
+    """Card → copies in ``decks`` decks shuffled together (rulebook *Setup*).
+
+    One deck: 79 numbers, 6 modifiers, 9 actions, 94 cards; two decks (19 to
+    36 players) hold twice each count, 188 cards.
+
+    Raises:
+        ValueError: ``decks`` is not 1 or 2.
+    """
+    _check_decks(decks)
+    comp: dict[Card, int] = {n: max(n, 1) * decks for n in NUMBERS}
+    comp.update({m: decks for m in MODIFIERS})
+    comp.update({a: 3 * decks for a in ACTIONS})
     return comp
 
 
-def full_deck() -> list[Card]:
-    """The 94 cards of one deck in a fixed order (numbers ascending, modifiers, actions): shuffle before use."""
-    return [card for card, n in deck_composition().items() for _ in range(n)]
+def full_deck(decks: int = 1) -> list[Card]:
+    """The cards of ``decks`` decks (94 each) in a fixed order (numbers ascending, modifiers, actions): shuffle before use.
+
+    Raises:
+        ValueError: ``decks`` is not 1 or 2.
+    """
+    return [card for card, n in deck_composition(decks).items() for _ in range(n)]
+
+
+def _check_decks(decks: int) -> None:
+    if type(decks) is not int or not 1 <= decks <= MAX_DECKS:
+        raise ValueError(f"decks must be 1 or {MAX_DECKS}, not {decks!r}")
+
+
+def decks_for(players: int) -> int:
+    """How many decks a table of ``players`` plays with: 1 up to 18 players, 2 from 19 to 36 (rulebook *Setup*).
+
+    Raises:
+        ValueError: fewer than 1 or more than :data:`MAX_PLAYERS` players.
+    """
+    if type(players) is not int or not 1 <= players <= MAX_PLAYERS:
+        raise ValueError(
+            f"Flip 7 is played by up to {MAX_PLAYERS} players ({PLAYERS_PER_DECK} a deck, two decks at most), not {players!r}"
+        )
+    return 1 if players <= PLAYERS_PER_DECK else 2
+
+
+def player_count_warnings(players: int) -> list[str]:
+    """Warnings about a table of ``players`` (``[]`` when the rulebook plays it as is).
+
+    The rulebook plays 3 to 18 players with one deck and adds a second deck
+    beyond; 1 or 2 players are not what the game is made for: the scores are
+    still computed, with this warning.  19 to 36 players need a second deck:
+    said as a note, not a warning (it is the rulebook's own setup).
+    """
+    if players < MIN_DESIGNED_PLAYERS:
+        return [
+            f"{players} player{'s' if players != 1 else ''}: Flip 7 is made for {MIN_DESIGNED_PLAYERS} to "
+            f"{PLAYERS_PER_DECK} players (a second deck beyond); the scores are still computed"
+        ]
+    return []
 
 
 # --------------------------------------------------------------------------
@@ -143,8 +207,9 @@ def round_score(cards: Iterable[Card] | str) -> int:
 
     ``cards`` is any iterable of cards, in any order, or the text ``"bust"``.
     The score is: the sum of the numbers; doubled when ``x2`` is there (x2
-    doubles only that sum, so x2 with no numbers gives 0); plus every ``+N``;
-    plus 15 for seven different numbers.  A bust scores 0, and so does a line
+    doubles only that sum, so x2 with no numbers gives 0; with two decks a
+    second x2 doubles it again); plus every ``+N``; plus 15 for seven
+    different numbers.  A bust scores 0, and so does a line
     showing a number twice (the second copy busted the player).  Action cards
     score nothing and are ignored.
 
@@ -164,9 +229,7 @@ def round_score(cards: Iterable[Card] | str) -> int:
     nums = numbers_of(cards)
     if len(set(nums)) < len(nums):
         return 0
-    total = sum(nums)
-    if X2 in cards:
-        total *= 2
+    total = sum(nums) * 2 ** cards.count(X2)
     total += sum(PLUS[c] for c in cards if c in PLUS)  # type: ignore[index]
     if len(nums) >= FLIP7_SIZE:
         total += FLIP7_BONUS
@@ -180,7 +243,7 @@ def explain_score(cards: Sequence[Card]) -> str:
     if len(set(nums)) < len(nums):
         return "a repeated number is a bust = 0"
     parts = "+".join(str(n) for n in nums) or "0"
-    text = f"({parts})×2" if X2 in cards else parts
+    text = f"({parts})" + "×2" * cards.count(X2) if X2 in cards else parts
     for c in cards:
         if c in PLUS:
             text += f" {c}"
@@ -189,17 +252,27 @@ def explain_score(cards: Sequence[Card]) -> str:
     return f"{text} = {round_score(cards)}"
 
 
-@lru_cache(maxsize=1)
-def possible_scores() -> frozenset[int]:
-    """Every score some possible final line makes (0..171; the even values 146..170 cannot be made)."""
-    plus_sums = {sum(c) for k in range(len(PLUS) + 1) for c in combinations(PLUS.values(), k)}
+@lru_cache(maxsize=None)
+def possible_scores(decks: int = 1) -> frozenset[int]:
+    """Every score some possible final line makes with ``decks`` decks.
+
+    One deck: 0..171, the even values 146..170 cannot be made.  Two decks:
+    each modifier may be there twice (two x2 double the numbers twice).
+
+    Raises:
+        ValueError: ``decks`` is not 1 or 2.
+    """
+    _check_decks(decks)
+    plus_sums = {0}
+    for value in PLUS.values():
+        plus_sums = {p + value * k for p in plus_sums for k in range(decks + 1)}
+    factors = [2**k for k in range(decks + 1)]
     out: set[int] = set()
     for k in range(FLIP7_SIZE + 1):
         bonus = FLIP7_BONUS if k == FLIP7_SIZE else 0
-        for nums in combinations(NUMBERS, k):
-            s = sum(nums)
-            for base in (s, 2 * s):
-                out.update(base + bonus + p for p in plus_sums)
+        for s in {sum(nums) for nums in combinations(NUMBERS, k)}:
+            for f in factors:
+                out.update(s * f + bonus + p for p in plus_sums)
     return frozenset(out)
 
 
@@ -207,13 +280,13 @@ def possible_scores() -> frozenset[int]:
 # Checking finished lines (a score pad)
 
 
-def line_problems(cards: Sequence[Card]) -> list[str]:
+def line_problems(cards: Sequence[Card], *, decks: int = 1) -> list[str]:
     """Why ``cards`` cannot be what a player has in front of them at the end of a round (``[]`` when possible).
 
     Checks: no action card (Freeze and Flip Three are used at once, Second
     Chances are discarded at round end); no number twice (the second copy is a
     bust); at most seven numbers (the round ends at seven); each modifier at most
-    once (the deck holds one of each).
+    once per deck (a deck holds one of each; two decks from 19 players).
 
     Raises:
         ValueError: a value that is not a Flip 7 card.
@@ -242,8 +315,9 @@ def line_problems(cards: Sequence[Card]) -> list[str]:
         )
     mods = Counter(c for c in cards if is_modifier(c))
     for m, k in mods.items():
-        if k > 1:
-            out.append(f"{m} appears {_times(k)}; the deck has a single {m}")
+        if k > decks:
+            holds = f"the deck has a single {m}" if decks == 1 else f"{decks} decks hold {decks}"
+            out.append(f"{m} appears {_times(k)}; {holds}")
     return out
 
 
@@ -277,20 +351,27 @@ class LineScore:
         computed: the score of the cards (``None`` when only a score is written).
         written: the score written on the pad, if any.
         problems: what is wrong with the line (messages; empty when nothing is).
+        impossible: no game can leave this line on a pad: cards no round ends
+            with, a score no cards make, or both bust and cards.  The score
+            that counts is then a guess, and the pad needs correcting before a
+            winner can be named on it.  (A written score that differs from
+            its cards is a problem but not this: the cards' score counts.)
     """
 
     score: int
     computed: int | None
     written: int | None
     problems: tuple[str, ...] = ()
+    impossible: bool = False
 
 
-def score_line(line: ScoreLine) -> LineScore:
-    """Score and check one pad line.
+def score_line(line: ScoreLine, *, decks: int = 1) -> LineScore:
+    """Score and check one pad line (``decks``: 2 for a table of 19 to 36 players).
 
     The computed score counts whenever it can be computed (cards given, or a
     bust); a different written score is reported, not used.  A score written
     alone counts as written, but is reported when no line of cards can make it.
+    Every problem but a mismatched written score makes the line ``impossible``.
 
     Raises:
         ValueError: a card that is not a Flip 7 card; a negative written score;
@@ -304,16 +385,17 @@ def score_line(line: ScoreLine) -> LineScore:
         if line.cards:
             problems.append("the line says bust but also lists cards; write one or the other")
     elif line.cards is not None:
-        problems.extend(line_problems(line.cards))
+        problems.extend(line_problems(line.cards, decks=decks))
         computed = round_score(line.cards)
     elif line.written is not None:
         computed = None
-        if line.written not in possible_scores():
-            top = max(possible_scores())
+        if line.written not in possible_scores(decks):
+            top = max(possible_scores(decks))
             why = f"the most a round can score is {top}" if line.written > top else "no numbers, x2 and +N make it"
             problems.append(f"no line of cards scores {line.written} ({why})")
     else:
         raise ValueError("a line needs cards, 'bust' or a written score")
+    impossible = bool(problems)
     if computed is not None and line.written is not None and computed != line.written:
         if line.bust:
             problems.append(f"written score {line.written}, but a bust scores 0; 0 counts")
@@ -321,7 +403,7 @@ def score_line(line: ScoreLine) -> LineScore:
             how = explain_score(line.cards or ())
             problems.append(f"written score {line.written} but the cards score {computed} ({how}); {computed} counts")
     score = computed if computed is not None else int(line.written)  # type: ignore[arg-type]
-    return LineScore(score, computed, line.written, tuple(problems))
+    return LineScore(score, computed, line.written, tuple(problems), impossible)
 
 
 def round_problems(lines: Mapping[str, ScoreLine], *, decks: int = 1) -> list[str]:
@@ -331,7 +413,12 @@ def round_problems(lines: Mapping[str, ScoreLine], *, decks: int = 1) -> list[st
     round ends at the first); no card more often than ``decks`` decks hold
     (cards in front of players stay out of any reshuffle, so each physical card
     is in at most one line of a round).  Per-line checks are :func:`line_problems`.
+    Every finding makes the round impossible: no game deals it.
+
+    Raises:
+        ValueError: ``decks`` is not 1 or 2; a card that is not a Flip 7 card.
     """
+    _check_decks(decks)
     out: list[str] = []
     with_cards = {p: line.cards for p, line in lines.items() if line.cards is not None and not line.bust}
     flip7 = [p for p, cards in with_cards.items() if len(set(numbers_of(cards))) >= FLIP7_SIZE]
@@ -390,16 +477,45 @@ def game_status(totals: Mapping[str, int], target: int = DEFAULT_TARGET) -> tupl
 
 @dataclass(frozen=True)
 class Ruleset:
-    """Rule options of the round engine (defaults: the rulings of ``flip7.yaml``).
+    """Rule options of the round engine; the defaults follow the rulebook text.
 
     Attributes:
-        set_aside_after_bust: what happens to actions set aside during a Flip
-            Three when the target busts: ``"discard"`` (the accepted 2024 ruling,
-            default) or ``"resolve"`` (the rulebook text's *House rules* reading:
-            the busted player still plays them, on players still in).
+        set_aside_after_bust: what happens to the action cards set aside during
+            a Flip Three when its target busts.  ``"resolve"`` (default, rulebook
+            *House rules and pitfalls*, Flip Three: the action applies once the
+            three cards are dealt *or the player has busted*, and the busted
+            player then chooses another player still in): the busted target
+            plays each of them, in the order drawn, on a player still in (a
+            Second Chance goes to a player still in without one, or is
+            discarded).  ``"discard"``: they are thrown away unplayed (the public
+            2024 ruling sheetsmith followed before; a house rule).
+        second_chance_in_flip_three: a Second Chance dealt during a Flip Three
+            to a target without one.  ``"set_aside"`` (default, rulebook: it is
+            an action card, one of the three, and applies only after them): the
+            target keeps it once the three cards are dealt, so it cannot save
+            them from a duplicate within the same Flip Three.  ``"keep"``: the
+            target keeps it at once and it can save them later in the same Flip
+            Three (the former public ruling; a house rule).
+
+    :data:`HOUSE_RULE_2024` sets both to the former ruling.
     """
 
-    set_aside_after_bust: Literal["discard", "resolve"] = "discard"
+    set_aside_after_bust: Literal["resolve", "discard"] = "resolve"
+    second_chance_in_flip_three: Literal["set_aside", "keep"] = "set_aside"
+
+    def __post_init__(self) -> None:
+        if self.set_aside_after_bust not in ("resolve", "discard"):
+            raise ValueError(f"set_aside_after_bust: 'resolve' or 'discard', not {self.set_aside_after_bust!r}")
+        if self.second_chance_in_flip_three not in ("set_aside", "keep"):
+            raise ValueError(f"second_chance_in_flip_three: 'set_aside' or 'keep', not {self.second_chance_in_flip_three!r}")
+
+
+RULEBOOK = Ruleset()
+"""The rulebook's reading (the default): set-aside actions wait for the three cards or the target's bust."""
+HOUSE_RULE_2024 = Ruleset(set_aside_after_bust="discard", second_chance_in_flip_three="keep")
+"""House rule: the public 2024 ruling sheetsmith followed before.  Actions set aside
+during a Flip Three are discarded when the target busts, and a Second Chance dealt
+during a Flip Three is kept at once (it can save the target within the three cards)."""
 
 
 @dataclass(frozen=True)
@@ -411,9 +527,11 @@ class Event:
     ``second_chance_used`` (``card`` is the discarded duplicate);
     ``second_chance_passed`` (from ``player`` to ``target``);
     ``second_chance_discarded`` (nobody could take it, or at round end);
-    ``freeze`` and ``flip_three`` (``player`` plays it on ``target``);
-    ``set_aside`` (an action drawn during a Flip Three); ``action_discarded``
-    (a set-aside action dropped after a bust or a Flip 7); ``no_effect`` (an
+    ``freeze`` and ``flip_three`` (``player`` plays it on ``target``; after a
+    bust during a Flip Three, ``player`` is the busted target giving away a
+    set-aside card); ``set_aside`` (an action drawn during a Flip Three);
+    ``action_discarded`` (a set-aside action dropped after a Flip 7, or after a
+    bust under :data:`HOUSE_RULE_2024`); ``no_effect`` (an
     action with nobody still in to target); ``reshuffle`` (the discards became the
     deck); ``deck_empty`` (no card left anywhere: the round ends).
     """
@@ -456,6 +574,12 @@ class Decider(Protocol):
     who gets the ``card`` (``"freeze"``, ``"flip_three"``, or ``"second_chance"``
     when passing a spare one) that ``player`` plays.  The engine asks only when
     there are two or more candidates; a single candidate is forced.
+
+    The same hook chooses for a Flip Three target who busted with action cards
+    set aside (rulebook: the busted player chooses another player still in):
+    ``player`` is then the busted target (``view.state(player) == "busted"``)
+    and ``candidates`` are the players still in (for a Second Chance, those
+    still in without one).
     """
 
     def hit(self, view: RoundView, player: str) -> bool: ...
@@ -530,7 +654,10 @@ class StopAt:
         return sum(view.numbers(player)) < self.threshold
 
     def target(self, view: RoundView, player: str, card: str, candidates: tuple[str, ...]) -> str:
-        """The leader among opponents for Freeze and Flip Three; the weakest player for a spare Second Chance."""
+        """The leader among opponents for Freeze and Flip Three; the weakest player for a spare Second Chance.
+
+        A busted Flip Three target giving away its set-aside cards chooses the same way.
+        """
         def standing(p: str) -> int:
             return view.totals.get(p, 0) + view.points(p)
 
@@ -731,7 +858,8 @@ class _Round:
         if card in MODIFIERS:
             self._cards[p].append(card)
             return
-        if card == SECOND_CHANCE and not self._sc[p]:
+        keep_now = pending is None or self._rules.second_chance_in_flip_three == "keep"
+        if card == SECOND_CHANCE and not self._sc[p] and keep_now:
             self._sc[p] = True
             self._log("second_chance_kept", p)
             return
@@ -750,7 +878,12 @@ class _Round:
         return who
 
     def _action(self, p: str, card: Card) -> None:
-        """Play action ``card`` drawn by ``p`` (who may no longer be in, for a set-aside card)."""
+        """Play action ``card`` drawn by ``p``.
+
+        For a card set aside during a Flip Three, ``p`` is its target, who may
+        have busted: the candidates are then the players still in, which ``p``
+        is not (rulebook: the busted player chooses another player still in).
+        """
         if card == SECOND_CHANCE:
             if self._state[p] == "in" and not self._sc[p]:
                 self._sc[p] = True
@@ -851,11 +984,12 @@ def play_round(
     drawer chooses a player still in (themselves included; forced when alone),
     who leaves the round keeping their cards.  Flip Three: the chosen player
     still in gets three cards one by one, stopping at a bust or a Flip 7;
-    actions among them are set aside and played afterwards in the order drawn
-    by that player (discarded after a bust or a Flip 7 under the default
-    :class:`Ruleset`), except a Second Chance that player can keep, which is
-    kept at once.  A player holds one Second Chance at most: a spare goes to a
-    player still in without one, or is discarded.  Play then continues with the
+    action cards among them (Second Chance included) count among the three,
+    are set aside and are played afterwards in the order drawn by that player;
+    after a bust the busted player plays them on players still in (the
+    decider chooses), after a Flip 7 they are discarded with the round
+    (:class:`Ruleset` holds the house rules).  A player holds one Second Chance
+    at most: a spare goes to a player still in without one, or is discarded.  Play then continues with the
     player after the one whose turn it was.  Second Chances are discarded at
     round end.  When no card is left in the deck or the discards, the round ends.
 
@@ -915,15 +1049,18 @@ def play_game(
     previous one turned by one.  The deck carries over from round to round; the
     cards of each round are set aside and reshuffled (with ``rng``) only when
     the deck runs out.  ``deck`` is the starting order (top first); by default a
-    full deck shuffled with ``rng``.
+    full deck shuffled with ``rng``: one deck up to 18 players, two decks
+    shuffled together from 19 to 36 (:func:`decks_for`).
 
     Raises:
-        ValueError: as :func:`play_round`; ``target`` below 1.
+        ValueError: as :func:`play_round`; ``target`` below 1; more than
+            :data:`MAX_PLAYERS` players.
     """
     if target < 1:
         raise ValueError("the target must be 1 point or more")
+    decks = decks_for(len(players))
     if deck is None:
-        deck = full_deck()
+        deck = full_deck(decks)
         rng.shuffle(deck)
     order = list(players)
     totals = {p: 0 for p in players}
@@ -965,6 +1102,9 @@ class SimulationResult:
         mean_rounds_to_target: mean round in which someone first reached the target.
         flip7_rate: Flip 7s / player rounds.
         wins: player → games won.
+        decks: decks shuffled together (1 up to 18 players, 2 from 19 to 36).
+        warnings: what the rulebook would say about the table (1 or 2 players:
+            not what the game is made for; see :func:`player_count_warnings`).
     """
 
     games: int
@@ -976,6 +1116,8 @@ class SimulationResult:
     mean_rounds_to_target: float
     flip7_rate: float
     wins: dict[str, int] = field(default_factory=dict)
+    decks: int = 1
+    warnings: tuple[str, ...] = ()
 
 
 def _strategy(strategy: str | Decider) -> Decider:
@@ -1006,15 +1148,18 @@ def simulate_games(
         games: how many games.
         target: the game's target score.
 
-    Each game starts from a freshly shuffled full deck; the first dealer
-    rotates from game to game.
+    Each game starts from a freshly shuffled full deck (two decks for 19 to
+    36 players); the first dealer rotates from game to game.  1 or 2 players
+    are simulated, with a warning in the result.
 
     Raises:
-        ValueError: fewer than one player or game, an unknown strategy.
+        ValueError: fewer than one player or game, more than :data:`MAX_PLAYERS`
+            players, an unknown strategy.
     """
     names = [f"P{i}" for i in range(1, players + 1)] if isinstance(players, int) else list(players)
     if not names or games < 1:
         raise ValueError("simulate at least one game with at least one player")
+    decks = decks_for(len(names))
     decider = _strategy(strategy)
     rng = random.Random(seed)
     rounds = busts = flips = score_sum = rounds_to_target = 0
@@ -1043,6 +1188,8 @@ def simulate_games(
         mean_rounds_to_target=rounds_to_target / games,
         flip7_rate=flips / pr_count,
         wins=wins,
+        decks=decks,
+        warnings=tuple(player_count_warnings(len(names))),
     )
 
 

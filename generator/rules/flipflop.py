@@ -22,8 +22,11 @@ decides).  Readings, explained in ``docs/rules.md``:
   pot goes to the player holding the lowest card of the flip suit, the flop
   pot to the one holding the lowest card of the flop suit, among the players
   who paid into that pot, from the dealt hands.  When no such player holds
-  the flop suit the flop pot stays; the next round's stakes then double it.
-  (The flip is always won while the dealer pays into it: he holds the up card.)
+  the flop suit the flop pot stays; the next round's stakes then double it
+  (``FlipFlopRules.kept_flop``: ``"add"``, the default, adds the usual
+  stakes to the kept pot; ``"double"`` has every player pay his flop stake
+  twice that round).  (The flip is always won while the dealer pays into it:
+  he holds the up card.)
 * Spreads: a run of three or more cards of one suit in rank order (no wrap:
   Q-K-A and K-A-2 are not runs) or a set of three or four cards of one rank.
   Cards may be laid off on any spread on the table, extending a run or
@@ -35,7 +38,9 @@ decides).  Readings, explained in ``docs/rules.md``:
   (the whole hand laid as two fresh three-card spreads: the game pot and
   every other player's reserve stake).
 * Shared pots are split evenly; odd stakes stay in that pot for the next
-  round.  A player with no stakes after a round is out.  The game ends when
+  round (``FlipFlopRules.odd_stakes``: ``"stay"``, the default; or
+  ``"dealer_left"``: one each to the tied winners nearest the dealer's
+  left).  A player with no stakes after a round is out.  The game ends when
   the players stop or one player alone has stakes; most stakes wins.
 
 Rule breaks never stop the game: each is recorded as a :class:`RuleBreak`
@@ -68,6 +73,30 @@ CLAIMS: tuple[int, ...] = (49, 50)
 
 EndKind = Literal["out", "drop", "stock", "tunk", "claim"]
 END_KINDS: tuple[str, ...] = ("out", "drop", "stock", "tunk", "claim")
+KeptFlop = Literal["add", "double"]
+OddStakes = Literal["stay", "dealer_left"]
+
+
+@dataclass(frozen=True)
+class FlipFlopRules:
+    """Options of the ruleset where the garbled rulebook allows two readings (defaults follow docs/rules.md).
+
+    Attributes:
+        kept_flop: how a flop pot kept from the round before is "doubled"
+            the next round (*il piatto … viene raddoppiato al turno
+            successivo*).  ``"add"`` (default): it stays and the usual flop
+            stakes are added, which doubles it when the same players pay;
+            ``"double"``: that round every player who pays into the flop pot
+            pays two stakes into it — the second only when he still keeps his
+            reserve (5 stakes or more).
+        odd_stakes: what happens to the stakes left over when winners share a
+            pot (*in parti uguali*, in equal parts).  ``"stay"`` (default): they
+            stay in that pot for the next round; ``"dealer_left"``: one each
+            to the tied winners, starting from the dealer's left.
+    """
+
+    kept_flop: KeptFlop = "add"
+    odd_stakes: OddStakes = "stay"
 
 
 def rank(card: Card) -> int:
@@ -150,7 +179,9 @@ class PayIn:
     """What a player pays before a round and keeps aside, by his stakes.
 
     Attributes:
-        game, flip, flop: stakes paid into each pot (0 or 1).
+        game, flip: stakes paid into each pot (0 or 1).
+        flop: stakes paid into the flop pot (0 or 1; 2 in a doubled round under
+            ``FlipFlopRules(kept_flop="double")``).
         reserve: stakes kept aside for a 50 claim or a tunk out (0 or 1).
     """
 
@@ -170,8 +201,12 @@ class PayIn:
         return self.reserve == 0 and self.game == 1
 
 
-def pay_in(stakes: int) -> PayIn:
+def pay_in(stakes: int, *, double_flop: bool = False) -> PayIn:
     """What a player with ``stakes`` pays (the rulebook's *Setup*).
+
+    ``double_flop``: the round doubles a kept flop pot by stakes paid twice
+    (``FlipFlopRules(kept_flop="double")``): a player with 5 stakes or more
+    pays 2 into the flop pot; with fewer, as the table below.
 
     ======  ====  ====  ====  =======
     stakes  game  flip  flop  reserve
@@ -188,6 +223,8 @@ def pay_in(stakes: int) -> PayIn:
     """
     if stakes < 1:
         raise ValueError("a player without stakes is out of the game")
+    if double_flop and stakes >= FULL_STAKES + 1:
+        return PayIn(1, 1, 2, 1)
     if stakes >= FULL_STAKES:
         return PayIn(1, 1, 1, 1)
     if stakes == 3:
@@ -404,6 +441,7 @@ class FlipFlopGame:
     Attributes:
         players: seating order (the deal passes down this list).
         start: stakes each player started with.
+        rules: the ruleset.
         rounds: every round played.
         stakes: every player's stakes now.
         pots: pot → stakes in it now.
@@ -413,6 +451,7 @@ class FlipFlopGame:
 
     players: list[str]
     start: int
+    rules: FlipFlopRules = FlipFlopRules()
     rounds: list[FlipFlopRoundResult] = field(default_factory=list)
     stakes: dict[str, int] = field(default_factory=dict)
     pots: dict[str, int] = field(default_factory=lambda: {p: 0 for p in POTS})
@@ -442,7 +481,7 @@ class FlipFlopGame:
         return sum(self.stakes.values()) + sum(self.pots.values())
 
 
-def new_game(players: Sequence[str], start: int = START_STAKES) -> FlipFlopGame:
+def new_game(players: Sequence[str], start: int = START_STAKES, rules: FlipFlopRules = FlipFlopRules()) -> FlipFlopGame:
     """An evening before round 1: every player holds ``start`` stakes, the pots are empty.
 
     Raises:
@@ -455,7 +494,7 @@ def new_game(players: Sequence[str], start: int = START_STAKES) -> FlipFlopGame:
         raise ValueError("every player needs a different name")
     if start < 1:
         raise ValueError("players start with at least one stake")
-    return FlipFlopGame(players, start, stakes={p: start for p in players})
+    return FlipFlopGame(players, start, rules, stakes={p: start for p in players})
 
 
 def next_dealer(game: FlipFlopGame) -> str:
@@ -502,8 +541,9 @@ def play_round(game: FlipFlopGame, log: FlipFlopRound) -> FlipFlopRoundResult | 
     # pay-in
     pots_in = dict(game.pots)
     paid: dict[str, PayIn] = {}
+    double_flop = game.rules.kept_flop == "double" and game.pots["flop"] > 0
     for p in active:
-        pi = pay_in(game.stakes[p])
+        pi = pay_in(game.stakes[p], double_flop=double_flop)
         paid[p] = pi
         game.stakes[p] -= pi.total
         game.pots["game"] += pi.game
@@ -575,10 +615,11 @@ def play_round(game: FlipFlopGame, log: FlipFlopRound) -> FlipFlopRoundResult | 
     pots_at["game"] += sum(reserves.values()) + sum(penalty.values())
     if game_winners:
         share, rest = split(game.pots["game"], len(game_winners))
+        odd = _from_left_of(game.players, dealer, game_winners)[:rest] if game.rules.odd_stakes == "dealer_left" else []
         for w in game_winners:
-            game.stakes[w] += share
-            won.setdefault(w, {})["game"] = share
-        game.pots["game"] = rest
+            game.stakes[w] += share + (w in odd)
+            won.setdefault(w, {})["game"] = share + (w in odd)
+        game.pots["game"] = rest - len(odd)
     won = {p: won[p] for p in game.players if p in won}  # seating order
     eliminated = [p for p in active if game.stakes[p] == 0]
     for p in eliminated:
@@ -721,13 +762,21 @@ def _settle_end(game: FlipFlopGame, log: FlipFlopRound, active: Sequence[str], p
     return [p for p, v in others.items() if v == low]
 
 
-def play_game(players: Sequence[str], rounds: Sequence[FlipFlopRound], start: int = START_STAKES) -> FlipFlopGame:
+def _from_left_of(players: Sequence[str], dealer: str, chosen: Sequence[str]) -> list[str]:
+    """``chosen`` in turn order starting from the player left of ``dealer`` (the dealer himself last)."""
+    i = list(players).index(dealer)
+    turn = list(players[i + 1:]) + list(players[: i + 1])
+    return [p for p in turn if p in chosen]
+
+
+def play_game(players: Sequence[str], rounds: Sequence[FlipFlopRound], start: int = START_STAKES,
+              rules: FlipFlopRules = FlipFlopRules()) -> FlipFlopGame:
     """Play every logged round from the start (see :func:`new_game`, :func:`play_round`).
 
     Raises:
         ValueError: as :func:`new_game`.
     """
-    game = new_game(players, start)
+    game = new_game(players, start, rules)
     for log in rounds:
         play_round(game, log)
     return game

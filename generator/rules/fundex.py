@@ -10,11 +10,13 @@ explained in ``docs/rules.md``:
 * A round: every player still in the game antes 1 point; the lead player
   chooses 1, 2 or 3 dice; everyone plays one card face down; the dice are
   rolled; betting starts with the lead and goes to the left.
-* Betting: before any bet, ``pass`` means "no bet" and the player stays in
-  the round; once a bet is on the table, ``pass`` drops the player out of the
-  round (his chips stay in the pot).  ``meet`` puts in what the player lacks
-  to match the bet, ``raise N`` meets and adds N, ``allin`` puts in every chip
-  left.  A player the log skips in turn order has passed.
+* Betting: ``pass`` by a player who has matched the bet (everyone, before
+  any bet; after an ALL IN hand-back, everyone brought down to it) means "no
+  more from me": the player stays in the round.  ``pass`` by a player behind
+  the bet drops him out of the round (his chips stay in the pot).  ``meet``
+  puts in what the player lacks to match the bet, ``raise N`` meets and adds
+  N, ``allin`` puts in every chip left.  A player the log skips in turn order
+  has passed.
 * ALL IN: a player whose chips reach 0 during a round is all in.  Nobody's
   stake in the round may then exceed his: whatever anyone put in above it is
   handed back at once, and later bets above it are handed back as well.
@@ -22,6 +24,13 @@ explained in ``docs/rules.md``:
   each player may bet or raise at most r times ("once per player" in round
   1, "twice per player" in round 2, …); ``"points"`` — in round r the bet
   never exceeds r points; ``"none"`` — no limit.
+* Opening (``FundexRules.lead_must_bet``): by default the lead may pass
+  like anyone else; with the option, a lead who could bet and does not is a
+  rule break.
+* Cards and dice (``FundexRules.dice_limit_cards``): by default any unused
+  card may be played whatever the dice; with the option, a card above the
+  highest total of the dice chosen (7+ with one die, 13 with two) is a rule
+  break while the player still has an unused card within that range.
 * Showdown: if every other player dropped out after a bet, the last one in
   wins the pot whatever his card.  Otherwise, among the players still in, the
   highest card not above the roll wins; tied winners share the pot evenly and
@@ -73,11 +82,23 @@ class FundexRules:
             times; ``"points"``: in round r the bet (what each player must put
             in beyond the ante) may not exceed r points; ``"none"``: no limit.
         start: points each player starts with (the rulebook: 25).
+        lead_must_bet: ``False`` (default): the lead may pass before any
+            bet; ``True``: the lead's first action must be a bet whenever he
+            can bet (chips left, no ALL IN at nothing, bet limit not reached).
+            Reading of "the betting then begins with the lead player betting
+            a chip or chips".
+        dice_limit_cards: ``False`` (default): any unused card may be played;
+            ``True``: a card above the dice's highest total (see
+            :func:`possible_cards`) breaks the rules while the player holds an
+            unused card within it.  Reading of "their choices will be limited
+            to cards 1 through 6 in this example".
     """
 
     rounds: int = ROUNDS
     bet_limit: BetLimit = "times"
     start: int = START_POINTS
+    lead_must_bet: bool = False
+    dice_limit_cards: bool = False
 
 
 def roll_range(dice: int) -> tuple[int, int]:
@@ -257,6 +278,7 @@ class Betting:
         self.pointer = 0
         self.skipped: dict[str, str] = {}  # player who passed by being skipped -> who acted over him
         self.breaks: list[tuple[str | None, str, Hashable]] = []
+        self.first_turn = True  # nobody has acted yet: the lead's opening turn is still to come
         self._hand_back()
 
     # --- state -------------------------------------------------------------
@@ -311,13 +333,11 @@ class Betting:
             return []
         need = self.current - self.put[p]
         chips = self.chips[p]
-        acts: list[Action] = [Action(p, "pass")]
         may_raise = self._may_raise(p)
-        room = chips - need  # points a raise could add
-        if self.cap is not None:
-            room = min(room, self.cap - self.current)
-        if self.rules.bet_limit == "points":
-            room = min(room, self.round_no - self.current)
+        room = self._room(p)
+        if self._must_open(p):
+            return [Action(p, "bet", n) for n in range(1, room + 1)]
+        acts: list[Action] = [Action(p, "pass")]
         if self.current == 0:
             if may_raise:
                 acts += [Action(p, "bet", n) for n in range(1, room + 1)]
@@ -333,6 +353,20 @@ class Betting:
     def _may_raise(self, p: str) -> bool:
         return not (self.rules.bet_limit == "times" and self.bets_made[p] >= self.round_no)
 
+    def _room(self, p: str) -> int:
+        """Points a bet or raise by ``p`` could add above the bet (his chips, the ALL IN cap, a points limit)."""
+        room = self.chips[p] - (self.current - self.put[p])
+        if self.cap is not None:
+            room = min(room, self.cap - self.current)
+        if self.rules.bet_limit == "points":
+            room = min(room, self.round_no - self.current)
+        return room
+
+    def _must_open(self, p: str) -> bool:
+        """True when ``p`` is the lead on his opening turn, the ruleset makes him bet, and he can."""
+        return (self.rules.lead_must_bet and self.first_turn and p == self.order[0] and self.current == 0
+                and self._may_raise(p) and self._room(p) >= 1)
+
     # --- applying ----------------------------------------------------------
     def apply(self, action: Action) -> None:
         """Apply one logged action; rule breaks are appended to :attr:`breaks`.
@@ -340,10 +374,15 @@ class Betting:
         Players skipped between the player to act and ``action.player`` pass
         first.  What happens to actions that break a rule:
 
-        * an action after the player dropped out, while all in, or after the
-          betting is over: reported and ignored (a ``pass``, a ``meet`` by a
-          player already at the bet, or ``allin`` / ``meet`` by an all-in
-          player, is harmless and ignored silently);
+        * an action after the player dropped out (a second ``pass``
+          included), any action while all in (``pass``, ``meet`` and
+          ``allin`` included), or a bet or raise after the betting is over:
+          reported and ignored.  Only a ``pass`` or ``meet`` by a player who
+          is still in, has chips and has matched the bet is a harmless
+          closing word, ignored silently;
+        * with ``rules.lead_must_bet``, a lead who passes (or is skipped)
+          on his opening turn although he could bet: reported, played as
+          logged;
         * ``meet`` without enough chips: reported, played as ``allin``;
         * ``bet`` when a bet is already on the table: reported, played as
           ``raise``; ``raise`` with no bet: reported, played as ``bet``;
@@ -355,14 +394,12 @@ class Betting:
             self.breaks.append((p, f"{p} is not in this round and cannot bet", action.where))
             return
         if not self.needs_to_act(p):
-            matched = p not in self.folded and self.put[p] == self.current
-            if action.kind == "pass" or (matched and action.kind == "meet") or (
-                self.chips[p] == 0 and p not in self.folded and action.kind in ("allin", "meet")
-            ):
-                return  # nothing owed: a closing "pass" or "meet", or a repeated ALL IN, changes nothing
+            at_bet = p not in self.folded and self.chips[p] > 0 and self.put[p] == self.current
+            if at_bet and action.kind in ("pass", "meet"):
+                return  # a closing "pass" or "meet" by a player who owes nothing changes nothing
             self._refuse(p, action)
             return
-        self._skip_to(p)
+        self._skip_to(p, action.where)
         if not self.needs_to_act(p):  # cannot happen: skipping others never changes p's duty
             self._refuse(p, action)
             return
@@ -372,7 +409,7 @@ class Betting:
     def finish(self) -> None:
         """End the betting: everyone who still had to answer passes (the log skipped them)."""
         while (p := self.to_act()) is not None:
-            self._pass(p)
+            self._pass(p, None, "the log has no betting line for him")
             self.pointer = (self.order.index(p) + 1) % len(self.order)
 
     def _refuse(self, p: str, action: Action) -> None:
@@ -383,7 +420,7 @@ class Betting:
         elif p in self.folded:
             why = f"{p} already passed (dropped out) in this round, so cannot {what}"
         elif self.chips[p] == 0:
-            why = f"{p} is all in (no chips left), so cannot {what}"
+            why = f"{p} is all in (no chips left) and has nothing more to decide this round, so cannot {what}"
         elif self.over:
             why = f"the betting is over (everyone still in has met the bet of {self.current}), so {p} cannot {what}"
         else:
@@ -391,21 +428,27 @@ class Betting:
                    f"{self.current}), so {p} cannot {what} now")
         self.breaks.append((p, why + "; the action is ignored", action.where))
 
-    def _skip_to(self, p: str) -> None:
+    def _skip_to(self, p: str, where: Hashable = None) -> None:
         n = len(self.order)
         for step in range(n):
             q = self.order[(self.pointer + step) % n]
             if q == p:
                 break
             if self.needs_to_act(q):
-                self._pass(q)
+                self._pass(q, where, f"the log goes on with {p} and skips him")
                 if q in self.folded:
                     self.skipped[q] = p
         self.pointer = self.order.index(p)
 
-    def _pass(self, p: str) -> None:
-        if self.current == 0:
-            self.acted.add(p)  # no bet on the table: a pass is "no bet", the player stays in
+    def _pass(self, p: str, where: Hashable = None, how: str = "he passes") -> None:
+        """``p`` passes: he stays in when he has matched the bet (no bet yet, or brought down to an ALL IN),
+        and drops out of the round when he is behind it."""
+        if self._must_open(p):
+            self.breaks.append((p, f"{p} leads, and under the ruleset option lead_must_bet the lead opens the "
+                                   f"betting with a bet of 1 point or more, but {how}; played as logged (no bet)", where))
+        self.first_turn = False
+        if self.put[p] >= self.current:
+            self.acted.add(p)  # nothing owed: "no bet" (or no more), the player stays in
         else:
             self.folded.add(p)
 
@@ -414,11 +457,12 @@ class Betting:
         need = self.current - self.put[p]
         chips = self.chips[p]
         if kind == "pass":
-            self._pass(p)
+            self._pass(p, where)
             return
         if kind == "meet" and self.current == 0:
-            self.acted.add(p)  # nothing to meet: same as passing with no bet
+            self._pass(p, where, "he says 'meet' with no bet to meet")  # nothing to meet: same as passing
             return
+        self.first_turn = False
         if kind == "bet" and self.current > 0:
             self.breaks.append((p, f"{p} bets {amount} but a bet of {self.current} is already on the table; "
                                    f"played as 'raise {amount}' (write 'raise N' or 'meet')", where))
@@ -658,6 +702,14 @@ def play_round(game: FundexGame, log: RoundLog) -> RoundResult | None:
         if card in game.used[p]:
             brk(p, f"{p} plays the {card} again; each card is played once per game "
                    f"(used so far: {', '.join(str(c) for c in sorted(game.used[p]))})", where)
+        if game.rules.dice_limit_cards and log.dice in DICE:
+            allowed = possible_cards(log.dice)
+            left = [c for c in allowed if c not in game.used[p]]
+            if card not in allowed and left:
+                dice = f"{log.dice} {'die' if log.dice == 1 else 'dice'}"
+                brk(p, f"{p} plays the {card} with {dice} chosen; under the ruleset option dice_limit_cards only cards "
+                       f"1 to {allowed[-1]} may be played then, and {p} still has "
+                       f"{', '.join(str(c) for c in left)}; the card is taken as logged", where)
         cards[p] = card
         game.used[p].add(card)
     missing = [p for p in order if p not in cards]

@@ -8,12 +8,16 @@ game: flip7               # flip7 (pad, tick-pad) | fundex | flipflop (ledger)
 id: flip7-pad             # defaults to the file name
 name: "Flip 7 score pad, 3-6 players"
 orientation: portrait     # portrait | landscape
-players: 6                # columns of players
+players: 6                # columns of players (Flip 7: 1 to 36; beyond 18, more pages)
 rounds: 16                # rows
 variant: {target: 200, flip7_bonus: 15}   # flip7 only; printed in the header
 ```
 
 Every drawing records its write-in boxes and tick boxes as mark targets.
+A Flip 7 score pad of more than 18 players (19 to 36 play with two decks)
+is drawn on several pages, the players shared out evenly, numbered on from
+page to page; a pad of 1 or 2 players is drawn with a warning (the game is
+made for 3 to 18).
 """
 
 from __future__ import annotations
@@ -27,11 +31,15 @@ from pydantic import Field, model_validator
 from ..errors import Problem
 from ..layout.schema import ComponentHeader, StrictModel, validate
 from ..paper import Paper
+from ..rules.flip7 import MAX_PLAYERS as FLIP7_MAX_PLAYERS
+from ..rules.flip7 import PLAYERS_PER_DECK, player_count_warnings
 from ..scene import Line, MarkTarget, Paint, Rect, Scene, Text, fit_size, text_width
 from ..yamlpos import Document
 
 INK, SOFT, ACCENT, PANEL, DROPOUT = "#1d2b45", "#6b7a99", "#b8332e", "#eef2f8", "#8fb3de"
 MARGIN = 10.0
+PLAYERS_PER_PAGE = PLAYERS_PER_DECK
+"""A Flip 7 score pad page holds at most 18 players; more players take more pages."""
 
 
 class Variant(StrictModel):
@@ -47,7 +55,7 @@ class PadSpec(ComponentHeader):
     kind: Literal["pad", "tick-pad", "ledger"]
     game: Literal["flip7", "fundex", "flipflop"]
     orientation: Literal["portrait", "landscape"] = "portrait"
-    players: int = Field(default=6, ge=1, le=18, strict=True)
+    players: int = Field(default=6, ge=1, le=FLIP7_MAX_PLAYERS, strict=True)
     rounds: int = Field(default=16, ge=1, le=30, strict=True)
     variant: Variant = Variant()
 
@@ -57,7 +65,7 @@ class PadSpec(ComponentHeader):
             raise ValueError(f"a {self.kind} is for game flip7; use kind: ledger for {self.game}")
         if self.kind == "ledger" and self.game == "flip7":
             raise ValueError("Flip 7 uses kind: pad or tick-pad")
-        limits = {"flip7": (3, 18), "fundex": (2, 4), "flipflop": (3, 5)}[self.game]
+        limits = {"flip7": (1, FLIP7_MAX_PLAYERS), "fundex": (2, 4), "flipflop": (3, 5)}[self.game]
         if self.kind != "tick-pad" and not limits[0] <= self.players <= limits[1]:
             raise ValueError(f"{self.game} is played by {limits[0]} to {limits[1]} players, not {self.players}")
         return self
@@ -87,8 +95,11 @@ def pad_from_document(doc: Document, path: Path) -> Pad:
         InputError: located problems.
     """
     spec = validate(PadSpec, doc)
+    warnings = []
+    if spec.kind == "pad" and spec.game == "flip7":
+        warnings = [doc.problem(("players",), m, severity="warning") for m in player_count_warnings(spec.players)]
     return Pad(spec.id or path.stem, spec.kind, spec.game, spec.name, spec.description, spec.orientation,
-               spec.players, spec.rounds, spec.variant, doc.file)
+               spec.players, spec.rounds, spec.variant, doc.file, warnings)
 
 
 def with_variant(pad: Pad, target: int | None = None, flip7_bonus: int | None = None) -> Pad:
@@ -98,25 +109,50 @@ def with_variant(pad: Pad, target: int | None = None, flip7_bonus: int | None = 
                                         flip7_bonus=flip7_bonus if flip7_bonus is not None else v.flip7_bonus))
 
 
-def build_pad(pad: Pad, paper: Paper) -> Scene:
-    """Draw a pad or ledger on ``paper`` (turned for landscape) and return the scene."""
+def page_players(pad: Pad) -> list[range]:
+    """The player numbers (1-based) on each page: one page up to 18 players; beyond, the players shared out
+    evenly over as few pages as hold 18 each (36 players: 1–18 and 19–36; 24 players: 1–12 and 13–24)."""
+    pages = -(-pad.players // PLAYERS_PER_PAGE) if pad.kind == "pad" else 1
+    sizes = [pad.players // pages + (1 if i < pad.players % pages else 0) for i in range(pages)]
+    out, first = [], 1
+    for size in sizes:
+        out.append(range(first, first + size))
+        first += size
+    return out
+
+
+def build_pad_pages(pad: Pad, paper: Paper) -> list[Scene]:
+    """Draw a pad or ledger on ``paper``: one scene per page (:func:`page_players`)."""
+    groups = page_players(pad)
+    return [build_pad(pad, paper, players=g, page=(i + 1, len(groups))) for i, g in enumerate(groups)]
+
+
+def build_pad(pad: Pad, paper: Paper, *, players: range | None = None, page: tuple[int, int] = (1, 1)) -> Scene:
+    """Draw one page of a pad or ledger on ``paper`` (turned for landscape) and return the scene.
+
+    ``players`` are the player numbers on this page (default: all, 1 to
+    ``pad.players``); ``page`` is ``(this page, pages)``, shown in the header
+    and the footer when there is more than one.
+    """
+    players = players if players is not None else range(1, pad.players + 1)
     W, H = (paper.height, paper.width) if pad.orientation == "landscape" else (paper.width, paper.height)
-    scene = Scene(W, H, title=pad.name)
-    y = _header(scene, pad, W)
+    scene = Scene(W, H, title=pad.name if page[1] == 1 else f"{pad.name}, page {page[0]} of {page[1]}")
+    y = _header(scene, pad, W, players, page)
     if pad.kind == "pad":
-        _score_pad(scene, pad, W, H, y)
+        _score_pad(scene, pad, W, H, y, players)
     elif pad.kind == "tick-pad":
         _tick_pad(scene, pad, W, H, y)
     elif pad.game == "fundex":
         _fundex_ledger(scene, pad, W, H, y)
     else:
         _flipflop_ledger(scene, pad, W, H, y)
-    scene.add(Text(W - MARGIN, H - MARGIN + 5.0, f"sheetsmith · {pad.id} · {paper.label}", 5.0, color=SOFT, anchor="end"))
+    footer = f"sheetsmith · {pad.id} · {paper.label}" + (f" · page {page[0]} of {page[1]}" if page[1] > 1 else "")
+    scene.add(Text(W - MARGIN, H - MARGIN + 5.0, footer, 5.0, color=SOFT, anchor="end"))
     scene.keep_text_inside(MARGIN, W - MARGIN)
     return scene
 
 
-def _header(scene: Scene, pad: Pad, W: float) -> float:
+def _header(scene: Scene, pad: Pad, W: float, players: range, page: tuple[int, int]) -> float:
     y = MARGIN
     title = {"flip7": "FLIP 7", "fundex": "ALL IN", "flipflop": "FLIP FLOP"}[pad.game]
     scene.add(Text(MARGIN, y + 8, title, 20, "bold", color=ACCENT))
@@ -128,9 +164,15 @@ def _header(scene: Scene, pad: Pad, W: float) -> float:
     }[(pad.kind, pad.game)]
     x = MARGIN + text_width(title, 20, "bold") + 4
     scene.add(Text(x, y + 8, sub, 11, "bold", color=INK))
+    if page[1] > 1:
+        x += text_width(sub, 11, "bold") + 4
+        where = f"page {page[0]} of {page[1]} · players {players[0]}–{players[-1]} of {pad.players}"
+        scene.add(Text(x, y + 8, where, 9, "bold", color=SOFT))
     if pad.game == "flip7":
         v = pad.variant
         note = f"first to {v.target} ends the game at the end of that round · Flip 7 bonus +{v.flip7_bonus} · a tie for the lead plays another round"
+        if pad.kind == "pad" and pad.players > PLAYERS_PER_DECK:
+            note += " · two decks shuffled together"
         scene.add(Text(MARGIN, y + 13.5, note, fit_size(note, 7, W - 2 * MARGIN - 40), color=SOFT))
         # the target, boxed, top right
         scene.add(Rect(W - MARGIN - 30, y, 30, 11, Paint(ACCENT, "#ffffff", 0.6), r=1.5))
@@ -159,10 +201,12 @@ def _grid(scene: Scene, x: float, y: float, widths: list[float], heights: list[f
 
 
 def _player_table(scene: Scene, W: float, H: float, y: float, players: int, rounds: int, subs: list[str],
-                  label_w: float = 9.0, extra: list[tuple[str, float]] = (), owner: str = "") -> tuple[float, float, float]:
+                  label_w: float = 9.0, extra: list[tuple[str, float]] = (), owner: str = "",
+                  first: int = 1) -> tuple[float, float, float]:
     """A table: a round column, optional extra columns, then for each player a name box over sub-columns.
 
-    Returns ``(x0, row_top, row_h)``: where the rows start and their height.
+    ``players`` columns, numbered from ``first``.  Returns ``(x0, row_top, row_h)``:
+    where the rows start and their height.
     """
     x0 = MARGIN
     avail_w = W - 2 * MARGIN - label_w - sum(w for _, w in extra)
@@ -181,8 +225,8 @@ def _player_table(scene: Scene, W: float, H: float, y: float, players: int, roun
         px = x + p * col_w * len(subs)
         pw = col_w * len(subs)
         scene.add(Rect(px + 0.8, y + 0.8, pw - 1.6, name_h - 1.6, Paint(SOFT, "#ffffff", 0.3), r=1.0))
-        scene.add(Text(px + 1.8, y + 3.4, f"player {p + 1}", 4.2, color=SOFT))
-        scene.marks.append(MarkTarget("name", f"player{p + 1}", "", px + 0.8, y + 0.8, pw - 1.6, name_h - 1.6))
+        scene.add(Text(px + 1.8, y + 3.4, f"player {first + p}", 4.2, color=SOFT))
+        scene.marks.append(MarkTarget("name", f"player{first + p}", "", px + 0.8, y + 0.8, pw - 1.6, name_h - 1.6))
         for k, sub in enumerate(subs):
             sx = px + k * col_w
             scene.add(Text(sx + col_w / 2, y + name_h + sub_h - 1.5, sub, fit_size(sub, 5.5, col_w - 0.8), "bold", "middle", SOFT))
@@ -196,7 +240,7 @@ def _player_table(scene: Scene, W: float, H: float, y: float, players: int, roun
         for p in range(players):
             for k, sub in enumerate(subs):
                 sx = x + (p * len(subs) + k) * col_w
-                scene.marks.append(MarkTarget("write", f"player{p + 1}", f"round{r + 1}:{sub}", sx, ry, col_w, row_h))
+                scene.marks.append(MarkTarget("write", f"player{first + p}", f"round{r + 1}:{sub}", sx, ry, col_w, row_h))
     _grid(scene, x0, row_top, widths, heights, Paint("#c5cedd", width=0.25))
     # heavier lines between players
     for p in range(players + 1):
@@ -206,11 +250,13 @@ def _player_table(scene: Scene, W: float, H: float, y: float, players: int, roun
     return x0, row_top, row_h
 
 
-def _score_pad(scene: Scene, pad: Pad, W: float, H: float, y: float) -> None:
-    narrow = (W - 2 * MARGIN - 9.0) / (2 * pad.players) < 10.0
+def _score_pad(scene: Scene, pad: Pad, W: float, H: float, y: float, players: range) -> None:
+    narrow = (W - 2 * MARGIN - 9.0) / (2 * len(players)) < 10.0
     subs = ["pts", "total"] if narrow else ["round", "total"]
-    x0, top, row_h = _player_table(scene, W, H, y, pad.players, pad.rounds, subs)
+    x0, top, row_h = _player_table(scene, W, H, y, len(players), pad.rounds, subs, first=players[0])
     note = f"bust scores 0 · numbers added, ×2 doubles only the numbers, then +2 … +10, then +{pad.variant.flip7_bonus} for seven different numbers"
+    if len(players) < pad.players:
+        note += " · one game on every page: compare the totals of all pages at the end of each round"
     scene.add(Text(MARGIN, top + pad.rounds * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * MARGIN), color=SOFT))
 
 
