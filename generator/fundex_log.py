@@ -51,49 +51,11 @@ from .rules.fundex import (
     RoundLog,
     play_game,
 )
+from .validation import MAX_DIGITS, NumberError, ascii_number, looks_numeric  # noqa: F401  (one rule for every reader; re-exported)
 from .yamlpos import Document, PathKey, Pos, load_yaml, shown
 
 NAME = re.compile(r"[^\s,]{1,24}")
 """A player name: one word of 1 to 24 characters (no spaces or commas), since names start betting lines."""
-MAX_DIGITS = 6
-"""Most digits a number written inside a line of a round log may have (a bet, a spread number, a card as text)."""
-_ASCII_NUMBER = re.compile(r"[-+]?[0-9]+")
-
-
-class NumberError(ValueError):
-    """Text that should be a whole number is not one sheetsmith reads; ``str(err)`` says what to write."""
-
-
-def ascii_number(text: str, *, limit: int = MAX_DIGITS) -> int:
-    """The whole number written in ``text``: ASCII digits ``0-9`` only, an optional sign, at most ``limit`` digits.
-
-    ``str.isdigit`` and ``\\d`` also accept ``²``, ``٣`` or ``５`` (and ``int``
-    then fails or reads a digit the ledger's readers may not); a round log
-    takes ASCII digits only, and few enough of them that ``int`` never meets
-    Python's limit on digits.
-
-    >>> ascii_number("12"), ascii_number("-3")
-    (12, -3)
-    >>> ascii_number("²")
-    Traceback (most recent call last):
-    ...
-    generator.fundex_log.NumberError: write the number with the digits 0-9 only (at most 6 digits), not '²'
-
-    Raises:
-        NumberError: anything else (other digits, a fraction, ``nan``, more than ``limit`` digits).
-    """
-    if not _ASCII_NUMBER.fullmatch(text):
-        raise NumberError(f"write the number with the digits 0-9 only (at most {limit} digits), not {shown(text)}")
-    digits = text.lstrip("+-")
-    if len(digits) > limit:
-        raise NumberError(f"a number here has at most {limit} digits; {shown(text)} has {len(digits)}")
-    return int(text)
-
-
-def looks_numeric(text: str) -> bool:
-    """True when ``text`` holds a digit of any script (``2``, ``²``, ``٣``): the writer meant a number."""
-    return any(ch.isnumeric() for ch in text)
-
 
 # ---------------------------------------------------------------------------
 # Shared helpers (also used by flipflop_log)

@@ -5,7 +5,7 @@ deck, a typed-in sheet, a pad, a game log and a command-line option all
 refuse the same things with the same words:
 
 * **numbers** are written in ASCII digits ``0-9`` only, with a bounded number
-  of digits (:func:`ascii_int`); ``²``, ``٣`` or ``５`` are refused, as are
+  of digits (:func:`ascii_number`); ``²``, ``٣`` or ``５`` are refused, as are
   strings of thousands of digits;
 * **text** holds no control character: no C0/C1 control codes (tab, line feed
   and carriage return excepted in multi-line text), no lone surrogates, no
@@ -28,10 +28,45 @@ import re
 import unicodedata
 from typing import Callable, Iterable, Sequence, TypeVar
 
-MAX_DIGITS = 9
-"""Most digits a whole number in a file or option may have, unless its field says fewer."""
+MAX_DIGITS = 6
+"""Most digits a whole number written as text may have (a bet, a spread number, a card, an option value)."""
+_ASCII_NUMBER = re.compile(r"[-+]?[0-9]+")
 
-_ASCII_INT = re.compile(r"[0-9]+")
+
+class NumberError(ValueError):
+    """Text that should be a whole number is not one sheetsmith reads; ``str(err)`` says what to write."""
+
+
+def ascii_number(text: str, *, limit: int = MAX_DIGITS) -> int:
+    """The whole number written in ``text``: ASCII digits ``0-9`` only, an optional sign, at most ``limit`` digits.
+
+    ``str.isdigit`` and ``\\d`` also accept ``²``, ``٣`` or ``５`` (and ``int``
+    then fails or reads a digit the ledger's readers may not); a round log
+    takes ASCII digits only, and few enough of them that ``int`` never meets
+    Python's limit on digits.
+
+    >>> ascii_number("12"), ascii_number("-3")
+    (12, -3)
+    >>> ascii_number("²")
+    Traceback (most recent call last):
+    ...
+    generator.validation.NumberError: write the number with the digits 0-9 only (at most 6 digits), not '²'
+
+    Raises:
+        NumberError: anything else (other digits, a fraction, ``nan``, more than ``limit`` digits).
+    """
+    if not _ASCII_NUMBER.fullmatch(text):
+        raise NumberError(f"write the number with the digits 0-9 only (at most {limit} digits), not {quote(text)}")
+    digits = text.lstrip("+-")
+    if len(digits) > limit:
+        raise NumberError(f"a number here has at most {limit} digits; {quote(text)} has {len(digits)}")
+    return int(text)
+
+
+def looks_numeric(text: str) -> bool:
+    """True when ``text`` holds a digit of any script (``2``, ``²``, ``٣``): the writer meant a number."""
+    return any(ch.isnumeric() for ch in text)
+
 
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): refused in every text."""
@@ -40,29 +75,6 @@ LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 """Characters that end a line for Python, YAML or a terminal."""
 
 T = TypeVar("T")
-
-
-def ascii_int(text: str, *, max_digits: int = MAX_DIGITS) -> int | None:
-    """``text`` as a whole number when it is 1 to ``max_digits`` ASCII digits (no sign, no spaces), else None.
-
-    >>> ascii_int("12"), ascii_int("²"), ascii_int("٣"), ascii_int("1" * 10), ascii_int("-1")
-    (12, None, None, None, None)
-    """
-    if not isinstance(text, str) or len(text) > max_digits or not _ASCII_INT.fullmatch(text):
-        return None
-    return int(text)
-
-
-def digits_help(max_digits: int = MAX_DIGITS) -> str:
-    """The phrase every message about a badly written number ends with."""
-    return f"write it in ASCII digits 0-9, at most {max_digits} of them"
-
-
-def is_number_like(text: str) -> bool:
-    """True when ``text`` is made of digits of any script (``²``, ``٣``, ``５``, ``12``): worth a "digits" message."""
-    return bool(text) and all(unicodedata.category(ch) in ("Nd", "No") or ch in "+-" for ch in text) and any(
-        unicodedata.category(ch) in ("Nd", "No") for ch in text
-    )
 
 
 def bad_char(text: str, *, multiline: bool = False) -> str | None:
