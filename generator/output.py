@@ -4,8 +4,9 @@ Every output goes through :func:`write_atomic`: a temporary ``.NAME.xxxxxxxx.tmp
 in the target's folder, renamed over the target when complete.  An interrupt
 (Ctrl-C, SIGTERM, SIGHUP: :func:`generator.cli.main` turns the last two into
 ``SystemExit``) removes the temporary file, including when it arrives while
-the file is being created: the signals are held from just before the file
-exists until its clean-up is armed.  :func:`remove_stale_temporaries` clears
+the file is being created: its name is chosen (and known to the clean-up)
+before the file exists, so no moment is left where a file exists whose name
+the clean-up does not know (as there is inside ``tempfile.mkstemp``).  :func:`remove_stale_temporaries` clears
 what a killed run (``kill -9``, a power cut) left behind.
 
 Several files that belong together are checked with :func:`check_targets`
@@ -16,31 +17,27 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import tempfile
-import threading
-from contextlib import contextmanager
+import secrets
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
 from .errors import OutputError
 
-_HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 _TEMPORARY = re.compile(r"\.(?P<name>.+)\.[A-Za-z0-9_]{8}\.tmp")
-"""The names :func:`write_atomic` gives its temporary files (``tempfile.mkstemp`` adds 8 characters)."""
+"""The names :func:`write_atomic` gives its temporary files: ``.NAME.`` + 8 letters or digits + ``.tmp``."""
 
 
-@contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP (delivered when the block ends); a no-op where signals cannot be masked."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+def _temporary_name(target: Path) -> Path:
+    """A free name for ``target``'s temporary file, in its folder (:data:`_TEMPORARY`)."""
+    while True:
+        candidate = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
+        if not os.path.lexists(candidate):
+            return candidate
+
+
+def _create(path: Path) -> int:
+    """Create ``path`` (it must not exist) for writing, private to this user until renamed; return its descriptor."""
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
 
 
 def check_target(path: str | Path, *, overwrite: bool = True) -> Path:
@@ -97,20 +94,24 @@ def write_atomic(path: str | Path, data: bytes, *, overwrite: bool = True) -> Pa
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"{target}: cannot write here ({exc.strerror})") from None
-    tmp = None
+    tmp = _temporary_name(target)  # named before it exists: whatever interrupts from here on, the clean-up knows it
     try:
-        with _signals_held():  # an interrupt now waits until the clean-up below is armed
+        while True:
             try:
-                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-            except OSError as exc:
-                raise OutputError(f"{target}: cannot write here ({exc.strerror})") from None
-            fh = os.fdopen(fd, "wb")
-        with fh:  # a held signal is delivered here, with ``tmp`` known
+                fd = _create(tmp)
+                break
+            except FileExistsError:  # another run took the name between the look and the creation: not ours
+                tmp = None
+                tmp = _temporary_name(target)
+        with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
+        os.chmod(tmp, 0o666 & ~_umask())  # created 0600; give the file the usual mode
         os.replace(tmp, target)
+        tmp = None
     except BaseException as exc:
-        if tmp is not None:
+        # An interrupt (Ctrl-C, SIGTERM turned into SystemExit) may come while the file is being created, before
+        # ``fd`` is set: the name was free just before, so a file there now is ours.
+        if tmp is not None and os.path.lexists(tmp):
             try:
                 os.unlink(tmp)
             except OSError:
