@@ -18,6 +18,7 @@ a plain render start quickly.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from enum import Enum
@@ -195,9 +196,9 @@ def render(
     else:
         target, overwrite = output, force
     manifest_path = target.with_suffix(".json") if (done.manifest is not None and fmt == Format.pdf) else None
-    if not overwrite and target.exists():
+    if not overwrite and os.path.lexists(target):
         raise SheetsmithError(f"{target}: already exists; pass --force to replace it")
-    if manifest_path is not None and manifest_path.exists() and not overwrite:
+    if manifest_path is not None and os.path.lexists(manifest_path) and not overwrite:
         raise SheetsmithError(f"{manifest_path} (the manifest next to {target.name}): already exists; pass --force to replace it")
     written = write_atomic(target, done.data, overwrite=overwrite)
     if manifest_path is not None:

@@ -48,13 +48,16 @@ def check_target(path: str | Path, *, overwrite: bool = True) -> Path:
             with ``overwrite`` False, or a parent that is a file.
     """
     target = Path(path)
-    if target.is_dir():
-        raise OutputError(f"{target}: is a folder; give a file name such as {target / 'sheet.pdf'}")
-    if os.path.lexists(target) and not overwrite:
-        raise OutputError(f"{target}: already exists; pass --force to replace it")
-    for parent in target.parents:
-        if os.path.lexists(parent) and not parent.is_dir():
-            raise OutputError(f"{target}: {parent} is a file, not a folder")
+    try:
+        if target.is_dir():
+            raise OutputError(f"{target}: is a folder; give a file name such as {target / 'sheet.pdf'}")
+        if os.path.lexists(target) and not overwrite:
+            raise OutputError(f"{target}: already exists; pass --force to replace it")
+        for parent in target.parents:
+            if os.path.lexists(parent) and not parent.is_dir():
+                raise OutputError(f"{target}: {parent} is a file, not a folder")
+    except OSError as exc:  # a name too long, a link loop in the folders, …
+        raise OutputError(f"{target}: cannot write here ({exc.strerror})") from None
     return target
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from .errors import InputError, Problem
 from .layout.allin import AllInLayout, layout_from_document
 from .paths import LAYOUTS_DIR
-from .validation import text_problem
+from .validation import quote, text_problem
 from .yamlpos import load_yaml
 
 CHECK_READS = ("check and render read layout, deck, chip sheet, pad and ledger files (YAML); "
@@ -59,7 +59,7 @@ def resolve_layout(ref: str) -> Path:
         return ids[ref]
     close = difflib.get_close_matches(ref, list(ids), n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else f"; shipped layouts: {', '.join(ids)}"
-    raise InputError([Problem(ref, 0, 0, f"no shipped layout '{ref}' and no such file{hint} (see 'sheetsmith layouts')")])
+    raise InputError([Problem(ref, 0, 0, f"no shipped layout {quote(ref)} and no such file{hint} (see 'sheetsmith layouts')")])
 
 
 def load_layout(path: str | Path) -> AllInLayout:

@@ -30,7 +30,7 @@ from .layout.grid import cell_name
 from .layout.schema import OneLine, StrictModel, validate
 from .registry import display_path, load_layout, shipped_layouts
 from .rules.allin_sheet import FilledSheet
-from .yamlpos import Document, load_yaml
+from .yamlpos import Document, load_yaml, shown
 
 _TOKEN = re.compile(r"\S+")
 
@@ -57,8 +57,11 @@ def find_layout(ref: str, sheet_path: Path) -> Path | None:
             return item.path
     for base in (sheet_path.parent, Path.cwd()):
         candidate = base / ref
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:  # a name too long for the file system, …: not a file
+            continue
     return None
 
 
@@ -82,7 +85,7 @@ def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
     layout_path = find_layout(spec.layout, path)
     if layout_path is None:
         ids = ", ".join(s.id for s in shipped_layouts() if s.game == "allin")
-        raise InputError([doc.problem(("layout",), f"layout '{spec.layout}' is neither a shipped id ({ids}) nor a file")])
+        raise InputError([doc.problem(("layout",), f"layout {shown(spec.layout)} is neither a shipped id ({ids}) nor a file")])
     layout = load_layout(layout_path)
     problems: list[Problem] = []
     cards = _read_grid(spec.grid, layout, doc, problems)

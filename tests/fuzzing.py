@@ -109,7 +109,8 @@ ODD_SCALARS = [
     "9" * 5000, "x" * 3000, '"李李李"', '"Алёна Ωμέγα"', '"[/x]"', '"[bold]x"', '":smile:"', '"%s%n"', '"😀"',
     "[]", "{}", "null", "~", "true", "no", "[1, [2, [3]]]", "{a: 1}", "&a x", "*a", "!!python/object:os.system x",
     "!!binary aGk=", "!!str 12", "'", '"', "|", ">", "- x", "? x", "@x", "`x", "2001-01-01",
-    "../../etc/passwd", "/dev/zero", "/dev/stdin", "loop.yaml", "missing.yaml", "q-diamonds", "k-spades",
+    "../../etc/passwd", "/dev/zero", "/dev/stdin", "loop.yaml", "missing.yaml", "q-diamonds", "k-spades", "x" * 300 + "/y",
+    "a-folder", "plain/x.yaml",
 ]
 """Values a scalar is replaced with: odd numbers, other scripts' digits, control characters written as
 escapes, huge values, other types, YAML syntax out of place, paths."""

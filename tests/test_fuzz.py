@@ -140,9 +140,10 @@ ODD_FLOATS = ["0", "3", "6", "6.01", "-0", "nan", "NaN", "inf", "-inf", "1e308",
 ODD_OFFSETS = ["0,0", "1,-1", "nan,0", "0,nan", "inf,0", "1e309,0", "٣,0", "1", "1,2,3", "", ",", "a,b", "10.5,0", " 1 , 2 ",
                "1e1,0", "0x1,0", "1_0,0", "½,0", "1" * 5000 + ",0"]
 ODD_NAMES = ["out.pdf", "out.svg", "out.png", "out.txt", "out", "sub/out.pdf", "a-folder", "plain/out.pdf", "plain",
-             "\x1b[31mred.pdf", "l\u202eoop.pdf", "loop.yaml", "out.PDF", ".pdf", " .pdf"]
+             "\x1b[31mred.pdf", "l\u202eoop.pdf", "loop.yaml", "out.PDF", ".pdf", " .pdf", "x" * 3000 + ".pdf"]
 REFS = ["q-diamonds", "poker-deck", "flip7-pad", "fundex-chips", "fundex-ledger", "nope", "loop.yaml", "missing.yaml",
-        "a-folder", "plain", "\x1b]0;x\x07", "Q-DIAMONDS", "q-diamond", "../layouts/allin/q-diamonds.yaml"]
+        "a-folder", "plain", "\x1b]0;x\x07", "Q-DIAMONDS", "q-diamond", "../layouts/allin/q-diamonds.yaml", "x" * 3000,
+        "x" * 3000 + ".yaml"]
 
 
 def _opt(name, values):

@@ -191,6 +191,14 @@ class AllInLayout:
         return self.grid.golden[0]
 
 
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, False where the file system cannot even look (a name too long)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def load_template(name: str, *, base: Path, templates_dir: Path) -> tuple[dict[str, Any], dict[str, Any], Document]:
     """Find and read a template by name (``templates/<name>.yaml``) or by path relative to ``base``.
 
@@ -206,7 +214,7 @@ def load_template(name: str, *, base: Path, templates_dir: Path) -> tuple[dict[s
             f"'{name}': name a template of templates/ or a file in the layout's folder (no absolute paths or '..')"
         )
     candidates = [templates_dir / f"{name}.yaml", base / name]
-    path = next((p for p in candidates if p.is_file()), None)
+    path = next((p for p in candidates if _is_file(p)), None)
     if path is None:
         names = ", ".join(sorted(p.stem for p in templates_dir.glob("*.yaml") if p.stem != "paper"))
         raise TemplateNotFound(f"template '{name}' not found; known templates: {names}")
