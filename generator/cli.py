@@ -264,7 +264,9 @@ def _print_verdict(verdict, as_json: bool) -> None:
     for note in verdict.notes if not as_json else [n for n in verdict.notes if "read into" in n]:
         _say(note)
     if as_json:
-        sys.stdout.write(json.dumps(verdict.report, indent=2, ensure_ascii=False) + "\n")
+        from .validation import json_for_terminal
+
+        sys.stdout.write(json_for_terminal(json.dumps(verdict.report, indent=2, ensure_ascii=False)) + "\n")
     else:
         from . import terminal
 

@@ -51,7 +51,7 @@ from .rules.fundex import (
     RoundLog,
     play_game,
 )
-from .validation import MAX_DIGITS, NumberError, ascii_number, looks_numeric  # noqa: F401  (one rule for every reader; re-exported)
+from .validation import MAX_DIGITS, NumberError, ascii_number, for_terminal, looks_numeric  # noqa: F401  (one rule for every reader; re-exported)
 from .yamlpos import Document, PathKey, Pos, load_yaml, shown
 
 NAME = re.compile(r"[^\s,]{1,24}")
@@ -182,7 +182,7 @@ def print_problems(problems: Sequence[dict], console: Console) -> None:
     console.print(Text(f"{len(problems)} rule {'break' if len(problems) == 1 else 'breaks'}:", style="bold red"))
     for pr in problems:
         who = f", {pr['player']}" if pr.get("player") else ""
-        console.print(f"{pr['at']}: round {pr['round']}{who}: {pr['message']}", markup=False, highlight=False, soft_wrap=True)
+        console.print(for_terminal(f"{pr['at']}: round {pr['round']}{who}: {pr['message']}"), markup=False, highlight=False, soft_wrap=True)
 
 
 def print_ranking(report: Mapping[str, Any], unit: str, console: Console) -> None:
@@ -510,7 +510,7 @@ def print_fundex_report(report: Mapping[str, Any], console: Console) -> None:
     played; the winner's cell is bold; a player out of the game shows ``out``.
     """
     players = report["players"]
-    table = Table(title=f"All In (Fundex) — {report['file']}", title_justify="left")
+    table = Table(title=for_terminal(f"All In (Fundex) — {report['file']}"), title_justify="left")
     for col, just in (("round", "right"), ("lead", "left"), ("dice", "right"), ("roll", "right")):
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for p in players:

@@ -30,6 +30,7 @@ from .layout.grid import cell_name
 from .layout.schema import OneLine, StrictModel, validate
 from .registry import display_path, load_layout, shipped_layouts
 from .rules.allin_sheet import FilledSheet
+from .validation import text_problem
 from .yamlpos import Document, load_yaml, shown
 
 _TOKEN = re.compile(r"\S+")
@@ -96,6 +97,8 @@ def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
                 f"{spec.chips.spent} chips spent but only {spec.chips.earned} earned; a player cannot spend chips not yet earned",
             )
         )
+    if spec.player is None and text_problem(path.stem, "the file name"):  # the player is named after the file
+        problems.append(doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add a 'player:' line)"))
     if problems:
         raise InputError(problems)
     return FilledSheet(

@@ -169,6 +169,27 @@ def for_terminal(text: str, *, keep_newlines: bool = False) -> str:
     return "".join(out)
 
 
+def json_for_terminal(text: str) -> str:
+    """JSON text with every character a terminal acts on written as a ``\\uXXXX`` escape (the same JSON value).
+
+    ``json.dumps(..., ensure_ascii=False)`` escapes C0 controls but leaves DEL,
+    C1 controls (``\\x9b`` starts a sequence on some terminals) and bidi
+    controls as they are; a file name can hold them.
+    """
+    if text.isprintable() and not any(ch in BIDI_CONTROLS for ch in text.replace("\n", "")):
+        return text
+    return "".join(ch if ch == "\n" or (ch.isprintable() and ch not in BIDI_CONTROLS) else
+                   "".join(f"\\u{u:04x}" for u in _utf16(ch)) for ch in text)
+
+
+def _utf16(ch: str) -> list[int]:
+    o = ord(ch)
+    if o < 0x10000:
+        return [o]
+    o -= 0x10000
+    return [0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF)]
+
+
 REPEATS_SHOWN = 10
 """How many messages of one kind are printed before the rest are counted."""
 

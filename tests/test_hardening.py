@@ -480,3 +480,34 @@ def test_a_grid_line_that_ends_inside_a_link():
 
     _, issues = parse_grid("o---o--\n")
     assert [(i.line, i.char, i.message) for i in issues] == [(0, 7, "a link between two cells is exactly three dashes '---'")]
+
+
+def test_json_output_escapes_what_a_terminal_acts_on(tmp_path):
+    """A file name with a C1 control (\\x9b starts a sequence on some terminals): escaped in the JSON, same value."""
+    import json
+
+    name = "\x9bgame.yaml"
+    (tmp_path / name).write_text((EXAMPLES / "fundex-game.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    r = run(["verify", name, "--json"], tmp_path)
+    check_run(r)
+    assert r.code == 0 and "\\u009bgame.yaml" in r.out
+    assert json.loads(r.out)["file"] == name
+
+
+@pytest.mark.parametrize("source", ["fundex-game.yaml", "flipflop-evening.yaml", "flip7-pad.yaml", "ann.yaml"])
+def test_tables_show_file_names_spelled_out(tmp_path, source):
+    """A file name with escape sequences, verified without --json: tables and problem lines spell it out."""
+    text = (EXAMPLES / source).read_text(encoding="utf-8")
+    if source == "fundex-game.yaml":  # one ledger slip, so a problem line names the file too
+        text = text.replace("chips: {Ann: ", "chips: {Ann: 1", 1)
+    if source == "ann.yaml":  # without player:, the sheet's player is named after the file: refused here
+        text = text.replace("player: Ann\n", "")
+    name = "\x1b]0;t\x07\x1b[2J" + source
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    r = run(["verify", name], tmp_path)
+    check_run(r)
+    assert "\\x1b]0;t\\x07\\x1b[2J" in r.out + r.err
+    if source == "ann.yaml":
+        assert r.code == 2 and "holds a control character (U+001B ESCAPE)" in r.err and "add a 'player:' line" in r.err
+    else:
+        assert r.code in (0, 1)
