@@ -204,7 +204,8 @@ other_args = st.one_of(
               st.sampled_from([["--dpi", v] for v in ODD_INTS if v not in ("1", "2")] + [["--bleed", v] for v in ("nan", "7", "٣", "inf")]
                               + [["--back-offset", v] for v in ODD_OFFSETS if v not in ("0,0", "1,-1", " 1 , 2 ", "1e1,0")]
                               + [["--paper", "a5"]])),
-    st.tuples(st.sampled_from([["layouts"], ["--version"], ["--help"], ["frobnicate"], ["render"], []])),
+    st.tuples(st.sampled_from([["layouts"], ["--version"], ["--help"], ["frobnicate"], ["render"], [], ["\x1b[31mfoo"],
+                               ["render", "q-diamonds", "--\x1b[2Jx"], ["render", "q-diamonds", "--paper", "\x1b]0;t\x07"]])),
 ).map(lambda parts: [a for p in parts for a in p])
 
 
