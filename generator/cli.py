@@ -263,16 +263,15 @@ def _print_verdict(verdict, as_json: bool) -> None:
 
     for note in verdict.notes if not as_json else [n for n in verdict.notes if "read into" in n]:
         _say(note)
-    if as_json:
+    if as_json:  # the report on stdout, its problems located on stderr
         from .validation import json_for_terminal
 
         sys.stdout.write(json_for_terminal(json.dumps(verdict.report, indent=2, ensure_ascii=False)) + "\n")
-    else:
+        _problems(verdict.problems)
+    else:  # the tables list every problem once, located
         from . import terminal
 
         terminal.print_verdict(verdict, out())
-    if verdict.problems:
-        _problems(verdict.problems)
 
 
 @app.command()

@@ -39,7 +39,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Sequence
 
 import yaml
 from pydantic import Field, ValidationError
@@ -404,12 +404,13 @@ def _places(impossible: list[dict]) -> str:
     )
 
 
-def print_pad(report: dict, console: Console, *, target: int | None = None) -> None:
+def print_pad(report: dict, console: Console, *, target: int | None = None, located: Sequence[str] | None = None) -> None:
     """Print a :func:`pad_report` as a rich table (rounds as rows; per player the round score and running total),
     then the problems, the status and the winner.
 
     ``target``, when given, is shown in the title.  A cell with a problem is
-    marked ``!`` and drawn in red.
+    marked ``!`` and drawn in red.  ``located``, when given, replaces the
+    report's problems by these lines (``FILE:LINE:COL: error: …``, one per problem).
     """
     players = list(report["totals"])
     flagged = {(p["round"], p["player"]) for p in report["problems"]}
@@ -442,9 +443,9 @@ def print_pad(report: dict, console: Console, *, target: int | None = None) -> N
         console.print(Text(f"warning: {w['message']}", style="yellow"))
     if report["problems"]:
         console.print(Text(f"{len(report['problems'])} problem{'s' if len(report['problems']) != 1 else ''}:", style="bold red"))
-        for prob in report["problems"]:
+        for prob, text in zip(report["problems"], located or [None] * len(report["problems"])):
             who = f", {prob['player']}" if prob["player"] is not None else ""
-            console.print(Text(f"  round {prob['round']}{who}: {prob['message']}"))
+            console.print(Text(text or f"  round {prob['round']}{who}: {prob['message']}"), soft_wrap=True)
     status = _STATUS_TEXT.get(report["status"], report["status"])
     line = Text("status: ", style="bold").append(status, style="bold red" if report["status"] == "needs_correction" else "")
     if report["status"] == "needs_correction":

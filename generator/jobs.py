@@ -516,7 +516,7 @@ def _sheet_problems(rep: dict, read) -> list[Problem]:
     for p in rep.get("problems", []):
         doc = by_player.get(p.get("player"))
         file = p.get("file") or (doc.file if doc is not None else "")
-        line, col = p.get("line", 0), p.get("col", 0)
+        line, col = p.get("line") or 0, p.get("col") or 0
         cell = f"{p['cell']}: " if p.get("cell") else ""
         out.append(Problem(file, line, col, cell + p["message"]))
     return out
@@ -647,7 +647,8 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
     Raises:
         SheetsmithError: players out of range or a malformed strategy.
     """
-    from .rules.flip7 import MAX_PLAYERS, SimulationResult, decks_for, player_count_warnings, simulate_games
+    from .rules.flip7 import MAX_PLAYERS, decks_for, player_count_warnings
+    from .rules.flip7_sim import SimulationResult, simulate_games
 
     if not 1 <= players <= MAX_PLAYERS:
         raise SheetsmithError(f"--players: Flip 7 is played by up to {MAX_PLAYERS} players (one deck up to 18, two decks beyond)")

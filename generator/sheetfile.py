@@ -13,7 +13,11 @@ chips: {earned: 5, spent: 2}
 One whitespace-separated token per lattice position, row by row: a card
 code, ``.`` for an empty space, ``G`` (or the golden card's code) for the
 Golden Card, ``-`` where the layout has no space.  Every problem is reported
-with ``FILE:LINE:COL`` of the offending token.
+with ``FILE:LINE:COL`` of the offending token.  A sheet that reads is
+returned even when no game can produce it (chips spent above chips earned,
+cards apart from the starting spaces, …): those findings are the rules
+core's (:mod:`generator.rules.allin_plausible`), located through the
+sheet's ``where`` (each card space's token and the chips values).
 """
 
 from __future__ import annotations
@@ -89,28 +93,29 @@ def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
         raise InputError([doc.problem(("layout",), f"layout {shown(spec.layout)} is neither a shipped id ({ids}) nor a file")])
     layout = load_layout(layout_path)
     problems: list[Problem] = []
-    cards = _read_grid(spec.grid, layout, doc, problems)
-    if spec.chips.spent > spec.chips.earned:
-        problems.append(
-            doc.problem(
-                ("chips", "spent"),
-                f"{spec.chips.spent} chips spent but only {spec.chips.earned} earned; a player cannot spend chips not yet earned",
-            )
-        )
+    where: dict[str, tuple[str, int, int]] = {}
+    cards = _read_grid(spec.grid, layout, doc, problems, where)
     if spec.player is None and text_problem(path.stem, "the file name"):  # the player is named after the file
         problems.append(doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add a 'player:' line)"))
     if problems:
         raise InputError(problems)
+    for name, path_key in (("grid", ("grid",)), ("chips.earned", ("chips", "earned")), ("chips.spent", ("chips", "spent"))):
+        at = doc.pos(path_key)
+        where[name] = (doc.file, at.line, at.col)
     return FilledSheet(
         layout=layout,
         player=spec.player or path.stem,
         cards=cards,
         chips_earned=spec.chips.earned,
         chips_spent=spec.chips.spent,
+        where=where,
     )
 
 
-def _read_grid(text: str, layout: AllInLayout, doc: Document, problems: list[Problem]) -> dict[tuple[int, int], Card]:
+def _read_grid(
+    text: str, layout: AllInLayout, doc: Document, problems: list[Problem], where: dict[str, tuple[str, int, int]]
+) -> dict[tuple[int, int], Card]:
+    """The cards of the ``grid:`` block by position; problems appended; ``where`` gets each card space's token position."""
     grid = layout.grid
     lines = text.split("\n")
     rows = [(i, ln) for i, ln in enumerate(lines) if ln.strip()]
@@ -121,12 +126,12 @@ def _read_grid(text: str, layout: AllInLayout, doc: Document, problems: list[Pro
         return Problem(doc.file, pos.line, pos.col, message)
 
     if len(rows) != grid.rows:
-        where = rows[grid.rows][0] if len(rows) > grid.rows else None
+        extra = rows[grid.rows][0] if len(rows) > grid.rows else None
         msg = (
             f"grid: {len(rows)} rows, but layout '{layout.id}' has {grid.rows} rows of {grid.cols} positions; "
             "write one line per row, '-' where the layout has no space"
         )
-        problems.append(at(where, 0, msg) if where is not None else doc.problem(("grid",), msg))
+        problems.append(at(extra, 0, msg) if extra is not None else doc.problem(("grid",), msg))
     golden_codes = {"G", layout.golden.code}
     for r, (i, ln) in enumerate(rows[: grid.rows]):
         tokens = list(_TOKEN.finditer(ln))
@@ -153,6 +158,8 @@ def _read_grid(text: str, layout: AllInLayout, doc: Document, problems: list[Pro
                         at(*here, f"'{word}' at {name}, over the Golden Card ({layout.golden.code}); write G there")
                     )
                 continue
+            pos = doc.block_text_pos(("grid",), *here)
+            where[name] = (doc.file, pos.line, pos.col)
             if word == ".":
                 continue
             if word == "-":

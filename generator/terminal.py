@@ -17,16 +17,20 @@ from .sheetverify import print_game
 
 
 def print_verdict(verdict: Any, console: Console) -> None:
-    """Print a :class:`~generator.jobs.Verdict` as its game's tables, then its notes about scoring."""
+    """Print a :class:`~generator.jobs.Verdict` as its game's tables, its problems (each once,
+    ``FILE:LINE:COL: severity: message``), then its notes about scoring."""
     if verdict.game == "allin":
         print_game(verdict.score, console)
+        for p in verdict.problems:
+            console.print(str(p), style="red" if p.is_error else "yellow", markup=False, highlight=False, soft_wrap=True)
         for note in verdict.notes:
             if note.startswith("one sheet scored alone") or note.startswith("the log stops"):
                 console.print(Text(note, style="dim" if note.startswith("one sheet") else "yellow"))
     elif verdict.game == "flip7":
         from .flip7_pad import print_pad
 
-        print_pad(verdict.report, console)
+        errors = [str(p) for p in verdict.problems if p.is_error]
+        print_pad(verdict.report, console, located=errors if len(errors) == len(verdict.report["problems"]) else None)
     elif verdict.game == "fundex":
         from .fundex_log import print_fundex_report
 

@@ -93,13 +93,15 @@ def test_tie_on_total_goes_to_most_chips_left():
     assert game.winners == ["Y"]
 
 
-def test_report_has_exactly_the_design_keys():
+def test_report_has_exactly_the_documented_keys():
+    # DESIGN.md "Verifier report" plus docs/formats.md: impossible per player, problems for the report
     game = score_game([load_allin_sheet(EXAMPLES / "ann.yaml")])
     rep = report(game)
-    assert set(rep) == {"game", "layout", "players", "winners"}
-    assert rep["game"] == "allin" and rep["layout"] == "q-diamonds"
+    assert set(rep) == {"game", "layout", "players", "winners", "problems"}
+    assert rep["game"] == "allin" and rep["layout"] == "q-diamonds" and rep["problems"] == []
     (p,) = rep["players"]
-    assert set(p) == {"player", "hands", "hand_points", "bonus_points", "chips_left", "total"}
+    assert set(p) == {"player", "hands", "hand_points", "bonus_points", "chips_left", "total", "impossible"}
+    assert p["impossible"] is False
     assert p["hands"]["B"] == {"cards": ["9H", "9D", "QH", "5C", "2D"], "complete": True, "category": "pair", "points": 2, "bonus": 4}
     assert p["hands"]["A"]["category"] is None
     assert p["hands"]["J"]["category"] == "four_of_a_kind"
@@ -195,9 +197,17 @@ def test_dash_on_a_card_space(tmp_path):
     assert (line, col) == (9, 3) and "'-' at a5, which is a card space" in msg
 
 
-def test_chips_spent_above_earned(tmp_path):
-    ((line, col, msg),) = sheet_problems(tmp_path, SHEET.replace("spent: 2", "spent: 7"))
-    assert (line, col) == (10, 27) and "7 chips spent but only 6 earned" in msg
+def test_chips_spent_above_earned_is_read_then_found_impossible_at_the_value(tmp_path):
+    # Spending Poker Chips: only chips a player has can be spent. The sheet reads; the
+    # plausibility check reports it at the 'spent' value, and the score is still computed.
+    path = tmp_path / "cy.yaml"
+    path.write_text(SHEET.replace("spent: 2", "spent: 7"), encoding="utf-8")
+    sheet = load_allin_sheet(path, display="cy.yaml")
+    (p,) = score_game([sheet]).players
+    assert p.chips_left == -1 and p.impossible
+    ((prob),) = p.problems
+    assert (prob.cell, prob.rule, prob.at) == ("chips.spent", "chips-spent", ("cy.yaml", 10, 27))
+    assert "7 chips spent but only 6 earned" in prob.message
 
 
 def test_joker_on_a_sheet(tmp_path):

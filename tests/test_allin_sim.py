@@ -58,6 +58,8 @@ def test_200_simulated_games_replay_legally_and_score_the_same():
         rebuilt = [FilledSheet(s.layout, s.player, dict(s.cards), s.chips_earned, s.chips_spent) for s in res.sheets]
         assert report(score_game(rebuilt)) == res.report() == result.report(), seed
         assert res.totals == result.totals
+        # a refereed game's sheets pass every plausibility check (rules/allin_plausible.py)
+        assert res.score.problems == [] and not any(p["impossible"] for p in res.report()["players"])
         # the whole 54-card deck is dealt: 8 Golden Deck cards, 46 revealed
         dealt = [c.code for c in log.golden_deck] + [c.code for r in log.rounds for c in r.revealed]
         assert sorted(dealt) == DECK54

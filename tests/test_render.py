@@ -20,7 +20,7 @@ from generator.cards import SUIT_SYMBOLS
 from generator.layout.grid import cell_name
 from generator.paper import paper
 from generator.registry import load_layout, shipped_layouts
-from generator.scene import Circle, Rect, Text, text_width
+from generator.scene import Circle, Path_, Rect, Text, text_width
 from generator.sheets.allin import build_allin_sheet
 
 SHIPPED = [s for s in shipped_layouts() if s.game == "allin"]
@@ -158,3 +158,114 @@ def test_geometry_inside_margins_and_no_overlaps(item, paper_id):
             assert m - 0.05 <= x0 and x0 + w <= pap.width - m + 0.05, it.text
     # rank boxes stay at least 1.6 mm wide so a pencil tick fits (the 6-row sheets on Letter are the tightest)
     assert min(m.w for m in scene.marks if m.kind == "rank") >= 1.6
+
+
+# --- the numbered scoring aid and the Best Scoring Hand circles on the grid (issue 13) -------------
+
+RULEBOOK_AID = ["Pair", "Two pair", "Three of a kind", "Straight", "Full house", "Four of a kind", "Straight flush"]
+"""The rulebook's scoring aid after its slot 1 (the comparison symbol), numbered 2 to 8 in this order."""
+
+
+def _aid_slots(scene):
+    """The aid's slots: the white boxes of the first row under the aid title, left to right."""
+    title = next(t for t in scene.items if isinstance(t, Text) and t.text == "Scoring hands")
+    boxes = [r for r in scene.items if isinstance(r, Rect) and r.paint.fill == "#ffffff" and 0 < r.y - title.y < 6]
+    return sorted(boxes, key=lambda r: r.x)
+
+
+@pytest.mark.parametrize("item", SHIPPED, ids=lambda s: s.id)
+@pytest.mark.parametrize("paper_id", ["a4", "letter"])
+def test_scoring_aid_is_numbered_1_to_8_like_the_rulebook(item, paper_id):
+    # rulebook reference table: 1 is the comparison symbol, then pair (2) ... straight flush (8);
+    # further down the aid is stronger, so a higher number beats a lower one
+    scene = build_allin_sheet(load_layout(item.path), paper(paper_id))
+    slots = _aid_slots(scene)
+    assert len(slots) == 8 and len({round(s.y, 3) for s in slots}) == 1
+    texts = [t for t in scene.items if isinstance(t, Text) and not t.angle]
+
+    def inside(t, s):
+        return s.x <= t.x <= s.x + s.w and s.y <= t.y <= s.y + s.h
+
+    for number, slot in enumerate(slots, start=1):
+        words = [t.text for t in texts if inside(t, slot)]
+        assert str(number) in words, (number, words)
+        if number == 1:
+            assert words == ["1"]  # the comparison symbol is drawn, not written
+        else:
+            assert RULEBOOK_AID[number - 2] in words
+    # the slot numbers stay apart from the red points: a dark disc, white digit
+    discs = [c for c in scene.items if isinstance(c, Circle) and any(c.cx - c.r >= s.x and c.cx + c.r <= s.x + s.w and s.y <= c.cy <= s.y + s.h for s in slots)]
+    assert len(discs) == 8 and {c.paint.fill for c in discs} == {load_layout(item.path).style.ink}
+    assert any(t.text == "a higher number beats a lower one" for t in texts)
+
+
+def test_scoring_aid_numbers_in_the_pdf():
+    lay = load_layout(next(s.path for s in SHIPPED if s.id == "q-diamonds"))
+    pdf = render_bytes([build_allin_sheet(lay, paper("a4"))], "pdf")
+    doc = pdfium.PdfDocument(pdf)
+    text = doc[0].get_textpage().get_text_range().replace("\r", "")
+    doc.close()
+    # each hand's box reads: name, points, example, then its number before the note
+    for number, (name, points) in enumerate(AID, start=2):
+        block = text[text.index(f"{name} {points}\n"):]
+        assert re.match(rf"{name} {points}\n[^\n]*\n{number} ", block), block[:80]
+
+
+def _box(item):
+    from generator.sheets.allin import _bounds
+
+    return _bounds(item)
+
+
+def _overlap(a, b, pad=0.0):
+    return a[0] < b[2] + pad and b[0] < a[2] + pad and a[1] < b[3] + pad and b[1] < a[3] + pad
+
+
+@pytest.mark.parametrize("item", SHIPPED, ids=lambda s: s.id)
+@pytest.mark.parametrize("paper_id", ["a4", "letter"])
+def test_a_best_hand_circle_under_every_bonus_star(item, paper_id):
+    # rulebook, final scoring: the Best Scoring Hand winner crosses the circle under the hand's points icon
+    lay = load_layout(item.path)
+    scene = build_allin_sheet(lay, paper(paper_id))
+    rewards = {m.owner: m for m in scene.marks if m.kind == "reward"}
+    circles = {m.owner: m for m in scene.marks if m.kind == "bonus_star"}
+    assert sorted(circles) == sorted(lay.hands)
+    assert len([m for m in scene.marks if m.kind == "bonus"]) == len(lay.hands)  # the score table keeps its row
+    for letter, hand in lay.hands.items():
+        c, r = circles[letter], rewards[letter]
+        assert c.key == str(hand.bonus)
+        cx, cy = c.x + c.w / 2, c.y + c.h / 2
+        rx, ry = r.x + r.w / 2, r.y + r.h / 2
+        # the star with the bonus sits between the reward icon and the circle
+        star = next(t for t in scene.items if isinstance(t, Text) and t.text == str(hand.bonus) and t.size < 7
+                    and min(rx, cx) - 0.1 <= t.x <= max(rx, cx) + 0.1 and min(ry, cy) - 0.1 <= t.y - 0.4 <= max(ry, cy) + 1.5)
+        if hand.run.orientation == "row":  # badge in a column: circle under the star
+            assert abs(cx - rx) < 0.01 and abs(star.x - cx) < 0.01 and ry < star.y < cy
+        else:  # badge in a line under the column: circle after the star
+            assert abs(cy - ry) < 0.01 and rx < star.x < cx
+        drawn = [it for it in scene.items if isinstance(it, Circle) and abs(it.cx - cx) < 1e-6 and abs(it.cy - cy) < 1e-6]
+        assert len(drawn) == 1 and drawn[0].paint.stroke and drawn[0].r >= 1.0
+    # nothing else is drawn over or against a circle (0.3 mm clear all round)
+    for letter, c in circles.items():
+        box = (c.x, c.y, c.x + c.w, c.y + c.h)
+        near = [it for it in scene.items if _overlap(_box(it), box, 0.3)]
+        assert len(near) == 1, (letter, near)
+
+
+@pytest.mark.parametrize("item", SHIPPED, ids=lambda s: s.id)
+@pytest.mark.parametrize("paper_id", ["a4", "letter"])
+def test_hand_badges_clear_of_card_spaces_and_each_other(item, paper_id):
+    lay = load_layout(item.path)
+    scene = build_allin_sheet(lay, paper(paper_id))
+    grid_top = min(m.y for m in scene.marks if m.kind == "value") - 3
+    frames = [_box(it) for it in scene.items if isinstance(it, Rect) and it.paint.fill == "#ffffff" and it.w > 15 and it.y > grid_top]
+    # every badge part: letter discs, reward icons, stars, circles (all recorded or drawn past a run's last space)
+    parts = [(m.kind, m.owner, (m.x, m.y, m.x + m.w, m.y + m.h)) for m in scene.marks if m.kind in ("reward", "bonus_star")]
+    st = lay.style
+    parts += [("letter", "", _box(it)) for it in scene.items if isinstance(it, Circle) and it.paint.fill == st.accent and it.cy > grid_top]
+    parts += [("star", "", _box(it)) for it in scene.items if isinstance(it, Path_) and it.paint.fill == st.golden_fill]
+    assert len(parts) == 4 * len(lay.hands)
+    for i, (kind, owner, box) in enumerate(parts):
+        assert not any(_overlap(box, f) for f in frames), (kind, owner)
+        for kind2, owner2, box2 in parts[i + 1:]:
+            assert not _overlap(box, box2), (kind, owner, kind2, owner2)

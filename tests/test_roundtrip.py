@@ -12,6 +12,10 @@ bonus). Totals worked out by hand from the layout files:
 * j-clubs: column L = 10♣ Q♣ J♣(golden) K♣ A♣ a straight flush 14; bonus 3; chips 2 -> 19.
 * 10-hearts: D = 5♠ 5♥ 5♦ 5♣ 9♥ 9♠: four of a kind 12 beats the full house; bonus 5 -> 17.
 * 7-diamonds: C = 7♠ 7♥ 7♦(golden) 8♣ 8♦ a full house 10; bonus 3; chips 4-1 = 3 -> 16.
+
+Those five are fragments that exercise scoring, not sheets a game leaves
+(starting spaces empty, cards apart, chips without a completed hand): verify
+scores them as written, marks them impossible and exits 1.
 """
 
 from __future__ import annotations
@@ -67,12 +71,12 @@ def test_every_shipped_layout_has_a_round_trip_sheet():
     assert {s.id for s in shipped_layouts() if s.game == "allin"} == set(SHEETS) | {"q-diamonds"}
 
 
-def verify_json(*paths, cwd):
+def verify_json(*paths, cwd, exit_code=0):
     res = subprocess.run(
         [sys.executable, "-m", "generator.cli", "verify", *map(str, paths), "--json"],
         capture_output=True, text=True, cwd=cwd, timeout=120,
     )
-    assert res.returncode == 0, res.stderr
+    assert res.returncode == exit_code, res.stderr
     return json.loads(res.stdout)
 
 
@@ -84,8 +88,9 @@ def test_round_trip(tmp_path, layout_id):
         f"game: allin\nlayout: {layout_id}\nplayer: P\ngrid: |\n{body}\nchips: {{earned: {earned}, spent: {spent}}}\n",
         encoding="utf-8",
     )
-    data = verify_json("p.yaml", cwd=tmp_path)
+    data = verify_json("p.yaml", cwd=tmp_path, exit_code=1)  # a fragment: impossible, scored all the same
     (player,) = data["players"]
+    assert player["impossible"] is True and data["problems"]
     got = {k: (h["category"], h["points"], h["bonus"]) for k, h in player["hands"].items() if h["points"]}
     assert got == scoring
     assert player["total"] == total

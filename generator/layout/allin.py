@@ -87,7 +87,7 @@ class Style(StrictModel):
 
 
 _STRING_KEYS = (
-    "title subtitle sheet player aid_title weaker stronger "
+    "title subtitle sheet player aid_title weaker stronger aid_numbers "
     "pair pair_note two_pair two_pair_note three_of_a_kind three_of_a_kind_note "
     "straight straight_note full_house full_house_note four_of_a_kind four_of_a_kind_note "
     "straight_flush straight_flush_note aid_rule hand points best_hand best_hand_help "

@@ -872,7 +872,8 @@ class GameState:
     def result(self) -> ReplayResult:
         """The sheets, round outcomes and final scoring as they stand (see :class:`ReplayResult`)."""
         sheets = self.sheets()
-        return ReplayResult(sheets, list(self.outcomes), self.finished, score_game(sheets), tuple(self.golden_deck))
+        score = score_game(sheets, golden_card_links=self.ruleset.golden_card_links)
+        return ReplayResult(sheets, list(self.outcomes), self.finished, score, tuple(self.golden_deck))
 
 
 def _s(n: int) -> str:

@@ -11,17 +11,25 @@ All In; rulebook ``000_e6ed0c80d6705b52.txt``, "End Game and Final Scoring"):
   letter scored, the strongest (:attr:`HandResult.key`) takes the bonus; a
   full tie gives it to every tied player;
 * total = hand points + bonus points + chips left (earned − spent);
-* winner: highest total, then most chips left; a remaining tie is shared.
+* winner: highest total, then most chips left; a remaining tie is shared;
+* every sheet is also checked for what no game can produce
+  (:mod:`generator.rules.allin_plausible`): it is scored all the same, and
+  its score is marked as coming from an impossible sheet.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..cards import Card
 from ..layout.allin import AllInLayout
 from ..layout.grid import Coord
 from .allin_hands import HandResult, evaluate
+
+if TYPE_CHECKING:
+    from .allin_plausible import SheetProblem
 
 
 @dataclass(frozen=True)
@@ -34,7 +42,12 @@ class FilledSheet:
         cards: lattice position → the card written there (writable spaces only;
             the Golden Card is taken from the layout).
         chips_earned: chip circles filled.
-        chips_spent: chips marked as spent (never more than earned).
+        chips_spent: chips marked as spent (a game never spends more than it
+            earns: :func:`~generator.rules.allin_plausible.check_sheet` reports it).
+        where: for a sheet read from a file, where each part was written, to
+            locate problems: a space name (``"c2"``), ``"chips.earned"``,
+            ``"chips.spent"`` or ``"grid"`` → ``(file, line, column)``, 1-based.
+            Empty for sheets of a replayed game.  Not compared.
     """
 
     layout: AllInLayout
@@ -42,6 +55,7 @@ class FilledSheet:
     cards: dict[Coord, Card]
     chips_earned: int = 0
     chips_spent: int = 0
+    where: Mapping[str, tuple[str, int, int]] = field(default_factory=dict, compare=False)
 
     @property
     def chips_left(self) -> int:
@@ -75,12 +89,23 @@ class HandScore:
 
 @dataclass
 class PlayerScore:
-    """One player's final score: every hand, the bonuses won, chips left and the total."""
+    """One player's final score: every hand, the bonuses won, chips left and the total.
+
+    ``problems`` lists what no game can produce on the sheet
+    (:class:`~generator.rules.allin_plausible.SheetProblem`); the score is
+    computed all the same.
+    """
 
     player: str
     hands: dict[str, HandScore]
     chips_left: int
     bonus_points: int = 0
+    problems: list[SheetProblem] = field(default_factory=list)
+
+    @property
+    def impossible(self) -> bool:
+        """True when no game can produce this sheet (it has plausibility problems)."""
+        return bool(self.problems)
 
     @property
     def hand_points(self) -> int:
@@ -95,11 +120,20 @@ class PlayerScore:
 
 @dataclass
 class GameScore:
-    """A game's final scoring: every player's score (input order) and the winner(s)."""
+    """A game's final scoring: every player's score (input order) and the winner(s).
+
+    The winners are found from the totals whatever the sheets hold; a winner
+    whose sheet is impossible is marked by :attr:`PlayerScore.impossible`.
+    """
 
     layout: AllInLayout
     players: list[PlayerScore]
     winners: list[str] = field(default_factory=list)
+
+    @property
+    def problems(self) -> list[SheetProblem]:
+        """Every sheet's plausibility problems, player by player."""
+        return [pr for p in self.players for pr in p.problems]
 
 
 def hand_cards(sheet: FilledSheet, letter: str) -> tuple[tuple[Card, ...], bool]:
@@ -134,11 +168,14 @@ def score_sheet(sheet: FilledSheet) -> PlayerScore:
     return PlayerScore(sheet.player, hands, sheet.chips_left)
 
 
-def score_game(sheets: list[FilledSheet]) -> GameScore:
-    """Final scoring of a game: every sheet scored, Best Scoring Hand bonuses awarded, winners found.
+def score_game(sheets: list[FilledSheet], *, golden_card_links: bool = False) -> GameScore:
+    """Final scoring of a game: every sheet scored and checked, Best Scoring Hand bonuses awarded, winners found.
 
     One sheet alone is a game of one: each of its scoring hands is the best of
-    its letter and wins the bonus.
+    its letter and wins the bonus.  Every sheet is checked with
+    :func:`~generator.rules.allin_plausible.check_sheet` (``golden_card_links``:
+    the referee's option, the printed Golden Card counting as written for
+    placement); its problems go into its :class:`PlayerScore`.
 
     Raises:
         ValueError: no sheets, or sheets of different layouts.
@@ -148,7 +185,11 @@ def score_game(sheets: list[FilledSheet]) -> GameScore:
     layout = sheets[0].layout
     if any(s.layout.id != layout.id for s in sheets):
         raise ValueError("every sheet of a game must use the same layout")
+    from .allin_plausible import check_sheet  # here: it builds on this module's FilledSheet
+
     scores = [score_sheet(s) for s in sheets]
+    for score, sheet in zip(scores, sheets):
+        score.problems = check_sheet(sheet, golden_card_links=golden_card_links)
     for letter, hand in layout.hands.items():
         scoring = [p for p in scores if p.hands[letter].result.scores]
         if not scoring:
@@ -171,7 +212,11 @@ def winners(scores: list[PlayerScore]) -> list[str]:
 
 
 def report(game: GameScore) -> dict:
-    """The verifier report of DESIGN.md ("Verifier report") as plain data, ready for ``json.dumps``."""
+    """The verifier report of DESIGN.md ("Verifier report") as plain data, ready for ``json.dumps``.
+
+    Beyond the scores: ``impossible`` per player and the report's
+    ``problems`` (docs/formats.md, "Verifier report").
+    """
     return {
         "game": "allin",
         "layout": game.layout.id,
@@ -192,8 +237,24 @@ def report(game: GameScore) -> dict:
                 "bonus_points": p.bonus_points,
                 "chips_left": p.chips_left,
                 "total": p.total,
+                "impossible": p.impossible,
             }
             for p in game.players
         ],
         "winners": game.winners,
+        "problems": [problem_entry(pr) for pr in game.problems],
+    }
+
+
+def problem_entry(problem: SheetProblem) -> dict:
+    """One entry of a report's ``problems``: player, cell, rule, message, and where (``at``, ``line``, ``col``; null when unknown)."""
+    file, line, col = problem.at if problem.at else (None, None, None)
+    return {
+        "player": problem.player,
+        "cell": problem.cell,
+        "rule": problem.rule,
+        "message": problem.message,
+        "at": f"{file}:{line}:{col}" if problem.at else None,
+        "line": line,
+        "col": col,
     }

@@ -158,27 +158,46 @@ def _header(scene: Scene, layout: AllInLayout, paper: Paper, y: float) -> float:
 
 
 def _scoring_aid(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> float:
+    """The scoring aid: the comparison slot numbered 1, then the seven hands numbered 2 to 8, weakest first.
+
+    The numbers are the rulebook's (*Poker Scoring Hands reference*): 1 is the
+    comparison symbol showing which way hands get stronger, 2 the pair … 8 the
+    straight flush, the same order as the Best Scoring Hand comparison
+    (:class:`~generator.rules.allin_hands.Category`), so a higher number beats
+    a lower one.
+    """
     st, s = layout.style, layout.strings
     height = 26.0
     scene.add(Rect(m, y, W - 2 * m, height, Paint(None, st.panel), r=2.0))
     title_size = fit_size(s.aid_title, 8.0, 45.0, "bold")
     scene.add(Text(m + 3.0, y + 4.6, s.aid_title, title_size, "bold", color=st.ink))
-    # weaker → stronger arrow along the top strip
+    # weaker → stronger arrow along the top strip, broken by "higher number wins" in its middle
     ax0 = m + 3.0 + text_width(s.aid_title, title_size, "bold") + 6.0
     weak_size, strong_size = fit_size(s.weaker, 6.0, 30.0), fit_size(s.stronger, 6.0, 30.0)
     scene.add(Text(ax0, y + 4.4, s.weaker, weak_size, color=st.soft))
     a_start = ax0 + text_width(s.weaker, weak_size) + 2.0
     a_end = W - m - 3.0 - text_width(s.stronger, strong_size) - 2.5
-    scene.add(Line(a_start, y + 3.0, a_end, y + 3.0, Paint(st.soft, width=0.35)))
+    note_size = fit_size(s.aid_numbers, 6.0, (a_end - a_start) * 0.6, "bold")
+    note_w = text_width(s.aid_numbers, note_size, "bold")
+    mid = (a_start + a_end) / 2
+    arrow = Paint(st.soft, width=0.35)
+    scene.add(Line(a_start, y + 3.0, mid - note_w / 2 - 2.0, y + 3.0, arrow))
+    scene.add(Text(mid, y + 4.4, s.aid_numbers, note_size, "bold", color=st.ink, anchor="middle"))
+    scene.add(Line(mid + note_w / 2 + 2.0, y + 3.0, a_end, y + 3.0, arrow))
     scene.add(Path_(polygon_ops([(a_end + 1.6, y + 3.0), (a_end - 0.4, y + 1.9), (a_end - 0.4, y + 4.1)]), Paint(None, st.soft)))
     scene.add(Text(W - m - 3.0, y + 4.4, s.stronger, strong_size, color=st.soft, anchor="end"))
 
     n = len(AID_HANDS)
     gap = 1.6
-    bw = (W - 2 * m - 6.0 - gap * (n - 1)) / n
+    first_w = 9.0  # slot 1: the comparison symbol
+    bw = (W - 2 * m - 6.0 - first_w - gap * n) / n
     by, bh = y + 6.3, 14.6
+    x = m + 3.0
+    scene.add(Rect(x, by, first_w, bh, Paint(st.ink, "#ffffff", 0.25), r=1.2))
+    _aid_comparison(scene, x + first_w / 2, by + bh / 2 - 1.3, st)
+    _aid_number(scene, x, by, bh, 1, st)
     for k, (key, points, example) in enumerate(AID_HANDS):
-        bx = m + 3.0 + k * (bw + gap)
+        bx = x + first_w + gap + k * (bw + gap)
         scene.add(Rect(bx, by, bw, bh, Paint(st.ink, "#ffffff", 0.25), r=1.2))
         name = getattr(s, key)
         pts = str(points)
@@ -190,11 +209,32 @@ def _scoring_aid(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
         while rich_width(example, ex_size, "bold") > bw - 2.4 and ex_size > 4.0:
             ex_size -= 0.2
         rich_text(scene, bx + bw / 2, by + 9.3, example, ex_size, weight="bold", anchor="middle", color=st.ink, red=st.red, black=st.black)
+        _aid_number(scene, bx, by, bh, k + 2, st)
         note = getattr(s, f"{key}_note")
-        scene.add(Text(bx + bw / 2, by + 13.1, note, fit_size(note, 5.2, bw - 2.0), color=st.soft, anchor="middle"))
+        left = bx + 2 * AID_NUMBER_R + 1.0  # the note is centred right of the number
+        scene.add(Text((left + bx + bw) / 2, by + 13.1, note, fit_size(note, 5.2, bx + bw - left - 0.8), color=st.soft, anchor="middle"))
     rule = s.aid_rule
     scene.add(Text(m + 3.0, y + height - 1.9, rule, fit_size(rule, 5.6, W - 2 * m - 6.0), color=st.ink))
     return y + height
+
+
+AID_NUMBER_R = 1.75
+"""Radius (mm) of the numbered disc in the bottom-left corner of each slot of the scoring aid."""
+
+
+def _aid_number(scene: Scene, bx: float, by: float, bh: float, number: int, st) -> None:
+    """The slot's number (1 to 8) in a disc at the bottom-left corner of the slot at ``bx, by`` (``bh`` tall)."""
+    r = AID_NUMBER_R
+    cx, cy = bx + r + 0.6, by + bh - r - 0.6
+    scene.add(Circle(cx, cy, r, Paint(None, st.ink)))  # ink, not the red of the points
+    scene.add(Text(cx, cy + 0.85, str(number), 6.0, "bold", anchor="middle", color="#ffffff"))
+
+
+def _aid_comparison(scene: Scene, cx: float, cy: float, st) -> None:
+    """Slot 1's comparison symbol: a bold '<' drawn as a chevron (weaker on the left, stronger on the right)."""
+    w, h = 3.0, 3.4
+    ops = (("M", cx + w / 2, cy - h), ("L", cx - w / 2, cy), ("L", cx + w / 2, cy + h))
+    scene.add(Path_(ops, Paint(st.ink, None, 0.9)))
 
 
 def _score_table(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> float:
@@ -388,18 +428,27 @@ def _golden_card(scene: Scene, layout: AllInLayout, f: GridFrame, coord: Coord) 
 
 
 def _hand_badge(scene: Scene, layout: AllInLayout, f: GridFrame, hand: Hand) -> None:
+    """A hand's badge past its last space: letter, reward icon, bonus star, and the Best Scoring Hand circle.
+
+    Beside a row the four stand in a column (the circle under the star);
+    under a column they stand in a line (the circle after the star).  The
+    circle is the one the rulebook has players cross under a hand's points
+    icon when they win its Best Scoring Hand (*End Game and Final Scoring*);
+    it is recorded as a ``bonus_star`` mark target.
+    """
     st = layout.style
     k = f.scale
     x, y, w, h = f.cell_box(hand.run.last)
     figures = 2 if hand.reward == "double" else 1
+    r_circle = BONUS_CIRCLE_R * k
     if hand.run.orientation == "row":
         cx = x + w + f.gap_x / 2
-        spots = ((cx, y + 4.6 * k), (cx, y + 13.2 * k), (cx, y + 22.6 * k))
+        spots = ((cx, y + 4.5 * k), (cx, y + 12.5 * k), (cx, y + 20.4 * k), (cx, y + 26.8 * k))
     else:
         cy = y + h + f.gap_y / 2
         mid = x + w / 2
-        spots = ((mid - 7.6 * k, cy), (mid, cy), (mid + 7.8 * k, cy))
-    (lx, ly), (rx, ry), (sx, sy) = spots
+        spots = ((mid - 10.4 * k, cy), (mid - 2.8 * k, cy), (mid + 5.6 * k, cy), (mid + 11.9 * k, cy))
+    (lx, ly), (rx, ry), (sx, sy), (ox, oy) = spots
     r = 3.0 * k
     scene.add(Circle(lx, ly, r, Paint(None, st.accent)))
     scene.add(Text(lx, ly + 1.45 * k, hand.letter, 8.5 * k, "bold", anchor="middle", color="#ffffff"))
@@ -407,6 +456,12 @@ def _hand_badge(scene: Scene, layout: AllInLayout, f: GridFrame, hand: Hand) -> 
     scene.marks.append(MarkTarget("reward", hand.letter, hand.reward, bx, by, bw, bh))
     scene.add(Path_(polygon_ops(star_points(sx, sy, 3.7 * k, 1.8 * k)), Paint(st.golden_edge, st.golden_fill, 0.3 * k)))
     scene.add(Text(sx, sy + 1.15 * k, str(hand.bonus), 6.4 * k, "bold", anchor="middle", color=st.ink))
+    scene.add(Circle(ox, oy, r_circle, Paint(st.ink, "#ffffff", 0.3 * k)))
+    scene.marks.append(MarkTarget("bonus_star", hand.letter, str(hand.bonus), ox - r_circle, oy - r_circle, 2 * r_circle, 2 * r_circle))
+
+
+BONUS_CIRCLE_R = 1.7
+"""Radius (mm, before the grid's scale) of the Best Scoring Hand circle beside each bonus star."""
 
 
 # --- chip track ------------------------------------------------------------------
@@ -660,9 +715,9 @@ def fill_allin_sheet(scene: Scene, sheet, game=None) -> Scene:
     for letter, hand in score.hands.items():
         box = marks[("points", letter, "")]
         scene.add(Text(box.x + box.w / 2, box.y + box.h * 0.78, str(hand.points), 11, "italic", "middle", PENCIL))
-        if hand.bonus:
-            circle = next(m for m in scene.marks if m.kind == "bonus" and m.owner == letter)
-            _cross(scene, circle, pencil)
+        if hand.bonus:  # the circle in the score table and the one under the star on the grid
+            for circle in (m for m in scene.marks if m.kind in ("bonus", "bonus_star") and m.owner == letter):
+                _cross(scene, circle, pencil)
     for kind, value in (("chips_left", score.chips_left), ("total", score.total)):
         box = marks[(kind, "sheet", "")]
         scene.add(Text(box.x + box.w / 2, box.y + box.h * 0.68, str(value), 16, "italic", "middle", PENCIL))
