@@ -51,7 +51,7 @@ from .rules.fundex import (
     RoundLog,
     play_game,
 )
-from .validation import MAX_DIGITS, NumberError, ascii_number, for_terminal, looks_numeric  # noqa: F401  (one rule for every reader; re-exported)
+from .validation import MAX_DIGITS, NumberError, ascii_number, cap_repeats, for_terminal, looks_numeric, message_shape  # noqa: F401  (one rule for every reader; re-exported)
 from .yamlpos import Document, PathKey, Pos, load_yaml, shown
 
 NAME = re.compile(r"[^\s,]{1,24}")
@@ -180,9 +180,13 @@ def print_problems(problems: Sequence[dict], console: Console) -> None:
         console.print(Text("No rule broken.", style="green"))
         return
     console.print(Text(f"{len(problems)} rule {'break' if len(problems) == 1 else 'breaks'}:", style="bold red"))
-    for pr in problems:
+    shown_, more = cap_repeats(list(problems), lambda pr: message_shape(pr["message"]))  # a few of each kind
+    extra = {id(pr): n for pr, n in more}
+    for pr in shown_:
         who = f", {pr['player']}" if pr.get("player") else ""
         console.print(for_terminal(f"{pr['at']}: round {pr['round']}{who}: {pr['message']}"), markup=False, highlight=False, soft_wrap=True)
+        if id(pr) in extra:
+            console.print(f"… and {extra[id(pr)]:,} more like this", markup=False, highlight=False)
 
 
 def print_ranking(report: Mapping[str, Any], unit: str, console: Console) -> None:

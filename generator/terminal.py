@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .sheetverify import print_game
+from .validation import capped_lines, for_terminal
 
 
 def print_verdict(verdict: Any, console: Console) -> None:
@@ -21,15 +22,15 @@ def print_verdict(verdict: Any, console: Console) -> None:
     ``FILE:LINE:COL: severity: message``), then its notes about scoring."""
     if verdict.game == "allin":
         print_game(verdict.score, console)
-        for p in verdict.problems:
-            console.print(str(p), style="red" if p.is_error else "yellow", markup=False, highlight=False, soft_wrap=True)
+        for line in capped_lines(verdict.problems):  # spelled out for the terminal, a few of each kind
+            console.print(line, style="yellow" if ": warning: " in line else "red", markup=False, highlight=False, soft_wrap=True)
         for note in verdict.notes:
             if note.startswith("one sheet scored alone") or note.startswith("the log stops"):
                 console.print(Text(note, style="dim" if note.startswith("one sheet") else "yellow"))
     elif verdict.game == "flip7":
         from .flip7_pad import print_pad
 
-        errors = [str(p) for p in verdict.problems if p.is_error]
+        errors = [for_terminal(str(p)) for p in verdict.problems if p.is_error]
         print_pad(verdict.report, console, located=errors if len(errors) == len(verdict.report["problems"]) else None)
     elif verdict.game == "fundex":
         from .fundex_log import print_fundex_report

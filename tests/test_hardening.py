@@ -265,9 +265,13 @@ def _sheetsmith(*args, cwd: Path) -> subprocess.Popen:
                             stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(REPO)})
 
 
-@pytest.mark.parametrize("sig, delay", [(signal.SIGTERM, 1.5), (signal.SIGTERM, 3.0), (signal.SIGINT, 2.2), (signal.SIGHUP, 2.6)])
+@pytest.mark.parametrize("sig, delay", [(signal.SIGTERM, 0.0), (signal.SIGTERM, 0.7), (signal.SIGINT, 0.3), (signal.SIGHUP, 0.5)])
 def test_a_build_interrupted_by_a_signal_leaves_no_temporary_and_no_partial_file(tmp_path, sig, delay):
+    """The signal comes while build writes (after its first folder appears, ``delay`` seconds later)."""
     proc = _sheetsmith("build", "-d", "out", "--paper", "a4", "--dpi", "50", cwd=tmp_path)
+    deadline = time.time() + 120
+    while not (tmp_path / "out").exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.01)
     time.sleep(delay)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=120)
