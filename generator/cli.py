@@ -66,7 +66,8 @@ def err() -> "Console":
 
 
 def _say(text: str, *, to_err: bool = True) -> None:
-    """Print plain text (no markup, no highlighting, never wrapped); control characters from files are spelled out."""
+    """Print plain text (no markup, no highlighting, never wrapped); each line escaped so that nothing
+    taken from a file or a file name (an escape sequence, a bidi override) reaches the terminal raw."""
     from .validation import for_terminal
 
     (err() if to_err else out()).print(for_terminal(text, keep_newlines=True), markup=False, highlight=False, soft_wrap=True)
@@ -290,8 +291,14 @@ def verify(
     Exit status: 0 all read and nothing wrong, 1 problems found (a rule broken, a written score
     that differs, an impossible sheet, a photo field that needs a person), 2 a file cannot be read."""
     from .jobs import verify as verify_job
+    from .names import shown
+    from .photo_cli import PhotoBars, has_photos
 
-    verdict = verify_job(files, layout=layout)
+    bars = PhotoBars([shown(f.name) for f in files if has_photos([f])], err())  # a bar per photo, on a terminal
+    try:
+        verdict = verify_job(files, layout=layout, progress=bars)
+    finally:
+        bars.stop()
     _print_verdict(verdict, as_json)
     raise typer.Exit(verdict.exit_code)
 
@@ -383,6 +390,8 @@ def main() -> None:
     try:
         app()
     except SheetsmithError as exc:
+        for note in getattr(exc, "notes", []):
+            _say(note)
         problems = getattr(exc, "problems", None)
         if problems:
             _problems(problems)

@@ -74,13 +74,15 @@ class SheetsmithError(Exception):
 class InputError(SheetsmithError):
     """A user file cannot be used.  ``problems`` lists every finding (errors first, then warnings).
 
-    ``str(err)`` is the findings, one ``FILE:LINE:COL: severity: message`` per line.
+    ``str(err)`` is the findings, one ``FILE:LINE:COL: severity: message`` per line;
+    ``notes`` says what was done before they stopped the work (files written).
     """
 
-    def __init__(self, problems: Iterable[Problem]):
+    def __init__(self, problems: Iterable[Problem], *, notes: Iterable[str] = ()):
         self.problems: list[Problem] = sorted(
             problems, key=lambda p: (not p.is_error, p.file, p.line, p.col)
         )
+        self.notes: list[str] = list(notes)  # what was done before the problems stopped the work
         super().__init__("\n".join(str(p) for p in self.problems))
 
 

@@ -386,20 +386,21 @@ class Verdict:
         return _exit_code(self.problems)
 
 
-def verify(paths: Sequence[Path], *, layout: Optional[str] = None) -> Verdict:
+def verify(paths: Sequence[Path], *, layout: Optional[str] = None, progress=None) -> Verdict:
     """Check finished paper with the rules engine, by the first file's ``game:``.
 
     Args:
         paths: All In typed-in sheets and photos of sheets (several = one game), or
             one Flip 7 score pad, Fundex or Flip Flop round log.
         layout: photos only: the layout id or file, when a photo's sheet code cannot be read.
+        progress: photos only: called as each photo's reading moves on (:data:`generator.photos.Progress`).
 
     Raises:
         InputError: a file cannot be read or is not a valid file of its game (exit 2);
             unknown or mixed games; several files of a game verified one file at a time.
         FindingsError: a photo field that needs a person (exit 1).
     """
-    from .photo_cli import has_photos
+    from .photos import has_photos
     from .registry import display_path, wrong_command
     from .validation import quote
     from .yamlpos import load_yaml
@@ -408,7 +409,7 @@ def verify(paths: Sequence[Path], *, layout: Optional[str] = None) -> Verdict:
     if not paths:
         raise SheetsmithError("give at least one file to verify")
     if has_photos(paths):
-        return _verify_photos(paths, layout)
+        return _verify_photos(paths, layout, progress)
     if layout is not None:
         raise SheetsmithError("--layout names the layout of photos whose QR code cannot be read; no photo was given")
     games = []
@@ -522,12 +523,13 @@ def _sheet_problems(rep: dict, read) -> list[Problem]:
     return out
 
 
-def _verify_photos(paths: list[Path], layout: Optional[str]) -> Verdict:
-    """Photos (and typed-in sheets) of one All In game: read every photo, then score as typed-in sheets."""
-    from .photo_cli import photo_inputs
+def _verify_photos(paths: list[Path], layout: Optional[str], progress=None) -> Verdict:
+    """Photos (and typed-in sheets) of one All In game: read every photo (in parallel worker
+    processes), then score as typed-in sheets."""
+    from .photos import photo_inputs
 
     notes: list[str] = []
-    inputs = photo_inputs(paths, layout=layout, notes=notes)
+    inputs = photo_inputs(paths, layout=layout, notes=notes, progress=progress)
     v = verify_allin(inputs)
     v.notes = notes + v.notes
     return v

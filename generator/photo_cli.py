@@ -1,4 +1,4 @@
-"""``sheetsmith verify`` with photos: read each photo into a typed-in sheet, then score as usual.
+"""``sheetsmith verify`` with photos: the face's part (progress bars), and the photo jobs it calls.
 
 The ``verify`` job (:func:`generator.jobs.verify`) calls :func:`photo_inputs` when any of its
 files is a photo (:func:`has_photos`); photos and typed-in sheet YAML files may
@@ -20,152 +20,64 @@ the file and run ``sheetsmith verify`` on it.
 
 A photo that cannot be read (not an image, too large, too small, no sheet,
 too blurred, another layout or version, …) stops the run before anything is
-written.  A ``.read.yaml`` the user has edited since sheetsmith wrote it is
-never overwritten.
+written (exit status 2).  A ``.read.yaml`` the user has edited since
+sheetsmith wrote it is never overwritten.
+
+The work is done by the jobs of :mod:`generator.photos` (photos read in
+parallel worker processes, results returned as data, nothing printed);
+:class:`PhotoBars` is what the command line shows meanwhile: a progress bar
+per photo on standard error, when it is a terminal.
 
 Also runnable alone for testing: ``python -m generator.photo_cli FILE... [--layout ID] [--json]``.
 """
 
 from __future__ import annotations
 
-import re
 import sys
-from pathlib import Path
 from typing import Sequence
 
-
-from .errors import FindingsError, InputError, Problem
-from .output import write_atomic
+from .photos import has_photos, photo_inputs, read_outputs, read_photos
 from .reader.errors import PhotoError
-from .reader.image import looks_like_photo
-from .registry import display_path
 
 
-def has_photos(paths: Sequence[Path]) -> bool:
-    """True when any of ``paths`` is a photo (by its ending or, for other endings, its first bytes)."""
-    return any(looks_like_photo(p) for p in paths)
+class PhotoBars:
+    """A rich progress bar per photo on ``console`` (a :data:`generator.photos.Progress` callback).
 
-
-def read_outputs(photo: Path) -> tuple[Path, Path]:
-    """Where reading ``photo`` writes: ``(NAME.read.yaml, NAME.read.png)`` next to it."""
-    return photo.with_name(photo.stem + ".read.yaml"), photo.with_name(photo.stem + ".read.png")
-
-
-def read_photos(paths: Sequence[Path], *, layout: str | None = None) -> list:
-    """Read every photo of ``paths`` (in order); return their :class:`~generator.reader.PhotoReading` s.
-
-    Raises:
-        InputError: every photo that cannot be read, one problem each (nothing is written).
+    The live display starts at the first report, and only on a terminal (elsewhere — a pipe,
+    a test — nothing is shown).  Call :meth:`stop` when the photos are read.
     """
-    from .reader.read import read_photo
 
-    problems: list[Problem] = []
-    readings = []
-    for path in paths:
-        try:
-            readings.append(read_photo(path, layout=layout, display=display_path(Path(path))))
-        except InputError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise InputError(problems)
-    return readings
+    WEIGHT = {"waiting": 0, "reading": 10, "drawing": 85, "done": 100, "failed": 100}
 
+    def __init__(self, names: Sequence[str], console):
+        self.names = list(names)
+        self.console = console
+        self.progress = None
+        self.tasks: list = []
 
-def photo_inputs(paths: Sequence[Path], *, layout: str | None, notes: list[str] | None = None) -> list[Path]:
-    """Read every photo of ``paths`` into ``NAME.read.yaml`` and ``NAME.read.png``; return the typed-in inputs.
+    def __call__(self, index: int, stage: str) -> None:
+        if not self.console.is_terminal:
+            return
+        if self.progress is None:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    Args:
-        paths: photos (JPEG, PNG, WebP, TIFF …) and typed-in All In sheet YAML files, one game.
-        layout: ``--layout ID`` (a shipped id or a layout file) for photos whose sheet code
-            cannot be read; when the code is read too, the two must agree.
-        notes: receives one "read into …" line per photo.
+            self.progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                                     TextColumn("{task.fields[stage]}", markup=False), TimeElapsedColumn(),
+                                     console=self.console, transient=False)
+            self.tasks = [self.progress.add_task(name, total=100, stage="waiting", start=False) for name in self.names]
+            self.progress.start()
+        task = self.tasks[index]
+        if stage == "reading":
+            self.progress.start_task(task)
+        self.progress.update(task, completed=self.WEIGHT[stage], stage=stage)
+        if stage in ("done", "failed"):
+            self.progress.stop_task(task)
 
-    Returns:
-        ``paths`` with every photo replaced by its ``.read.yaml``, in order.
-
-    Raises:
-        InputError: a photo that cannot be read, or a ``.read.yaml`` that cannot be
-            (re)written — nothing is written then (exit 2).
-        FindingsError: an uncertain field in any photo — after the ``.read.yaml`` and
-            ``.read.png`` files are written, one problem per field, located at its ``?`` (exit 1).
-    """
-    from .reader.output import annotated_png, edited_by_user, read_yaml
-
-    notes = notes if notes is not None else []
-    paths = [Path(p) for p in paths]
-    photos = [p for p in paths if looks_like_photo(p)]
-    if not photos:
-        return paths
-    readings = read_photos(photos, layout=layout)
-    # decide every output before writing any
-    problems: list[Problem] = []
-    planned: dict[Path, tuple] = {}
-    given = {p.resolve() for p in paths if not looks_like_photo(p)}
-    for photo, reading in zip(photos, readings):
-        yaml_path, png_path = read_outputs(photo)
-        shown = display_path(yaml_path)
-        if yaml_path.resolve() in given:
-            problems.append(Problem(shown, 0, 0, f"is given on the command line and would also be written from the photo {display_path(photo)}; give one or the other"))
-            continue
-        if yaml_path.resolve() in {k.resolve() for k in planned}:
-            problems.append(Problem(display_path(photo), 0, 0, f"another photo of the same name also reads into {shown}; rename one of them"))
-            continue
-        if yaml_path.exists():
-            try:
-                old = yaml_path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                old = ""
-            if edited_by_user(old):
-                problems.append(Problem(
-                    shown, 0, 0,
-                    f"has been edited since sheetsmith read {display_path(photo)} into it; score it with "
-                    f"'sheetsmith verify {shown}', or delete it to read the photo again",
-                ))
-                continue
-        from .allin_log import layout_ref_for
-
-        ref = layout_ref_for(reading.layout, yaml_path.parent)
-        planned[yaml_path] = (photo, reading, png_path, read_yaml(reading, layout_ref=ref, file_name=shown))
-    if problems:
-        raise InputError(problems)
-    pngs = {yaml_path: annotated_png(reading) for yaml_path, (_, reading, _, _) in planned.items()}
-    for yaml_path, (photo, reading, png_path, text) in planned.items():
-        write_atomic(yaml_path, text.encode("utf-8"))
-        write_atomic(png_path, pngs[yaml_path])
-        state = f"{len(reading.uncertain)} uncertain" if reading.uncertain else "all clear"
-        notes.append(f"{display_path(photo)}: read into {display_path(yaml_path)} and {display_path(png_path)} ({state})")
-    uncertain: list[Problem] = []
-    for yaml_path, (photo, reading, png_path, text) in planned.items():
-        for field, reason in reading.uncertain:
-            line, col = _locate(text, reading, field)
-            uncertain.append(Problem(
-                display_path(yaml_path), line, col,
-                f"{field}: uncertain in the photo {display_path(photo)}: {reason}; look at the sheet "
-                f"(and {display_path(png_path)}), write what is there in place of '?', then run "
-                f"'sheetsmith verify' on this file",
-            ))
-    if uncertain:
-        raise FindingsError(uncertain)
-    return [read_outputs(p)[0] if looks_like_photo(p) else p for p in paths]
-
-
-def _locate(text: str, reading, field: str) -> tuple[int, int]:
-    """1-based line and column of a field's ``?`` in a ``.read.yaml`` text."""
-    lines = text.split("\n")
-    if field.startswith("chips."):
-        key = field.split(".")[1]
-        for i, ln in enumerate(lines):
-            if ln.startswith("chips:"):
-                return i + 1, ln.find(key) + 1
-        return 0, 0
-    start = next(i for i, ln in enumerate(lines) if ln.startswith("grid:")) + 1
-    for coord, cr in reading.cells.items():
-        if cr.cell == field:
-            c, r = coord
-            ln = lines[start + r]
-            tokens = list(re.finditer(r"\S+", ln))
-            return start + r + 1, tokens[c].start() + 1
-    return 0, 0
+    def stop(self) -> None:
+        """End the live display (if it was started)."""
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -187,4 +99,4 @@ if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
 
 
-__all__ = ["photo_inputs", "has_photos", "read_photos", "read_outputs", "PhotoError", "main"]
+__all__ = ["photo_inputs", "has_photos", "read_photos", "read_outputs", "PhotoBars", "PhotoError", "main"]

@@ -99,9 +99,6 @@ def load_any(path: str | Path):
     Raises:
         InputError: every error found, located ``FILE:LINE:COL``.
     """
-    from .components.chips import chips_from_document
-    from .components.deck import deck_from_document
-
     path = Path(path)
     doc = load_yaml(path, display=display_path(path), reads=CHECK_READS)
     kind = doc.data.get("kind")
@@ -111,8 +108,12 @@ def load_any(path: str | Path):
     if hint:
         raise InputError([doc.problem((), hint)])
     if kind == "deck":
+        from .components.deck import deck_from_document
+
         return deck_from_document(doc, path)
     if kind == "chips":
+        from .components.chips import chips_from_document
+
         return chips_from_document(doc, path)
     if kind in ("pad", "tick-pad", "ledger"):
         from .sheets.pads import pad_from_document

@@ -140,33 +140,19 @@ def quote(text: str, limit: int = 40) -> str:
     return "'" + for_terminal(cut) + "'"
 
 
-_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
-
-
 def for_terminal(text: str, *, keep_newlines: bool = False) -> str:
     """``text`` safe to print: control codes, bidi controls and other invisible formatting spelled out.
 
     ``ESC`` becomes ``\\x1b``, U+202E becomes ``\\u202e``; printable text (any
-    script) is unchanged.  With ``keep_newlines`` a line feed stays a line feed
-    (for many lines printed at once).
+    script) is unchanged (:func:`generator.names.shown`, the one escaping
+    rule).  With ``keep_newlines`` a line feed stays a line feed (for many
+    lines printed at once).
     """
-    if text.isprintable() and not any(ch in BIDI_CONTROLS for ch in text):
-        return text
-    out = []
-    for ch in text:
-        if keep_newlines and ch == "\n":
-            out.append(ch)
-        elif ch.isprintable() and ch not in BIDI_CONTROLS:
-            out.append(ch)
-        elif ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ord(ch) < 0x100:
-            out.append(f"\\x{ord(ch):02x}")
-        elif ord(ch) < 0x10000:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(f"\\U{ord(ch):08x}")
-    return "".join(out)
+    from .names import shown
+
+    if keep_newlines:
+        return "\n".join(shown(line) for line in text.split("\n"))
+    return shown(text)
 
 
 def json_for_terminal(text: str) -> str:
@@ -176,9 +162,11 @@ def json_for_terminal(text: str) -> str:
     C1 controls (``\\x9b`` starts a sequence on some terminals) and bidi
     controls as they are; a file name can hold them.
     """
-    if text.isprintable() and not any(ch in BIDI_CONTROLS for ch in text.replace("\n", "")):
+    from .names import UNSAFE_CATEGORIES
+
+    if text.replace("\n", "").isprintable():
         return text
-    return "".join(ch if ch == "\n" or (ch.isprintable() and ch not in BIDI_CONTROLS) else
+    return "".join(ch if ch == "\n" or unicodedata.category(ch) not in UNSAFE_CATEGORIES else
                    "".join(f"\\u{u:04x}" for u in _utf16(ch)) for ch in text)
 
 

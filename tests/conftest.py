@@ -21,3 +21,18 @@ def write_yaml(tmp_path):
         return path
 
     return _write
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _reader_cache(tmp_path_factory):
+    """The photo reader's on-disk cache (generator/reader/cache.py) in a folder of this test session,
+    not the user's: tests neither depend on nor fill it (CLI subprocesses inherit it)."""
+    import os
+
+    old = os.environ.get("SHEETSMITH_CACHE")
+    os.environ["SHEETSMITH_CACHE"] = str(tmp_path_factory.mktemp("reader-cache"))
+    yield
+    if old is None:
+        os.environ.pop("SHEETSMITH_CACHE", None)
+    else:
+        os.environ["SHEETSMITH_CACHE"] = old

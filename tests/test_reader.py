@@ -235,7 +235,7 @@ def bad_photos(tmp_path_factory):
     "name, args, message",
     [
         ("table.jpg", (), "no All In sheet found"),
-        ("notes.jpg", (), "not an image sheetsmith can read"),
+        ("notes.jpg", (), "not an image (the file holds text): sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in sheets (.yaml)"),
         ("bomb.png", (), "too large to read safely (its header claims 900 MP)"),
         ("tiny.jpg", (), "only 500 × 400 pixels"),
         ("far.jpg", (), "the sheet is too small in the photo"),

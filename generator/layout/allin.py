@@ -100,6 +100,7 @@ Strings = type(
     {
         "__annotations__": {k: str for k in _STRING_KEYS},
         "__doc__": "Every label printed on an All In sheet (our own words; see templates/allin-sheet.yaml).",
+        "__module__": __name__,  # so that layouts pickle (photos read in worker processes return them)
         **{k: Field(min_length=1, max_length=160) for k in _STRING_KEYS},
     },
 )

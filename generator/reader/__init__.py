@@ -11,6 +11,18 @@
 
 from .errors import PhotoError
 from .image import looks_like_photo
-from .read import CellReading, CountReading, PhotoReading, read_photo
+
+_LAZY = {"CellReading", "CountReading", "PhotoReading", "read_photo"}
+
+
+def __getattr__(name: str):
+    """The reading chain (numpy, OpenCV, the layouts) is imported on first use, so that asking
+    whether a file is a photo (:func:`looks_like_photo`) stays cheap."""
+    if name in _LAZY:
+        from . import read
+
+        return getattr(read, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["PhotoError", "PhotoReading", "CellReading", "CountReading", "read_photo", "looks_like_photo"]

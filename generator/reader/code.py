@@ -12,6 +12,7 @@ and clearly better than every other candidate.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -139,12 +140,13 @@ def match_code(gray: np.ndarray, fit: SheetFit, candidates: list[str], blur_mm: 
     return CodeReading(None, "none", 1.0 - best, visible)
 
 
-def read_code(gray: np.ndarray, fit: SheetFit, candidates: list[str], blur_mm: float) -> CodeReading:
-    """Read the sheet code: decode it, else match it against ``candidates`` (code texts)."""
+def read_code(gray: np.ndarray, fit: SheetFit, candidates: list[str] | Callable[[], list[str]], blur_mm: float) -> CodeReading:
+    """Read the sheet code: decode it, else match it against ``candidates`` (code texts, or a function
+    giving them: called only when the code cannot be decoded, as drawing every candidate takes time)."""
     text = decode_code(gray, fit)
     if text is not None:
         return CodeReading(text, "decoded")
-    return match_code(gray, fit, candidates, blur_mm)
+    return match_code(gray, fit, candidates() if callable(candidates) else candidates, blur_mm)
 
 
 def parse(text: str | None) -> SheetCode | None:

@@ -97,12 +97,17 @@ _TEMPLATES: dict[tuple, np.ndarray] = {}
 
 def template(scene: Scene, key: tuple, ppm: float = PPM) -> np.ndarray:
     """The blank page rendered from its PDF at ``ppm``: RGB ``uint8`` (cached by ``key``)."""
-    from ..backends.pdf import render_pdf
-    from ..backends.png import pdf_to_images
+    from .cache import cached_template
 
     k = (*key, ppm)
     if k not in _TEMPLATES:
-        _TEMPLATES[k] = np.asarray(pdf_to_images(render_pdf([scene]), dpi=ppm * 25.4)[0], np.uint8)
+        def render():
+            from ..backends.pdf import render_pdf
+            from ..backends.png import pdf_to_images
+
+            return np.asarray(pdf_to_images(render_pdf([scene]), dpi=ppm * 25.4)[0], np.uint8)
+
+        _TEMPLATES[k] = cached_template(key, ppm, render)  # on disk across runs (reader/cache.py)
         while len(_TEMPLATES) > 12:
             _TEMPLATES.pop(next(iter(_TEMPLATES)))
     return _TEMPLATES[k]

@@ -139,6 +139,8 @@ class PhotoReading:
     preview: np.ndarray | None = field(default=None, repr=False)
     """The whole page straightened at ``preview_ppm`` pixels per mm (BGR), for the annotated picture."""
     preview_ppm: float = 4.0
+    annotated: bytes | None = field(default=None, repr=False)
+    """The annotated picture (PNG bytes), once drawn (:func:`generator.photos.read_photos` draws it)."""
 
     @property
     def uncertain(self) -> list[tuple[str, str]]:
@@ -232,9 +234,9 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
             "let it focus on the sheet, and take it again in good light",
         )
     user_layout = load_layout(resolve_layout(layout)) if layout else None
-    candidates = _candidate_codes(fit.paper, user_layout)
+    candidates = _Candidates(fit.paper, user_layout)
     cx, cy, cs = code_box(fit.paper)
-    code = read_code(gray, fit, list(candidates), blur_field.at(cx + cs / 2, cy + cs / 2))
+    code = read_code(gray, fit, candidates.texts, blur_field.at(cx + cs / 2, cy + cs / 2))
     if code.text is None and user_layout is not None and code.visible and code.mismatch > 1.0 - REJECT_SCORE:
         raise PhotoError(
             display,
@@ -242,7 +244,7 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
             f"(correlation {1 - code.mismatch:.2f}): this is a sheet of another layout, or of another version of it",
         )
     lay = _layout_for(code, fit, user_layout, candidates, display, layout)
-    scene = build_allin_sheet(lay, fit.paper)
+    scene = scene_for(lay, fit.paper)
     digest = geometry_hash(scene)
     printed = {int(t.key) for t in scene.marks if t.kind == "marker"}
     if set(fit.found) - printed:  # a "marker" this sheet does not print: a false detection, fit again without it
@@ -292,16 +294,27 @@ def _too_soft(gray: np.ndarray) -> bool:
     return float(cv2.Laplacian(small, cv2.CV_32F).var()) < 12.0
 
 
-_CODES: dict[tuple, str] = {}
+_SCENES: dict[tuple, tuple[AllInLayout, Scene]] = {}
+
+
+def scene_for(layout: AllInLayout, paper: Paper) -> Scene:
+    """The blank sheet's scene for ``layout`` on ``paper`` (built once per process, and kept on disk
+    across runs: :mod:`.cache`). Read-only: the reader never changes it."""
+    from .cache import cached_scene
+
+    key = (layout.id, str(layout.source), paper.id)
+    hit = _SCENES.get(key)
+    if hit is None or (hit[0] is not layout and hit[0] != layout):
+        hit = (layout, cached_scene(layout, paper, lambda: build_allin_sheet(layout, paper)))
+        _SCENES[key] = hit
+        while len(_SCENES) > 24:
+            _SCENES.pop(next(iter(_SCENES)))
+    return hit[1]
 
 
 def code_for(layout: AllInLayout, paper: Paper) -> str:
-    """The sheet code text sheetsmith prints for ``layout`` on ``paper`` (cached)."""
-    key = (layout.id, layout.source, paper.id)
-    if key not in _CODES:
-        scene = build_allin_sheet(layout, paper)
-        _CODES[key] = SheetCode(SHEET_FORMAT, layout.id, paper.id, geometry_hash(scene)).text()
-    return _CODES[key]
+    """The sheet code text sheetsmith prints for ``layout`` on ``paper``."""
+    return SheetCode(SHEET_FORMAT, layout.id, paper.id, geometry_hash(scene_for(layout, paper))).text()
 
 
 _SHIPPED: dict[tuple[str, float], AllInLayout] = {}
@@ -315,19 +328,47 @@ def _shipped(path: Path) -> AllInLayout:
     return _SHIPPED[key]
 
 
-def _candidate_codes(paper: Paper, user_layout: AllInLayout | None) -> dict[str, AllInLayout]:
-    out: dict[str, AllInLayout] = {}
-    if user_layout is not None:
-        out[code_for(user_layout, paper)] = user_layout
-        return out
-    for item in shipped_layouts():
-        if item.game == "allin":
-            lay = _shipped(item.path)
-            out[code_for(lay, paper)] = lay
-    return out
+class _Candidates:
+    """The layouts a photo may show (``--layout``'s, else every shipped All In layout), loaded only as needed.
+
+    A decoded sheet code names its layout: only that one is loaded and drawn.  Only when
+    the code must be *matched* (too small or soft to decode) are all candidates drawn.
+    """
+
+    def __init__(self, paper: Paper, user_layout: AllInLayout | None):
+        self.paper = paper
+        self.user_layout = user_layout
+        self._all: dict[str, AllInLayout] | None = None
+
+    def all(self) -> dict[str, AllInLayout]:
+        """Code text → layout, for every candidate."""
+        if self._all is None:
+            if self.user_layout is not None:
+                self._all = {code_for(self.user_layout, self.paper): self.user_layout}
+            else:
+                self._all = {}
+                for item in shipped_layouts():
+                    if item.game == "allin":
+                        lay = _shipped(item.path)
+                        self._all[code_for(lay, self.paper)] = lay
+        return self._all
+
+    def texts(self) -> list[str]:
+        """Every candidate's code text."""
+        return list(self.all())
+
+    def with_id(self, layout_id: str) -> AllInLayout | None:
+        """The shipped layout whose id is ``layout_id`` (its file is found by name first), or ``None``."""
+        if self._all is None:
+            for item in shipped_layouts():
+                if item.game == "allin" and item.id.lower() == layout_id:
+                    lay = _shipped(item.path)
+                    if lay.id.lower() == layout_id:
+                        return lay
+        return next((lay for lay in self.all().values() if lay.id.lower() == layout_id), None)
 
 
-def _layout_for(code: CodeReading, fit: SheetFit, user_layout: AllInLayout | None, candidates: dict[str, AllInLayout],
+def _layout_for(code: CodeReading, fit: SheetFit, user_layout: AllInLayout | None, candidates: "_Candidates",
                 display: str, layout_arg: str | None) -> AllInLayout:
     if code.text is None:
         if user_layout is not None:
@@ -352,11 +393,9 @@ def _layout_for(code: CodeReading, fit: SheetFit, user_layout: AllInLayout | Non
         if sc.layout_id != user_layout.id:
             raise PhotoError(display, f"the photo shows a sheet of layout '{sc.layout_id}', not '{user_layout.id}' as --layout {layout_arg} says")
         return user_layout
-    if code.text.upper() in candidates:
-        return candidates[code.text.upper()]
-    for lay in candidates.values():
-        if lay.id == sc.layout_id:
-            return lay  # a shipped layout, but another version: the hash check reports it
+    lay = candidates.with_id(sc.layout_id)
+    if lay is not None:
+        return lay  # when the code's geometry hash differs, another version: the hash check reports it
     raise PhotoError(
         display,
         f"the sheet's layout '{sc.layout_id}' is not a shipped layout; name its file with --layout FILE",
@@ -516,4 +555,4 @@ def _count(decisions: list[tuple[int, Decision]], what: str) -> CountReading:
     return CountReading(len(marked), conf, "", marked, unsure)
 
 
-__all__ = ["read_photo", "PhotoReading", "CellReading", "CountReading", "decide", "code_for", "InputError"]
+__all__ = ["read_photo", "PhotoReading", "CellReading", "CountReading", "decide", "code_for", "scene_for", "InputError"]

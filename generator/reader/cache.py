@@ -1,0 +1,152 @@
+"""An on-disk cache of what the reader rebuilds for every photo: the blank sheet's scene and its rendering.
+
+Reading a photo needs the blank sheet the photo shows, twice: its scene (where
+every box and circle is, :func:`generator.sheets.allin.build_allin_sheet`) and
+the page rendered from it at the reader's resolution (the template the photo
+is compared with).  Drawing and rendering take about 0.3 s and the imports of
+reportlab and pdfium; a fresh ``sheetsmith verify photo.jpg`` would pay that
+every time.  Both are kept in the user's cache folder (``platformdirs``:
+``~/.cache/sheetsmith`` on Linux; ``SHEETSMITH_CACHE`` names another folder,
+``SHEETSMITH_CACHE=off`` turns the cache off).
+
+An entry's name is a hash of everything it depends on: the layout file's
+bytes, the paper, the resolution, the sheetsmith version, the versions of
+reportlab and pypdfium2 and a fingerprint of sheetsmith's own code and
+templates (the size and time of every ``.py`` and template file), so a change
+anywhere — a new release, an edited layout, a developer's edit to the drawing
+code — reads as a miss and the entry is made anew.  An entry that cannot be
+read is made anew; one that cannot be written is skipped (the cache only
+saves time).  At most :data:`MAX_ENTRIES` files are kept, the oldest removed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+MAX_ENTRIES = 64
+"""Files kept in the cache folder; the least recently written go first."""
+ENV = "SHEETSMITH_CACHE"
+"""Environment variable: the cache folder, or ``off``."""
+
+
+def cache_dir() -> Path | None:
+    """The folder of the reader's cache, or ``None`` when the cache is off."""
+    env = os.environ.get(ENV, "")
+    if env.lower() in ("off", "0", "no", "none"):
+        return None
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_path
+
+    return user_cache_path("sheetsmith", appauthor=False) / "reader"
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """A hash of sheetsmith's version, its renderers' versions and the size and time of its code and template files."""
+    from importlib import metadata
+
+    from .. import __version__
+    from ..paths import TEMPLATES_DIR
+
+    h = hashlib.sha256(f"sheetsmith {__version__}".encode())
+    for dist in ("reportlab", "pypdfium2", "segno"):
+        try:
+            h.update(f"|{dist} {metadata.version(dist)}".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"|{dist} -".encode())
+    package = Path(__file__).resolve().parents[1]
+    for folder, pattern in ((package, "*.py"), (TEMPLATES_DIR, "*")):
+        for path in sorted(folder.rglob(pattern)):
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            h.update(f"|{path.relative_to(folder)}:{st.st_size}:{st.st_mtime_ns}".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+def sheet_key(layout_id: str, source: str | Path | None, paper_id: str, *extra: object) -> str | None:
+    """The part of an entry's name that names the sheet: the layout file's bytes, its id, the paper
+    (and ``extra``); ``None`` for a layout that has no file (built in memory: not cached)."""
+    if not source:
+        return None
+    try:
+        content = Path(source).read_bytes()
+    except OSError:
+        return None
+    h = hashlib.sha256(code_fingerprint().encode())
+    h.update(content)
+    h.update(repr((layout_id, paper_id, *extra)).encode("utf-8", "surrogateescape"))
+    return h.hexdigest()[:32]
+
+
+def _load(path: Path, read: Callable[[Path], object]):
+    if not path.is_file():
+        return None
+    try:
+        return read(path)
+    except Exception:  # a damaged or foreign entry: made anew
+        return None
+
+
+def _store(folder: Path, name: str, data: bytes) -> None:
+    try:
+        from ..output import write_atomic
+
+        write_atomic(folder / name, data)
+        entries = sorted(folder.glob("*.*"), key=lambda p: p.stat().st_mtime)
+        for old in entries[:-MAX_ENTRIES]:
+            old.unlink(missing_ok=True)
+    except Exception:  # read-only home, full disk: the cache only saves time
+        pass
+
+
+def cached_scene(layout, paper, build: Callable[[], object]):
+    """The blank sheet's scene for ``layout`` on ``paper``: from the cache, else ``build()`` (and kept)."""
+    folder = cache_dir()
+    key = sheet_key(layout.id, getattr(layout, "source", None), paper.id) if folder is not None else None
+    if key is None:
+        return build()
+    name = f"scene-{key}.pickle"
+    scene = _load(folder / name, lambda p: pickle.loads(p.read_bytes()))
+    if scene is None or type(scene).__name__ != "Scene":
+        scene = build()
+        _store(folder, name, pickle.dumps(scene, protocol=pickle.HIGHEST_PROTOCOL))
+    return scene
+
+
+def cached_template(key: tuple, ppm: float, render: Callable[[], np.ndarray]) -> np.ndarray:
+    """The blank page rendered at ``ppm`` pixels per mm (RGB ``uint8``): from the cache, else ``render()`` (and kept).
+
+    Args:
+        key: ``(layout id, layout file, geometry hash, paper id)``, as :func:`generator.reader.marks.template` takes it.
+
+    Stored as PNG (a blank page compresses to a few hundred KB and reads back in a few tens of ms).
+    """
+    folder = cache_dir()
+    layout_id, source, digest, paper_id = key
+    name_key = sheet_key(layout_id, source, paper_id, digest, ppm) if folder is not None else None
+    if name_key is None:
+        return render()
+    import cv2
+
+    name = f"template-{name_key}.png"
+    bgr = _load(folder / name, lambda p: cv2.imread(str(p), cv2.IMREAD_COLOR))
+    if bgr is not None:
+        return np.ascontiguousarray(bgr[:, :, ::-1])
+    rgb = render()
+    ok, png = cv2.imencode(".png", np.ascontiguousarray(rgb[:, :, ::-1]), [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    if ok:
+        _store(folder, name, png.tobytes())
+    return rgb
+
+
+__all__ = ["cache_dir", "cached_scene", "cached_template", "code_fingerprint", "sheet_key", "MAX_ENTRIES"]
