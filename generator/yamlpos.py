@@ -169,45 +169,37 @@ def load_yaml(path: str | Path, *, display: str | None = None, reads: str = READ
     return parse_yaml(text, name)
 
 
-_MAGIC: tuple[tuple[bytes, int, str], ...] = (
-    (b"%PDF-", 0, "a PDF document"),
-    (b"PK\x03\x04", 0, "a ZIP archive (an office document such as .docx, .xlsx or .odt is one)"),
-    (b"\x89PNG\r\n\x1a\n", 0, "a PNG image"),
-    (b"\xff\xd8\xff", 0, "a JPEG image"),
-    (b"GIF87a", 0, "a GIF image"),
-    (b"GIF89a", 0, "a GIF image"),
-    (b"II*\x00", 0, "a TIFF image"),
-    (b"MM\x00*", 0, "a TIFF image"),
-    (b"\x1f\x8b", 0, "a gzip archive"),
-    (b"7z\xbc\xaf\x27\x1c", 0, "a 7-Zip archive"),
-    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", 0, "an old Microsoft Office document (.doc, .xls)"),
-    (b"{\\rtf", 0, "an RTF document"),
-    (b"SQLite format 3\x00", 0, "an SQLite database"),
-    (b"\x7fELF", 0, "a program (ELF)"),
-    (b"\xff\xfe", 0, "UTF-16 text (save it as UTF-8)"),
-    (b"\xfe\xff", 0, "UTF-16 text (save it as UTF-8)"),
+_OTHER_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Microsoft Office document (.doc, .xls)"),
+    (b"{\\rtf", "an RTF document"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+    (b"\x7fELF", "a program (ELF)"),
+    (b"\xff\xfe", "UTF-16 text (save it as UTF-8)"),
+    (b"\xfe\xff", "UTF-16 text (save it as UTF-8)"),
 )
+_FAMILIES = {"PDF": "a PDF document", "video": "a video ({kind})", "raw": "a camera RAW file ({kind})",
+             "JPEG XL": "a JPEG XL image", "archive": "a ZIP archive (an office document such as .docx, .xlsx or .odt is one)",
+             "photo": "a {kind} image"}
 
 
 def binary_kind(raw: bytes) -> str | None:
     """What a file that is not text is, from its first bytes ("a PDF document", "a PNG image"), or None.
 
-    Recognises PDF, ZIP (and the office documents built on it), PNG, JPEG,
-    GIF, TIFF, WebP, HEIC/AVIF, gzip, 7-Zip, old Office, RTF, SQLite, ELF and
-    UTF-16; any other file with NUL bytes near its start is "a binary file".
+    Images, PDF, videos, camera RAW files and ZIP archives are told apart by
+    the photo reader's :func:`generator.reader.image.sniff`; gzip, 7-Zip, old
+    Office, RTF, SQLite, ELF and UTF-16 here; any other file with NUL bytes
+    near its start is "a binary file".
     """
-    for magic, offset, kind in _MAGIC:
-        if raw[offset:offset + len(magic)] == magic:
-            return kind
-    if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
-        return "a WebP image"
-    if raw[4:8] == b"ftyp":
-        brand = raw[8:12]
-        if brand in (b"heic", b"heix", b"hevc", b"mif1", b"msf1"):
-            return "a HEIC image"
-        if brand in (b"avif", b"avis"):
-            return "an AVIF image"
-        return "a video or image in an ISO media container"
+    from .reader.image import sniff
+
+    family, kind = sniff(raw[:4096])
+    if family in _FAMILIES:
+        return _FAMILIES[family].format(kind=kind)
+    for magic, what in _OTHER_MAGIC:
+        if raw.startswith(magic):
+            return what
     if b"\x00" in raw[:1024]:
         return "a binary file"
     return None

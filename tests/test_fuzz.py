@@ -270,7 +270,8 @@ def test_reproductions_of_the_issue(tmp_path):
         (["render", "q-diamonds", "--fill", "loop.yaml", "-o", "f.svg"], 2, "loop.yaml: error: is a symbolic link"),
         (["render", "q-diamonds", "--fill", "nul.yaml", "-o", "x.svg"], 2, "nul.yaml:5:9: error: 'A\\x00nn' holds the control character (U+0000 NULL)"),
         (["verify", "esc.yaml"], 2, "esc.yaml:5:9: error: '\\x1b]0;PWNED\\x07\\x1b[31mAnn' holds the control character (U+001B ESCAPE)"),
-        (["verify", "sheet.pdf"], 2, "sheet.pdf: error: this is a PDF document, not YAML text; verify reads typed-in sheets"),
+        (["verify", "sheet.pdf"], 2, "sheet.pdf: error: this is a PDF document"),
+        (["check", "sheet.pdf"], 2, "sheet.pdf: error: this is a PDF document, not YAML text; check and render read layout"),
         (["verify", "zeros.yaml"], 2, "zeros.yaml:5:9: error: player must be text, not 0012;"),
     ]
     for args, code, said in cases:
