@@ -43,7 +43,9 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Annotated, Any, Literal, Sequence
+
+from pydantic import ConfigDict, Field, StringConstraints
 
 from .cards import Card, CardCodeError, parse_card
 from .errors import FindingsError, InputError, Problem
@@ -65,6 +67,7 @@ from .rules.allin_game import (
 )
 from .rules.allin_sheet import FilledSheet
 from .sheetfile import find_layout
+from .layout.schema import StrictModel
 from .validation import text_problem
 from .yamlpos import Document, PathKey, load_yaml, shown
 
@@ -87,10 +90,58 @@ __all__ = [
 LOG_KIND = "game-log"
 """The ``kind:`` of a game log file (``game: allin`` alone is a typed-in sheet)."""
 
-_TOP_KEYS = ("game", "kind", "layout", "players", "golden_deck", "rounds")
-_ROUND_KEYS = ("round", "revealed", "moves")
-_MOVE_KEYS = ("cell", "card", "chips", "golden")
-_GOLDEN_KEYS = ("card", "cell", "as")
+
+
+class GoldenPickSpec(StrictModel):
+    """A Golden Deck pick in a move: the card taken, the space it is written in, and what a Joker stands for."""
+
+    model_config = ConfigDict(populate_by_name=True)
+    card: str = Field(description="the Golden Deck card taken, e.g. 5H or JK")
+    cell: str = Field(description="the empty space it is written in, e.g. e1")
+    as_: str | None = Field(default=None, alias="as", description="for a Joker: the card it is written as, e.g. AH")
+
+
+class MoveSpec(StrictModel):
+    """One player's move in a round: the space, the card written there, chips spent, a Golden Deck pick."""
+
+    cell: str = Field(description="the space written in, column letter and row number, e.g. c3")
+    card: str = Field(description="the card written, e.g. QH")
+    chips: int = Field(default=0, ge=0, strict=True, description="chips spent to change a revealed card")
+    golden: GoldenPickSpec | None = None
+
+
+class RoundSpec(StrictModel):
+    """One round of a game log: the two cards revealed and every player's move."""
+
+    round: int | None = Field(default=None, description="optional; checked against the round's place in the list")
+    revealed: list[str] = Field(description="the two cards turned this round, e.g. [QH, 10S]")
+    moves: dict[str, Annotated[str, StringConstraints(pattern=r"^\s*[Pp][Aa][Ss][Ss]\s*$")] | MoveSpec] = Field(
+        description="player: move, or 'pass' when no space is legal")
+
+
+class GameLogSpec(StrictModel):
+    """An All In game log (``kind: game-log``), as written.  The reader checks its keys against these models."""
+
+    game: Literal["allin"]
+    kind: Literal["game-log"]
+    layout: str = Field(description="a shipped layout id, or a path relative to this file")
+    players: list[str]
+    golden_deck: list[str] = Field(description="the Golden Deck's cards, top first")
+    rounds: list[RoundSpec]
+
+
+def _keys(model) -> tuple[str, ...]:
+    return tuple(f.alias or name for name, f in model.model_fields.items())
+
+
+def _required(model) -> tuple[str, ...]:
+    return tuple(f.alias or name for name, f in model.model_fields.items() if f.is_required())
+
+
+_TOP_KEYS = _keys(GameLogSpec)  # the keys the reader accepts come from the models, so schema and reader agree
+_ROUND_KEYS = _keys(RoundSpec)
+_MOVE_KEYS = _keys(MoveSpec)
+_GOLDEN_KEYS = _keys(GoldenPickSpec)
 _CELL = re.compile(r"([a-z]{1,2})([1-9][0-9]{0,2})")
 _MAX_NAME = 60  # as the typed-in sheet's player:
 
@@ -268,7 +319,7 @@ def game_log_from_document(doc: Document, path: Path) -> LogFile:
     """Check a parsed game log document (see :func:`load_game_log`)."""
     r = _Reader(doc)
     data = doc.data
-    r.keys(data, (), _TOP_KEYS, _TOP_KEYS, "the game log")
+    r.keys(data, (), _TOP_KEYS, _required(GameLogSpec), "the game log")
     if r.problems and any("missing key 'game'" in p.message or "missing key 'kind'" in p.message for p in r.problems):
         if data.get("game") == "allin" and "grid" in data:
             r.problems = [doc.problem((), "this is a typed-in sheet, not a game log; score it with 'sheetsmith verify'")]
@@ -329,7 +380,7 @@ def _read_round(r: _Reader, item: Any, path: PathKey, number: int) -> Round | No
         r.error(path, f"round {number} must be a mapping with 'revealed:' and 'moves:'")
         return None
     before = len(r.problems)
-    r.keys(item, path, _ROUND_KEYS, ("revealed", "moves"), f"round {number}")
+    r.keys(item, path, _ROUND_KEYS, _required(RoundSpec), f"round {number}")
     if "round" in item and item["round"] != number:
         r.error(path + ("round",), f"this is round {number} (the {_ordinal(number)} item of rounds:), not {r.said(item['round'], path + ('round',))}")
     revealed = None
@@ -358,7 +409,7 @@ def _read_move(r: _Reader, value: Any, path: PathKey, who: str) -> Move | None:
         r.error(path, f"{who}: a move is a mapping such as {{cell: c3, card: QH, chips: 1}}, or 'pass'")
         return None
     before = len(r.problems)
-    r.keys(value, path, _MOVE_KEYS, ("cell", "card"), f"{who}'s move")
+    r.keys(value, path, _MOVE_KEYS, _required(MoveSpec), f"{who}'s move")
     cell = r.cell(value["cell"], path + ("cell",), f"{who}: cell") if "cell" in value else None
     card = r.card(value["card"], path + ("card",), f"{who}: card") if "card" in value else None
     chips = value.get("chips", 0)
@@ -377,7 +428,7 @@ def _read_pick(r: _Reader, value: Any, path: PathKey, who: str) -> GoldenPick | 
         r.error(path, f"{who}: golden is a mapping such as {{card: 5H, cell: e1}} (add 'as: AH' for a Joker)")
         return None
     before = len(r.problems)
-    r.keys(value, path, _GOLDEN_KEYS, ("card", "cell"), f"{who}'s Golden Deck pick")
+    r.keys(value, path, _GOLDEN_KEYS, _required(GoldenPickSpec), f"{who}'s Golden Deck pick")
     card = r.card(value["card"], path + ("card",), f"{who}: golden card") if "card" in value else None
     cell = r.cell(value["cell"], path + ("cell",), f"{who}: golden cell") if "cell" in value else None
     written = r.card(value["as"], path + ("as",), f"{who}: golden as") if "as" in value else None

@@ -1,7 +1,7 @@
 """The ``sheetsmith`` command (typer + rich): a thin face over :mod:`generator.jobs`.
 
 Commands: ``build``, ``render``, ``layouts``, ``check``, ``verify``,
-``replay``, ``simulate``.  Each parses its options, calls one job and prints
+``replay``, ``simulate``, ``balance``.  Each parses its options, calls one job and prints
 what the job returns.  Problems print as ``FILE:LINE:COL: error: message``
 lines on stderr; nothing is half-written.
 
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from . import __version__
-from .errors import Problem, SheetsmithError
+from .errors import Interrupted, Problem, SheetsmithError
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
@@ -38,39 +38,75 @@ problems found (a rule broken, a written score that differs, an impossible sheet
 a person, validation errors); 2 an input could not be read at all (missing, not YAML, not an image,
 wrong format) or a usage error."""
 
+def _plain_arguments() -> None:
+    """Show arguments in help as ``FILE...`` (their metavar), not typer 0.2x's ``{files}...`` and ``<list[Path]>``.
+
+    Only the help text changes; a typer without these hooks is left as it is.
+    """
+    from typer.core import TyperArgument
+
+    if hasattr(TyperArgument, "_usage_display_name"):
+        def usage(self) -> str:
+            name = self.metavar or (self.name or "").upper()
+            return name if self.required else f"[{name}]"
+
+        TyperArgument._usage_display_name = usage  # type: ignore[method-assign]
+    if hasattr(TyperArgument, "display_type_rich"):
+        TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
+
+
+_plain_arguments()
+
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,
+    rich_markup_mode=None,  # plain help: flag names without <bool>, no rich import for --help
     help="sheetsmith: printable game sheets from YAML layouts, checked by the same rules engine.\n\n" + EXIT_HELP,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 _consoles: dict[str, "Console"] = {}
 
+UNWRAPPED = 100_000
+"""Console width when the output is not a terminal: lines piped to another program are never wrapped."""
+
+
+def _console(stderr: bool) -> "Console":
+    from rich.console import Console
+
+    console = Console(stderr=stderr, markup=False, emoji=False)  # names from files are never read as [markup] or :emoji:
+    if not console.is_terminal:  # a pipe or a file: no wrapping at 80 columns, tables at their natural width
+        console.width = UNWRAPPED
+    return console
+
 
 def out() -> "Console":
-    """The console for results (stdout)."""
+    """The console for results (stdout); never wraps when stdout is not a terminal."""
     if "out" not in _consoles:
-        from rich.console import Console
-
-        _consoles["out"] = Console(markup=False, emoji=False)  # names from files are never read as [markup] or :emoji:
+        _consoles["out"] = _console(stderr=False)
     return _consoles["out"]
 
 
 def err() -> "Console":
-    """The console for problems, notes and progress bars (stderr)."""
+    """The console for problems, notes and progress bars (stderr); never wraps when stderr is not a terminal."""
     if "err" not in _consoles:
-        from rich.console import Console
-
-        _consoles["err"] = Console(stderr=True, markup=False, emoji=False)
+        _consoles["err"] = _console(stderr=True)
     return _consoles["err"]
 
 
 def _say(text: str, *, to_err: bool = True) -> None:
-    """Print plain text (no markup, no highlighting, never wrapped); each line escaped so that nothing
-    taken from a file or a file name (an escape sequence, a bidi override) reaches the terminal raw."""
+    """Print plain text (no markup, no highlighting, never wrapped), without loading rich; each line
+    escaped so that nothing taken from a file or a file name (an escape sequence, a bidi override)
+    reaches the terminal raw."""
     from .validation import for_terminal
 
-    (err() if to_err else out()).print(for_terminal(text, keep_newlines=True), markup=False, highlight=False, soft_wrap=True)
+    text = for_terminal(text, keep_newlines=True)
+    stream = sys.stderr if to_err else sys.stdout
+    try:
+        print(text, file=stream, flush=True)
+    except UnicodeEncodeError:  # a terminal that cannot show ♦ and –
+        data = (text + "\n").encode(stream.encoding or "ascii", errors="replace")
+        stream.buffer.write(data) if hasattr(stream, "buffer") else stream.write(data.decode("ascii", "replace"))
+        stream.flush()
 
 
 def _problems(problems, *, to_err: bool = True) -> None:
@@ -99,20 +135,20 @@ def _progress():
                     console=err(), transient=False)
 
 
-BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, help="Decks: art beyond the cut line, mm (less is used if the paper is too small).")
+BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, metavar="MM", help="Decks: art beyond the cut line, mm (less is used if the paper is too small).")
 BACKS = typer.Option(True, "--backs/--no-backs", help="Decks: a mirrored backs page after each fronts page (long-edge duplex).")
-OFFSET = typer.Option("0,0", "--back-offset", help="Decks: DX,DY mm to move every back: +DX right, +DY down, as seen on the printed backs page.")
-CARD_SIZE = typer.Option(None, "--card-size", help="Decks: poker (63×88 mm), poker-in (2.5×3.5 in) or bridge (2.25×3.5 in).")
+OFFSET = typer.Option("0,0", "--back-offset", metavar="DX,DY", help="Decks: DX,DY mm to move every back: +DX right, +DY down, as seen on the printed backs page.")
+CARD_SIZE = typer.Option(None, "--card-size", metavar="SIZE", help="Decks: poker (63×88 mm), poker-in (2.5×3.5 in) or bridge (2.25×3.5 in).")
 
 
 @app.command()
 def build(
-    out_dir: Path = typer.Option(Path("output"), "--out-dir", "-d", help="Folder for the generated files."),
+    out_dir: Path = typer.Option(Path("output"), "--out-dir", "-d", metavar="DIR", help="Folder for the generated files."),
     papers: List[PaperChoice] = typer.Option(
-        [PaperChoice.a4, PaperChoice.letter], "--paper", "-p", case_sensitive=False,
+        [PaperChoice.a4, PaperChoice.letter], "--paper", "-p", case_sensitive=False, metavar="a4|letter",
         help="Paper size(s); repeat for several (--paper a4 --paper letter).",
     ),
-    dpi: int = typer.Option(150, min=50, max=600, help="Resolution of the PNG previews."),
+    dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="Resolution of the PNG previews."),
     bleed: float = BLEED,
     backs: bool = BACKS,
     back_offset: str = OFFSET,
@@ -157,65 +193,81 @@ def build(
 
 @app.command()
 def render(
-    layout: str = typer.Argument(..., help="A shipped id (see 'sheetsmith layouts') or a path to a layout, deck or chips YAML file."),
-    fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, help="Output format; default: from -o's extension, else pdf."),
-    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, help="Paper size."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file; default output/<folder>/<id>-<paper>.<format>."),
-    force: bool = typer.Option(False, "--force", help="Replace OUTPUT (and its manifest) if it already exists."),
-    dpi: int = typer.Option(150, min=50, max=600, help="PNG resolution."),
+    layout: str = typer.Argument(..., metavar="ID|FILE", help="A shipped id (see 'sheetsmith layouts') or a path to a layout, deck, chip sheet or pad YAML file."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, metavar="pdf|svg|png", help="Output format; default: from -o's extension, else pdf."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, metavar="a4|letter", help="Paper size."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default: output/<folder>/<id>-<paper>.<format> for a shipped id, <file>-<paper>.<format> next to your own file."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing output of your own file or -o (and its manifest); shipped items' outputs are replaced freely."),
+    page: Optional[str] = typer.Option(None, "--page", "--pages", metavar="N|all", help="One page (1, 2, ...) in any format, or 'all': one SVG or PNG per page, NAME-p01.png, NAME-p02.png, ..."),
+    dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="PNG resolution."),
     bleed: float = BLEED,
     backs: bool = BACKS,
     back_offset: str = OFFSET,
     card_size: Optional[str] = CARD_SIZE,
-    variant: Optional[str] = typer.Option(None, "--variant", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
-    fill: Optional[Path] = typer.Option(None, "--fill", help="All In sheets: draw this typed-in sheet's cards and scores on it, as a player would."),
-    others: List[Path] = typer.Option([], "--with", help="With --fill: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides."),
+    variant: Optional[str] = typer.Option(None, "--variant", metavar="target=N,flip7_bonus=N", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
+    fill: Optional[Path] = typer.Option(None, "--fill", metavar="FILE", help="Draw a typed-in file on the item as a player fills it: an All In sheet on its layout, a Flip 7 pad on the score pad or tick pad (a page per player)."),
+    others: List[Path] = typer.Option([], "--with", metavar="SHEET", help="With --fill on an All In sheet: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides."),
 ) -> None:
-    """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (the first page).
+    """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (one page).
 
     A deck or chip sheet rendered to PDF also gets its manifest, a .json file next to the PDF."""
-    import json
-
     from .jobs import print_options, render_item
-    from .output import write_atomic
-    from .paper import paper as get_paper
-    from .render import output_folder
+    from .targets import output_target, parse_page, write_rendered
 
+    fmt = _format(fmt, output)
+    options = print_options(bleed, backs, back_offset, card_size)
+    done = render_item(layout, fmt=fmt.value, paper=paper.value, dpi=dpi, options=options, variant=variant,
+                       fill=fill, others=others, page=parse_page(page))
+    target, overwrite = output_target(done, output=output, force=force)
+    written, manifest = write_rendered(done, target, overwrite)
+    _problems(done.warnings)
+    for note in done.notes:
+        _say(f"note: {note}")
+    _say(_rendered_line(done, written, manifest), to_err=False)
+
+
+def _format(fmt: Optional[Format], output: Optional[Path]) -> Format:
+    """The output format from ``--format`` and ``-o``'s extension, which must agree."""
     suffix = output.suffix.lower().lstrip(".") if output else ""
     if output is not None and suffix not in Format.__members__:
         raise SheetsmithError(f"{output}: sheetsmith writes .pdf, .svg or .png files; end the file name with one of those")
     if fmt is None:
-        fmt = Format(suffix) if suffix else Format.pdf
-    elif suffix and suffix != fmt.value:
+        return Format(suffix) if suffix else Format.pdf
+    if suffix and suffix != fmt.value:
         raise SheetsmithError(f"{output}: the name ends in .{suffix} but --format is {fmt.value}; make them agree")
-    options = print_options(bleed, backs, back_offset, card_size)
-    done = render_item(layout, fmt=fmt.value, paper=paper.value, dpi=dpi, options=options, variant=variant,
-                       fill=fill, others=others)
-    if output is None:
-        target = Path("output") / output_folder(done.item) / f"{done.item.id}-{paper.value}.{fmt.value}"
-        overwrite = True
+    return fmt
+
+
+def _rendered_line(done, written: list[Path], manifest: Optional[Path]) -> str:
+    """The line ``render`` prints for what :func:`generator.targets.write_rendered` wrote."""
+    from .paper import paper as get_paper
+
+    n, label, kind = done.pages, get_paper(done.paper).label, done.fmt.upper()
+    if done.each_page:
+        size = sum(len(d) for d in done.each_page)
+        return f"wrote {written[0]} … {written[-1].name} ({n} {kind} files, {label}, one per page, {size / 1024:.0f} KB)"
+    if done.page is not None:
+        extent = f"page {done.page} of {n}"
     else:
-        target, overwrite = output, force
-    manifest_path = target.with_suffix(".json") if (done.manifest is not None and fmt == Format.pdf) else None
-    if not overwrite and os.path.lexists(target):
-        raise SheetsmithError(f"{target}: already exists; pass --force to replace it")
-    if manifest_path is not None and os.path.lexists(manifest_path) and not overwrite:
-        raise SheetsmithError(f"{manifest_path} (the manifest next to {target.name}): already exists; pass --force to replace it")
-    written = write_atomic(target, done.data, overwrite=overwrite)
-    if manifest_path is not None:
-        write_atomic(manifest_path, (json.dumps(done.manifest, indent=1) + "\n").encode(), overwrite=True)
-    _problems(done.warnings)
-    for note in done.notes:
-        _say(f"note: {note}")
-    n = done.pages
-    extent = f"{n} pages" if fmt == Format.pdf and n > 1 else (f"page 1 of {n}" if n > 1 else "1 page")
-    extra = f", manifest {manifest_path}" if manifest_path else ""
-    _say(f"wrote {written} ({fmt.value.upper()}, {get_paper(paper.value).label}, {extent}, {len(done.data) / 1024:.0f} KB{extra})", to_err=False)
+        extent = f"{n} pages" if done.fmt == "pdf" and n > 1 else (f"page 1 of {n}" if n > 1 else "1 page")
+    extra = f", manifest {manifest}" if manifest else ""
+    return f"wrote {written[0]} ({kind}, {label}, {extent}, {len(done.data) / 1024:.0f} KB{extra})"
 
 
 @app.command("layouts")
-def list_layouts() -> None:
+def list_layouts(
+    as_json: bool = typer.Option(False, "--json", help="Print every shipped item's id, kind, game, paper sizes and file as JSON."),
+) -> None:
     """List what ships: sheet layouts, decks, chip sheets, score pads and ledgers."""
+    if as_json:
+        import json
+
+        from .show import shipped_items
+
+        rows, problems = shipped_items()
+        sys.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
+        _problems(problems)
+        raise typer.Exit(1 if any(p.is_error for p in problems) else 0)
     from rich.table import Table
     from rich.text import Text
 
@@ -240,8 +292,101 @@ def list_layouts() -> None:
         raise typer.Exit(1)
 
 
+class NewGame(str, Enum):
+    allin = "allin"
+
+
 @app.command()
-def check(files: List[Path] = typer.Argument(..., help="Layout, deck, chip sheet, pad or ledger YAML files to validate.")) -> None:
+def new(
+    game: NewGame = typer.Argument(..., case_sensitive=False, metavar="allin", help="The game: allin (All In player sheets)."),
+    file: Path = typer.Argument(..., metavar="FILE.yaml", help="The new layout file; its name gives the sheet's id."),
+    source: Optional[str] = typer.Option(None, "--from", metavar="ID|FILE", help="Copy this sheet (a shipped id such as q-diamonds, or a layout file); default: a small commented skeleton."),
+    force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
+) -> None:
+    """Start a sheet of your own: a copy of a shipped sheet or a commented skeleton, with a fresh id that is
+    never a shipped one. Then: sheetsmith watch FILE (or check, show, render)."""
+    from .starter import new_layout
+
+    made = new_layout(game.value, file, source=source, force=force)
+    what = f"a copy of {made.copied_from}" if made.copied_from else "a skeleton: a 5×5 grid with ten hands"
+    _say(f"wrote {made.path} ({what}, id '{made.id}')", to_err=False)
+    _say(f"next: sheetsmith show {made.path} (its hands), sheetsmith watch {made.path} (a PDF next to it on every save)",
+         to_err=False)
+
+
+@app.command()
+def watch(
+    file: Path = typer.Argument(..., metavar="FILE", help="A layout, deck, chip sheet or pad file to check and render on every save."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, metavar="pdf|svg|png", help="Output format; default: from -o's extension, else pdf."),
+    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, metavar="a4|letter", help="Paper size."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default <file>-<paper>.<format> next to FILE."),
+    force: bool = typer.Option(False, "--force", help="Replace the output if it exists when watch starts (later saves always replace it)."),
+    dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="PNG resolution."),
+) -> None:
+    """Check and render FILE now and again on every save: the problems, or "ok, wrote FILE (0.12 s)".
+    Keeps running through errors; Ctrl-C stops it."""
+    from .watch import default_target, watch_rounds
+
+    fmt = _format(fmt, output)
+    target = default_target(file, fmt=fmt.value, paper=paper.value, output=output) or f"output/<folder>/<id>-{paper.value}.{fmt.value}"
+    rounds = watch_rounds(file, fmt=fmt.value, paper=paper.value, output=output, force=force, dpi=dpi)
+    try:
+        for n, done in enumerate(rounds):
+            if n == 0:
+                _say(f"watching {file}: every save is checked and written to {target}; Ctrl-C stops", to_err=False)
+            _problems(done.problems)
+            if done.ok:
+                _say(f"ok, wrote {', '.join(str(p) for p in done.written)} ({done.seconds:.2f} s)", to_err=False)
+            else:
+                errors = sum(1 for p in done.problems if p.is_error)
+                _say(f"not written: {errors} error{'s' if errors != 1 else ''} ({done.seconds:.2f} s); fix them and save again", to_err=False)
+            sys.stdout.flush()
+    except (KeyboardInterrupt, Interrupted):
+        _say("stopped", to_err=False)
+    raise typer.Exit(0)
+
+
+@app.command()
+def show(
+    item: str = typer.Argument(..., metavar="ID|FILE", help="A shipped id or a layout file (also decks, chip sheets, pads)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the description as JSON on stdout."),
+) -> None:
+    """Show a sheet as a player and a designer see it: the grid with hand letters, starting spaces and the
+    Golden Card; each hand's cells, length, reward and bonus; the counts (spaces, hands by length, chip track)."""
+    from .show import show_item
+
+    data, warnings = show_item(item)
+    _problems(warnings)
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        return
+    from . import terminal
+
+    terminal.print_show(data, out())
+
+
+@app.command()
+def schema(
+    kind: str = typer.Argument(..., metavar="KIND", help="allin-layout, deck, chips, pad, allin-sheet, flip7-pad, allin-game-log, fundex-log or flipflop-log."),
+) -> None:
+    """Print the JSON Schema of a file kind, for editors: with the YAML language server, a line
+    '# yaml-language-server: $schema=PATH' in a file completes keys and flags mistakes as you type.
+    The schemas are also in docs/schema/."""
+    from .schema import KINDS, schema_text
+
+    if kind not in KINDS:
+        import difflib
+
+        close = difflib.get_close_matches(kind, list(KINDS), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise SheetsmithError(f"no schema '{kind}'; {hint}kinds: {', '.join(KINDS)}")
+    sys.stdout.write(schema_text(kind))
+
+
+@app.command()
+def check(files: List[Path] = typer.Argument(..., metavar="FILE...", help="Layout, deck, chip sheet, pad or ledger YAML files to validate.")) -> None:
     """Validate layout files: every problem as FILE:LINE:COL.
 
     Exit status: 0 every file valid (warnings alone are fine), 1 a file has errors, 2 a file cannot be read at all."""
@@ -277,9 +422,9 @@ def _print_verdict(verdict, as_json: bool) -> None:
 
 @app.command()
 def verify(
-    files: List[Path] = typer.Argument(..., help="All In typed-in sheets or photos of sheets (several = one game), or one Flip 7 score pad, Fundex or Flip Flop round log."),
+    files: List[Path] = typer.Argument(..., metavar="FILE...", help="All In typed-in sheets or photos of sheets (several = one game), or one Flip 7 score pad, Fundex or Flip Flop round log."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout (see docs/formats.md)."),
-    layout: Optional[str] = typer.Option(None, "--layout", help="Photos: the layout id, when a photo's QR code cannot be read."),
+    layout: Optional[str] = typer.Option(None, "--layout", metavar="ID|FILE", help="Photos: the layout id, when a photo's QR code cannot be read."),
 ) -> None:
     """Check finished paper with the rules engine, dispatching on each file's game: line.
 
@@ -305,9 +450,9 @@ def verify(
 
 @app.command()
 def replay(
-    log: Path = typer.Argument(..., help="An All In game log (docs/formats.md)."),
+    log: Path = typer.Argument(..., metavar="GAME.yaml", help="An All In game log (docs/formats.md)."),
     as_json: bool = typer.Option(False, "--json", help="Print the verifier's report of the final sheets as JSON."),
-    sheets: Optional[Path] = typer.Option(None, "--sheets", help="Write each player's final typed-in sheet into this folder."),
+    sheets: Optional[Path] = typer.Option(None, "--sheets", metavar="DIR", help="Write each player's final typed-in sheet into this folder."),
     force: bool = typer.Option(False, "--force", help="Replace sheets already in that folder."),
 ) -> None:
     """Referee a whole All In game from its log: stop at the first illegal move, else score the final sheets.
@@ -329,15 +474,15 @@ class Game(str, Enum):
 
 @app.command()
 def simulate(
-    game: Game = typer.Argument(..., case_sensitive=False, help="allin or flip7."),
-    players: int = typer.Option(4, "--players", "-n", help="Number of players."),
-    seed: int = typer.Option(1, "--seed", "-s", help="Same seed, same result."),
-    layout: str = typer.Option("q-diamonds", "--layout", help="allin: the sheet layout (id or file)."),
-    out_dir: Optional[Path] = typer.Option(None, "-o", "--out-dir", help="allin: folder for the game log and final sheets (default output/games/...)."),
+    game: Game = typer.Argument(..., case_sensitive=False, metavar="allin|flip7", help="allin or flip7."),
+    players: int = typer.Option(4, "--players", "-n", metavar="N", help="Number of players."),
+    seed: int = typer.Option(1, "--seed", "-s", metavar="S", help="Same seed, same result."),
+    layout: str = typer.Option("q-diamonds", "--layout", metavar="ID|FILE", help="allin: the sheet layout (id or file)."),
+    out_dir: Optional[Path] = typer.Option(None, "-o", "--out-dir", metavar="DIR", help="allin: folder for the game log and final sheets (default output/games/...)."),
     force: bool = typer.Option(False, "--force", help="allin: replace files already in --out-dir."),
-    strategy: str = typer.Option("stop-at-23", "--strategy", help="flip7: stop-at-T, stay once your numbers add up to T."),
-    games: int = typer.Option(2000, "--games", min=1, max=1_000_000, help="flip7: how many games."),
-    target: int = typer.Option(200, "--target", min=50, max=1000, help="flip7: the target score."),
+    strategy: str = typer.Option("stop-at-23", "--strategy", metavar="stop-at-T", help="flip7: stop-at-T, stay once your numbers add up to T."),
+    games: int = typer.Option(2000, "--games", min=1, max=1_000_000, metavar="G", help="flip7: how many games."),
+    target: int = typer.Option(200, "--target", min=50, max=1000, metavar="T", help="flip7: the target score."),
 ) -> None:
     """Play games with simple bots: All In writes a game log and the final sheets; Flip 7 reports bust rate,
     mean round score and rounds to the target."""
@@ -358,6 +503,47 @@ def simulate(
     for warning in stats["warnings"]:
         _say(f"warning: {warning}")
     terminal.print_flip7_simulation(stats, out())
+
+
+@app.command()
+def balance(
+    layouts: List[str] = typer.Argument(..., help="Layouts to measure: shipped ids or layout files (each is compared with Q♦)."),
+    games: int = typer.Option(200, "--games", "-g", min=1, max=100_000, help="Games played on each sheet (the same deals on every sheet)."),
+    players: int = typer.Option(4, "--players", "-n", min=1, max=8, help="Bots per game."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Same seed, same figures."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="Worker processes (default: one per CPU, never more); the figures do not depend on it."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON on stdout."),
+) -> None:
+    """Is my sheet fair? Bots play the same games on each layout and on Q♦; compare mean and 10th/90th
+    percentile totals, how often each hand is completed and what it scores, chips earned and how often the
+    Golden Card is surrounded.
+
+    Warns when a layout's mean total is more than 10 % from Q♦'s, or a hand is completed on fewer than
+    5 % of sheets. Exit status: 0 (warnings alone included), 2 a layout cannot be read or a bad option."""
+    import json
+
+    from . import terminal
+    from .jobs import balance_layouts
+
+    progress = _progress()
+    tasks: list = []
+
+    def advance(n: int, total: int) -> None:  # the bar appears once every layout has been read
+        if not tasks:
+            progress.start()
+            tasks.append(progress.add_task("playing", total=total))
+        progress.update(tasks[0], advance=n)
+
+    try:
+        result = balance_layouts(layouts, games=games, players=players, seed=seed, workers=workers, progress=advance)
+    finally:
+        progress.stop()
+    if as_json:
+        sys.stdout.write(json.dumps(result.report(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        terminal.print_balance(result, out())
+    _problems(result.problems)
+    raise typer.Exit(result.exit_code)
 
 
 @app.callback(invoke_without_command=True)
@@ -381,10 +567,15 @@ def main() -> None:
     errors print ``FILE:LINE:COL: error: message`` lines and exit with the
     error's code (1 problems found, 2 cannot be read or used).
     """
-    def stop(signum, _frame):  # TERM and HUP end the run like Ctrl-C: temporary files are removed
-        raise SystemExit(128 + signum)
+    import os
 
-    for name in ("SIGTERM", "SIGHUP"):
+    # sheetsmith has no use for pydantic plugins; looking for them scans every installed package's entry points
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
+    def stop(signum, _frame):  # Ctrl-C, TERM and HUP end the run: temporary files are removed on the way out
+        raise Interrupted(signum)
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), stop)
     try:
@@ -398,9 +589,9 @@ def main() -> None:
         else:
             _say(f"error: {exc}")
         sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted) as exc:
         _say("interrupted; nothing half-written was left behind")
-        sys.exit(130)
+        sys.exit(exc.code if isinstance(exc, Interrupted) else 130)
 
 
 if __name__ == "__main__":  # pragma: no cover

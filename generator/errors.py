@@ -106,3 +106,15 @@ class FindingsError(InputError):
 
 class OutputError(SheetsmithError):
     """An output file cannot be written (exists and --force not given, folder missing, …)."""
+
+
+class Interrupted(SystemExit):
+    """The run was stopped by a signal (Ctrl-C, TERM, HUP): exit status 128 + the signal's number.
+
+    A :class:`SystemExit`, so that no ``except Exception`` (nor typer's own Ctrl-C handling) swallows
+    it; every output being written is removed on the way out (:mod:`generator.output`).
+    """
+
+    def __init__(self, signum: int):
+        super().__init__(128 + signum)
+        self.signum = signum

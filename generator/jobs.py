@@ -8,12 +8,16 @@ then faces").
 Jobs:
 
 * :func:`check_files` – validate layout, deck, chip sheet, pad and ledger files;
-* :func:`render_item` – one item on one paper, as PDF, SVG or PNG bytes;
+* :func:`render_item` – one item on one paper, as PDF, SVG or PNG bytes (one page, every
+  page, or a file per page), filled in from a typed-in file with ``fill`` (:func:`fill_pages`);
+  where it is written: :mod:`generator.targets`;
 * :func:`build_items` – every shipped item on every paper (the bytes to write);
 * :func:`verify` – finished paper by its ``game:``: All In sheets (typed in or
   photographed), a Flip 7 score pad, a Fundex or Flip Flop round log;
 * :func:`replay_log` – referee an All In game log;
-* :func:`simulate_allin`, :func:`simulate_flip7` – bot games.
+* :func:`simulate_allin`, :func:`simulate_flip7` – bot games;
+* :func:`balance_layouts` – is my sheet fair? bot games on layouts beside Q♦
+  (:mod:`generator.balance`).
 
 Results carry their findings as :class:`~generator.errors.Problem` lists and
 an ``exit_code`` (DESIGN.md, "Exit codes"): 0 nothing wrong, 1 problems
@@ -113,11 +117,16 @@ class Rendered:
         item: the validated item (layout, deck, chip sheet or pad).
         fmt: ``pdf``, ``svg`` or ``png``.
         paper: the paper id (``a4``, ``letter``).
-        data: the file's bytes (PDF: every page; SVG, PNG: page ``page``).
+        data: the file's bytes (PDF: every page, or page ``page`` when one was asked;
+            SVG, PNG: page ``page``, default the first).
         pages: how many pages the item has on this paper.
         manifest: the JSON manifest of a deck or chip sheet, else None.
         warnings: the item's warnings and text that had to be shrunk to fit.
         notes: facts worth telling (bleed cut down for lack of room).
+        page: the 1-based page in ``data`` when one was asked (None: a PDF's every page, or the first page).
+        each_page: with ``page="all"``: every page's file, in order (``data`` is the first).
+        source: the file the item was read from.
+        shipped: True when that file is a shipped one (under ``layouts/``).
     """
 
     item: Any
@@ -128,6 +137,10 @@ class Rendered:
     manifest: Optional[dict] = None
     warnings: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    page: Optional[int] = None
+    each_page: list[bytes] = field(default_factory=list)
+    source: Optional[Path] = None
+    shipped: bool = True
 
 
 def parse_back_offset(text: str) -> tuple[float, float]:
@@ -159,11 +172,12 @@ def print_options(bleed: float = 3.0, backs: bool = True, back_offset: str = "0,
     """
     import math
 
-    from .components.deck import card_sizes
     from .render import PrintOptions
 
     if not math.isfinite(bleed) or not 0 <= bleed <= 6:
         raise SheetsmithError(f"--bleed {bleed}: give millimetres from 0 to 6")
+    if card_size is not None:
+        from .components.deck import card_sizes
     if card_size is not None and card_size not in card_sizes():
         raise SheetsmithError(f"--card-size '{card_size}': use one of {', '.join(card_sizes())}")
     return PrintOptions(bleed=bleed, backs=backs, back_offset=parse_back_offset(back_offset), card_size=card_size)
@@ -230,44 +244,91 @@ def render_item(
     variant: Optional[str] = None,
     fill: Optional[Path] = None,
     others: Sequence[Path] = (),
+    page: int | str | None = None,
 ) -> Rendered:
     """Draw one item (a shipped id or a YAML file) and encode it.
 
     Args:
         ref: a shipped id (``q-diamonds``) or a path to a layout, deck, chip sheet or pad file.
         fmt: ``pdf`` (every page), ``svg`` or ``png`` (the first page).
+        page: a 1-based page number (that page alone, in any format), ``"all"`` (SVG and PNG:
+            one file per page in :attr:`Rendered.each_page`), or None (PDF: every page; else page 1).
         paper: ``a4`` or ``letter``.
         dpi: PNG resolution (50 to 600).
         options: deck :class:`~generator.render.PrintOptions` (see :func:`print_options`);
             options other than the defaults are refused for items that are not decks.
         variant: Flip 7 pads: ``target=N,flip7_bonus=N`` (:func:`apply_variant`).
-        fill: All In sheets: a typed-in sheet drawn on the layout as a player fills it.
+        fill: All In sheets: a typed-in sheet drawn on the layout as a player fills it;
+            Flip 7 score pads and tick pads: a typed-in Flip 7 pad (a tick pad gets a page per player).
         others: with ``fill``: the game's other sheets (for the bonuses).
 
     Raises:
         InputError: the item or a sheet cannot be read or is invalid.
-        SheetsmithError: options that do not apply to this item.
+        SheetsmithError: options that do not apply to this item; a page the item does not have.
     """
     from .backends import render_bytes
-    from .components.deck import Deck
-    from .registry import load_any, resolve_layout
+    from .registry import is_shipped, load_any, resolve_layout
     from .render import PrintOptions
 
     if fmt not in FORMATS:
         raise SheetsmithError(f"format '{fmt}': use one of {', '.join(FORMATS)}")
-    item = load_any(resolve_layout(str(ref)))
+    if page == "all" and fmt == "pdf":
+        raise SheetsmithError("--pages all writes one SVG or PNG file per page; a PDF holds every page already")
+    source = resolve_layout(str(ref))
+    item = load_any(source, command="render")
     if variant is not None:
         item = apply_variant(item, variant)
     options = options or PrintOptions()
-    if not isinstance(item, Deck) and options != PrintOptions():
+    if type(item).__name__ != "Deck" and options != PrintOptions():
         raise SheetsmithError("--card-size, --bleed, --no-backs and --back-offset apply to decks only")
     if others and fill is None:
         raise SheetsmithError("--with goes with --fill")
     pages, manifest, warnings = draw_pages(item, paper, options)
     if fill is not None:
-        pages = [fill_sheet(item, pages[0], fill, others)]
-    data = render_bytes(pages, fmt, dpi=dpi)
-    return Rendered(item, fmt, paper, data, len(pages), manifest, warnings + list(item.warnings), _bleed_note(manifest))
+        pages = fill_pages(item, pages, fill, others)
+    shipped = is_shipped(source)
+    if page is None:
+        chosen, number = (pages if fmt == "pdf" else pages[:1]), None
+    elif page == "all":
+        each = [render_bytes([p], fmt, dpi=dpi) for p in pages]
+        return Rendered(item, fmt, paper, each[0], len(pages), manifest, warnings + list(item.warnings),
+                        _bleed_note(manifest), each_page=each, source=source, shipped=shipped)
+    else:
+        if not isinstance(page, int) or not 1 <= page <= len(pages):
+            raise SheetsmithError(f"--page {page}: this item has {len(pages)} page{'s' if len(pages) > 1 else ''} on {paper}")
+        chosen, number = pages[page - 1: page], page
+    data = render_bytes(chosen, fmt, dpi=dpi)
+    return Rendered(item, fmt, paper, data, len(pages), manifest, warnings + list(item.warnings), _bleed_note(manifest),
+                    page=number, source=source, shipped=shipped)
+
+
+def fill_pages(item, pages: list, fill: Path, others: Sequence[Path] = ()) -> list:
+    """The blank ``pages`` of ``item`` filled in from a typed-in file, as a player fills them.
+
+    * an All In sheet layout: the typed-in sheet ``fill`` (``others``: the game's other sheets);
+    * a Flip 7 score pad: the typed-in pad ``fill`` (names, round scores, running totals);
+    * a Flip 7 tick pad: one page per player of the typed-in pad ``fill`` (ticks, scores, totals).
+
+    Raises:
+        SheetsmithError: an item that cannot be filled in, ``--with`` on a pad, a sheet for another layout.
+        InputError: a file cannot be read.
+    """
+    from .layout.allin import AllInLayout
+    from .sheets.pads import Pad
+
+    if isinstance(item, AllInLayout):
+        return [fill_sheet(item, pages[0], fill, others)]
+    if isinstance(item, Pad) and item.game == "flip7" and item.kind in ("pad", "tick-pad"):
+        if others:
+            raise SheetsmithError("--with goes with All In sheets; a Flip 7 pad file holds every player already")
+        from .flip7_pad import load_flip7_pad
+        from .registry import display_path
+        from .sheets.pad_fill import fill_score_pad, fill_tick_pads
+
+        pad = load_flip7_pad(fill, display=display_path(Path(fill)))
+        return fill_score_pad(pages, pad) if item.kind == "pad" else fill_tick_pads(pages[0], pad)
+    raise SheetsmithError("--fill draws a typed-in sheet on an All In sheet layout, or a typed-in Flip 7 pad "
+                          "on the Flip 7 score pad or tick pad")
 
 
 def fill_sheet(item, scene, fill: Path, others: Sequence[Path] = ()):
@@ -678,3 +739,32 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
         "decks": decks_for(players),
         "warnings": player_count_warnings(players),
     }
+
+
+# --------------------------------------------------------------------------- balance
+
+
+def balance_layouts(refs: Sequence[str | Path], *, games: int = 200, players: int = 4, seed: int = 1,
+                    workers: Optional[int] = None, progress: Optional[Callable[[int, int], None]] = None):
+    """Is my sheet fair?  ``games`` bot games on each layout and on Q♦, same deals and bots, compared.
+
+    Returns:
+        A :class:`generator.balance.Balance`: each sheet's mean and 10th/90th
+        percentile totals, hand completion rates and points, chips earned and
+        Golden Card surround rate, with warnings (mean total more than 10 %
+        from Q♦'s, a hand completed on under 5 % of sheets); ``report()`` is
+        the ``--json`` report.
+
+    Args:
+        refs: shipped ids or layout files.
+        games: games per sheet; players: bots per game (1 to 8); seed: same seed, same figures.
+        workers: processes (default one per CPU, never more); the figures do not depend on it.
+        progress: called as ``progress(played, total)``.
+
+    Raises:
+        InputError: a layout cannot be read or is invalid (exit 2).
+        SheetsmithError: options out of range (exit 2).
+    """
+    from .balance import balance
+
+    return balance(refs, games=games, players=players, seed=seed, workers=workers, progress=progress)

@@ -75,12 +75,22 @@ def load_layout(path: str | Path) -> AllInLayout:
     return item
 
 
-def wrong_command(data: dict, command: str) -> str | None:
-    """A hint when a file is meant for another command than ``command`` (``check``/``render`` or ``verify``), else None."""
+def wrong_command(data: dict, command: str, file: str = "FILE") -> str | None:
+    """A hint when a file is meant for another command than ``command`` (``check``/``render`` or ``verify``), else None.
+
+    ``file`` is the file's name as the user wrote it, for the command line the hint suggests.
+    """
     kind, game = data.get("kind"), data.get("game")
     if kind == "game-log":
         return "this is an All In game log: referee it with 'sheetsmith replay FILE'"
     is_sheet = game == "allin" and ("player" in data or "layout" in data) and "hands" not in data
+    if command == "render" and is_sheet:
+        layout = data.get("layout") if isinstance(data.get("layout"), str) else "LAYOUT"
+        return (f"this is a typed-in sheet, not a layout: draw it on its sheet with "
+                f"'sheetsmith render {layout} --fill {file}', or score it with 'sheetsmith verify {file}'")
+    if command == "render" and game == "flip7" and kind is None and "rounds" in data:
+        return (f"this is a typed-in Flip 7 score pad, not a layout: draw it with 'sheetsmith render flip7-pad --fill {file}' "
+                f"(or flip7-tick-pad), or check it with 'sheetsmith verify {file}'")
     if command in ("check", "render"):
         if is_sheet:
             return "this is a typed-in sheet, not a layout: score it with 'sheetsmith verify FILE'"
@@ -91,10 +101,55 @@ def wrong_command(data: dict, command: str) -> str | None:
     return None
 
 
-def load_any(path: str | Path):
+def is_shipped(path: str | Path) -> bool:
+    """True when ``path`` is a file under the shipped ``layouts/`` folder."""
+    try:
+        Path(path).resolve().relative_to(LAYOUTS_DIR.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def shipped_id_clash(item_id: str, path: Path, doc) -> Problem | None:
+    """A warning when a user's file (not under ``layouts/``) has the id of a shipped item, else None.
+
+    A copy of a shipped sheet that keeps its id would be taken for the shipped
+    sheet wherever a layout is named by id: typed-in sheets, game logs, the
+    sheet code a photo is read by.  ``doc`` is the file's
+    :class:`~generator.yamlpos.Document` (the warning points at its ``id:``).
+    """
+    if is_shipped(path) or item_id not in {s.id for s in shipped_layouts()}:
+        return None
+    fresh = fresh_id(path.stem)
+    return doc.problem(("id",) if "id" in doc.data else (), (
+        f"id '{item_id}' is the id of a shipped item; typed-in sheets, game logs and a photo's sheet code name "
+        f"layouts by id, so give yours its own (e.g. 'id: {fresh}', or start from 'sheetsmith new')"), severity="warning")
+
+
+def fresh_id(stem: str) -> str:
+    """An id for a user's file named ``stem``: lower-case letters, digits and '-', never a shipped id.
+
+    ``"My Sheet"`` → ``"my-sheet"``; ``"q-diamonds"`` → ``"q-diamonds-2"`` (the next free number).
+    """
+    import re
+
+    base = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:34] or "my-sheet"
+    taken = {s.id for s in shipped_layouts()}
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+def load_any(path: str | Path, *, command: str = "check"):
     """Read and validate any shipped kind of file: a sheet layout (``game: allin``),
     a deck (``kind: deck``), a chip sheet (``kind: chips``), or a pad or ledger
     (``kind: pad``, ``tick-pad``, ``ledger``).
+
+    ``command`` (``check`` or ``render``) picks the hint given for a file meant
+    for another command (a typed-in sheet, a log).
 
     Raises:
         InputError: every error found, located ``FILE:LINE:COL``.
@@ -104,21 +159,26 @@ def load_any(path: str | Path):
     kind = doc.data.get("kind")
     if doc.data.get("id") is None and text_problem(path.stem, "the file name"):  # the id defaults to the file name
         raise InputError([doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add an 'id:' line)")])
-    hint = wrong_command(doc.data, "check")
+    hint = wrong_command(doc.data, command, doc.file)
     if hint:
         raise InputError([doc.problem((), hint)])
-    if kind == "deck":
-        from .components.deck import deck_from_document
+    if kind in ("deck", "chips", "pad", "tick-pad", "ledger"):
+        if kind == "deck":
+            from .components.deck import deck_from_document
 
-        return deck_from_document(doc, path)
-    if kind == "chips":
-        from .components.chips import chips_from_document
+            item = deck_from_document(doc, path)
+        elif kind == "chips":
+            from .components.chips import chips_from_document
 
-        return chips_from_document(doc, path)
-    if kind in ("pad", "tick-pad", "ledger"):
-        from .sheets.pads import pad_from_document
+            item = chips_from_document(doc, path)
+        else:
+            from .sheets.pads import pad_from_document
 
-        return pad_from_document(doc, path)
+            item = pad_from_document(doc, path)
+        clash = shipped_id_clash(item.id, path, doc)
+        if clash is not None:
+            item.warnings.append(clash)
+        return item
     if kind is not None:
         raise InputError([doc.problem(("kind",), f"kind '{kind}' is not one of: deck, chips, pad, tick-pad, ledger (sheet layouts have no kind:, only game:)")])
     game = doc.data.get("game")

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from .components.chips import ChipSheet, chip_pages
-from .components.deck import Deck, card_sizes
-from .components.faces import deck_items
-from .components.impose import ImpositionError, impose
 from .errors import InputError, Problem
-from .layout.allin import AllInLayout
 from .paper import Paper
 from .scene import Scene
-from .sheets.allin import build_allin_sheet
-from .sheets.pads import Pad, build_pad_pages, page_players
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .components.chips import ChipSheet
+    from .components.deck import Deck
+    from .layout.allin import AllInLayout
+    from .sheets.pads import Pad
+
+# Each kind's drawing code is imported when an item of that kind is drawn: rendering
+# an All In sheet never loads the deck imposition, and the other way round.
 
 
 @dataclass(frozen=True)
@@ -33,18 +36,24 @@ class PrintOptions:
     card_size: str | None = None
 
 
-Printable = AllInLayout | Deck | ChipSheet | Pad
+Printable = Any
+"""An :class:`~generator.layout.allin.AllInLayout`, :class:`~generator.components.deck.Deck`,
+:class:`~generator.components.chips.ChipSheet` or :class:`~generator.sheets.pads.Pad`."""
+
+_KINDS = {"AllInLayout": "allin", "Deck": "deck", "ChipSheet": "chips", "Pad": "pad"}
+
+
+def _kind(item: Printable) -> str:
+    """``allin``, ``deck``, ``chips`` or ``pad``, by the item's class (no import of the other kinds' modules)."""
+    kind = _KINDS.get(type(item).__name__)
+    if kind is None:
+        raise TypeError(f"not a printable item: {type(item).__name__}")
+    return kind
 
 
 def output_folder(item: Printable) -> str:
-    """The folder under ``output/`` for an item: ``allin``, ``decks`` or ``chips``."""
-    if isinstance(item, Deck):
-        return "decks"
-    if isinstance(item, ChipSheet):
-        return "chips"
-    if isinstance(item, Pad):
-        return "pads"
-    return "allin"
+    """The folder under ``output/`` for an item: ``allin``, ``decks``, ``chips`` or ``pads``."""
+    return {"allin": "allin", "deck": "decks", "chips": "chips", "pad": "pads"}[_kind(item)]
 
 
 def pages_for(item: Printable, paper: Paper, options: PrintOptions = PrintOptions()) -> tuple[list[Scene], dict | None]:
@@ -53,15 +62,26 @@ def pages_for(item: Printable, paper: Paper, options: PrintOptions = PrintOption
     Raises:
         InputError: the cards do not fit the paper.
     """
-    if isinstance(item, AllInLayout):
+    kind = _kind(item)
+    if kind == "allin":
+        from .sheets.allin import build_allin_sheet
+
         return [build_allin_sheet(item, paper)], None
-    if isinstance(item, Pad):
+    if kind == "pad":
+        from .sheets.pads import build_pad_pages
+
         return build_pad_pages(item, paper), None
     footer = f"sheetsmith · {item.id} · {paper.label}"
-    if isinstance(item, ChipSheet):
+    if kind == "chips":
+        from .components.chips import chip_pages
+
         pages, manifest = chip_pages(item, paper, footer=footer)
         manifest = {"component": item.id, "kind": "chips", **manifest}
         return pages, manifest
+    from .components.deck import card_sizes
+    from .components.faces import deck_items
+    from .components.impose import ImpositionError, impose
+
     size_id = options.card_size or item.size_id
     w, h, label = card_sizes()[size_id]
     try:
@@ -76,17 +96,22 @@ def pages_for(item: Printable, paper: Paper, options: PrintOptions = PrintOption
 
 def describe(item: Printable) -> tuple[str, str]:
     """A short name and a one-line summary of contents, for listings: ``("Q♦", "10 hands, 24 spaces, …")``."""
-    if isinstance(item, AllInLayout):
+    kind = _kind(item)
+    if kind == "allin":
         doubles = sum(1 for h in item.hands.values() if h.reward == "double")
         return item.name, f"{len(item.hands)} hands, {item.spaces} spaces, {len(item.hands) - doubles} single / {doubles} double rewards"
-    if isinstance(item, Pad):
+    if kind == "pad":
         what = {"pad": "score pad", "tick-pad": "tick pad", "ledger": "ledger"}[item.kind]
+        from .sheets.pads import page_players
+
         who = "one player" if item.players == 1 else f"{item.players} players"
         pages = len(page_players(item))
         who += f" on {pages} pages" if pages > 1 else ""
         return item.name, f"{item.game} {what}, {item.orientation}, {who}, {item.rounds} rounds"
-    if isinstance(item, ChipSheet):
+    if kind == "chips":
         values = sorted({c.value for c in item.chips})
         counts = ", ".join(f"{sum(1 for c in item.chips if c.value == v)}×{v}" for v in values)
         return item.name, f"{len(item.chips)} chips of {item.diameter:g} mm: {counts}"
+    from .components.deck import card_sizes
+
     return item.name, f"{len(item.faces)} cards, {card_sizes()[item.size_id][2]}"

@@ -218,8 +218,10 @@ def parse_yaml(text: str, file: str = "<string>") -> Document:
     """
     loader = None
     try:
-        loader = yaml.SafeLoader(text)
-        node = loader.get_single_node()
+        node = _compose_fast(text)
+        if node is _NOT_READ:
+            loader = yaml.SafeLoader(text)
+            node = loader.get_single_node()
     except yaml.reader.ReaderError as exc:
         before = text[: exc.position]
         line = before.count("\n") + 1
@@ -255,6 +257,43 @@ def parse_yaml(text: str, file: str = "<string>") -> Document:
     return doc
 
 
+_NOT_READ = object()
+
+
+def _compose_fast(text: str) -> Any:
+    """The document's node tree through libyaml when PyYAML has it, else :data:`_NOT_READ`.
+
+    libyaml builds the same nodes with the same marks, several times faster.  Whatever it
+    refuses (and any text with a character YAML forbids) is left to the pure-Python parser,
+    whose messages sheetsmith's hints are written for.  libyaml marks plain scalars with
+    style ``''``; they get PyYAML's ``None``, so nodes look the same whichever parser read them.
+    """
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is None or yaml.reader.Reader.NON_PRINTABLE.search(text):
+        return _NOT_READ
+    loader = fast(text)
+    try:
+        root = loader.get_single_node()
+    except yaml.YAMLError:
+        return _NOT_READ
+    finally:
+        loader.dispose()
+    todo, seen = [root], set()
+    while todo:  # no recursion: a deeply nested file is refused later, by _build
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.style == "":
+                node.style = None
+        elif isinstance(node, yaml.MappingNode):
+            todo.extend(n for pair in node.value for n in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            todo.extend(node.value)
+    return root
+
+
 def shown(text: str, limit: int = 40) -> str:
     """Quote user text for a message: control characters escaped, long text cut to ``limit`` characters."""
     return quote(text, limit)
@@ -275,18 +314,40 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, file: str) -> Problem:
     elif exc.context and ctx is not None and ctx.line != mark.line:
         what += f" ({exc.context} that starts at line {ctx.line + 1}, column {ctx.column + 1})"
     lines = text.splitlines()
-    grid_line = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("grid:")), None)
     hint = ""
     if "tab" in what.lower() or "\\t" in what:
         hint = "; indent with spaces, not tabs"
-    elif grid_line is not None and grid_line < mark.line <= grid_line + 40:
+    elif _in_grid_block(lines, mark.line) or (ctx is not None and _in_grid_block(lines, ctx.line)):
+        if not _in_grid_block(lines, mark.line):  # a grid row slipped to column 0 reads as a key: point at it
+            line, col = ctx.line + 1, ctx.column + 1
         hint = (
             "; inside 'grid: |' every line must be indented at least as far as the first one "
             "(if the first row starts with a blank, write 'grid: |2')"
         )
+    elif "expected <block end>" in what and ctx is not None and mark.column > ctx.column:
+        hint = (
+            f"; this line is indented {mark.column} spaces but the entries above it in the same block "
+            f"(from line {ctx.line + 1}) are indented {ctx.column}: line them up"
+        )
     elif "indent" in what.lower() or "expected <block end>" in what:
         hint = "; check the indentation of this line"
     return Problem(file, line, col, f"YAML syntax error: {what}{hint}")
+
+
+def _in_grid_block(lines: list[str], index: int) -> bool:
+    """True when 0-based line ``index`` belongs to a top-level ``grid: |`` block.
+
+    That is: the nearest top-level key above it is ``grid:``, and the line is
+    indented or holds only grid characters (a row that slipped to column 0).
+    """
+    own = lines[index] if index < len(lines) else ""
+    for ln in reversed(lines[:index]):
+        if not ln.strip() or ln.startswith((" ", "#")):
+            continue
+        if not ln.startswith("grid:"):
+            return False
+        return own.startswith(" ") or (bool(own.strip()) and set(own.strip()) <= set("o*G-| ."))
+    return False
 
 
 _STANDARD_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "value")}

@@ -162,3 +162,20 @@ def test_usage_errors_exit_2(tmp_path, args, capsys):
 def test_bare_command_prints_help_and_exits_0(tmp_path, capsys):
     code, out, _ = status([], tmp_path, capsys)
     assert code == 0 and "verify" in out and "Exit status" in out
+
+
+def test_ctrl_c_and_term_say_so_and_exit_128_plus_the_signal(tmp_path):
+    """A long run stopped by Ctrl-C (SIGINT, 2) or TERM (15) says nothing was left half-written and
+    exits 130 or 143, the shell's convention for a process ended by a signal."""
+    import signal
+    import subprocess
+    import time
+
+    for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "simulate", "flip7", "--games", "500000"],
+                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(3)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == code
+        assert "interrupted; nothing half-written was left behind" in err and "Traceback" not in err

@@ -57,8 +57,11 @@ def render_svg(scene: Scene) -> bytes:
     for item in scene.items:
         if isinstance(item, Text):
             used.setdefault((face_for(item.text, item.weight), item.weight), set()).update(item.text)
-    if used:
-        dwg.embed_stylesheet(_font_faces(used))
+    # Text runs may start or end with a space (a suit drawn beside "7 " in the scoring aid): keep every space,
+    # as the PDF does; SVG collapses and trims white space unless told not to.  No kerning either: the PDF
+    # sets glyphs at their plain advance widths, and text was fitted to its box with those.
+    dwg.attribs["xml:space"] = "preserve"
+    dwg.embed_stylesheet((_font_faces(used) + "\n" if used else "") + "text { white-space: pre; font-kerning: none; }")
     dwg.add(dwg.rect((0, 0), (scene.width, scene.height), fill="#ffffff"))
     for item in scene.items:
         if isinstance(item, Text):

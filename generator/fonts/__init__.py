@@ -88,12 +88,10 @@ def _register(name: str, path: Path, index: int = 0) -> frozenset[int]:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    try:
-        font = pdfmetrics.getFont(name)
-    except KeyError:
-        font = TTFont(name, str(path), subfontIndex=index)
-        pdfmetrics.registerFont(font)
-    return frozenset(font.face.charToGlyph)
+    # Not getFont() first: for a name it does not know yet, it parses every Type 1 font metrics file it can find.
+    if name not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont(name, str(path), subfontIndex=index))
+    return frozenset(pdfmetrics.getFont(name).face.charToGlyph)
 
 
 @lru_cache(maxsize=None)

@@ -327,12 +327,17 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
     layout_id = spec.id or path.stem
     golden_name = f"{golden.rank_label}{SUIT_SYMBOLS[golden.suit]}"  # type: ignore[union-attr,index]
     name = spec.name or golden_name
-    if spec.id and spec.id != path.stem:
+    from ..registry import shipped_id_clash
+
+    clash = shipped_id_clash(layout_id, path, doc)
+    if clash is not None:
+        warnings.append(clash)
+    elif spec.id and spec.id != path.stem and shipped_id_clash(path.stem, path, doc) is None:
         warnings.append(
             doc.problem(
                 ("id",),
-                f"id '{spec.id}' differs from the file name '{path.stem}'; output files are named after the id "
-                "(remove the id: line to use the file name)",
+                f"id '{spec.id}' differs from the file name '{path.stem}'; typed-in sheets, game logs and the "
+                "sheet code name a layout by its id (remove the id: line to use the file name)",
                 severity="warning",
             )
         )

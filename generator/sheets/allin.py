@@ -555,6 +555,10 @@ def code_box(paper: Paper) -> tuple[float, float, float]:
 @lru_cache(maxsize=64)
 def marker_cells(marker_id: int) -> tuple[tuple[bool, ...], ...]:
     """The 6 × 6 cells of ArUco marker ``marker_id`` of :data:`MARKER_DICTIONARY`, border included; True is black."""
+    if MARKER_DICTIONARY == "DICT_4X4_50":  # a table: drawing a sheet never waits for OpenCV to load
+        from .aruco import marker_cells_4x4
+
+        return marker_cells_4x4(marker_id)
     import cv2
 
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, MARKER_DICTIONARY))

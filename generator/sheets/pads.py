@@ -267,6 +267,7 @@ TICKS = [str(n) for n in range(13)] + ["×2", "+2", "+4", "+6", "+8", "+10", "BU
 def _tick_pad(scene: Scene, pad: Pad, W: float, H: float, y: float) -> None:
     scene.add(Text(MARGIN, y + 3.5, "player", 7, "bold", color=INK))
     scene.add(Line(MARGIN + 12, y + 4.0, MARGIN + 90, y + 4.0, Paint(INK, width=0.3)))
+    scene.marks.append(MarkTarget("name", "player", "", MARGIN + 12, y - 2.0, 78.0, 6.0))
     y += 8.0
     label_w, score_w, total_w = 9.0, 14.0, 16.0
     box_area = W - 2 * MARGIN - label_w - score_w - total_w
