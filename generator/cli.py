@@ -139,6 +139,7 @@ BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, metavar="MM", help="Decks
 BACKS = typer.Option(True, "--backs/--no-backs", help="Decks: a mirrored backs page after each fronts page (long-edge duplex).")
 OFFSET = typer.Option("0,0", "--back-offset", metavar="DX,DY", help="Decks: DX,DY mm to move every back: +DX right, +DY down, as seen on the printed backs page.")
 CARD_SIZE = typer.Option(None, "--card-size", metavar="SIZE", help="Decks: poker (63×88 mm), poker-in (2.5×3.5 in) or bridge (2.25×3.5 in).")
+LANG_HELP = "Language of every printed word: en, it, fr, de (one catalogue per language in templates/lang/)."
 
 
 @app.command()
@@ -152,35 +153,39 @@ def build(
     bleed: float = BLEED,
     backs: bool = BACKS,
     back_offset: str = OFFSET,
+    langs: List[str] = typer.Option(["en"], "--lang", "-l", metavar="LANG", help=LANG_HELP + " Repeat or separate by commas for several; 'all' for every one. Files in another language than English end in -LANG."),
 ) -> None:
     """Render everything shipped into OUT_DIR: per paper size a PDF to print and a PNG preview;
     decks and chips also get a manifest (JSON) and decks a preview of the backs."""
-    from rich.table import Table
-
     import time
 
+    from rich.table import Table
+
+    from .i18n import check_lang, languages
     from .jobs import build_items, print_options, shipped_count
     from .output import remove_stale_temporaries, write_atomic
 
     started = time.time()
     options = print_options(bleed, backs, back_offset)  # every option checked before anything is written
-    total = shipped_count() * len(papers)
+    asked = [code for text in langs for code in text.split(",") if code.strip()]
+    langs = languages() if "all" in asked else list(dict.fromkeys(check_lang(code) for code in asked))
+    total = shipped_count() * len(papers) * len(langs)
     rows: list[tuple[str, ...]] = []
     problems: list[Problem] = []
     with _progress() as progress:
         task = progress.add_task("building", total=total)
-        for built in build_items([p.value for p in papers], dpi=dpi, options=options):
-            progress.update(task, description=f"{built.id} ({built.paper})")
+        for built in build_items([p.value for p in papers], dpi=dpi, options=options, langs=langs):
+            progress.update(task, description=f"{built.id} ({built.paper}{', ' + built.lang if built.lang != 'en' else ''})")
             problems.extend(built.problems)
             if built.files:
                 remove_stale_temporaries(out_dir / built.folder, built.files, before=started)  # left by a killed run
                 for name, data in built.files.items():
                     write_atomic(out_dir / built.folder / name, data)
-                stem = f"{built.id}-{built.paper}"
+                stem = built.stem
                 kinds = " ".join(n[len(stem):].lstrip(".-").replace(".png", " png") for n in built.files)
-                rows.append((built.id, built.folder, built.paper, str(built.pages), kinds, f"{built.pdf_size / 1024:.0f} KB"))
+                rows.append((built.id, built.folder, built.paper + ("" if built.lang == "en" else f" {built.lang}"), str(built.pages), kinds, f"{built.pdf_size / 1024:.0f} KB"))
             progress.advance(task)
-    table = Table(title=f"sheetsmith build: {len(rows)} of {total} written to {out_dir}/<folder>/<id>-<paper>.*")
+    table = Table(title=f"sheetsmith build: {len(rows)} of {total} written to {out_dir}/<folder>/<id>-<paper>{'[-<lang>]' if langs != ['en'] else ''}.*")
     for col in ("id", "folder", "paper", "pages", "files", "PDF"):
         table.add_column(col, no_wrap=col != "files", justify="right" if col in ("pages", "PDF") else "left")
     for row in rows:
@@ -207,6 +212,7 @@ def render(
     variant: Optional[str] = typer.Option(None, "--variant", metavar="target=N,flip7_bonus=N", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
     fill: Optional[Path] = typer.Option(None, "--fill", metavar="FILE", help="Draw a typed-in file on the item as a player fills it: an All In sheet on its layout, a Flip 7 pad on the score pad or tick pad (a page per player)."),
     others: List[Path] = typer.Option([], "--with", metavar="SHEET", help="With --fill on an All In sheet: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides."),
+    lang: str = typer.Option("en", "--lang", "-l", metavar="LANG", help=LANG_HELP + " The default file name ends in -LANG for another language than English."),
 ) -> None:
     """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (one page).
 
@@ -217,7 +223,7 @@ def render(
     fmt = _format(fmt, output)
     options = print_options(bleed, backs, back_offset, card_size)
     done = render_item(layout, fmt=fmt.value, paper=paper.value, dpi=dpi, options=options, variant=variant,
-                       fill=fill, others=others, page=parse_page(page))
+                       fill=fill, others=others, page=parse_page(page), lang=lang)
     target, overwrite = output_target(done, output=output, force=force)
     written, manifest = write_rendered(done, target, overwrite)
     _problems(done.warnings)
@@ -322,14 +328,17 @@ def watch(
     output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default <file>-<paper>.<format> next to FILE."),
     force: bool = typer.Option(False, "--force", help="Replace the output if it exists when watch starts (later saves always replace it)."),
     dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="PNG resolution."),
+    lang: str = typer.Option("en", "--lang", "-l", metavar="LANG", help=LANG_HELP),
 ) -> None:
     """Check and render FILE now and again on every save: the problems, or "ok, wrote FILE (0.12 s)".
     Keeps running through errors; Ctrl-C stops it."""
+    from .i18n import check_lang
     from .watch import default_target, watch_rounds
 
     fmt = _format(fmt, output)
-    target = default_target(file, fmt=fmt.value, paper=paper.value, output=output) or f"output/<folder>/<id>-{paper.value}.{fmt.value}"
-    rounds = watch_rounds(file, fmt=fmt.value, paper=paper.value, output=output, force=force, dpi=dpi)
+    lang = check_lang(lang)
+    target = default_target(file, fmt=fmt.value, paper=paper.value, output=output, lang=lang) or f"output/<folder>/<id>-{paper.value}.{fmt.value}"
+    rounds = watch_rounds(file, fmt=fmt.value, paper=paper.value, output=output, force=force, dpi=dpi, lang=lang)
     try:
         for n, done in enumerate(rounds):
             if n == 0:

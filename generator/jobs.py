@@ -127,6 +127,7 @@ class Rendered:
         each_page: with ``page="all"``: every page's file, in order (``data`` is the first).
         source: the file the item was read from.
         shipped: True when that file is a shipped one (under ``layouts/``).
+        lang: the language of the printed words (``en``, ``it``, …).
     """
 
     item: Any
@@ -141,6 +142,7 @@ class Rendered:
     each_page: list[bytes] = field(default_factory=list)
     source: Optional[Path] = None
     shipped: bool = True
+    lang: str = "en"
 
 
 def parse_back_offset(text: str) -> tuple[float, float]:
@@ -206,22 +208,25 @@ def apply_variant(item, text: str):
     return with_variant(item, **values)
 
 
-def draw_pages(item, paper: str, options=None):
-    """Every page of ``item`` on ``paper`` as scenes, its manifest, and the warnings of text shrunk to fit.
+def draw_pages(item, paper: str, options=None, lang: str = "en"):
+    """Every page of ``item`` on ``paper`` as scenes, its manifest, and the warnings of text shrunk to fit
+    (and of messages a language's catalogue lacks, printed in English).
 
     Returns:
         ``(pages, manifest, warnings)``.
 
     Raises:
         InputError: the cards do not fit the paper.
+        SheetsmithError: no message catalogue for ``lang``.
     """
+    from .i18n import messages
     from .paper import paper as get_paper
     from .render import PrintOptions, pages_for
 
-    pages, manifest = pages_for(item, get_paper(paper), options or PrintOptions())
+    pages, manifest = pages_for(item, get_paper(paper), options or PrintOptions(), lang)
     warnings = [Problem(str(item.source), 0, 0, f"{note}; shorten it in strings:", "warning")
                 for scene in pages for note in scene.notes]
-    return pages, manifest, warnings
+    return pages, manifest, warnings + messages(lang).warnings()
 
 
 def _bleed_note(manifest: Optional[dict]) -> list[str]:
@@ -244,6 +249,7 @@ def render_item(
     variant: Optional[str] = None,
     fill: Optional[Path] = None,
     others: Sequence[Path] = (),
+    lang: str = "en",
     page: int | str | None = None,
 ) -> Rendered:
     """Draw one item (a shipped id or a YAML file) and encode it.
@@ -261,17 +267,21 @@ def render_item(
         fill: All In sheets: a typed-in sheet drawn on the layout as a player fills it;
             Flip 7 score pads and tick pads: a typed-in Flip 7 pad (a tick pad gets a page per player).
         others: with ``fill``: the game's other sheets (for the bonuses).
+        lang: the language of every printed word (a catalogue of ``templates/lang/``: ``en``, ``it``, ``fr``, ``de``).
 
     Raises:
         InputError: the item or a sheet cannot be read or is invalid.
-        SheetsmithError: options that do not apply to this item; a page the item does not have.
+        SheetsmithError: options that do not apply to this item; a page the item does not have; no catalogue for
+            ``lang`` (the message lists the languages).
     """
     from .backends import render_bytes
     from .registry import is_shipped, load_any, resolve_layout
+    from .i18n import check_lang
     from .render import PrintOptions
 
     if fmt not in FORMATS:
         raise SheetsmithError(f"format '{fmt}': use one of {', '.join(FORMATS)}")
+    lang = check_lang(lang)
     if page == "all" and fmt == "pdf":
         raise SheetsmithError("--pages all writes one SVG or PNG file per page; a PDF holds every page already")
     source = resolve_layout(str(ref))
@@ -283,7 +293,7 @@ def render_item(
         raise SheetsmithError("--card-size, --bleed, --no-backs and --back-offset apply to decks only")
     if others and fill is None:
         raise SheetsmithError("--with goes with --fill")
-    pages, manifest, warnings = draw_pages(item, paper, options)
+    pages, manifest, warnings = draw_pages(item, paper, options, lang)
     if fill is not None:
         pages = fill_pages(item, pages, fill, others)
     shipped = is_shipped(source)
@@ -292,14 +302,14 @@ def render_item(
     elif page == "all":
         each = [render_bytes([p], fmt, dpi=dpi) for p in pages]
         return Rendered(item, fmt, paper, each[0], len(pages), manifest, warnings + list(item.warnings),
-                        _bleed_note(manifest), each_page=each, source=source, shipped=shipped)
+                        _bleed_note(manifest), each_page=each, source=source, shipped=shipped, lang=lang)
     else:
         if not isinstance(page, int) or not 1 <= page <= len(pages):
             raise SheetsmithError(f"--page {page}: this item has {len(pages)} page{'s' if len(pages) > 1 else ''} on {paper}")
         chosen, number = pages[page - 1: page], page
     data = render_bytes(chosen, fmt, dpi=dpi)
     return Rendered(item, fmt, paper, data, len(pages), manifest, warnings + list(item.warnings), _bleed_note(manifest),
-                    page=number, source=source, shipped=shipped)
+                    page=number, source=source, shipped=shipped, lang=lang)
 
 
 def fill_pages(item, pages: list, fill: Path, others: Sequence[Path] = ()) -> list:
@@ -362,7 +372,7 @@ def fill_sheet(item, scene, fill: Path, others: Sequence[Path] = ()):
 
 @dataclass
 class Built:
-    """One item of :func:`build_items` on one paper: the files to write (name → bytes) or its problems."""
+    """One item of :func:`build_items` on one paper in one language: the files to write (name → bytes) or its problems."""
 
     id: str
     folder: str
@@ -371,15 +381,34 @@ class Built:
     files: dict[str, bytes] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     pdf_size: int = 0
+    lang: str = "en"
+
+    @property
+    def stem(self) -> str:
+        """The files' name without extension: ``ID-PAPER``, or ``ID-PAPER-LANG`` in another language than English."""
+        from .render import output_stem
+
+        return output_stem(self.id, self.paper, self.lang)
 
 
-def build_items(papers: Sequence[str], *, dpi: int = 150, options=None) -> Iterator[Built]:
-    """Draw every shipped item on every paper, one :class:`Built` at a time (for a progress bar).
+def build_items(papers: Sequence[str], *, dpi: int = 150, options=None, langs: Sequence[str] = ("en",)) -> Iterator[Built]:
+    """Draw every shipped item on every paper in every language of ``langs``, one :class:`Built` at a time
+    (for a progress bar).
 
     Each item gives ``ID-PAPER.pdf`` and a PNG preview ``ID-PAPER.png``; a deck with
     backs also ``ID-PAPER-back.png``; decks and chips a manifest ``ID-PAPER.json``.
+    In another language than English every name has the language after the paper
+    (``ID-PAPER-it.pdf``), so it never replaces the English file.
     Errors of one item are in its ``problems``; the others are still built.
+
+    Raises:
+        SheetsmithError: a language without a catalogue (before anything is drawn).
     """
+    from .i18n import check_lang
+
+    from itertools import product
+
+    langs = list(dict.fromkeys(check_lang(lang) for lang in langs))
     import json
 
     from .backends.pdf import render_pdf
@@ -389,18 +418,18 @@ def build_items(papers: Sequence[str], *, dpi: int = 150, options=None) -> Itera
 
     cache: dict[str, Any] = {}
     for shipped in shipped_layouts():
-        for paper_id in papers:
-            built = Built(shipped.id, shipped.game, get_paper(paper_id).id)
+        for paper_id, lang in product(papers, langs):
+            built = Built(shipped.id, shipped.game, get_paper(paper_id).id, lang=lang)
             try:
                 item = cache.get(shipped.id) or load_any(shipped.path)
                 cache[shipped.id] = item
-                pages, manifest, warnings = draw_pages(item, paper_id, options)
+                pages, manifest, warnings = draw_pages(item, paper_id, options, lang)
                 pdf = render_pdf(pages)
             except SheetsmithError as exc:
                 built.problems = getattr(exc, "problems", []) or [Problem(display_path(shipped.path), 0, 0, str(exc))]
                 yield built
                 continue
-            stem = f"{shipped.id}-{paper_id}"
+            stem = built.stem
             built.pages, built.pdf_size = len(pages), len(pdf)
             built.files[f"{stem}.pdf"] = pdf
             built.files[f"{stem}.png"] = pdf_to_png(pdf, dpi=dpi)

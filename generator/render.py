@@ -56,26 +56,32 @@ def output_folder(item: Printable) -> str:
     return {"allin": "allin", "deck": "decks", "chips": "chips", "pad": "pads"}[_kind(item)]
 
 
-def pages_for(item: Printable, paper: Paper, options: PrintOptions = PrintOptions()) -> tuple[list[Scene], dict | None]:
-    """Draw ``item`` on ``paper``: the pages in print order and, for decks and chips, the manifest.
+def pages_for(item: Printable, paper: Paper, options: PrintOptions = PrintOptions(),
+              lang: str = "en") -> tuple[list[Scene], dict | None]:
+    """Draw ``item`` on ``paper`` with its words in ``lang``: the pages in print order and, for decks and
+    chips, the manifest (language-free: cards are named as in English).
 
     Raises:
         InputError: the cards do not fit the paper.
+        SheetsmithError: no message catalogue for ``lang``.
     """
     kind = _kind(item)
     if kind == "allin":
         from .sheets.allin import build_allin_sheet
 
-        return [build_allin_sheet(item, paper)], None
+        return [build_allin_sheet(item, paper, lang)], None
     if kind == "pad":
         from .sheets.pads import build_pad_pages
 
-        return build_pad_pages(item, paper), None
+        return build_pad_pages(item, paper, lang), None
+    from .i18n import messages
+
+    words = messages(lang).section("print")
     footer = f"sheetsmith · {item.id} · {paper.label}"
     if kind == "chips":
         from .components.chips import chip_pages
 
-        pages, manifest = chip_pages(item, paper, footer=footer)
+        pages, manifest = chip_pages(item, paper, footer=footer, inches=words["two_inches"])
         manifest = {"component": item.id, "kind": "chips", **manifest}
         return pages, manifest
     from .components.deck import card_sizes
@@ -86,12 +92,18 @@ def pages_for(item: Printable, paper: Paper, options: PrintOptions = PrintOption
     w, h, label = card_sizes()[size_id]
     try:
         pages, manifest = impose(
-            deck_items(item), paper, w, h, bleed=options.bleed, backs=options.backs,
-            back_offset=options.back_offset, title=item.name, footer=f"{footer} · {label}",
+            deck_items(item, lang), paper, w, h, bleed=options.bleed, backs=options.backs,
+            back_offset=options.back_offset, title=item.name, footer=f"{footer} · {label}", words=words,
         )
     except ImpositionError as exc:
         raise InputError([Problem(item.source, 0, 0, str(exc))]) from None
     return pages, {"component": item.id, "kind": "deck", "card_size": size_id, **manifest}
+
+
+def output_stem(item_id: str, paper_id: str, lang: str = "en") -> str:
+    """The name of an item's output files without the extension: ``q-diamonds-a4``; in another
+    language than English with the language after it (``q-diamonds-a4-it``), so it never replaces the English file."""
+    return f"{item_id}-{paper_id}" + (f"-{lang}" if lang != "en" else "")
 
 
 def describe(item: Printable) -> tuple[str, str]:

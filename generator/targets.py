@@ -2,7 +2,7 @@
 
 * ``-o FILE``: that file, replaced only with ``--force``;
 * a shipped item (a shipped id, or a file under ``layouts/``): ``output/<folder>/<id>-<paper>.<fmt>``,
-  generated and replaced freely;
+  generated and replaced freely (``<id>-<paper>-<lang>.<fmt>`` in another language than English);
 * a user's file: next to it, ``<file stem>-<paper>.<fmt>``, replaced only with ``--force``, so a copy
   of a shipped sheet never overwrites the shipped sheet's output (issue 15).
 
@@ -45,16 +45,17 @@ def output_target(done: "Rendered", *, output: Optional[Path] = None, force: boo
     * a user's file: next to it, ``<file stem>-<paper>.<fmt>``, replaced only with ``force``,
       so a copy of a shipped sheet never overwrites the shipped sheet's output.
 
-    A single page asked with ``--page N`` adds ``-pNN`` to the default name.
+    A single page asked with ``--page N`` adds ``-pNN`` to the default name; another language than
+    English adds ``-LANG`` after the paper (``q-diamonds-a4-it.pdf``), so it never replaces the English file.
     """
-    from .render import output_folder
+    from .render import output_folder, output_stem
 
     if output is not None:
         return output, force
     page = f"-p{done.page:02d}" if done.page is not None and done.pages > 1 else ""
     if done.shipped or done.source is None:
-        return Path("output") / output_folder(done.item) / f"{done.item.id}-{done.paper}{page}.{done.fmt}", True
-    return done.source.parent / f"{done.source.stem}-{done.paper}{page}.{done.fmt}", force
+        return Path("output") / output_folder(done.item) / f"{output_stem(done.item.id, done.paper, done.lang)}{page}.{done.fmt}", True
+    return done.source.parent / f"{output_stem(done.source.stem, done.paper, done.lang)}{page}.{done.fmt}", force
 
 
 def write_rendered(done: "Rendered", target: Path, overwrite: bool) -> tuple[list[Path], Optional[Path]]:

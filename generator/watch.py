@@ -40,15 +40,16 @@ class Round:
         return bool(self.written)
 
 
-def default_target(file: Path, *, fmt: str, paper: str, output: Optional[Path]) -> Optional[Path]:
+def default_target(file: Path, *, fmt: str, paper: str, output: Optional[Path], lang: str = "en") -> Optional[Path]:
     """Where a round writes, when it is known before reading the file (a user's file or ``-o``); None for a shipped file."""
     from .registry import is_shipped
+    from .render import output_stem
 
     if output is not None:
         return output
     if is_shipped(file):
         return None
-    return file.parent / f"{file.stem}-{paper}.{fmt}"
+    return file.parent / f"{output_stem(file.stem, paper, lang)}.{fmt}"
 
 
 def check_and_render(file: Path, *, fmt: str = "pdf", paper: str = "a4", output: Optional[Path] = None,
@@ -86,7 +87,7 @@ def watch_rounds(file: str | Path, *, fmt: str = "pdf", paper: str = "a4", outpu
     from .errors import OutputError
 
     file = Path(file)
-    target = default_target(file, fmt=fmt, paper=paper, output=output)
+    target = default_target(file, fmt=fmt, paper=paper, output=output, lang=render_options.get("lang", "en"))
     if target is not None and target.exists() and not force:
         raise OutputError(f"{target}: already exists; pass --force to let watch replace it")
     me = file.resolve()

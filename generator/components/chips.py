@@ -71,8 +71,10 @@ def chips_from_document(doc: Document, path: Path) -> ChipSheet:
     return ChipSheet(spec.id or path.stem, spec.game, spec.name, spec.description, spec.diameter, chips, doc.file)
 
 
-def chip_pages(sheet: ChipSheet, paper: Paper, *, footer: str = "") -> tuple[list[Scene], dict]:
+def chip_pages(sheet: ChipSheet, paper: Paper, *, footer: str = "", inches: str = "2 in") -> tuple[list[Scene], dict]:
     """Lay the chips out in rows with a cut circle each, plus the scale check; return pages and manifest.
+
+    ``inches`` labels the 2 in scale bar (in the language printed).
 
     The manifest gives each chip's name (``"chip 5"``) and its trim box (the
     square around the cut circle) in millimetres.
@@ -98,7 +100,7 @@ def chip_pages(sheet: ChipSheet, paper: Paper, *, footer: str = "") -> tuple[lis
             items.append({"name": f"chip {chip.value}", "value": chip.value, "trim": [round(v, 3) for v in (x, y, w, h)]})
         used = Grid(cols, (len(chunk) + cols - 1) // cols, grid.x0, grid.y0, d, d, gap, gap, 0.0, 0.0)
         mid = paper.width / 2
-        scale_check(scene, paper, used, f"{footer} · {n}/{len(chunks)}", centres=(mid - 62.0, mid - 6.0, mid + 60.0))
+        scale_check(scene, paper, used, f"{footer} · {n}/{len(chunks)}", centres=(mid - 62.0, mid - 6.0, mid + 60.0), inches=inches)
         pages.append(scene)
         manifest_pages.append({"page": n, "side": "front", "items": items})
     manifest = {"paper": {"id": paper.id, "width": paper.width, "height": paper.height}, "chip": {"diameter": d}, "pages": manifest_pages}

@@ -25,6 +25,13 @@ Card types:
 
 ``count`` (default 1) multiplies every card an entry makes; it may be 0 but
 never negative.
+
+Words in several languages: an entry (or the ``back:``) with ``key:
+flip7.freeze`` takes the words it does not write itself from the message
+catalogue of the language drawn (``cards.flip7.freeze.label`` and ``.text``;
+a text card's ``.title`` and ``.body``; a back's ``.subtitle``), see
+:mod:`generator.i18n`.  Words the file writes itself are printed as written
+in every language.
 """
 
 from __future__ import annotations
@@ -45,6 +52,8 @@ from ..paths import TEMPLATES_DIR
 from ..yamlpos import Document, load_yaml
 
 HEX = r"^#[0-9a-fA-F]{6}$"
+KEY = r"^[a-z0-9_]+(\.[a-z0-9_]+)*$"
+"""A message key under ``cards.`` of the catalogues: ``flip7.freeze``."""
 
 
 class BackSpec(StrictModel):
@@ -53,6 +62,7 @@ class BackSpec(StrictModel):
     title: PrintedLine = Field(min_length=1, max_length=24)
     subtitle: PrintedLine = Field(default="", max_length=40)
     color: str = Field(default="#1d2b45", pattern=HEX)
+    key: str | None = Field(default=None, pattern=KEY, description="the subtitle from cards.<key>.subtitle of the catalogue")
 
 
 class CardEntry(StrictModel):
@@ -71,6 +81,7 @@ class CardEntry(StrictModel):
     text: PrintedText | None = Field(default=None, max_length=200)
     title: PrintedLine | None = Field(default=None, min_length=1, max_length=40)
     body: list[PrintedText] | None = None
+    key: str | None = Field(default=None, pattern=KEY, description="words not written here come from cards.<key> of the catalogue")
 
     @model_validator(mode="after")
     def _fields_for_type(self) -> "CardEntry":
@@ -82,7 +93,7 @@ class CardEntry(StrictModel):
             "text": ("title", "body"),
             "joker": (),
         }[self.type]
-        missing = [f for f in need if getattr(self, f) is None]
+        missing = [f for f in need if getattr(self, f) is None and not (self.key and self.type in ("modifier", "action", "text"))]
         if missing:
             raise ValueError(f"a '{self.type}' card needs {', '.join(missing)}")
         if self.type == "number" and (self.value is None) == (self.values is None):
@@ -116,6 +127,8 @@ class Face:
         text: rules text (actions) or paragraphs joined by newlines (text cards).
         set: the set name (``number`` cards of a set).
         color: accent colour, when the entry gives one.
+        key: the entry's message key (``flip7.freeze``): ``label`` and ``text`` left empty
+            by the entry are drawn from ``cards.<key>`` in the language printed.
     """
 
     name: str
@@ -126,6 +139,7 @@ class Face:
     text: str = ""
     set: str = ""
     color: str | None = None
+    key: str = ""
 
 
 @dataclass
@@ -165,7 +179,9 @@ def deck_from_document(doc: Document, path: Path) -> Deck:
         problems.append(doc.problem(("card_size",), f"card_size '{spec.card_size}' is not one of {', '.join(sizes)}"))
     faces: list[Face] = []
     for n, entry in enumerate(spec.cards):
+        problems += _check_key(entry.key, _KEY_FIELDS.get(entry.type, ()), doc, ("cards", n, "key"))
         faces.extend(_expand(entry, doc, ("cards", n), problems))
+    problems += _check_key(spec.back.key, ("subtitle",), doc, ("back", "key"))
     if problems:
         raise InputError(problems)
     w, h, _ = sizes[spec.card_size]
@@ -181,6 +197,39 @@ def deck_from_document(doc: Document, path: Path) -> Deck:
         faces=faces,
         source=doc.file,
     )
+
+
+_KEY_FIELDS = {"modifier": ("label",), "action": ("label", "text"), "text": ("title", "body")}
+"""The words a ``key:`` gives each card type (under ``cards.<key>.`` of the catalogue)."""
+
+
+def _check_key(key: str | None, fields: tuple[str, ...], doc: Document, at: tuple) -> list[Problem]:
+    """A problem when ``key`` names no entry of the English catalogue with every one of ``fields``."""
+    if not key:
+        return []
+    if not fields:
+        return [doc.problem(at, "key: only modifier, action and text cards (and the back) take their words from the message catalogue")]
+    from ..i18n import messages
+
+    english = messages("en")
+    lacking = [f for f in fields if english.get(f"cards.{key}.{f}") is None]
+    if lacking:
+        known = sorted({k[len("cards."):].rsplit(".", 1)[0] for k in english.messages
+                        if k.startswith("cards.") and k.endswith(f".{fields[0]}")})
+        return [doc.problem(at, f"key '{key}': the message catalogue has no cards.{key}.{'/'.join(lacking)}"
+                            f"{'; keys: ' + ', '.join(known) if known else ''}")]
+    return []
+
+
+def _english(entry: CardEntry, field: str) -> str:
+    """The entry's own ``field``, else the English catalogue's (for names in manifests and listings)."""
+    own = getattr(entry, field)
+    if own is not None or not entry.key:
+        return own or ""
+    from ..i18n import messages
+
+    value = messages("en").get(f"cards.{entry.key}.{field}", "")
+    return "\n".join(value) if isinstance(value, list) else value
 
 
 def _expand(entry: CardEntry, doc: Document, at: tuple, problems: list[Problem]) -> list[Face]:
@@ -203,7 +252,11 @@ def _expand(entry: CardEntry, doc: Document, at: tuple, problems: list[Problem])
             name = f"{entry.set} {value}" if entry.set else str(value)
             out += [Face(name, "number", value=value, set=entry.set or "", color=entry.color)] * (n * entry.count)
     elif entry.type in ("modifier", "action"):
-        out += [Face(entry.label or "", entry.type, label=entry.label or "", text=entry.text or "", color=entry.color)] * entry.count
+        name = _english(entry, "label")
+        out += [Face(name, entry.type, label=entry.label or "", text=entry.text or "", color=entry.color,
+                     key=entry.key or "")] * entry.count
     elif entry.type == "text":
-        out += [Face(entry.title or "", "text", label=entry.title or "", text="\n".join(entry.body or []), color=entry.color)] * entry.count
+        name = _english(entry, "title")
+        out += [Face(name, "text", label=entry.title or "", text="\n".join(entry.body or []), color=entry.color,
+                     key=entry.key or "")] * entry.count
     return out

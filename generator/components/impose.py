@@ -148,7 +148,8 @@ def crop_marks(scene: Scene, grid: Grid, count: int, paper: Paper) -> None:
         scene.add(Line(right, y, min(paper.width - EDGE, right + 4.0), y, ink))
 
 
-def scale_check(scene: Scene, paper: Paper, grid: Grid, footer: str = "", centres: tuple[float, float, float] | None = None) -> str:
+def scale_check(scene: Scene, paper: Paper, grid: Grid, footer: str = "", centres: tuple[float, float, float] | None = None,
+                inches: str = "2 in") -> str:
     """Draw a 50 mm bar and a 2 in bar (and the footer text) in a free margin; return which (``bottom``/``left``).
 
     The bars sit between the crop marks: each within the span of one card
@@ -156,11 +157,12 @@ def scale_check(scene: Scene, paper: Paper, grid: Grid, footer: str = "", centre
     mark.  If the page printed at the wrong scale, they will not measure 50 mm
     and 2 in.  ``centres`` (x of the 50 mm bar, the 2 in bar and the footer)
     places them freely in the bottom margin when there are no crop marks.
+    ``inches`` labels the 2 in bar (in the language printed).
     """
     if centres is None:
         centres = tuple(grid.trim(k)[0] + grid.w / 2 for k in range(3))  # type: ignore[assignment]
     ink = Paint("#333333", width=0.3)
-    bars = ((50.0, "50 mm"), (50.8, "2 in"))
+    bars = ((50.0, "50 mm"), (50.8, inches))
     block_bottom = grid.y0 + grid.rows * grid.h + (grid.rows - 1) * grid.gy + grid.bleed_y
     if grid.bars == "bottom":
         y = min(paper.height - BAR_INSET, block_bottom + 8.0)
@@ -200,6 +202,10 @@ class Item:
     back: DrawFn | None = None
 
 
+PRINT_WORDS = {"fronts": "fronts {n}/{of}", "backs": "backs {n}/{of}, long-edge flip", "two_inches": "2 in"}
+"""The words :func:`impose` prints in the margins when not told others (English)."""
+
+
 def impose(
     items: Sequence[Item],
     paper: Paper,
@@ -211,8 +217,13 @@ def impose(
     back_offset: tuple[float, float] = (0.0, 0.0),
     title: str = "",
     footer: str = "",
+    words: dict[str, str] | None = None,
 ) -> tuple[list[Scene], dict]:
     """Lay cards out nine to a page (3 × 3), with a mirrored backs page after each fronts page.
+
+    ``words`` are the margin's words in the language printed (the ``print``
+    section of a message catalogue: ``fronts``, ``backs`` with ``{n}`` and
+    ``{of}`` fields, ``two_inches``); default English.
 
     Returns:
         ``(pages, manifest)``: the scenes in print order and the manifest
@@ -222,6 +233,7 @@ def impose(
     Raises:
         ImpositionError: the cards do not fit the paper.
     """
+    words = {**PRINT_WORDS, **(words or {})}
     grid = plan_grid(paper, w, h, cols=3, rows=3, bleed=bleed)
     pages: list[Scene] = []
     manifest_pages: list[dict] = []
@@ -234,7 +246,8 @@ def impose(
             item.front(front, box, grid.bleed)
             entries.append({"name": item.name, "trim": [round(v, 3) for v in box]})
         crop_marks(front, grid, len(chunk), paper)
-        scale_check(front, paper, grid, f"{footer} · fronts {n}/{len(sheets)}")
+        side = words["fronts"].format(n=n, of=len(sheets))
+        scale_check(front, paper, grid, f"{footer} · {side}", inches=words["two_inches"])
         pages.append(front)
         manifest_pages.append({"page": len(pages), "side": "front", "items": entries})
         if not backs or all(item.back is None for item in chunk):
@@ -249,7 +262,8 @@ def impose(
             item.back(back, mirrored, grid.bleed)
             back_entries.append({"name": f"{item.name} (back)", "of": item.name, "trim": [round(v, 3) for v in mirrored]})
         _mirrored_marks(back, grid, len(chunk), paper, back_offset)
-        scale_check(back, paper, grid, f"{footer} · backs {n}/{len(sheets)}, long-edge flip")
+        side = words["backs"].format(n=n, of=len(sheets))
+        scale_check(back, paper, grid, f"{footer} · {side}", inches=words["two_inches"])
         pages.append(back)
         manifest_pages.append({"page": len(pages), "side": "back", "items": back_entries})
     manifest = {

@@ -5,7 +5,11 @@ Beyond DESIGN.md a layout may give ``description`` (one line for listings),
 ``chips`` (how many chip circles the sheet prints; default: the most a player
 can earn, 1 per single-reward hand and 2 per double-reward hand),
 ``extends`` (a template of ``templates/``, default ``allin-sheet``), and
-``style`` / ``strings`` overrides of that template's keys.
+``style`` / ``strings`` overrides of that template's keys.  Printed labels
+come from the message catalogue of the language drawn
+(``templates/lang/<code>.yaml``, section ``allin``: :mod:`generator.i18n`);
+a template's or a layout's ``strings:`` win over the catalogue in every
+language.
 
 Rules checked, with the rulebook passage each rests on
 (``seeds/000_e6ed0c80d6705b52.txt``):
@@ -112,7 +116,7 @@ class TemplateSpec(StrictModel):
     kind: Literal["template"]
     id: str
     style: dict[str, Any]
-    strings: dict[str, Any]
+    strings: dict[str, Any] = {}
 
 
 class LayoutSpec(StrictModel):
@@ -163,7 +167,7 @@ class AllInLayout:
         hands: letter → :class:`Hand`, in letter order.
         chips: chip circles printed on the sheet.
         style: resolved :class:`Style`.
-        strings: resolved :class:`Strings`.
+        strings: resolved :class:`Strings` in English (see :meth:`strings_for` for another language).
         description: one line for listings ('' when not given).
         source: the layout file.
         warnings: non-fatal findings (e.g. not 24 writable spaces).
@@ -180,6 +184,26 @@ class AllInLayout:
     description: str = ""
     source: str = ""
     warnings: list[Problem] = field(default_factory=list)
+    string_overrides: dict[str, str] = field(default_factory=dict)
+    """Labels the template or the layout writes itself (``strings:``): printed as written in every language."""
+
+    def strings_for(self, lang: str = "en") -> Any:
+        """The sheet's labels in ``lang``: the catalogue's ``allin`` section, then ``string_overrides`` on top.
+
+        Raises:
+            SheetsmithError: no catalogue for ``lang`` (:func:`generator.i18n.check_lang`).
+            InputError: a label of the catalogue is too long for a sheet (over 160 characters).
+        """
+        if lang == "en":
+            return self.strings
+        from ..i18n import messages
+
+        t = messages(lang)
+        try:
+            return Strings.model_validate({**t.section("allin"), **self.string_overrides})
+        except ValidationError as exc:
+            raise InputError([Problem(t.file, 0, 0, f"allin.{'.'.join(map(str, e['loc']))}: {e['msg'].lower()}")
+                              for e in exc.errors()]) from None
 
     @property
     def spaces(self) -> int:
@@ -314,7 +338,7 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
             doc.problem(("grid",), f"the grid has {len(expected)} hands; a sheet's score table holds at most {MAX_HANDS}")
         )
 
-    style, strings = _resolve_template(spec, doc, path, templates_dir, problems)
+    style, strings, overrides = _resolve_template(spec, doc, path, templates_dir, problems)
     if spec.name is not None:
         problems += _printable(spec.name, ("name",), doc)
     for key, value in (spec.strings or {}).items():
@@ -374,6 +398,7 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
         description=spec.description or "",
         source=doc.file,
         warnings=warnings,
+        string_overrides=overrides,
     )
 
 
@@ -491,18 +516,27 @@ def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Pro
 
 def _resolve_template(
     spec: LayoutSpec, doc: Document, path: Path, templates_dir: Path, problems: list[Problem]
-) -> tuple[Style | None, Any]:
+) -> tuple[Style | None, Any, dict[str, str]]:
+    """The layout's style and English labels, and the labels its template and ``strings:`` write themselves.
+
+    Labels: the English catalogue's ``allin`` section, then the template's
+    ``strings:``, then the layout's; each error is located in the file that wrote the value.
+    """
+    from ..i18n import messages
+
     try:
         t_style, t_strings, t_doc = load_template(spec.extends, base=path.parent, templates_dir=templates_dir)
     except TemplateNotFound as exc:
         problems.append(doc.problem(("extends",), f"extends: {exc}"))
-        return None, None
+        return None, None, {}
     except InputError as exc:
         problems.append(doc.problem(("extends",), f"extends: template '{spec.extends}' has errors (listed below)"))
         problems.extend(exc.problems)
-        return None, None
+        return None, None, {}
+    catalogue = messages("en").section("allin")
+    overrides = {**t_strings, **(spec.strings or {})}
     resolved: list[Any] = []
-    for section, model, base_values in (("style", Style, t_style), ("strings", Strings, t_strings)):
+    for section, model, base_values in (("style", Style, t_style), ("strings", Strings, {**catalogue, **t_strings})):
         override = getattr(spec, section) or {}
         merged = {**base_values, **override}
         try:
@@ -512,7 +546,7 @@ def _resolve_template(
                 key = err["loc"][0] if err["loc"] else None
                 problems.append(problem_from_error(err, doc if key in override else t_doc, (section,), model))
             resolved.append(None)
-    return resolved[0], resolved[1]
+    return resolved[0], resolved[1], {k: v for k, v in overrides.items() if isinstance(v, str)}
 
 
 def describe_run(run: HandRun) -> str:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import re
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..cards import RANK_LABELS, SHEET_RANK_ORDER, SUITS
@@ -95,15 +95,22 @@ class GridFrame:
         )
 
 
-def build_allin_sheet(layout: AllInLayout, paper: Paper) -> Scene:
-    """Draw the player sheet of ``layout`` on ``paper`` (portrait) and return the scene.
+def build_allin_sheet(layout: AllInLayout, paper: Paper, lang: str = "en") -> Scene:
+    """Draw the player sheet of ``layout`` on ``paper`` (portrait) with its labels in ``lang``; return the scene.
 
-    The scene's ``marks`` hold every mark target with its box in mm.
+    The scene's ``marks`` hold every mark target with its box in mm; they do
+    not depend on the language (nor on the labels), so a sheet printed in any
+    language is read with the same geometry and sheet code.
+
+    Raises:
+        SheetsmithError: no message catalogue for ``lang``.
     """
+    if lang != "en":
+        layout = replace(layout, strings=layout.strings_for(lang))
     st = layout.style
     s = layout.strings
     W, H, m = paper.width, paper.height, st.margin
-    scene = Scene(W, H, title=f"{s.title}: {layout.name} {s.sheet}")
+    scene = Scene(W, H, title=f"{s.title}: {sheet_title(s.sheet, layout.name)}")
 
     y = m
     y = _header(scene, layout, paper, y)
@@ -125,6 +132,17 @@ def build_allin_sheet(layout: AllInLayout, paper: Paper) -> Scene:
     return scene
 
 
+def sheet_title(label: str, name: str) -> str:
+    """The sheet's name with its label: ``"{name} sheet"`` filled in (``"Q♦ sheet"``, ``"scheda Q♦"``);
+    a label without ``{name}`` (an older ``strings: {sheet: …}``) follows the name."""
+    return label.replace("{name}", name) if "{name}" in label else f"{name} {label}"
+
+
+PLAYER_LABEL_W = 20.0
+"""Room (mm) for the "Player" label before the name line; the line, and its mark target, start after it
+in every language."""
+
+
 # --- upper part ------------------------------------------------------------------
 
 
@@ -140,7 +158,7 @@ def _header(scene: Scene, layout: AllInLayout, paper: Paper, y: float) -> float:
     line_end = min(W - m, W - keep)
     mid_left, mid_right = W / 2 - MARKER_SIZE / 2 - 3.0, W / 2 + MARKER_SIZE / 2 + 3.0
     line_start = max(mid_right, line_end - 72.0)
-    sheet_name = f"{layout.name} {s.sheet}"
+    sheet_name = sheet_title(s.sheet, layout.name)
     room = mid_left - left
     need = rich_width(s.title, 22, "bold") + 5.0 + rich_width(sheet_name, 14, "bold")
     shrink = min(1.0, room / need)  # a long title or name is set smaller, never over the marker
@@ -149,9 +167,9 @@ def _header(scene: Scene, layout: AllInLayout, paper: Paper, y: float) -> float:
     rich_text(
         scene, left + w + 5.0 * shrink, base, sheet_name, 14 * shrink, weight="bold", color=st.ink, red=st.red, black=st.black
     )
-    player_size = fit_size(s.player, 8.0, 20.0)
-    scene.add(Text(line_start, base, s.player, player_size, color=st.soft))
-    lx = line_start + text_width(s.player, player_size) + 2.0
+    player_size = fit_size(s.player, 8.0, PLAYER_LABEL_W)
+    lx = line_start + PLAYER_LABEL_W + 2.0
+    scene.add(Text(lx - 2.0, base, s.player, player_size, color=st.soft, anchor="end"))
     scene.add(Line(lx, base + 0.8, line_end, base + 0.8, Paint(st.ink, width=0.3)))
     scene.marks.append(MarkTarget("player", "sheet", "", lx, base - 6.0, line_end - lx, 7.0))
     return y + 14.0
@@ -276,7 +294,12 @@ def _score_table(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
         paint = Paint(st.accent if strong else st.ink, "#ffffff", 0.6 if strong else 0.3)
         scene.add(Rect(bx, y + head_h, bw, pts_h + bonus_h, paint, r=1.2))
         scene.marks.append(MarkTarget("total" if strong else "chips_left", "sheet", "", bx, y + head_h, bw, pts_h + bonus_h))
-    scene.add(Text(x_total + total_w / 2, y + head_h + pts_h + bonus_h + 2.6, s.total_help, fit_size(s.total_help, 4.6, total_w + chips_w), color=st.soft, anchor="middle"))
+    help_size = fit_size(s.total_help, 4.6, total_w + chips_w + 2.0)
+    help_base = y + head_h + pts_h + bonus_h + 2.6
+    if text_width(s.total_help, help_size) <= total_w:  # centred under the total, else ending with it
+        scene.add(Text(x_total + total_w / 2, help_base, s.total_help, help_size, color=st.soft, anchor="middle"))
+    else:
+        scene.add(Text(x_total + total_w, help_base, s.total_help, help_size, color=st.soft, anchor="end"))
     return y + head_h + pts_h + bonus_h + 3.0
 
 
@@ -304,7 +327,12 @@ def _legend(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> 
     start_size = fit_size(s.start_help, 6.0, (W - 2 * m) * 0.3)
     scene.add(Text(m + 3.4, base, s.start_help, start_size, color=st.ink))
     left_end = m + 3.4 + text_width(s.start_help, start_size)
-    legend_sizes = {t: fit_size(t, 6.0, (W - 2 * m) * 0.2) for t in (s.reward_single, s.reward_double)}
+    # the reward legend stays right of the fold label above it, whose descenders its icons would touch
+    fold_size = fit_size(s.fold, 6.0, W - 2 * m - 30.0)
+    fold_end = W / 2 + text_width(s.fold, fold_size) / 2 + 2.5
+    legend = (s.reward_single, s.reward_double)
+    shrink = min(1.0, max(0.5, (W - m - fold_end - 2 * (6.2 + 5.0)) / sum(text_width(t, 6.0) for t in legend)))
+    legend_sizes = {t: min(fit_size(t, 6.0, (W - 2 * m) * 0.2), 6.0 * shrink) for t in legend}
     right_start = W - m - sum(text_width(t, z) + 6.2 + 5.0 for t, z in legend_sizes.items())
     room = right_start - left_end - 8.0
     scene.add(Text((left_end + right_start) / 2, base, s.space_help, fit_size(s.space_help, 6.0, room, "bold"), "bold", anchor="middle", color=st.ink))

@@ -18,6 +18,10 @@ A Flip 7 score pad of more than 18 players (19 to 36 play with two decks)
 is drawn on several pages, the players shared out evenly, numbered on from
 page to page; a pad of 1 or 2 players is drawn with a warning (the game is
 made for 3 to 18).
+
+Every printed word comes from the message catalogue of the language drawn
+(section ``pads`` of ``templates/lang/<code>.yaml``, :mod:`generator.i18n`);
+mark targets keep language-free keys (``round3:total``, ``BUST``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ..errors import Problem
+from ..i18n import Messages, messages
 from ..layout.schema import ComponentHeader, StrictModel, validate
 from ..paper import Paper
 from ..rules.flip7 import MAX_PLAYERS as FLIP7_MAX_PLAYERS
@@ -121,68 +126,77 @@ def page_players(pad: Pad) -> list[range]:
     return out
 
 
-def build_pad_pages(pad: Pad, paper: Paper) -> list[Scene]:
-    """Draw a pad or ledger on ``paper``: one scene per page (:func:`page_players`)."""
+def build_pad_pages(pad: Pad, paper: Paper, lang: str = "en") -> list[Scene]:
+    """Draw a pad or ledger on ``paper`` in ``lang``: one scene per page (:func:`page_players`)."""
     groups = page_players(pad)
-    return [build_pad(pad, paper, players=g, page=(i + 1, len(groups))) for i, g in enumerate(groups)]
+    return [build_pad(pad, paper, players=g, page=(i + 1, len(groups)), lang=lang) for i, g in enumerate(groups)]
 
 
-def build_pad(pad: Pad, paper: Paper, *, players: range | None = None, page: tuple[int, int] = (1, 1)) -> Scene:
+def build_pad(pad: Pad, paper: Paper, *, players: range | None = None, page: tuple[int, int] = (1, 1),
+              lang: str = "en") -> Scene:
     """Draw one page of a pad or ledger on ``paper`` (turned for landscape) and return the scene.
 
     ``players`` are the player numbers on this page (default: all, 1 to
     ``pad.players``); ``page`` is ``(this page, pages)``, shown in the header
-    and the footer when there is more than one.
+    and the footer when there is more than one; ``lang`` the language of
+    every printed word.
+
+    Raises:
+        SheetsmithError: no message catalogue for ``lang``.
     """
+    t = messages(lang)
     players = players if players is not None else range(1, pad.players + 1)
     W, H = (paper.height, paper.width) if pad.orientation == "landscape" else (paper.width, paper.height)
-    scene = Scene(W, H, title=pad.name if page[1] == 1 else f"{pad.name}, page {page[0]} of {page[1]}")
-    y = _header(scene, pad, W, players, page)
+    page_text = t("pads.page", page=page[0], pages=page[1])
+    scene = Scene(W, H, title=pad.name if page[1] == 1 else f"{pad.name}, {page_text}")
+    y = _header(scene, pad, W, players, page, t)
     if pad.kind == "pad":
-        _score_pad(scene, pad, W, H, y, players)
+        _score_pad(scene, pad, W, H, y, players, t)
     elif pad.kind == "tick-pad":
-        _tick_pad(scene, pad, W, H, y)
+        _tick_pad(scene, pad, W, H, y, t)
     elif pad.game == "fundex":
-        _fundex_ledger(scene, pad, W, H, y)
+        _fundex_ledger(scene, pad, W, H, y, t)
     else:
-        _flipflop_ledger(scene, pad, W, H, y)
-    footer = f"sheetsmith · {pad.id} · {paper.label}" + (f" · page {page[0]} of {page[1]}" if page[1] > 1 else "")
+        _flipflop_ledger(scene, pad, W, H, y, t)
+    footer = f"sheetsmith · {pad.id} · {paper.label}" + (f" · {page_text}" if page[1] > 1 else "")
     scene.add(Text(W - MARGIN, H - MARGIN + 5.0, footer, 5.0, color=SOFT, anchor="end"))
     scene.keep_text_inside(MARGIN, W - MARGIN)
     return scene
 
 
-def _header(scene: Scene, pad: Pad, W: float, players: range, page: tuple[int, int]) -> float:
+def _header(scene: Scene, pad: Pad, W: float, players: range, page: tuple[int, int], t: Messages) -> float:
     y = MARGIN
-    title = {"flip7": "FLIP 7", "fundex": "ALL IN", "flipflop": "FLIP FLOP"}[pad.game]
-    scene.add(Text(MARGIN, y + 8, title, 20, "bold", color=ACCENT))
-    sub = {
-        ("pad", "flip7"): "score pad",
-        ("tick-pad", "flip7"): "tick pad: one per player",
-        ("ledger", "fundex"): "chip ledger, 10 rounds",
-        ("ledger", "flipflop"): "pot ledger",
-    }[(pad.kind, pad.game)]
-    x = MARGIN + text_width(title, 20, "bold") + 4
-    scene.add(Text(x, y + 8, sub, 11, "bold", color=INK))
+    title = t(f"pads.title_{pad.game}")
+    right = W - MARGIN - (34.0 if pad.game == "flip7" else 0.0)  # the target box, top right
+    title_size = fit_size(title, 20, (right - MARGIN) * 0.4, "bold")
+    scene.add(Text(MARGIN, y + 8, title, title_size, "bold", color=ACCENT))
+    sub = t({
+        ("pad", "flip7"): "pads.score_pad",
+        ("tick-pad", "flip7"): "pads.tick_pad",
+        ("ledger", "fundex"): "pads.fundex_ledger",
+        ("ledger", "flipflop"): "pads.flipflop_ledger",
+    }[(pad.kind, pad.game)])
+    x = MARGIN + text_width(title, title_size, "bold") + 4
+    where = t("pads.page_players", page=page[0], pages=page[1], first=players[0], last=players[-1], players=pad.players)
+    where_w = text_width(where, 9, "bold") + 4 if page[1] > 1 else 0.0
+    sub_size = fit_size(sub, 11, right - x - where_w, "bold")
+    scene.add(Text(x, y + 8, sub, sub_size, "bold", color=INK))
     if page[1] > 1:
-        x += text_width(sub, 11, "bold") + 4
-        where = f"page {page[0]} of {page[1]} · players {players[0]}–{players[-1]} of {pad.players}"
-        scene.add(Text(x, y + 8, where, 9, "bold", color=SOFT))
+        x += text_width(sub, sub_size, "bold") + 4
+        scene.add(Text(x, y + 8, where, fit_size(where, 9, right - x, "bold"), "bold", color=SOFT))
     if pad.game == "flip7":
         v = pad.variant
-        note = f"first to {v.target} ends the game at the end of that round · Flip 7 bonus +{v.flip7_bonus} · a tie for the lead plays another round"
+        note = t("pads.flip7_rules", target=v.target, bonus=v.flip7_bonus)
         if pad.kind == "pad" and pad.players > PLAYERS_PER_DECK:
-            note += " · two decks shuffled together"
+            note += " · " + t("pads.two_decks")
         scene.add(Text(MARGIN, y + 13.5, note, fit_size(note, 7, W - 2 * MARGIN - 40), color=SOFT))
         # the target, boxed, top right
+        target = t("pads.target")
         scene.add(Rect(W - MARGIN - 30, y, 30, 11, Paint(ACCENT, "#ffffff", 0.6), r=1.5))
-        scene.add(Text(W - MARGIN - 15, y + 4.0, "TARGET", 5.5, "bold", "middle", ACCENT))
+        scene.add(Text(W - MARGIN - 15, y + 4.0, target, fit_size(target, 5.5, 27, "bold"), "bold", "middle", ACCENT))
         scene.add(Text(W - MARGIN - 15, y + 9.6, str(v.target), 11, "bold", "middle", ACCENT))
-    elif pad.game == "fundex":
-        note = "each round: ante 1 · in round n each player may bet or raise up to n times · closest card not over the roll takes the pot"
-        scene.add(Text(MARGIN, y + 13.5, note, fit_size(note, 7, W - 2 * MARGIN), color=SOFT))
     else:
-        note = "each round: one stake into each pot (game, flip, flop) and one stake in reserve · write stakes after the round"
+        note = t(f"pads.{pad.game}_rules")
         scene.add(Text(MARGIN, y + 13.5, note, fit_size(note, 7, W - 2 * MARGIN), color=SOFT))
     return y + 18.0
 
@@ -201,13 +215,16 @@ def _grid(scene: Scene, x: float, y: float, widths: list[float], heights: list[f
 
 
 def _player_table(scene: Scene, W: float, H: float, y: float, players: int, rounds: int, subs: list[str],
-                  label_w: float = 9.0, extra: list[tuple[str, float]] = (), owner: str = "",
-                  first: int = 1) -> tuple[float, float, float]:
+                  t: Messages, label_w: float = 9.0, extra: list[tuple[str, float]] = (), owner: str = "",
+                  first: int = 1, labels: dict[str, str] | None = None) -> tuple[float, float, float]:
     """A table: a round column, optional extra columns, then for each player a name box over sub-columns.
 
-    ``players`` columns, numbered from ``first``.  Returns ``(x0, row_top, row_h)``:
+    ``players`` columns, numbered from ``first``.  ``subs`` and the titles of
+    ``extra`` are keys (mark targets keep them); ``labels`` maps each to the
+    word printed (default: the key itself).  Returns ``(x0, row_top, row_h)``:
     where the rows start and their height.
     """
+    labels = labels or {}
     x0 = MARGIN
     avail_w = W - 2 * MARGIN - label_w - sum(w for _, w in extra)
     col_w = avail_w / (players * len(subs))
@@ -216,20 +233,24 @@ def _player_table(scene: Scene, W: float, H: float, y: float, players: int, roun
     row_h = min(12.0, (H - MARGIN - 6.0 - row_top) / (rounds + 1))
     # header: name boxes and sub titles
     scene.add(Rect(x0, y, W - 2 * MARGIN, name_h + sub_h, Paint(None, PANEL)))
-    scene.add(Text(x0 + label_w / 2, y + name_h + sub_h - 1.5, "round", fit_size("round", 6, label_w - 1), "bold", "middle", INK))
+    round_word = t("pads.round")
+    scene.add(Text(x0 + label_w / 2, y + name_h + sub_h - 1.5, round_word, fit_size(round_word, 6, label_w - 1, "bold"), "bold", "middle", INK))
     x = x0 + label_w
-    for title, w in extra:
-        scene.add(Text(x + w / 2, y + name_h + sub_h - 1.5, title, fit_size(title, 6, w - 1), "bold", "middle", INK))
+    for key, w in extra:
+        title = labels.get(key, key)
+        scene.add(Text(x + w / 2, y + name_h + sub_h - 1.5, title, fit_size(title, 6, w - 1, "bold"), "bold", "middle", INK))
         x += w
     for p in range(players):
         px = x + p * col_w * len(subs)
         pw = col_w * len(subs)
         scene.add(Rect(px + 0.8, y + 0.8, pw - 1.6, name_h - 1.6, Paint(SOFT, "#ffffff", 0.3), r=1.0))
-        scene.add(Text(px + 1.8, y + 3.4, f"player {first + p}", 4.2, color=SOFT))
+        who = t("pads.player_n", n=first + p)
+        scene.add(Text(px + 1.8, y + 3.4, who, fit_size(who, 4.2, pw - 3.6), color=SOFT))
         scene.marks.append(MarkTarget("name", f"player{first + p}", "", px + 0.8, y + 0.8, pw - 1.6, name_h - 1.6))
         for k, sub in enumerate(subs):
             sx = px + k * col_w
-            scene.add(Text(sx + col_w / 2, y + name_h + sub_h - 1.5, sub, fit_size(sub, 5.5, col_w - 0.8), "bold", "middle", SOFT))
+            word = labels.get(sub, sub)
+            scene.add(Text(sx + col_w / 2, y + name_h + sub_h - 1.5, word, fit_size(word, 5.5, col_w - 0.8, "bold"), "bold", "middle", SOFT))
     widths = [label_w] + [w for _, w in extra] + [col_w] * (players * len(subs))
     heights = [row_h] * rounds
     for r in range(rounds):
@@ -250,13 +271,14 @@ def _player_table(scene: Scene, W: float, H: float, y: float, players: int, roun
     return x0, row_top, row_h
 
 
-def _score_pad(scene: Scene, pad: Pad, W: float, H: float, y: float, players: range) -> None:
+def _score_pad(scene: Scene, pad: Pad, W: float, H: float, y: float, players: range, t: Messages) -> None:
     narrow = (W - 2 * MARGIN - 9.0) / (2 * len(players)) < 10.0
     subs = ["pts", "total"] if narrow else ["round", "total"]
-    x0, top, row_h = _player_table(scene, W, H, y, len(players), pad.rounds, subs, first=players[0])
-    note = f"bust scores 0 · numbers added, ×2 doubles only the numbers, then +2 … +10, then +{pad.variant.flip7_bonus} for seven different numbers"
+    labels = {"pts": t("pads.round_score_short"), "round": t("pads.round_score"), "total": t("pads.total")}
+    x0, top, row_h = _player_table(scene, W, H, y, len(players), pad.rounds, subs, t, first=players[0], labels=labels)
+    note = t("pads.score_note", bonus=pad.variant.flip7_bonus)
     if len(players) < pad.players:
-        note += " · one game on every page: compare the totals of all pages at the end of each round"
+        note += " · " + t("pads.pages_note")
     scene.add(Text(MARGIN, top + pad.rounds * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * MARGIN), color=SOFT))
 
 
@@ -264,10 +286,11 @@ TICKS = [str(n) for n in range(13)] + ["×2", "+2", "+4", "+6", "+8", "+10", "BU
 """The tick boxes of one round on the tick pad: every number, every modifier, and bust."""
 
 
-def _tick_pad(scene: Scene, pad: Pad, W: float, H: float, y: float) -> None:
-    scene.add(Text(MARGIN, y + 3.5, "player", 7, "bold", color=INK))
-    scene.add(Line(MARGIN + 12, y + 4.0, MARGIN + 90, y + 4.0, Paint(INK, width=0.3)))
-    scene.marks.append(MarkTarget("name", "player", "", MARGIN + 12, y - 2.0, 78.0, 6.0))
+def _tick_pad(scene: Scene, pad: Pad, W: float, H: float, y: float, t: Messages) -> None:
+    player = t("pads.player")  # up to 20 mm of label, ending where the name line starts in every language
+    scene.add(Text(MARGIN + 20.0, y + 3.5, player, fit_size(player, 7, 20.0, "bold"), "bold", "end", INK))
+    scene.add(Line(MARGIN + 22.0, y + 4.0, MARGIN + 100.0, y + 4.0, Paint(INK, width=0.3)))
+    scene.marks.append(MarkTarget("name", "player", "", MARGIN + 22.0, y - 2.0, 78.0, 6.0))
     y += 8.0
     label_w, score_w, total_w = 9.0, 14.0, 16.0
     box_area = W - 2 * MARGIN - label_w - score_w - total_w
@@ -275,14 +298,16 @@ def _tick_pad(scene: Scene, pad: Pad, W: float, H: float, y: float) -> None:
     head_h = 6.0
     row_h = min(11.0, (H - MARGIN - 8.0 - y - head_h) / pad.rounds)
     scene.add(Rect(MARGIN, y, W - 2 * MARGIN, head_h, Paint(None, PANEL)))
-    scene.add(Text(MARGIN + label_w / 2, y + 4.3, "round", 5.5, "bold", "middle", INK))
-    for k, t in enumerate(TICKS):
+    round_word = t("pads.round")
+    scene.add(Text(MARGIN + label_w / 2, y + 4.3, round_word, fit_size(round_word, 5.5, label_w - 1, "bold"), "bold", "middle", INK))
+    for k, tick in enumerate(TICKS):
         cx = MARGIN + label_w + (k + 0.5) * pitch
-        color = ACCENT if t == "BUST" else (INK if k < 13 else "#7a5c00")
-        scene.add(Text(cx, y + 4.3, t, fit_size(t, 7, pitch - 0.6, "bold"), "bold", "middle", color))
+        color = ACCENT if tick == "BUST" else (INK if k < 13 else "#7a5c00")
+        word = t("pads.bust") if tick == "BUST" else tick
+        scene.add(Text(cx, y + 4.3, word, fit_size(word, 7, pitch - 0.6, "bold"), "bold", "middle", color))
     sx = MARGIN + label_w + box_area
-    scene.add(Text(sx + score_w / 2, y + 4.3, "score", 6, "bold", "middle", INK))
-    scene.add(Text(sx + score_w + total_w / 2, y + 4.3, "total", 6, "bold", "middle", INK))
+    for word, cx, w in ((t("pads.score"), sx + score_w / 2, score_w), (t("pads.total"), sx + score_w + total_w / 2, total_w)):
+        scene.add(Text(cx, y + 4.3, word, fit_size(word, 6, w - 1, "bold"), "bold", "middle", INK))
     top = y + head_h
     box = min(pitch * 0.62, row_h * 0.55, 5.0)
     for r in range(pad.rounds):
@@ -290,12 +315,12 @@ def _tick_pad(scene: Scene, pad: Pad, W: float, H: float, y: float) -> None:
         if r % 2:
             scene.add(Rect(MARGIN, ry, W - 2 * MARGIN, row_h, Paint(None, "#f7f9fc")))
         scene.add(Text(MARGIN + label_w / 2, ry + row_h / 2 + 1.4, str(r + 1), 8, "bold", "middle", INK))
-        for k, t in enumerate(TICKS):
+        for k, tick in enumerate(TICKS):
             cx = MARGIN + label_w + (k + 0.5) * pitch
             cy = ry + row_h / 2
-            color = ACCENT if t == "BUST" else DROPOUT
+            color = ACCENT if tick == "BUST" else DROPOUT
             scene.add(Rect(cx - box / 2, cy - box / 2, box, box, Paint(color, None, 0.35), r=0.4))
-            scene.marks.append(MarkTarget("tick", f"round{r + 1}", t, cx - box / 2, cy - box / 2, box, box))
+            scene.marks.append(MarkTarget("tick", f"round{r + 1}", tick, cx - box / 2, cy - box / 2, box, box))
         scene.marks.append(MarkTarget("write", f"round{r + 1}", "score", sx, ry, score_w, row_h))
         scene.marks.append(MarkTarget("write", f"round{r + 1}", "total", sx + score_w, ry, total_w, row_h))
     _grid(scene, MARGIN, top, [label_w, box_area, score_w, total_w], [row_h] * pad.rounds, Paint("#c5cedd", width=0.25))
@@ -304,19 +329,20 @@ def _tick_pad(scene: Scene, pad: Pad, W: float, H: float, y: float) -> None:
     for k in (13, 19):
         lx = MARGIN + label_w + k * pitch
         scene.add(Line(lx, y, lx, top + pad.rounds * row_h, Paint(INK, width=0.4)))
-    note = "tick each card in front of you at the end of the round (BUST if you busted), then write the score"
+    note = t("pads.tick_note", bust=t("pads.bust"))
     scene.add(Text(MARGIN, top + pad.rounds * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * MARGIN), color=SOFT))
 
 
-def _fundex_ledger(scene: Scene, pad: Pad, W: float, H: float, y: float) -> None:
-    x0, top, row_h = _player_table(scene, W, H, y, pad.players, 10, ["card", "bet", "chips"],
-                                   extra=[("dice", 9.0), ("roll", 10.0), ("pot", 12.0)])
-    note = "chips: what the player holds after the round · pot: what stays in the middle for the next round"
+def _fundex_ledger(scene: Scene, pad: Pad, W: float, H: float, y: float, t: Messages) -> None:
+    x0, top, row_h = _player_table(scene, W, H, y, pad.players, 10, ["card", "bet", "chips"], t,
+                                   extra=[("dice", 9.0), ("roll", 10.0), ("pot", 12.0)], labels=t.section("pads.fundex"))
+    note = t("pads.fundex.note")
     scene.add(Text(MARGIN, top + 10 * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * MARGIN), color=SOFT))
 
 
-def _flipflop_ledger(scene: Scene, pad: Pad, W: float, H: float, y: float) -> None:
-    x0, top, row_h = _player_table(scene, W, H, y, pad.players, pad.rounds, ["won", "stakes"],
-                                   extra=[("up card", 12.0), ("game", 12.0), ("flip", 12.0), ("flop", 12.0)])
-    note = "pots: stakes left in each pot after the round (the flop pot carries and doubles when nobody holds its suit)"
+def _flipflop_ledger(scene: Scene, pad: Pad, W: float, H: float, y: float, t: Messages) -> None:
+    x0, top, row_h = _player_table(scene, W, H, y, pad.players, pad.rounds, ["won", "stakes"], t,
+                                   extra=[("up_card", 12.0), ("game", 12.0), ("flip", 12.0), ("flop", 12.0)],
+                                   labels=t.section("pads.flipflop"))
+    note = t("pads.flipflop.note")
     scene.add(Text(MARGIN, top + pad.rounds * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * MARGIN), color=SOFT))
