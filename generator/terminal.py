@@ -60,11 +60,12 @@ def print_flip7_simulation(stats: dict, console: Console) -> None:
 
 def print_balance(result: Any, console: Console) -> None:
     """The tables of :func:`generator.jobs.balance_layouts`: the figures side by side, then each layout's hands beside Q♦'s."""
-    from rich.markup import escape
-
     from .balance import RARE_COMPLETION
 
-    def label(f) -> str:  # names and ids come from layout files: never read as markup
+    def escape(text: str) -> str:  # names and ids come from layout files: the consoles read no markup; spell out controls
+        return for_terminal(text)
+
+    def label(f) -> str:
         return escape(f"{f.name} ({f.id})")
 
     base = result.baseline
@@ -79,11 +80,10 @@ def print_balance(result: Any, console: Console) -> None:
     def row(measure: str, fmt) -> None:
         table.add_row(measure, fmt(base, None), *(fmt(c.figures, c) for c in result.compared))
 
-    def total(f, c) -> str:
+    def total(f, c) -> Text:
         gap = "" if c is None or c.mean_total_gap is None else f" ({c.mean_total_gap:+.1%})"
         style = "yellow" if any(w.kind == "mean_total" for w in (c.warnings if c else [])) else ""
-        text = f"{f.mean_total:.1f}{gap}"
-        return f"[{style}]{text}[/{style}]" if style else text
+        return Text(f"{f.mean_total:.1f}{gap}", style=style)
 
     row("mean total", total)
     row("10th / 90th percentile", lambda f, c: f"{f.p10_total:.1f} / {f.p90_total:.1f}")
@@ -96,12 +96,10 @@ def print_balance(result: Any, console: Console) -> None:
     row("warnings", lambda f, c: "" if c is None else str(len(c.warnings)))
     console.print(table)
 
-    def hands(f) -> list[tuple[str, ...]]:
+    def hands(f) -> list[tuple]:
         out = []
         for h in f.hands.values():
-            rate = f"{h.completion_rate:.0%}"
-            if h.completion_rate < RARE_COMPLETION:
-                rate = f"[yellow]{rate}[/yellow]"
+            rate = Text(f"{h.completion_rate:.0%}", style="yellow" if h.completion_rate < RARE_COMPLETION else "")
             out.append((h.letter, h.cells, str(h.length), h.reward, str(h.bonus), rate, f"{h.mean_points:.1f}"))
         return out
 
@@ -130,16 +128,16 @@ def print_show(data: dict, console: Console) -> None:
     from rich.text import Text
 
     if data["kind"] != "allin-layout":
-        table = Table(title=f"{data['name']} ({data['id']}, {data['kind']}, {data['file']})", show_header=False)
+        table = Table(title=for_terminal(f"{data['name']} ({data['id']}, {data['kind']}, {data['file']})"), show_header=False)
         table.add_column("what", style="bold")
         table.add_column("value")
         for key, value in data.items():
             if key not in ("name", "id", "kind", "file") and value not in ("", None):
-                table.add_row(key.replace("_", " "), ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else str(value))
+                table.add_row(key.replace("_", " "), for_terminal(", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else str(value)))
         console.print(table)
         return
     counts = data["counts"]
-    title = f"{data['name']} ({data['id']}, {data['file']})"
+    title = for_terminal(f"{data['name']} ({data['id']}, {data['file']})")
     console.print(Text(title, style="bold"))
     if data["description"]:
         console.print(Text(data["description"], style="dim"))
