@@ -588,16 +588,27 @@ def dump_sheet(sheet: FilledSheet, *, layout_ref: str | None = None) -> str:
     ``.`` for an empty space, ``G`` for the Golden Card, ``-`` for no space.
     """
     layout = sheet.layout
-    rows = grid_rows(layout, lambda coord: sheet.cards[coord].code if coord in sheet.cards else ".")
+    return sheet_text(layout, sheet.player, lambda coord: sheet.cards[coord].code if coord in sheet.cards else ".",
+                      sheet.chips_earned, sheet.chips_spent, layout_ref=layout_ref)
+
+
+def sheet_text(layout: AllInLayout, player: str, token: Callable[[Coord], str], earned: int | str, spent: int | str, *,
+               layout_ref: str | None = None,
+               comment: str = "A finished All In sheet, typed in by sheetsmith. Score it: sheetsmith verify FILE") -> str:
+    """A typed-in sheet's YAML from one token per card space (``token(coord)``, written as given: a card
+    code, ``.``, or ``?`` for a field still to be looked at) and the chip counts (a number, or text such as ``?``)."""
+    def count(v: int | str) -> str:
+        return str(v) if isinstance(v, int) else json.dumps(str(v))
+
     return "\n".join(
-        [
-            "# A finished All In sheet, typed in by sheetsmith. Score it: sheetsmith verify FILE",
+        ([f"# {comment}"] if comment else [])
+        + [
             "game: allin",
             f"layout: {_scalar(layout_ref or layout.id)}",
-            f"player: {_scalar(sheet.player)}",
+            f"player: {_scalar(player)}",
             "grid: |",
-            *rows,
-            f"chips: {{earned: {sheet.chips_earned}, spent: {sheet.chips_spent}}}",
+            *grid_rows(layout, token),
+            f"chips: {{earned: {count(earned)}, spent: {count(spent)}}}",
         ]
     ) + "\n"
 

@@ -1,7 +1,7 @@
 """The ``sheetsmith`` command (typer + rich): a thin face over :mod:`generator.jobs`.
 
 Commands: ``build``, ``render``, ``layouts``, ``check``, ``verify``,
-``replay``, ``simulate``, ``balance``.  Each parses its options, calls one job and prints
+``replay``, ``simulate``, ``balance``, ``serve``.  Each parses its options, calls one job and prints
 what the job returns.  Problems print as ``FILE:LINE:COL: error: message``
 lines on stderr; nothing is half-written.
 
@@ -553,6 +553,21 @@ def balance(
         terminal.print_balance(result, out())
     _problems(result.problems)
     raise typer.Exit(result.exit_code)
+
+
+@app.command()
+def serve(
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="The TCP port."),
+    lan: bool = typer.Option(False, "--lan", help="Serve phones on the same network: bind every interface, with a random access token (printed as an address and a QR code)."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Where games in progress are kept (default: your user data folder)."),
+    workers: int = typer.Option(2, "--workers", min=1, max=16, help="Processes reading photos at once."),
+) -> None:
+    """Serve the web page for the table: print sheets, score All In photos, keep Flip 7 scores, edit layouts.
+
+    Listens on http://127.0.0.1:PORT (this computer only) unless --lan is given; Ctrl-C stops it."""
+    from .web.serve import serve as run
+
+    run(port=port, lan=lan, data_dir=data_dir, workers=workers)
 
 
 @app.callback(invoke_without_command=True)

@@ -149,6 +149,31 @@ def pad_from_document(doc: Document) -> Pad:
     return Pad(doc.file, players, spec.target, tuple(rounds), warnings)
 
 
+def pad_from_lines(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreLine]], *, target: int = DEFAULT_TARGET,
+                   file: str = "pad") -> Pad:
+    """A pad from lines already in hand (the web page's taps), with the structural checks of
+    :func:`pad_from_document` that concern them: the players, a line for every player in every round,
+    no round after the one that ended the game.  :func:`dump_pad` writes the same pad as YAML.
+
+    Raises:
+        InputError: as :func:`load_flip7_pad` (without line and column: there is no file).
+    """
+    doc = Document(file, {})
+    problems: list[Problem] = []
+    names = _players(list(players), doc, problems)
+    for i, r in enumerate(rounds):
+        missing = [p for p in names if p not in r]
+        extra = [p for p in r if p not in names]
+        if missing or extra:
+            problems.append(Problem(file, 0, 0, f"round {i + 1}: " + (f"no line for {', '.join(missing)}" if missing
+                                                                         else f"{', '.join(extra)} is not one of the players")))
+    if problems:
+        raise InputError(problems)
+    _no_round_after_the_end(list(rounds), names, target, doc)
+    warnings = tuple(Problem(file, 0, 0, m, "warning") for m in player_count_warnings(len(names)))
+    return Pad(file, names, target, tuple(rounds), warnings)
+
+
 def _players(names: list[str], doc: Document, problems: list[Problem]) -> tuple[str, ...]:
     if not names:
         problems.append(doc.problem(("players",), "players: name at least one player, e.g. [Ann, Bob, Cy]"))
@@ -386,6 +411,35 @@ def pad_report(pad: Pad) -> dict:
         "problems": problems,
         "warnings": [{"round": None, "player": None, "message": w.message} for w in pad.warnings],
     }
+
+
+def dump_pad(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreLine]], *, target: int = DEFAULT_TARGET,
+             comment: str = "A Flip 7 score pad, typed in by sheetsmith. Check it: sheetsmith verify FILE") -> str:
+    """The typed-in pad YAML (module docstring) of ``players``, ``target`` and ``rounds``; :func:`load_flip7_pad` reads it back.
+
+    A line with cards is written as the list (``[3, 5, x2, "+4"]``), a bust as
+    ``bust``, a score alone as ``{score: N}``, cards and a score as
+    ``{cards: [...], score: N}``; every name is quoted where YAML would read it otherwise.
+    """
+    from .allin_log import _scalar
+
+    def cards(line: ScoreLine) -> str:
+        return "[" + ", ".join(f'"{c}"' if isinstance(c, str) and c.startswith("+") else str(c) for c in line.cards or ()) + "]"
+
+    def text(line: ScoreLine) -> str:
+        if line.bust:
+            return "bust" if line.written is None else f"{{cards: bust, score: {line.written}}}"
+        if line.cards is None:
+            return f"{{score: {line.written}}}"
+        return cards(line) if line.written is None else f"{{cards: {cards(line)}, score: {line.written}}}"
+
+    out = [f"# {comment}"] if comment else []
+    out += ["game: flip7", "players: [" + ", ".join(_scalar(p) for p in players) + "]", f"target: {target}"]
+    out.append("rounds:" if rounds else "rounds: []")
+    for r in rounds:
+        for j, p in enumerate(p for p in players if p in r):
+            out.append(("  - " if j == 0 else "    ") + f"{_scalar(p)}: {text(r[p])}")
+    return "\n".join(out) + "\n"
 
 
 _STATUS_TEXT = {

@@ -274,10 +274,8 @@ def render_item(
         SheetsmithError: options that do not apply to this item; a page the item does not have; no catalogue for
             ``lang`` (the message lists the languages).
     """
-    from .backends import render_bytes
     from .registry import is_shipped, load_any, resolve_layout
     from .i18n import check_lang
-    from .render import PrintOptions
 
     if fmt not in FORMATS:
         raise SheetsmithError(f"format '{fmt}': use one of {', '.join(FORMATS)}")
@@ -286,6 +284,64 @@ def render_item(
         raise SheetsmithError("--pages all writes one SVG or PNG file per page; a PDF holds every page already")
     source = resolve_layout(str(ref))
     item = load_any(source, command="render")
+    return render_loaded(item, fmt=fmt, page=page, paper=paper, dpi=dpi, options=options, variant=variant, fill=fill,
+                         others=others, source=source, shipped=is_shipped(source), lang=lang)
+
+
+def render_text(text: str, file: str, *, fmt: str = "pdf", paper: str = "a4", dpi: int = 150) -> Rendered:
+    """Draw an item given as YAML text (an upload, the layout editor) and encode it, as :func:`render_item`.
+
+    ``file`` names the text in messages (``my-sheet.yaml``) and gives the
+    default id; ``extends:`` may name shipped templates only.
+
+    Raises:
+        InputError: the text is not valid YAML or not a valid item (every problem ``FILE:LINE:COL``).
+    """
+    if fmt not in FORMATS:
+        raise SheetsmithError(f"format '{fmt}': use one of {', '.join(FORMATS)}")
+    return render_loaded(load_text(text, file), fmt=fmt, paper=paper, dpi=dpi)
+
+
+def load_text(text: str | bytes, file: str):
+    """Validate a layout, deck, chip sheet, pad or ledger given as YAML text or bytes (the limits of a file apply).
+
+    Raises:
+        InputError: every problem, located ``FILE:LINE:COL``.
+    """
+    from .registry import item_from_document
+    from .yamlpos import parse_yaml_bytes
+
+    raw = text.encode("utf-8") if isinstance(text, str) else text
+    doc = parse_yaml_bytes(raw, file)
+    given = doc.data.get("id")
+    stem = given if isinstance(given, str) and given.replace("-", "").replace("_", "").isalnum() else Path(file).stem
+    return item_from_document(doc, _NOWHERE / f"{stem}.yaml", command="render")  # no file name for id: to differ from
+
+
+_NOWHERE = Path("/nonexistent-sheetsmith-folder")
+"""The folder text without a file is taken to be in: it holds nothing, so ``extends:`` finds shipped templates only."""
+
+
+def check_text(text: str | bytes, file: str) -> Checked:
+    """:func:`check_files` for YAML text (the layout editor, an upload): one :class:`Checked`."""
+    from .render import describe
+
+    try:
+        item = load_text(text, file)
+    except InputError as exc:
+        return Checked(file, problems=list(exc.problems), unreadable=isinstance(exc, UnreadableError))
+    title, summary = describe(item)
+    return Checked(file, item=item, problems=list(item.warnings), title=title, summary=summary)
+
+
+def render_loaded(item, *, fmt: str = "pdf", page=None, paper: str = "a4", dpi: int = 150, options=None,
+                  variant: Optional[str] = None, fill: Optional[Path] = None, others: Sequence[Path] = (),
+                  source: Optional[Path] = None, shipped: bool = False, lang: str = "en") -> Rendered:
+    """Draw a validated item and encode it (the options of :func:`render_item`; ``source``, ``shipped``: where it came
+    from; ``lang`` already checked)."""
+    from .backends import render_bytes
+    from .render import PrintOptions
+
     if variant is not None:
         item = apply_variant(item, variant)
     options = options or PrintOptions()
@@ -296,7 +352,6 @@ def render_item(
     pages, manifest, warnings = draw_pages(item, paper, options, lang)
     if fill is not None:
         pages = fill_pages(item, pages, fill, others)
-    shipped = is_shipped(source)
     if page is None:
         chosen, number = (pages if fmt == "pdf" else pages[:1]), None
     elif page == "all":
@@ -491,8 +546,7 @@ def verify(paths: Sequence[Path], *, layout: Optional[str] = None, progress=None
         FindingsError: a photo field that needs a person (exit 1).
     """
     from .photos import has_photos
-    from .registry import display_path, wrong_command
-    from .validation import quote
+    from .registry import display_path
     from .yamlpos import load_yaml
 
     paths = [Path(p) for p in paths]
@@ -502,9 +556,40 @@ def verify(paths: Sequence[Path], *, layout: Optional[str] = None, progress=None
         return _verify_photos(paths, layout, progress)
     if layout is not None:
         raise SheetsmithError("--layout names the layout of photos whose QR code cannot be read; no photo was given")
+    return verify_documents([load_yaml(path, display=display_path(path), reads=VERIFY_READS) for path in paths], paths)
+
+
+def verify_texts(files: Sequence[tuple[str, str | bytes]]) -> Verdict:
+    """:func:`verify` for files given as ``(name, YAML text or bytes)`` (the web page, uploads): typed-in
+    All In sheets of one game, or one Flip 7 pad or round log.
+
+    A typed-in sheet's ``layout:`` must be a shipped id here (there is no folder to find a file in).
+
+    Raises:
+        InputError, FindingsError: as :func:`verify`.
+    """
+    from .yamlpos import parse_yaml_bytes
+
+    if not files:
+        raise SheetsmithError("give at least one file to verify")
+    from .registry import shipped_layouts
+
+    docs = [parse_yaml_bytes(t.encode("utf-8") if isinstance(t, str) else t, name, reads=VERIFY_READS) for name, t in files]
+    shipped = [s.id for s in shipped_layouts() if s.game == "allin"]
+    for doc in docs:
+        ref = doc.data.get("layout")
+        if doc.data.get("game") == "allin" and ref is not None and ref not in shipped:
+            raise InputError([doc.problem(("layout",), f"layout {ref!r}: name a shipped layout ({', '.join(shipped)}); "
+                                                      "layout files cannot be named here")])
+    return verify_documents(docs, [_NOWHERE / Path(name).name for name, _ in files])
+
+
+def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
+    """:func:`verify` on parsed documents (``paths``: where each came from, for relative layout paths and default names)."""
+    from .registry import wrong_command
+
     games = []
-    for path in paths:
-        doc = load_yaml(path, display=display_path(path), reads=VERIFY_READS)
+    for doc in docs:
         game = doc.data.get("game")
         hint = wrong_command(doc.data, "verify")
         if hint:
@@ -540,6 +625,22 @@ def verify(paths: Sequence[Path], *, layout: Optional[str] = None, progress=None
         report = flipflop_report(flipflop_log_from_document(doc, paths[0]))
     problems = [Problem(doc.file, p.get("line", 0), p.get("col", 0), _who(p) + p["message"]) for p in report.get("problems", [])]
     return Verdict(first, report, problems)
+
+
+def verify_pad_lines(players: Sequence[str], rounds: Sequence[dict], *, target: int = 200) -> Verdict:
+    """:func:`verify` of a Flip 7 pad given as data (the web page's scorer): ``rounds`` maps each player to a
+    :class:`~generator.rules.flip7.ScoreLine`.  The report is the one ``verify`` gives the same pad as a file
+    (:func:`generator.flip7_pad.dump_pad` writes that file).
+
+    Raises:
+        InputError: players named twice or empty, a missing line, a round after the end of the game.
+    """
+    from .flip7_pad import pad_from_lines, pad_report
+
+    pad = pad_from_lines(list(players), list(rounds), target=target)
+    report = pad_report(pad)
+    problems = [Problem(pad.file, 0, 0, _who(p) + p["message"]) for p in report.get("problems", [])]
+    return Verdict("flip7", report, problems + list(pad.warnings))
 
 
 def _who(p: dict) -> str:

@@ -155,7 +155,19 @@ def load_any(path: str | Path, *, command: str = "check"):
         InputError: every error found, located ``FILE:LINE:COL``.
     """
     path = Path(path)
-    doc = load_yaml(path, display=display_path(path), reads=CHECK_READS)
+    return item_from_document(load_yaml(path, display=display_path(path), reads=CHECK_READS), path, command=command)
+
+
+def item_from_document(doc, path: Path, *, command: str = "check"):
+    """Validate a parsed layout, deck, chip sheet, pad or ledger (see :func:`load_any`).
+
+    ``path`` gives the default id (its stem) and the folder that ``extends:``
+    names a template file in; for text that has no file (a web upload, the
+    editor), pass a path in a folder that holds nothing.
+
+    Raises:
+        InputError: every error found, located ``FILE:LINE:COL``.
+    """
     kind = doc.data.get("kind")
     if doc.data.get("id") is None and text_problem(path.stem, "the file name"):  # the id defaults to the file name
         raise InputError([doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add an 'id:' line)")])

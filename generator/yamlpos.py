@@ -156,17 +156,30 @@ def load_yaml(path: str | Path, *, display: str | None = None, reads: str = READ
         if exc.errno == errno.ELOOP:
             raise UnreadableError([Problem(name, 0, 0, "is a symbolic link that leads back to itself (a link loop); give the file it should point to")]) from None
         raise UnreadableError([Problem(name, 0, 0, f"cannot read the file: {exc.strerror}")]) from None
+    return parse_yaml_bytes(raw, name, reads=reads)
+
+
+def parse_yaml_bytes(raw: bytes, file: str = "<bytes>", *, reads: str = READS) -> Document:
+    """Parse the bytes of a YAML file (an upload, a file's contents) into a :class:`Document`.
+
+    The same limits as :func:`load_yaml`: not a binary format (``reads`` says
+    what the command reads instead), at most :data:`MAX_BYTES`, UTF-8 (a
+    byte-order mark is allowed), then :func:`parse_yaml`.
+
+    Raises:
+        InputError: as :func:`load_yaml`.
+    """
     kind = binary_kind(raw)
     if kind is not None:
-        raise UnreadableError([Problem(name, 0, 0, f"this is {kind}, not YAML text; {reads}")])
+        raise UnreadableError([Problem(file, 0, 0, f"this is {kind}, not YAML text; {reads}")])
     if len(raw) > MAX_BYTES:
-        raise UnreadableError([Problem(name, 0, 0, f"larger than {MAX_BYTES // 1000} kB; is this really a sheetsmith YAML file?")])
+        raise UnreadableError([Problem(file, 0, 0, f"larger than {MAX_BYTES // 1000} kB; is this really a sheetsmith YAML file?")])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise UnreadableError([Problem(name, line, 0, "not UTF-8 text; save the file as UTF-8")]) from None
-    return parse_yaml(text, name)
+        raise UnreadableError([Problem(file, line, 0, "not UTF-8 text; save the file as UTF-8")]) from None
+    return parse_yaml(text, file)
 
 
 _OTHER_MAGIC: tuple[tuple[bytes, str], ...] = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 from typing import Sequence
 
 import pypdfium2 as pdfium
@@ -10,23 +11,29 @@ import pypdfium2 as pdfium
 from ..scene import Scene
 from .pdf import render_pdf
 
+PDFIUM_LOCK = threading.Lock()
+"""PDFium is not thread-safe: every use of it in one process goes through this lock (the web page renders
+previews for several requests at once; two threads inside PDFium crash the process)."""
+
 
 def pdf_to_images(pdf: bytes, *, dpi: int = 150) -> list:
     """Rasterise every page of a PDF (bytes) at ``dpi``; returns PIL images (RGB, white background)."""
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        return [page.render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB") for page in doc]
-    finally:
-        doc.close()
+    with PDFIUM_LOCK:
+        doc = pdfium.PdfDocument(pdf)
+        try:
+            return [page.render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB") for page in doc]
+        finally:
+            doc.close()
 
 
 def pdf_to_png(pdf: bytes, *, dpi: int = 150, page: int = 0) -> bytes:
     """Page ``page`` (0-based, default the first) of a PDF (bytes) as PNG bytes at ``dpi``."""
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        image = doc[page].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
-    finally:
-        doc.close()
+    with PDFIUM_LOCK:
+        doc = pdfium.PdfDocument(pdf)
+        try:
+            image = doc[page].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
+        finally:
+            doc.close()
     buf = io.BytesIO()
     image.save(buf, format="PNG", dpi=(dpi, dpi), optimize=True)
     return buf.getvalue()

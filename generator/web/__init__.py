@@ -1,0 +1,1 @@
+"""The web page of ``sheetsmith serve`` (see :mod:`generator.web.app`)."""

@@ -1,0 +1,548 @@
+"""Page 2: score an All In game.  Each player's sheet comes from a photo (read by :mod:`.photos`),
+a typed-in grid, or a typed-in sheet file; uncertain fields are corrected by tapping; the game is
+scored by :func:`generator.jobs.verify_texts`, the job behind ``sheetsmith verify``.
+
+A player's sheet is kept as one token per card space (a card code, ``.`` for
+empty, ``?`` for a field a person must look at) and the two chip counts; a
+correction is kept beside the reading, so the reading itself is never lost.
+The typed-in file of a player is :func:`generator.allin_log.sheet_text` of
+those tokens: the download is what ``verify`` reads.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from functools import lru_cache
+from typing import Any, Optional
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+
+from .. import jobs
+from ..allin_log import _file_stem, sheet_text
+from ..cards import RANK_LABELS, SHEET_RANK_ORDER, SUIT_SYMBOLS, SUITS, CardCodeError, parse_card
+from ..errors import InputError, Problem
+from ..layout.grid import cell_name
+from ..registry import load_layout, resolve_layout, shipped_layouts
+from .common import attachment, error_page, image_suffix, is_heic, page, read_upload
+from .photos import PhotoTimeout
+from .store import new_id
+
+router = APIRouter()
+
+
+@lru_cache(maxsize=32)
+def layout_of(layout_id: str):
+    """A shipped All In layout by id."""
+    return load_layout(resolve_layout(layout_id))
+
+
+def allin_layouts() -> list[dict]:
+    """The shipped All In sheets a game can be played on."""
+    return [{"id": s.id, "name": layout_of(s.id).name} for s in shipped_layouts() if s.game == "allin"]
+
+
+# --------------------------------------------------------------------------- a player's sheet
+
+
+def effective(player: dict) -> tuple[dict[str, str], Any, Any]:
+    """The player's tokens and chip counts with the corrections applied (``None`` counts are still uncertain)."""
+    tokens = dict(player.get("tokens", {}))
+    fixes = player.get("corrections", {})
+    for field, value in fixes.items():
+        if not field.startswith("chips."):
+            tokens[field] = value
+    chips = player.get("chips", {})
+    earned = fixes.get("chips.earned", chips.get("earned"))
+    spent = fixes.get("chips.spent", chips.get("spent"))
+    return tokens, earned, spent
+
+
+def open_fields(player: dict) -> list[dict]:
+    """The uncertain fields not corrected yet, with their reasons."""
+    fixes = player.get("corrections", {})
+    return [u for u in player.get("uncertain", []) if u["field"] not in fixes]
+
+
+def state(player: dict) -> str:
+    """``reading``, ``failed`` (the photo could not be read), ``uncertain``, ``invalid`` (typed errors) or ``ready``."""
+    if player.get("reading"):
+        return "reading"
+    if player.get("error"):
+        return "failed"
+    if not player.get("tokens") and player.get("source") != "typed":
+        return "failed"
+    if open_fields(player):
+        return "uncertain"
+    if player.get("problems"):
+        return "invalid"
+    return "ready"
+
+
+def file_names(players: list[dict]) -> dict[str, str]:
+    """Player id → a typed-in file name made from the name (file-safe, unique)."""
+    used: set[str] = set()
+    out = {}
+    for p in players:
+        stem = _file_stem(p["name"])
+        name, k = stem, 2
+        while name in used:
+            name, k = f"{stem}-{k}", k + 1
+        used.add(name)
+        out[p["id"]] = f"{name}.yaml"
+    return out
+
+
+def player_text(layout_id: str, player: dict) -> str:
+    """The player's typed-in sheet (``?`` where a field is still uncertain)."""
+    lay = layout_of(layout_id)
+    tokens, earned, spent = effective(player)
+    return sheet_text(lay, player["name"], lambda coord: tokens.get(cell_name(coord), "."),
+                      "?" if earned is None else earned, "?" if spent is None else spent,
+                      comment="An All In sheet from sheetsmith serve. Score it: sheetsmith verify FILE")
+
+
+def _locate_cells(text: str, layout_id: str, problems: list[Problem]) -> dict[str, list[str]]:
+    """Each problem's cell (from its line and column in ``text``), or ``sheet`` for the others: cell → messages."""
+    lines = text.split("\n")
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("grid:")) + 1  # 0-based index of the first row
+    lay = layout_of(layout_id)
+    out: dict[str, list[str]] = {}
+    for p in problems:
+        where = "sheet"
+        r = p.line - 1 - start
+        if 0 <= r < lay.grid.rows and p.col:
+            for c, m in enumerate(re.finditer(r"\S+", lines[start + r])):
+                if m.start() <= p.col - 1 < m.end():
+                    where = cell_name((c, r))
+        elif p.line and lines[p.line - 1].startswith("chips:"):
+            where = "chips"
+        message = re.sub(r"^[a-z]+\d+: ", "", p.message)
+        out.setdefault(where, []).append(message)
+    return out
+
+
+def check_sheet(layout_id: str, player: dict) -> dict[str, list[str]]:
+    """Problems of the player's sheet on its own (a bad card code, chips spent over earned …), by cell; {} when fine."""
+    if state(player) in ("reading", "failed", "uncertain"):
+        return {}
+    text = player_text(layout_id, player)
+    try:
+        jobs.verify_texts([("sheet.yaml", text)])
+    except InputError as exc:
+        return _locate_cells(text, layout_id, exc.problems)
+    return {}
+
+
+def score_game(game: dict) -> dict:
+    """The game's score when every sheet is clear: ``{"ready", "waiting", "report", "problems", "notes"}``."""
+    players = game["players"]
+    waiting = [p["name"] for p in players if state(p) != "ready"]
+    out: dict[str, Any] = {"ready": False, "waiting": waiting, "report": None, "problems": [], "notes": []}
+    if waiting or not players:
+        return out
+    names = file_names(players)
+    try:
+        verdict = jobs.verify_texts([(names[p["id"]], player_text(game["layout"], p)) for p in players])
+    except InputError as exc:
+        out["problems"] = [str(p) for p in exc.problems]
+        return out
+    out.update(ready=True, report=verdict.report, problems=[str(p) for p in verdict.problems], notes=verdict.notes)
+    return out
+
+
+def card_html(code: str) -> dict:
+    """A card code as ``{"text": "Q♥", "red": True}`` for a page."""
+    try:
+        card = parse_card(code)
+    except CardCodeError:
+        return {"text": code, "red": False}
+    return {"text": f"{card.rank_label}{SUIT_SYMBOLS.get(card.suit, '')}", "red": card.is_red}
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def _game(request: Request, game_id: str):
+    g = request.app.state.store.game(game_id, "allin")
+    if g is None:
+        raise HTTPException(404)
+    return g
+
+
+def _player(g, player_id: str) -> dict:
+    p = next((p for p in g.data["players"] if p["id"] == player_id), None)
+    if p is None:
+        raise HTTPException(404)
+    return p
+
+
+@router.get("/allin")
+def allin_list(request: Request):
+    """The games kept, and a form to start one."""
+    return page(request, "allin_list.html", games=request.app.state.store.games("allin"), layouts=allin_layouts())
+
+
+@router.post("/allin")
+async def allin_new(request: Request):
+    """Start a game on a shipped sheet."""
+    form = await request.form()
+    layout_id = str(form.get("layout", "q-diamonds"))
+    if layout_id not in {x["id"] for x in allin_layouts()}:
+        return error_page(request, "No such sheet", [f"{layout_id!r} is not a shipped All In sheet"], back="/allin")
+    title = str(form.get("title", "")).strip()[:60] or f"{layout_of(layout_id).name} game"
+    g = request.app.state.store.create_game("allin", title, {"title": title, "layout": layout_id, "players": []})
+    return RedirectResponse(f"/allin/{g.id}", status_code=303)
+
+
+@router.get("/allin/{game_id}")
+def allin_game(request: Request, game_id: str):
+    """The game: its players and their sheets' state, the add-a-player form, the score table when all are clear."""
+    g = _game(request, game_id)
+    result = score_game(g.data)
+    rows = []
+    if result["report"]:
+        ordered = sorted(result["report"]["players"], key=lambda q: (-q["total"], -q["chips_left"]))
+        for q in ordered:
+            hands = [{"letter": k, **h, "cards": [card_html(c) for c in h["cards"]],
+                      "category": (h["category"] or "").replace("_", " ")} for k, h in q["hands"].items()]
+            rows.append({**q, "hands": hands, "winner": q["player"] in result["report"]["winners"]})
+    players = [{**p, "state": state(p), "open": open_fields(p)} for p in g.data["players"]]
+    return page(request, "allin_game.html", game=g, data=g.data, players=players, result=result, rows=rows,
+                layout=layout_of(g.data["layout"]))
+
+
+def _name_problem(g, name: str, player_id: Optional[str] = None) -> Optional[str]:
+    if not name:
+        return "give the player's name"
+    if len(name) > 40:
+        return "the name is longer than 40 characters; shorten it"
+    if any(p["name"] == name and p["id"] != player_id for p in g.data["players"]):
+        return f"{name!r} already plays in this game; give each player their own name"
+    return None
+
+
+@router.post("/allin/{game_id}/players")
+async def allin_add_player(request: Request, game_id: str):
+    """Add a player: with a photo (read at once), a typed-in sheet file, or to type the sheet in."""
+    g = _game(request, game_id)
+    form = await request.form()
+    name = str(form.get("name", "")).strip()
+    problem = _name_problem(g, name)
+    if problem:
+        return error_page(request, "The player cannot be added", [problem], back=f"/allin/{game_id}")
+    data = b""
+    for key in ("photo", "file"):
+        upload = form.get(key)
+        if upload is not None and not isinstance(upload, str):
+            got = await read_upload(upload)
+            data = data or got
+    player = {"id": new_id(), "name": name, "source": "typed", "tokens": {}, "chips": {"earned": 0, "spent": 0},
+              "uncertain": [], "boxes": {}, "corrections": {}}
+    if data:
+        if image_suffix(data) or is_heic(data):
+            player["source"] = "photo"
+        else:
+            filled = _typed_file(request, data, g.data["layout"], name)
+            if isinstance(filled, Response):
+                return filled
+            player.update(filled)
+    elif form.get("mode") != "typed":
+        return error_page(request, "No photo", ["take a photo of the sheet, choose a file, or press 'Type it in'"],
+                          back=f"/allin/{game_id}")
+    request.app.state.store.change(game_id, "allin", lambda d: d["players"].append(player))
+    if player["source"] == "photo":
+        await _read_photo(request, game_id, player["id"], data)
+        return RedirectResponse(f"/allin/{game_id}/p/{player['id']}", status_code=303)
+    if form.get("mode") == "typed" or not data:
+        return RedirectResponse(f"/allin/{game_id}/p/{player['id']}/grid", status_code=303)
+    return RedirectResponse(f"/allin/{game_id}#players", status_code=303)
+
+
+def _typed_file(request: Request, data: bytes, layout_id: str, name: str):
+    """A typed-in sheet file's tokens and chips, or an error page."""
+    from ..sheetfile import sheet_from_document
+    from ..yamlpos import parse_yaml_bytes
+
+    try:
+        doc = parse_yaml_bytes(data, "upload.yaml")
+        if doc.data.get("layout") not in {x["id"] for x in allin_layouts()}:
+            raise InputError([doc.problem(("layout",), "name a shipped layout id (this page cannot read layout files)")])
+        sheet = sheet_from_document(doc, jobs._NOWHERE / "upload.yaml")
+    except InputError as exc:
+        return error_page(request, "This file is not a typed-in sheet sheetsmith can read",
+                          ["Not an image, and not a valid typed-in sheet:"], problems=exc.problems, status_code=422)
+    if sheet.layout.id != layout_id:
+        return error_page(request, "Another sheet", [f"this sheet is for layout {sheet.layout.id!r}; this game is played "
+                                                     f"on {layout_id!r}"], status_code=422)
+    lay = layout_of(layout_id)
+    tokens = {cell_name(c): (sheet.cards[c].code if c in sheet.cards else ".") for c in lay.grid.writable}
+    return {"source": "file", "tokens": tokens, "chips": {"earned": sheet.chips_earned, "spent": sheet.chips_spent}}
+
+
+async def _read_photo(request: Request, game_id: str, player_id: str, data: bytes) -> None:
+    """Keep the photo with the game, read it in a worker, and store the reading (or the reader's message)."""
+    store = request.app.state.store
+    g = store.game(game_id, "allin")
+    if g is None:
+        return
+    player = _player(g, player_id)
+    blob = store.put_blob(game_id, "image/*", data)
+    old = [player.get(k) for k in ("photo", "annotated")]
+
+    def start(d: dict) -> None:
+        p = _player_in(d, player_id)
+        p.update(source="photo", photo=blob, reading=True, error=None, tokens={}, uncertain=[], boxes={}, corrections={},
+                 annotated=None, problems={})
+
+    store.change(game_id, "allin", start)
+    store.delete_blobs(game_id, [b for b in old if b])
+    suffix = image_suffix(data)
+    if suffix is None:
+        result = {"error": "this is an HEIC picture, which sheetsmith cannot read: set the phone's camera to take JPEG "
+                           "photos (on an iPhone: Settings, Camera, Formats, Most Compatible) and take it again"}
+    else:
+        try:
+            result = await request.app.state.photos.read(data, suffix, layout=g.data["layout"], player=player["name"],
+                                                         display=f"the photo of {player['name']}")
+        except PhotoTimeout:
+            result = {"error": f"reading this photo took longer than {request.app.state.photos.timeout:.0f} s and was "
+                               "stopped; take it again, smaller or closer, or type the sheet in"}
+    if "error" not in result:
+        result["annotated"] = store.put_blob(game_id, "image/jpeg", result.pop("jpeg"))
+    elif "--layout" in result["error"]:
+        result["error"] += f" (here the game's sheet, {layout_of(g.data['layout']).name}, plays the part of --layout)"
+
+    def done(d: dict) -> None:
+        p = _player_in(d, player_id)
+        p["reading"] = False
+        if "error" in result:
+            p["error"] = result["error"]
+            return
+        p.update(tokens=result["tokens"], chips=result["chips"], uncertain=result["uncertain"], boxes=result["boxes"],
+                 annotated=result["annotated"], summary=result["summary"],
+                 read_yaml=result["read_yaml"], error=None)
+
+    store.change(game_id, "allin", done)
+
+
+def _player_in(data: dict, player_id: str) -> dict:
+    p = next((p for p in data["players"] if p["id"] == player_id), None)
+    if p is None:
+        raise HTTPException(404)
+    return p
+
+
+@router.get("/allin/{game_id}/p/{player_id}")
+def allin_player(request: Request, game_id: str, player_id: str):
+    """A player's sheet: the annotated read-back with every field to tap, the uncertain ones highlighted."""
+    g = _game(request, game_id)
+    p = _player(g, player_id)
+    if p.get("source") != "photo":
+        return RedirectResponse(f"/allin/{game_id}/p/{player_id}/grid", status_code=303)
+    tokens, earned, spent = effective(p)
+    uncertain = {u["field"]: u["reason"] for u in p.get("uncertain", [])}
+    fields = []
+    for field, box in p.get("boxes", {}).items():
+        value = (earned if field == "chips.earned" else spent) if field.startswith("chips.") else tokens.get(field, ".")
+        fields.append({"field": field, "box": box, "value": value, "uncertain": field in uncertain,
+                       "fixed": field in p.get("corrections", {}), "reason": uncertain.get(field, ""),
+                       "shown": "?" if value in (None, "?") else (card_html(value)["text"] if isinstance(value, str) and value != "." else value)})
+    lay = layout_of(g.data["layout"])
+    return page(request, "allin_player.html", game=g, player=p, state=state(p), fields=fields, open=open_fields(p),
+                ranks=[RANK_LABELS[r] for r in SHEET_RANK_ORDER], suits=[(s, SUIT_SYMBOLS[s]) for s in SUITS], chips_max=lay.chips)
+
+
+@router.post("/allin/{game_id}/p/{player_id}/fix")
+async def allin_fix(request: Request, game_id: str, player_id: str):
+    """Correct one field by tapping: a rank and a suit, or empty, for a card space; a number for a chip count."""
+    g = _game(request, game_id)
+    p = _player(g, player_id)
+    form = await request.form()
+    field = str(form.get("field", ""))
+    lay = layout_of(g.data["layout"])
+    if field.startswith("chips."):
+        if field not in ("chips.earned", "chips.spent"):
+            raise HTTPException(404)
+        text = str(form.get("count", "")).strip()
+        if not (text.isascii() and text.isdigit() and int(text) <= lay.chips):
+            return error_page(request, "Not a chip count", [f"{field}: give a whole number from 0 to {lay.chips}"])
+        value: Any = int(text)
+    else:
+        if field not in p.get("boxes", {}) and field not in p.get("tokens", {}):
+            raise HTTPException(404)
+        if form.get("empty"):
+            value = "."
+        else:
+            rank, suit = str(form.get("rank", "")), str(form.get("suit", ""))
+            try:
+                value = parse_card(rank + suit).code
+            except CardCodeError:
+                return error_page(request, "Pick a rank and a suit", [f"{field}: tap one rank and one suit, or Empty"])
+
+    def change(d: dict) -> None:
+        q = _player_in(d, player_id)
+        q.setdefault("corrections", {})[field] = value
+        q["problems"] = {}
+
+    store = request.app.state.store
+    store.change(game_id, "allin", change)
+    g2 = store.game(game_id, "allin")
+    found = check_sheet(g2.data["layout"], _player(g2, player_id))
+    store.change(game_id, "allin", lambda d: _player_in(d, player_id).update(problems=found))
+    if request.headers.get("accept", "").startswith("application/json"):
+        return JSONResponse({"ok": True, "value": value})
+    return RedirectResponse(f"/allin/{game_id}/p/{player_id}", status_code=303)
+
+
+@router.post("/allin/{game_id}/p/{player_id}/photo")
+async def allin_retake(request: Request, game_id: str, player_id: str):
+    """Take the player's photo again (or read the kept photo again: ``again=1``)."""
+    g = _game(request, game_id)
+    p = _player(g, player_id)
+    form = await request.form()
+    upload = form.get("photo")
+    data = await read_upload(upload) if upload is not None and not isinstance(upload, str) else b""
+    if not data and form.get("again") and p.get("photo"):
+        kept = request.app.state.store.blob(game_id, p["photo"])
+        data = kept[1] if kept else b""
+    if not data:
+        return error_page(request, "No photo", ["take a photo of the sheet first"])
+    if not (image_suffix(data) or is_heic(data)):
+        return error_page(request, "Not an image", ["this file is not a photo (JPEG, PNG, WebP, TIFF); take the photo again"],
+                          status_code=422)
+    await _read_photo(request, game_id, player_id, data)
+    return RedirectResponse(f"/allin/{game_id}/p/{player_id}", status_code=303)
+
+
+@router.get("/allin/{game_id}/p/{player_id}/grid")
+def allin_grid(request: Request, game_id: str, player_id: str):
+    """Type the sheet in (or correct any field of a read sheet): one box per card space, the chip counts."""
+    g = _game(request, game_id)
+    p = _player(g, player_id)
+    lay = layout_of(g.data["layout"])
+    tokens, earned, spent = effective(p)
+    rows = []
+    for r in range(lay.grid.rows):
+        row = []
+        for c in range(lay.grid.cols):
+            cell = lay.grid.cells.get((c, r))
+            name = cell_name((c, r))
+            kind = "none" if cell is None else "golden" if cell.kind == "golden" else "space"
+            value = tokens.get(name, ".")
+            row.append({"name": name, "kind": kind, "value": "" if value == "." else value,
+                        "problems": p.get("problems", {}).get(name, [])})
+        rows.append(row)
+    return page(request, "allin_grid.html", game=g, player=p, rows=rows, earned=earned, spent=spent,
+                golden=card_html(lay.golden.code), cols=lay.grid.cols, sheet_problems=p.get("problems", {}))
+
+
+@router.post("/allin/{game_id}/p/{player_id}/grid")
+async def allin_grid_save(request: Request, game_id: str, player_id: str):
+    """Save the typed-in grid; each problem is shown next to its box."""
+    g = _game(request, game_id)
+    _player(g, player_id)
+    form = await request.form()
+    lay = layout_of(g.data["layout"])
+    tokens = {}
+    for c in lay.grid.writable:
+        name = cell_name(c)
+        word = str(form.get(name, "")).strip().replace(" ", "")[:4] or "."
+        tokens[name] = word
+    counts = {}
+    for key in ("earned", "spent"):
+        text = str(form.get(f"chips_{key}", "0")).strip() or "0"
+        counts[key] = int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else text[:6]
+    name = str(form.get("name", "")).strip()
+
+    def change(d: dict) -> None:
+        q = _player_in(d, player_id)
+        if name and not _name_problem(g, name, player_id):
+            q["name"] = name
+        q["tokens"] = tokens
+        q["chips"] = counts
+        q["corrections"] = {}
+        q["uncertain"] = []
+        q["error"] = None
+        if q.get("source") == "photo":
+            q["source"] = "photo"  # the picture stays; every field is now as typed
+        q["problems"] = {}
+
+    store = request.app.state.store
+    store.change(game_id, "allin", change)
+    g2 = store.game(game_id, "allin")
+    found = check_sheet(g2.data["layout"], _player(g2, player_id))
+    store.change(game_id, "allin", lambda d: _player_in(d, player_id).update(problems=found))
+    if found:
+        return RedirectResponse(f"/allin/{game_id}/p/{player_id}/grid#problems", status_code=303)
+    return RedirectResponse(f"/allin/{game_id}#players", status_code=303)
+
+
+@router.post("/allin/{game_id}/p/{player_id}/delete")
+def allin_delete_player(request: Request, game_id: str, player_id: str):
+    """Remove a player (and their photo) from the game."""
+    g = _game(request, game_id)
+    p = _player(g, player_id)
+    request.app.state.store.change(game_id, "allin", lambda d: d["players"].remove(_player_in(d, player_id)))
+    request.app.state.store.delete_blobs(game_id, [p.get(k) for k in ("photo", "annotated") if p.get(k)])
+    return RedirectResponse(f"/allin/{game_id}#players", status_code=303)
+
+
+@router.get("/allin/{game_id}/blob/{blob_id}")
+def allin_blob(request: Request, game_id: str, blob_id: str):
+    """A photo or annotated picture kept with the game."""
+    found = request.app.state.store.blob(game_id, blob_id)
+    if found is None:
+        raise HTTPException(404)
+    media, data = found
+    if media == "image/*":
+        media = {".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp", ".gif": "image/gif",
+                 ".bmp": "image/bmp", ".tif": "image/tiff"}.get(image_suffix(data) or "", "application/octet-stream")
+    return Response(data, media_type=media, headers={"Cache-Control": "private, max-age=86400",
+                                                     "X-Content-Type-Options": "nosniff"})
+
+
+@router.get("/allin/{game_id}/p/{player_id}/sheet.yaml")
+def allin_player_yaml(request: Request, game_id: str, player_id: str):
+    """One player's typed-in sheet file."""
+    g = _game(request, game_id)
+    p = _player(g, player_id)
+    return attachment(player_text(g.data["layout"], p).encode("utf-8"), "application/yaml",
+                      file_names(g.data["players"])[player_id])
+
+
+@router.get("/allin/{game_id}/sheets.zip")
+def allin_zip(request: Request, game_id: str):
+    """Every player's typed-in sheet file, and the report when the game is scored, in one zip."""
+    g = _game(request, game_id)
+    names = file_names(g.data["players"])
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for p in g.data["players"]:
+            z.writestr(names[p["id"]], player_text(g.data["layout"], p))
+        result = score_game(g.data)
+        if result["report"]:
+            import json
+
+            z.writestr("report.json", json.dumps(result["report"], indent=2, ensure_ascii=False) + "\n")
+    return attachment(buf.getvalue(), "application/zip", "allin-game.zip")
+
+
+@router.get("/allin/{game_id}/report.json")
+def allin_report(request: Request, game_id: str):
+    """The game's JSON report (as ``sheetsmith verify --json``); 409 while a sheet is not clear."""
+    g = _game(request, game_id)
+    result = score_game(g.data)
+    if not result["report"]:
+        return JSONResponse({"error": "not every sheet is clear yet", "waiting": result["waiting"],
+                             "problems": result["problems"]}, status_code=409)
+    return JSONResponse(result["report"])
+
+
+@router.post("/allin/{game_id}/delete")
+def allin_delete(request: Request, game_id: str):
+    """Delete the game and its photos."""
+    request.app.state.store.delete_game(game_id)
+    return RedirectResponse("/allin", status_code=303)

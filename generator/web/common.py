@@ -1,0 +1,165 @@
+"""What every page shares: the templates, the access token, the upload limit, error pages, uploads judged by content."""
+
+from __future__ import annotations
+
+import base64
+import hmac
+from pathlib import Path
+from typing import Any, Optional
+from urllib.parse import parse_qs
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.templating import Jinja2Templates
+from fastapi import HTTPException
+
+from ..errors import Problem
+
+HERE = Path(__file__).resolve().parent
+templates = Jinja2Templates(directory=str(HERE / "templates"))
+templates.env.filters["b64"] = lambda text: base64.b64encode(str(text).encode("utf-8")).decode("ascii")
+
+MAX_UPLOAD = 30 * 1024 * 1024
+"""Largest request body accepted (a phone photo is 2 to 12 MB)."""
+TOKEN_COOKIE = "sheetsmith_token"
+
+
+def page(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """Render template ``name`` with ``context`` (plus the request)."""
+    return templates.TemplateResponse(request, name, context, status_code=status_code)
+
+
+def error_page(request: Request, title: str, messages: list[str] | None = None, *, status_code: int = 400,
+               back: Optional[str] = None, problems: Optional[list[Problem]] = None) -> HTMLResponse:
+    """A page telling what went wrong (never a traceback): a title, messages and located problems."""
+    return page(request, "error.html", status_code=status_code, title=title, messages=messages or [],
+                problems=[problem_dict(p) for p in problems or []], back=back or request.headers.get("referer") or "/")
+
+
+def problem_dict(p: Problem) -> dict:
+    """A problem as plain data for a page or JSON: file, line, col, message, severity, and the one-line text."""
+    return {"file": p.file, "line": p.line, "col": p.col, "message": p.message, "severity": p.severity, "text": str(p)}
+
+
+class TooLarge(HTTPException):
+    """The request body is over :data:`MAX_UPLOAD`."""
+
+    def __init__(self, limit: int):
+        super().__init__(413, f"the upload is larger than {limit // (1024 * 1024)} MB; take the photo at a lower "
+                              "resolution, or send a smaller file")
+
+
+class Guard:
+    """ASGI middleware in front of every page: the access token (``--lan``), the body size limit, and
+    form posts from other sites refused.
+
+    With a ``token``, a request is let in when its query has ``token=…`` (then a
+    cookie keeps it for the next requests) or its cookie holds the token; any
+    other gets 401.  A body over ``limit`` bytes is refused with 413 before it
+    is read (by its Content-Length) or as soon as it passes the limit.
+    """
+
+    def __init__(self, app, *, token: Optional[str] = None, limit: int = MAX_UPLOAD):
+        self.app = app
+        self.token = token
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        set_cookie = False
+        if self.token is not None:
+            given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
+            cookie = _cookie(headers.get("cookie", ""), TOKEN_COOKIE)
+            if given and hmac.compare_digest(given, self.token):
+                set_cookie = True
+            elif not (cookie and hmac.compare_digest(cookie, self.token)):
+                return await _plain(send, 401, "sheetsmith: this page needs the access code. Open the address "
+                                               "'sheetsmith serve --lan' printed (or scan its QR code): it ends in ?token=…")
+        if scope["method"] in ("POST", "PUT", "DELETE", "PATCH"):
+            origin = headers.get("origin")
+            if origin and origin != "null" and origin.split("://", 1)[-1] != headers.get("host", ""):
+                return await _plain(send, 403, "sheetsmith: a form from another site was refused")
+            length = headers.get("content-length")
+            if length and length.isdigit() and int(length) > self.limit:
+                return await _plain(send, 413, str(TooLarge(self.limit).detail))
+        seen = 0
+        limit = self.limit
+
+        async def limited():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise TooLarge(limit)
+            return message
+
+        async def send_with_cookie(message):
+            if set_cookie and message["type"] == "http.response.start":
+                cookie = f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000"
+                message = {**message, "headers": list(message.get("headers", [])) + [(b"set-cookie", cookie.encode())]}
+            await send(message)
+
+        await self.app(scope, limited, send_with_cookie)
+
+
+def _cookie(header: str, name: str) -> str:
+    for part in header.split(";"):
+        k, _, v = part.strip().partition("=")
+        if k == name:
+            return v
+    return ""
+
+
+async def _plain(send, status: int, text: str) -> None:
+    body = (f"<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
+            f"<title>sheetsmith</title><p style='font:1.1rem sans-serif;margin:2rem'>{_esc(text)}</p>").encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+# --- uploads judged by content
+
+
+IMAGE_SIGNATURES = (
+    (b"\xff\xd8\xff", ".jpg"),
+    (b"\x89PNG\r\n\x1a\n", ".png"),
+    (b"GIF8", ".gif"),
+    (b"BM", ".bmp"),
+    (b"II*\x00", ".tif"),
+    (b"MM\x00*", ".tif"),
+)
+
+
+def image_suffix(data: bytes) -> Optional[str]:
+    """The file ending of an image by its first bytes (JPEG, PNG, WebP, TIFF, BMP, GIF), or None."""
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return ".webp"
+    for sig, suffix in IMAGE_SIGNATURES:
+        if data.startswith(sig):
+            return suffix
+    return None
+
+
+def is_heic(data: bytes) -> bool:
+    """True for an HEIC/HEIF picture (an iPhone's own format)."""
+    return data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"mif1", b"msf1", b"hevc")
+
+
+async def read_upload(upload) -> bytes:
+    """All bytes of an uploaded file (the size limit is kept by :class:`Guard`)."""
+    data = await upload.read()
+    await upload.close()
+    return data
+
+
+def attachment(data: bytes, media_type: str, name: str) -> Response:
+    """A download: ``name`` is made by the server, never taken from a request."""
+    return Response(data, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{name}"'})

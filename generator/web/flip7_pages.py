@@ -1,0 +1,251 @@
+"""Page 3: the Flip 7 scorer.  Each round, each player's cards are tapped; the score pad is scored by
+:func:`generator.jobs.verify_pad_lines` (the report of ``sheetsmith verify PAD.yaml``) after every change.
+
+A game's state is the pad itself: players, target and rounds, each line the
+cards in front of a player at the round's end, or a bust.  The page writes
+it as the typed-in pad (:func:`generator.flip7_pad.dump_pad`), so the
+download is exactly the file ``verify`` reads, and every score, total,
+status, winner and problem on the page is the verifier's.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, RedirectResponse
+
+from .. import jobs
+from ..errors import InputError
+from ..flip7_pad import dump_pad
+from ..rules.flip7 import DEFAULT_TARGET, PLUS, X2, ScoreLine, is_flip7
+from .common import attachment, error_page, page
+
+router = APIRouter()
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 18
+"""Players one deck serves (rulebook *Setup*)."""
+MODIFIER_KEYS = (X2, *PLUS)
+NUMBER_KEYS = tuple(str(n) for n in range(13))
+PAD_FILE = "flip7-pad.yaml"
+
+
+def _line(data: dict) -> ScoreLine:
+    if data.get("bust"):
+        return ScoreLine(bust=True)
+    return ScoreLine(cards=tuple(int(c) if str(c).isdigit() else str(c) for c in data.get("cards", [])))
+
+
+def pad_text(game: dict, rounds: Optional[list[dict]] = None) -> str:
+    """The game as a typed-in pad (``rounds`` instead of the stored ones, when given)."""
+    rounds = game["rounds"] if rounds is None else rounds
+    return dump_pad(game["players"], [{p: _line(r[p]) for p in game["players"] if p in r} for r in rounds],
+                    target=game["target"], comment=f"Flip 7: {game.get('title') or 'a game'}, kept with sheetsmith serve. "
+                                                    "Check it: sheetsmith verify FILE")
+
+
+def score(game: dict, rounds: Optional[list[dict]] = None) -> dict:
+    """The verifier's report of the game, with ``error`` (messages) when the pad cannot be scored."""
+    rounds = game["rounds"] if rounds is None else rounds
+    try:
+        verdict = jobs.verify_pad_lines(game["players"], [{p: _line(r[p]) for p in r} for r in rounds], target=game["target"])
+    except InputError as exc:
+        return {"error": [p.message for p in exc.problems], "rounds": [], "totals": {p: 0 for p in game["players"]},
+                "status": "in_progress", "winners": [], "problems": []}  # for the page only
+    return dict(verdict.report)
+
+
+def winners_of(report: dict) -> list[str]:
+    """The report's winners (a list; reports of the older format name one ``winner``)."""
+    if "winners" in report:
+        return list(report["winners"])
+    return [report["winner"]] if report.get("winner") else []
+
+
+def _parse_round(form, players: list[str]) -> dict:
+    """One round from the tap form: ``p{i}`` the cards tapped for player i, ``b{i}`` bust, ``f{i}`` Flip 7."""
+    out = {}
+    for i, name in enumerate(players):
+        picked = set(form.getlist(f"p{i}"))
+        if form.get(f"b{i}"):
+            out[name] = {"bust": True}
+            continue
+        cards: list[Any] = [int(n) for n in NUMBER_KEYS if n in picked] + [m for m in MODIFIER_KEYS if m in picked]
+        out[name] = {"cards": cards, **({"flip7": True} if form.get(f"f{i}") else {})}
+    return out
+
+
+def _cells(game: dict, report: dict) -> list[dict]:
+    """Per player: name, total, and per round the score, running total and the problems found there."""
+    by_cell: dict[tuple, list[str]] = {}
+    for p in report.get("problems", []):
+        by_cell.setdefault((p["round"], p.get("player")), []).append(p["message"])
+    rows = []
+    for name in game["players"]:
+        running, cells = 0, []
+        for i, r in enumerate(report.get("rounds", []), start=1):
+            running += r.get(name, 0)
+            line = game["rounds"][i - 1].get(name, {}) if i <= len(game["rounds"]) else {}
+            cells.append({"round": i, "score": r.get(name, 0), "running": running, "bust": bool(line.get("bust")),
+                          "cards": line.get("cards", []), "problems": by_cell.get((i, name), [])})
+        rows.append({"name": name, "total": report.get("totals", {}).get(name, 0), "cells": cells,
+                     "winner": name in winners_of(report)})
+    return rows
+
+
+def _entry_hints(round_data: dict) -> dict[str, list[str]]:
+    """Notes while tapping: Flip 7 tapped but fewer than seven different numbers tapped."""
+    out: dict[str, list[str]] = {}
+    for name, line in round_data.items():
+        cards = line.get("cards", [])
+        if line.get("flip7") and not is_flip7(cards):
+            n = len({c for c in cards if isinstance(c, int)})
+            out.setdefault(name, []).append(f"Flip 7 is tapped, but {n} different numbers are: tap all seven")
+    return out
+
+
+@router.get("/flip7")
+def flip7_list(request: Request):
+    """The games kept, and a form to start one."""
+    return page(request, "flip7_list.html", games=request.app.state.store.games("flip7"), target=DEFAULT_TARGET)
+
+
+@router.post("/flip7")
+async def flip7_new(request: Request):
+    """Start a game: players (3 to 18, one per line or separated by commas), target and title."""
+    form = await request.form()
+    raw = str(form.get("players", ""))
+    names = [n.strip() for n in raw.replace(",", "\n").split("\n") if n.strip()]
+    target_text = str(form.get("target", DEFAULT_TARGET)).strip()
+    title = str(form.get("title", "")).strip()[:60]
+    problems = []
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        problems.append(f"{len(names)} players named; Flip 7 is played by {MIN_PLAYERS} to {MAX_PLAYERS} with one deck")
+    if not (target_text.isascii() and target_text.isdigit() and 50 <= int(target_text) <= 1000):
+        problems.append(f"target {target_text!r}: give a whole number from 50 to 1000 (the usual game: 200)")
+    if any(len(n) > 30 for n in names):
+        problems.append("a name is longer than 30 characters; shorten it")
+    if problems:
+        return error_page(request, "The game cannot start yet", problems, back="/flip7")
+    game = {"title": title or f"{len(names)} players", "players": names, "target": int(target_text), "rounds": []}
+    rep = score(game)
+    if rep.get("error"):
+        return error_page(request, "The game cannot start yet", rep["error"], back="/flip7")
+    stored = request.app.state.store.create_game("flip7", game["title"], game)
+    return RedirectResponse(f"/flip7/{stored.id}", status_code=303)
+
+
+def _game(request: Request, game_id: str):
+    g = request.app.state.store.game(game_id, "flip7")
+    if g is None:
+        from fastapi import HTTPException
+
+        raise HTTPException(404)
+    return g
+
+
+@router.get("/flip7/{game_id}")
+def flip7_game(request: Request, game_id: str, edit: int = 0):
+    """The game: standings by player and round, status, winner, and the tap form for the next round (or round ``edit``)."""
+    g = _game(request, game_id)
+    report = score(g.data)
+    n = len(g.data["rounds"])
+    editing = edit if 1 <= edit <= n else 0
+    draft = g.data.get("draft") or {}
+    if editing:
+        current = g.data["rounds"][editing - 1]
+    else:  # the taps of a round not saved yet (a closed tab, a phone gone to sleep) come back
+        current = draft.get("lines", {}) if draft.get("round") == n + 1 else {}
+    open_round = editing or (report["status"] != "finished" and not report.get("error"))
+    return page(request, "flip7_game.html", game=g, data=g.data, report=report, winners=winners_of(report),
+                rows=_cells(g.data, report),
+                editing=editing, current=current, open_round=open_round, numbers=NUMBER_KEYS, modifiers=MODIFIER_KEYS,
+                next_round=editing or n + 1)
+
+
+def _with_round(data: dict, number: int, round_data: dict) -> list[dict]:
+    rounds = list(data["rounds"])
+    if 1 <= number <= len(rounds):
+        rounds[number - 1] = round_data
+    else:
+        rounds.append(round_data)
+    return rounds
+
+
+@router.post("/flip7/{game_id}/preview")
+async def flip7_preview(request: Request, game_id: str):
+    """While tapping: each player's round score and problems, and the totals, as the verifier would give them (JSON)."""
+    g = _game(request, game_id)
+    form = await request.form()
+    number = int(form.get("round", 0) or 0)
+    round_data = _parse_round(form, g.data["players"])
+    rounds = _with_round(g.data, number, round_data)
+    report = score(g.data, rounds)
+    i = (number if 1 <= number <= len(g.data["rounds"]) else len(rounds))
+    if not number and str(form.get("next", "")) == str(len(g.data["rounds"]) + 1):  # keep the new round's taps as they come
+        request.app.state.store.change(game_id, "flip7", lambda d: d.update(draft={"round": i, "lines": round_data}))
+    row = report["rounds"][i - 1] if len(report.get("rounds", [])) >= i else {}
+    hints = _entry_hints(round_data)
+    players = {}
+    for j, name in enumerate(g.data["players"]):
+        line = round_data[name]
+        msgs = [p["message"] for p in report.get("problems", []) if p["round"] == i and p.get("player") == name]
+        players[str(j)] = {"score": row.get(name), "flip7": is_flip7(line.get("cards", [])), "bust": bool(line.get("bust")),
+                           "problems": msgs + hints.get(name, []), "total": report["totals"].get(name, 0)}
+    whole = [p["message"] for p in report.get("problems", []) if p["round"] == i and p.get("player") is None]
+    return JSONResponse({"players": players, "round_problems": whole, "error": report.get("error", []),
+                         "status": report["status"], "winners": winners_of(report)})
+
+
+@router.post("/flip7/{game_id}/rounds")
+async def flip7_save_round(request: Request, game_id: str):
+    """Save the tapped round (a new one, or round ``round`` when editing); written at once."""
+    g = _game(request, game_id)
+    form = await request.form()
+    number = int(form.get("round", 0) or 0)
+    round_data = _parse_round(form, g.data["players"])
+
+    def change(data: dict) -> Optional[list[str]]:
+        rounds = _with_round(data, number, round_data)
+        report = score(data, rounds)
+        if report.get("error"):
+            return report["error"]
+        data["rounds"] = rounds
+        data.pop("draft", None)
+        return None
+
+    _, refused = request.app.state.store.change(game_id, "flip7", change)
+    if refused:
+        return error_page(request, "This round cannot be saved", refused, back=f"/flip7/{game_id}", status_code=422)
+    return RedirectResponse(f"/flip7/{game_id}#standings", status_code=303)
+
+
+@router.post("/flip7/{game_id}/undo")
+def flip7_undo(request: Request, game_id: str):
+    """Remove the last round."""
+    _game(request, game_id)
+    request.app.state.store.change(game_id, "flip7", lambda d: d["rounds"].pop() if d["rounds"] else None)
+    return RedirectResponse(f"/flip7/{game_id}", status_code=303)
+
+
+@router.get("/flip7/{game_id}/pad.yaml")
+def flip7_download(request: Request, game_id: str):
+    """The pad as the typed-in file ``sheetsmith verify`` reads."""
+    g = _game(request, game_id)
+    return attachment(pad_text(g.data).encode("utf-8"), "application/yaml", "flip7-pad.yaml")
+
+
+@router.get("/flip7/{game_id}/report.json")
+def flip7_report(request: Request, game_id: str):
+    """The verifier's JSON report of the pad (as ``sheetsmith verify --json``)."""
+    g = _game(request, game_id)
+    report = score(g.data)
+    return JSONResponse(report, status_code=422 if report.get("error") else 200)
+
+
+@router.post("/flip7/{game_id}/delete")
+def flip7_delete(request: Request, game_id: str):
+    """Delete the game."""
+    request.app.state.store.delete_game(game_id)
+    return RedirectResponse("/flip7", status_code=303)
+

@@ -1,0 +1,203 @@
+"""The web page's memory: games in progress, their photos and custom layouts, in one SQLite file.
+
+Every change is written (and committed) at once, so a closed tab, a sleeping
+laptop or a restarted server finds each game where it was.  A game is a row
+holding its state as JSON (the players, the rounds, the corrections); its
+photos are rows of their own, deleted with it.  Nothing here is named after
+anything a request sends: ids are made by :func:`new_id`.
+
+The store is shared by the server's threads: each change takes the store's
+lock, reads the game, applies the change and writes it back in one
+transaction, so two phones tapping at once never lose each other's change.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator, Optional
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,            -- 'allin' or 'flip7'
+    title TEXT NOT NULL,
+    data TEXT NOT NULL,            -- the game's state as JSON
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS blobs (
+    id TEXT PRIMARY KEY,
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    media_type TEXT NOT NULL,
+    data BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS blobs_game ON blobs(game_id);
+CREATE TABLE IF NOT EXISTS layouts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created REAL NOT NULL
+);
+"""
+
+DB_NAME = "sheetsmith-web.sqlite3"
+"""The database's file name in the data folder."""
+
+
+def new_id() -> str:
+    """A fresh random id (URL-safe, 12 characters)."""
+    return secrets.token_urlsafe(9)
+
+
+@dataclass
+class Game:
+    """One stored game: ``kind`` (``allin`` or ``flip7``), a ``title``, its ``data`` (plain JSON data), times in epoch seconds."""
+
+    id: str
+    kind: str
+    title: str
+    data: dict
+    created: float
+    updated: float
+
+
+class Store:
+    """The SQLite store in ``folder`` (created if missing).
+
+    Args:
+        folder: the data folder; the database is ``folder/sheetsmith-web.sqlite3``.
+    """
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.path = self.folder / DB_NAME
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute("PRAGMA synchronous = NORMAL")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # --- games
+
+    def create_game(self, kind: str, title: str, data: dict) -> Game:
+        """Store a new game and return it."""
+        now = time.time()
+        game = Game(new_id(), kind, title, data, now, now)
+        with self._tx() as db:
+            db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)",
+                       (game.id, kind, title, json.dumps(data), now, now))
+        return game
+
+    def game(self, game_id: str, kind: Optional[str] = None) -> Optional[Game]:
+        """The game with this id (and kind, when given), or None."""
+        with self._lock:
+            row = self._db.execute("SELECT id, kind, title, data, created, updated FROM games WHERE id = ?",
+                                   (game_id,)).fetchone()
+        if row is None or (kind is not None and row[1] != kind):
+            return None
+        return Game(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5])
+
+    def games(self, kind: str) -> list[Game]:
+        """Every game of ``kind``, the last changed first."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, kind, title, data, created, updated FROM games WHERE kind = ? "
+                                    "ORDER BY updated DESC", (kind,)).fetchall()
+        return [Game(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
+
+    def change(self, game_id: str, kind: str, fn: Callable[[dict], Any]) -> tuple[Game, Any]:
+        """Apply ``fn`` to the game's data (it changes the dict in place) and write it, in one transaction.
+
+        Returns:
+            ``(game, whatever fn returned)``.
+
+        Raises:
+            KeyError: no such game.
+            Exception: whatever ``fn`` raises (nothing is written then).
+        """
+        with self._tx() as db:
+            row = db.execute("SELECT title, data, created FROM games WHERE id = ? AND kind = ?", (game_id, kind)).fetchone()
+            if row is None:
+                raise KeyError(game_id)
+            data = json.loads(row[1])
+            result = fn(data)
+            now = time.time()
+            title = data.get("title", row[0])
+            db.execute("UPDATE games SET data = ?, title = ?, updated = ? WHERE id = ?", (json.dumps(data), title, now, game_id))
+        return Game(game_id, kind, title, data, row[2], now), result
+
+    def delete_game(self, game_id: str) -> bool:
+        """Delete a game and its photos; True when it existed."""
+        with self._tx() as db:
+            cur = db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        return cur.rowcount > 0
+
+    # --- blobs (photos, annotated pictures)
+
+    def put_blob(self, game_id: str, media_type: str, data: bytes) -> str:
+        """Store bytes belonging to a game; return their id."""
+        blob_id = new_id()
+        with self._tx() as db:
+            db.execute("INSERT INTO blobs VALUES (?, ?, ?, ?)", (blob_id, game_id, media_type, data))
+        return blob_id
+
+    def blob(self, game_id: str, blob_id: str) -> Optional[tuple[str, bytes]]:
+        """``(media type, bytes)`` of a game's blob, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT media_type, data FROM blobs WHERE id = ? AND game_id = ?",
+                                   (blob_id, game_id)).fetchone()
+        return (row[0], bytes(row[1])) if row else None
+
+    def delete_blobs(self, game_id: str, blob_ids: list[str]) -> None:
+        """Delete some of a game's blobs (a photo taken again)."""
+        with self._tx() as db:
+            db.executemany("DELETE FROM blobs WHERE id = ? AND game_id = ?", [(b, game_id) for b in blob_ids if b])
+
+    # --- custom layouts
+
+    def add_layout(self, name: str, text: str) -> str:
+        """Store a custom layout's YAML text; return its id."""
+        layout_id = new_id()
+        with self._tx() as db:
+            db.execute("INSERT INTO layouts VALUES (?, ?, ?, ?)", (layout_id, name, text, time.time()))
+        return layout_id
+
+    def layouts(self) -> list[dict]:
+        """Every custom layout as ``{"id", "name", "text", "created"}``, the newest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, name, text, created FROM layouts ORDER BY created DESC").fetchall()
+        return [{"id": r[0], "name": r[1], "text": r[2], "created": r[3]} for r in rows]
+
+    def layout(self, layout_id: str) -> Optional[dict]:
+        """One custom layout, or None."""
+        return next((x for x in self.layouts() if x["id"] == layout_id), None)
+
+    def delete_layout(self, layout_id: str) -> bool:
+        """Delete a custom layout; True when it existed."""
+        with self._tx() as db:
+            cur = db.execute("DELETE FROM layouts WHERE id = ?", (layout_id,))
+        return cur.rowcount > 0

@@ -1,0 +1,448 @@
+"""The web page (``sheetsmith serve``) through the framework's test client: every job, every error path,
+a game surviving a restart of the app on the same database.
+
+Expected values come from the rulebook (Flip 7 scoring examples), the
+documented example game (docs/examples: Ann 44, Cy 43, Bob 34), paper sizes
+in points, and the referee's own score of a simulated game's final sheets
+(the truth the synthetic photos are drawn from), never from the page.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import pypdfium2
+import pytest
+from fastapi.testclient import TestClient
+
+from generator import jobs
+from generator.rules.allin_sheet import report as allin_report
+from generator.web.app import create_app
+
+from . import webphotos
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "docs" / "examples"
+QD_TEXT = (REPO / "layouts" / "allin" / "q-diamonds.yaml").read_text(encoding="utf-8")
+MY_TEXT = QD_TEXT.replace("id: q-diamonds", "id: my-sheet")  # a user's copy has an id of its own
+
+
+def client(folder: Path, **kw) -> TestClient:
+    return TestClient(create_app(folder, photo_workers=1, **kw), raise_server_exceptions=False)
+
+
+@pytest.fixture
+def web(tmp_path):
+    with client(tmp_path) as c:
+        yield c
+
+
+def game_id(response) -> str:
+    return str(response.url).rstrip("/").split("/")[-1].split("#")[0]
+
+
+def store(c: TestClient):
+    return c.app.app.state.store
+
+
+# --------------------------------------------------------------------------- pages and printing
+
+
+def test_every_page_answers(web):
+    for url, words in {"/": "At the table", "/print": "Q♦", "/allin": "New game", "/flip7": "Players, 3 to 18",
+                       "/editor": "golden: QD"}.items():
+        r = web.get(url)
+        assert r.status_code == 200, url
+        assert words in r.text, url
+        assert "/static/style.css" in r.text
+    assert web.get("/static/app.js").status_code == 200
+
+
+@pytest.mark.parametrize("paper, size_pt", [("a4", (595, 842)), ("letter", (612, 792))])
+def test_print_gives_the_pdf_on_each_paper(web, paper, size_pt):
+    r = web.get(f"/print/pdf/q-diamonds?paper={paper}")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
+    assert f'filename="q-diamonds-{paper}.pdf"' in r.headers["content-disposition"]
+    pdf = pypdfium2.PdfDocument(r.content)
+    w, h = pdf[0].get_size()
+    assert (round(w), round(h)) == size_pt  # A4 is 210 × 297 mm, Letter 8.5 × 11 in
+
+
+def test_print_lists_every_shipped_item_with_a_preview(web):
+    from generator.registry import shipped_layouts
+
+    text = web.get("/print").text
+    for s in shipped_layouts():
+        assert f'src="/print/preview/{s.id}.png' in text
+    r = web.get("/print/preview/poker-deck.png")
+    assert r.status_code == 200 and r.content.startswith(b"\x89PNG")
+    assert web.get("/print/preview/no-such-thing.png").status_code == 404
+    assert web.get("/print/pdf/no-such-thing").status_code == 404
+
+
+def test_previews_asked_for_at_once_are_all_drawn(web):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from generator.registry import shipped_layouts
+
+    urls = [f"/print/preview/{s.id}.png?paper={p}" for s in shipped_layouts()[:6] for p in ("a4", "letter")]
+    with ThreadPoolExecutor(8) as pool:  # a phone opening the Print page asks for every preview at once
+        answers = list(pool.map(web.get, urls))
+    assert all(r.status_code == 200 and r.content.startswith(b"\x89PNG") for r in answers)
+
+
+def test_custom_layout_uploaded_then_printed(web):
+    text = QD_TEXT.replace("golden: QD", "golden: KH").replace('name: "Q♦"', 'name: "K♥"').replace("id: q-diamonds", "id: my-kh")
+    r = web.post("/print/custom", files={"layout": ("../../etc/passwd", text.encode(), "text/yaml")})
+    assert r.status_code == 200 and "K♥" in r.text  # redirected to the Print page
+    (layout,) = store(web).layouts()
+    pdf = web.get(f"/print/custom/{layout['id']}/pdf?paper=letter")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    assert web.get(f"/print/custom/{layout['id']}/preview.png").content.startswith(b"\x89PNG")
+    assert web.get(f"/print/custom/{layout['id']}/yaml").text == text
+    web.post(f"/print/custom/{layout['id']}/delete")
+    assert store(web).layouts() == []
+
+
+def test_broken_layout_upload_is_a_page_with_the_line(web):
+    broken = QD_TEXT.replace("golden: QD", "golden: QX")
+    r = web.post("/print/custom", files={"layout": ("x.yaml", broken.encode(), "text/yaml")})
+    assert r.status_code == 422
+    assert "line 8, column 9" in r.text and "QX" in r.text and "Traceback" not in r.text
+    r = web.post("/print/custom", files={"layout": ("x.yaml", b"\xff\xfe\x00garbage", "text/yaml")})
+    assert r.status_code == 422 and "not UTF-8" in r.text
+    r = web.post("/print/custom", files={"layout": ("x.yaml", b"game: allin\ngrid: [unclosed\n", "text/yaml")})
+    assert r.status_code == 422 and "YAML syntax error" in r.text
+    assert store(web).layouts() == []
+
+
+# --------------------------------------------------------------------------- the editor
+
+
+def test_editor_preview_draws_a_valid_layout(web):
+    r = web.post("/editor/preview", data={"text": MY_TEXT, "paper": "letter"})
+    body = r.json()
+    assert body["ok"] and body["problems"] == []
+    assert "<svg" in body["svg"][:400]
+    assert body["title"] == "Q♦" and "10 hands" in body["summary"]
+
+
+def test_editor_shows_the_line_and_column_of_a_broken_grid(web):
+    broken = MY_TEXT.replace("*---o---o---o   o", "*---o---o---o   x", 1)
+    line = broken.split("\n").index("  *---o---o---o   x") + 1  # the grid's first row
+    body = web.post("/editor/preview", data={"text": broken}).json()
+    assert not body["ok"] and body["svg"] == ""
+    (p,) = body["problems"]
+    assert (p["line"], p["col"]) == (line, 19) and "'x'" in p["message"]
+    page = web.post("/editor", data={"text": broken, "action": "preview"})  # without JavaScript
+    assert page.status_code == 422 and f'data-line="{line}"' in page.text
+
+
+def test_editor_downloads_and_prints(web):
+    r = web.post("/editor", data={"text": QD_TEXT, "action": "download"})
+    assert r.text == QD_TEXT and "attachment" in r.headers["content-disposition"]
+    r = web.post("/editor", data={"text": QD_TEXT, "action": "print"})
+    assert r.status_code == 200 and len(store(web).layouts()) == 1
+    start = web.get("/editor?start=k-spades").text
+    assert "golden: KS" in start and "id: k-spades-2" in start  # the copy gets an id of its own
+
+
+# --------------------------------------------------------------------------- Flip 7
+
+
+def new_flip7(c: TestClient, players="Ann, Bob, Cy", target="200") -> str:
+    r = c.post("/flip7", data={"players": players, "target": target, "title": "test"})
+    assert r.status_code == 200, r.text
+    return game_id(r)
+
+
+def tap(round_lines: dict[int, list[str] | str], number: int = 0) -> dict:
+    """The tap form: player index → the cards tapped, or 'bust'."""
+    form: dict = {"round": str(number)}
+    for i, cards in round_lines.items():
+        if cards == "bust":
+            form[f"b{i}"] = "1"
+        else:
+            form[f"p{i}"] = cards
+    return form
+
+
+def test_flip7_rounds_score_as_the_rulebook_examples(web):
+    gid = new_flip7(web)
+    # rulebook: 3 5 7 10 11 make 36; with the x2, 72; with a +10 instead, 46
+    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["3", "5", "7", "10", "11"], 1: ["3", "5", "7", "10", "11", "x2"], 2: "bust"}))
+    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["12", "+10"], 1: "bust", 2: ["3", "5", "7", "10", "11", "+8"]}))
+    # seven different numbers: 1+2+3+4+5+6+8 = 29, +15 = 44
+    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["0"], 1: ["1", "2", "3", "4", "5", "6", "8"], 2: ["x2"]}))
+    rep = web.get(f"/flip7/{gid}/report.json").json()
+    assert rep["rounds"] == [{"Ann": 36, "Bob": 72, "Cy": 0}, {"Ann": 22, "Bob": 0, "Cy": 44}, {"Ann": 0, "Bob": 44, "Cy": 0}]
+    assert rep["totals"] == {"Ann": 58, "Bob": 116, "Cy": 44} and rep["status"] == "in_progress"
+    page = web.get(f"/flip7/{gid}").text
+    assert re.search(r'data-player="Bob">\s*<th scope="row">Bob</th><td class="total">116</td>', page)
+    pad = web.get(f"/flip7/{gid}/pad.yaml")
+    verdict = jobs.verify_texts([("pad.yaml", pad.content)])  # the download is a pad verify reads
+    assert verdict.report == rep  # and the page's report is verify's
+
+
+def test_flip7_preview_scores_while_tapping_and_keeps_the_taps(tmp_path):
+    with client(tmp_path) as c:
+        gid = new_flip7(c)
+        body = c.post(f"/flip7/{gid}/preview", data={**tap({0: ["6", "7", "x2", "+4"], 1: "bust", 2: []}), "next": "1"}).json()
+        assert body["players"]["0"]["score"] == 30  # (6+7)×2 +4
+        assert body["players"]["1"]["bust"] and body["players"]["1"]["score"] == 0
+        assert store(c).game(gid).data["rounds"] == []  # not a round yet
+    with client(tmp_path) as c:  # the tab was closed, the server restarted: the taps come back
+        page = c.get(f"/flip7/{gid}").text
+        assert re.search(r'name="p0" value="x2" checked', page) and re.search(r'name="b1" value="1" checked', page)
+        assert not re.search(r'name="p2" value="\d+" checked', page)
+
+
+def test_flip7_game_ends_with_a_winner_and_a_tie_plays_on(web):
+    gid = new_flip7(web, target="50")
+    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["12", "11", "10", "9", "+8"], 1: ["12", "11", "10", "8", "7", "+2"], 2: ["1"]}))
+    rep = web.get(f"/flip7/{gid}/report.json").json()
+    assert rep["totals"] == {"Ann": 50, "Bob": 50, "Cy": 1} and rep["status"] == "tied_play_another_round"
+    assert "play another round" in web.get(f"/flip7/{gid}").text
+    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["2"], 1: "bust", 2: []}))
+    rep = web.get(f"/flip7/{gid}/report.json").json()
+    assert rep["status"] == "finished" and rep.get("winners", [rep.get("winner")]) == ["Ann"]
+    page = web.get(f"/flip7/{gid}").text
+    assert "Ann wins" in page and 'id="round-form"' not in page
+    r = web.post(f"/flip7/{gid}/rounds", data=tap({0: ["2"], 1: ["3"], 2: ["4"]}))
+    assert r.status_code == 422 and "the game ended after round 2" in r.text
+
+
+def test_flip7_problems_show_next_to_their_cell(web):
+    gid = new_flip7(web)
+    eight = ["1", "2", "3", "4", "5", "6", "7", "8"]
+    web.post(f"/flip7/{gid}/rounds", data=tap({0: eight, 1: ["1", "2", "3", "4", "5", "6", "9"], 2: ["x2"]}))
+    rep = web.get(f"/flip7/{gid}/report.json").json()
+    assert {(p["round"], p["player"]) for p in rep["problems"]} >= {(1, "Ann"), (1, None)}
+    page = web.get(f"/flip7/{gid}").text
+    ann_row = page[page.index('data-player="Ann"'):page.index('data-player="Bob"')]
+    assert "8 number cards" in ann_row and 'class="bad' in ann_row
+    assert "only one player per round" in page  # two Flip 7s in a round: the round's problem
+
+
+def test_flip7_edit_and_undo_a_round(web):
+    gid = new_flip7(web)
+    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["5"], 1: ["6"], 2: ["7"]}))
+    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["1"], 1: ["2"], 2: ["3"]}))
+    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["10"], 1: "bust", 2: ["7"]}, number=1))
+    assert web.get(f"/flip7/{gid}/report.json").json()["totals"] == {"Ann": 11, "Bob": 2, "Cy": 10}
+    web.post(f"/flip7/{gid}/undo")
+    assert web.get(f"/flip7/{gid}/report.json").json()["totals"] == {"Ann": 10, "Bob": 0, "Cy": 7}
+
+
+@pytest.mark.parametrize("players, target, message", [
+    ("Ann, Bob", "200", "2 players named"),
+    (", ".join(f"P{i}" for i in range(19)), "200", "19 players named"),
+    ("Ann, Bob, Cy", "abc", "target 'abc'"),
+    ("Ann, Ann, Cy", "200", "listed twice"),
+])
+def test_flip7_refuses_a_bad_start(web, players, target, message):
+    r = web.post("/flip7", data={"players": players, "target": target})
+    assert r.status_code == 400 and message in html.unescape(r.text) and "Traceback" not in r.text
+    assert store(web).games("flip7") == []
+
+
+# --------------------------------------------------------------------------- All In: typed in
+
+
+def grid_form(sheet_file: Path) -> dict:
+    """The typed-in grid form of an example sheet: one box per card space, the chips."""
+    from generator.layout.grid import cell_name
+    from generator.sheetfile import load_allin_sheet
+
+    sheet = load_allin_sheet(sheet_file)
+    form = {cell_name(c): card.code for c, card in sheet.cards.items()}
+    form.update(chips_earned=str(sheet.chips_earned), chips_spent=str(sheet.chips_spent))
+    return form
+
+
+def new_allin(c: TestClient, layout="q-diamonds") -> str:
+    r = c.post("/allin", data={"title": "test", "layout": layout})
+    assert r.status_code == 200
+    return game_id(r)
+
+
+def add_typed(c: TestClient, gid: str, name: str, form: dict):
+    r = c.post(f"/allin/{gid}/players", data={"name": name, "mode": "typed"})
+    pid = str(r.url).split("/p/")[1].split("/")[0]
+    return pid, c.post(f"/allin/{gid}/p/{pid}/grid", data=form)
+
+
+def test_allin_typed_in_game_scores_like_the_documented_example(web):
+    gid = new_allin(web)
+    for name in ("Ann", "Bob", "Cy"):
+        add_typed(web, gid, name, grid_form(EXAMPLES / f"{name.lower()}.yaml"))
+    rep = web.get(f"/allin/{gid}/report.json").json()
+    assert {p["player"]: p["total"] for p in rep["players"]} == {"Ann": 44, "Bob": 34, "Cy": 43}
+    assert rep["winners"] == ["Ann"]
+    page = web.get(f"/allin/{gid}").text
+    ranking = page[page.index('id="ranking"'):]
+    assert "Ann wins" in page and ranking.index(">Ann<") < ranking.index(">Cy<") < ranking.index(">Bob<")
+    z = zipfile.ZipFile(io.BytesIO(web.get(f"/allin/{gid}/sheets.zip").content))
+    assert sorted(z.namelist()) == ["ann.yaml", "bob.yaml", "cy.yaml", "report.json"]
+    files = [(n, z.read(n)) for n in ("ann.yaml", "bob.yaml", "cy.yaml")]
+    assert jobs.verify_texts(files).report == json.loads(z.read("report.json"))
+
+
+def test_allin_typed_in_error_is_shown_next_to_its_box(web):
+    gid = new_allin(web)
+    form = grid_form(EXAMPLES / "ann.yaml")
+    form["b2"] = "QX"
+    pid, r = add_typed(web, gid, "Ann", form)
+    assert "/grid" in str(r.url)
+    assert re.search(r'<td class="bad"><input name="b2" value="QX"[^>]*><span class="cell-problem">[^<]*QX', r.text)
+    assert web.get(f"/allin/{gid}/report.json").status_code == 409
+    form["b2"] = "9D"
+    web.post(f"/allin/{gid}/p/{pid}/grid", data=form)
+    assert web.get(f"/allin/{gid}/report.json").json()["winners"] == ["Ann"]
+
+
+def test_allin_typed_in_sheet_file_upload(web):
+    gid = new_allin(web)
+    r = web.post(f"/allin/{gid}/players", data={"name": "Bob", "mode": "photo"},
+                 files={"file": ("bob.yaml", (EXAMPLES / "bob.yaml").read_bytes(), "text/yaml")})
+    assert r.status_code == 200
+    rep = web.get(f"/allin/{gid}/report.json").json()
+    assert rep == jobs.verify([EXAMPLES / "bob.yaml"]).report  # what 'sheetsmith verify bob.yaml --json' prints
+    bad = (EXAMPLES / "bob.yaml").read_text().replace("layout: q-diamonds", "layout: ../../secret.yaml")
+    r = web.post(f"/allin/{gid}/players", data={"name": "Cy", "mode": "photo"}, files={"file": ("x", bad.encode(), "text/yaml")})
+    assert r.status_code == 422 and "shipped layout" in r.text
+
+
+# --------------------------------------------------------------------------- All In: photos
+
+
+def truth_totals(n: int) -> dict[str, int]:
+    result = webphotos.game()
+    from generator.rules.allin_sheet import score_game
+
+    rep = allin_report(score_game(result.sheets[:n]))
+    return {p["player"]: p["total"] for p in rep["players"]}
+
+
+def test_allin_photos_read_corrected_by_tapping_and_scored(web):
+    gid = new_allin(web)
+    jpeg, cell, truth = webphotos.uncertain_photo(0)
+    r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("IMG_1.jpg", jpeg, "image/jpeg")})
+    ann = str(r.url).split("/p/")[1]
+    assert 'class="field uncertain"' in r.text and f'data-field="{cell}"' in r.text
+    for i, name in ((1, "Bob"), (2, "Cy")):
+        web.post(f"/allin/{gid}/players", data={"name": name}, files={"photo": ("p.jpg", webphotos.photo(i), "image/jpeg")})
+    assert web.get(f"/allin/{gid}/report.json").status_code == 409  # Ann's sheet still has a field to check
+    assert "Waiting for: Ann" in web.get(f"/allin/{gid}").text
+    r = web.post(f"/allin/{gid}/p/{ann}/fix", data={"field": cell, "rank": truth[:-1], "suit": truth[-1]})
+    assert 'class="field fixed"' in r.text
+    rep = web.get(f"/allin/{gid}/report.json").json()
+    assert {p["player"]: p["total"] for p in rep["players"]} == truth_totals(3)
+    assert rep["winners"] == webphotos.game().score.winners
+    g = store(web).game(gid)
+    assert all(store(web).blob(gid, p["photo"]) for p in g.data["players"])  # the photos are kept with the game
+    img = web.get(f"/allin/{gid}/blob/{g.data['players'][0]['annotated']}")
+    assert img.headers["content-type"] == "image/jpeg"
+
+
+def test_allin_chips_corrected_by_number(web):
+    gid = new_allin(web)
+    jpeg = webphotos.photo(1)
+    r = web.post(f"/allin/{gid}/players", data={"name": "Bob"}, files={"photo": ("p.jpg", jpeg, "image/jpeg")})
+    bob = str(r.url).split("/p/")[1]
+    r = web.post(f"/allin/{gid}/p/{bob}/fix", data={"field": "chips.earned", "count": "99"})
+    assert r.status_code == 400 and "whole number from 0 to" in r.text
+    web.post(f"/allin/{gid}/p/{bob}/fix", data={"field": "chips.spent", "count": "0"})
+    sheet = webphotos.game().sheets[1]
+    rep = web.get(f"/allin/{gid}/report.json").json()
+    assert rep["players"][0]["chips_left"] == sheet.chips_earned
+
+
+def test_a_picture_that_is_no_sheet_gets_the_readers_message(web):
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (1200, 900), (250, 250, 245)).save(buf, "PNG")
+    gid = new_allin(web)
+    r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("a.png", buf.getvalue(), "image/png")})
+    assert r.status_code == 200 and 'id="reader-message"' in r.text and "no All In sheet found" in r.text
+    assert "photo not read" in web.get(f"/allin/{gid}").text
+    assert web.get("/").status_code == 200
+
+
+def test_not_an_image_nor_a_sheet_and_heic(web):
+    gid = new_allin(web)
+    r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("a.jpg", b"%PDF-1.4 not a photo", "image/jpeg")})
+    assert r.status_code == 422 and "not a valid typed-in sheet" in r.text
+    heic = b"\x00\x00\x00\x18ftypheic" + b"\x00" * 64
+    r = web.post(f"/allin/{gid}/players", data={"name": "Bob"}, files={"photo": ("a.heic", heic, "image/heic")})
+    assert "HEIC" in r.text and "Most Compatible" in r.text
+
+
+def test_a_photo_over_time_is_an_error_and_the_server_keeps_serving(tmp_path):
+    with client(tmp_path, photo_timeout=0.001) as c:
+        gid = new_allin(c)
+        r = c.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("p.jpg", webphotos.photo(0), "image/jpeg")})
+        assert "took longer than" in r.text
+        assert c.get("/flip7").status_code == 200
+
+
+# --------------------------------------------------------------------------- safety
+
+
+def test_upload_over_the_limit_is_refused(tmp_path):
+    with client(tmp_path, max_upload=100_000) as c:
+        gid = new_allin(c)
+        r = c.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("p.jpg", b"\xff\xd8\xff" + b"0" * 200_000, "image/jpeg")})
+        assert r.status_code == 413 and "larger than" in r.text
+        assert store(c).game(gid).data["players"] == []
+
+
+def test_token_required_on_lan(tmp_path):
+    with client(tmp_path, token="s3cret-token") as c:
+        assert c.get("/").status_code == 401
+        assert c.get("/flip7?token=wrong").status_code == 401
+        assert c.post("/flip7", data={"players": "a,b,c"}).status_code == 401
+        assert c.get("/static/style.css").status_code == 401
+        r = c.get("/?token=s3cret-token")
+        assert r.status_code == 200 and "sheetsmith_token=s3cret-token" in r.headers["set-cookie"]
+        assert c.get("/flip7").status_code == 200  # the cookie carries on
+        c.cookies.clear()
+        assert c.get("/flip7").status_code == 401
+
+
+def test_form_from_another_site_is_refused(web):
+    r = web.post("/flip7", data={"players": "Ann, Bob, Cy"}, headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and store(web).games("flip7") == []
+
+
+def test_unknown_game_is_a_page_not_a_traceback(web):
+    for url in ("/allin/nope", "/flip7/nope", "/allin/nope/p/x", "/flip7/nope/pad.yaml"):
+        r = web.get(url)
+        assert r.status_code == 404 and "nothing at this address" in r.text
+
+
+# --------------------------------------------------------------------------- nothing lost
+
+
+def test_games_resume_after_a_restart_and_delete_removes_photos(tmp_path):
+    with client(tmp_path) as c:
+        f7 = new_flip7(c)
+        c.post(f"/flip7/{f7}/rounds", data=tap({0: ["3", "5", "7", "10", "11", "x2"], 1: ["4"], 2: "bust"}))
+        ai = new_allin(c)
+        add_typed(c, ai, "Ann", grid_form(EXAMPLES / "ann.yaml"))
+        c.post(f"/allin/{ai}/players", data={"name": "Bob"}, files={"photo": ("p.jpg", webphotos.photo(1), "image/jpeg")})
+        photo = store(c).game(ai).data["players"][1]["photo"]
+    with client(tmp_path) as c:  # a new server on the same data folder
+        assert c.get(f"/flip7/{f7}/report.json").json()["totals"] == {"Ann": 72, "Bob": 4, "Cy": 0}
+        assert c.get(f"/allin/{ai}/blob/{photo}").content == webphotos.photo(1)
+        rep = c.get(f"/allin/{ai}/report.json").json()
+        assert [p["player"] for p in rep["players"]] == ["Ann", "Bob"]
+        c.post(f"/allin/{ai}/delete")
+        assert c.get(f"/allin/{ai}").status_code == 404
+        assert store(c).blob(ai, photo) is None

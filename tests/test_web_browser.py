@@ -1,0 +1,229 @@
+"""The web page in a real headless Chromium (Debian's ``chromium`` and ``chromium-driver``, driven by Selenium).
+
+Nothing is downloaded: the driver and the browser are the installed
+binaries, and Selenium's own manager is kept offline.  The tests are skipped
+only when the binaries are missing and ``SHEETSMITH_REQUIRE_BROWSER`` is not
+set (``.ci/run`` sets it, and installs them).
+
+Each scenario takes a phone-sized screenshot; with ``SHEETSMITH_SCREENSHOTS=1``
+they are written to ``docs/`` (for the README), otherwise to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.rules.allin_sheet import score_game
+
+from . import webphotos
+
+REPO = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+PHONE = {"width": 412, "height": 915, "deviceScaleFactor": 2, "mobile": True}
+FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--lang=en-US")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The web page on a free loopback port, served by uvicorn in a thread, on a fresh data folder."""
+    import uvicorn
+
+    from generator.web.app import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = create_app(tmp_path_factory.mktemp("web-data"), photo_workers=2)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(300):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    assert srv.started, "the server did not start"
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(15)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """Headless Chromium at phone size (412 × 915 CSS pixels, 2× density), from the installed binaries only."""
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        if os.environ.get("SHEETSMITH_REQUIRE_BROWSER"):
+            pytest.fail(f"{CHROMIUM} and {CHROMEDRIVER} are needed: apt-get install -y chromium chromium-driver")
+        pytest.skip("no Chromium here (apt-get install -y chromium chromium-driver)")
+    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must never download a browser or a driver
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    opts = Options()
+    opts.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        opts.add_argument(flag)
+    opts.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    opts.add_argument("--window-size=412,915")
+    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=opts)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    driver.set_page_load_timeout(120)
+    yield driver
+    driver.quit()
+
+
+def shot(driver, name: str, tmp_path: Path, max_height: int = 2600) -> Path:
+    """A full-page screenshot at phone width (docs/NAME with SHEETSMITH_SCREENSHOTS=1)."""
+    driver.execute_script("window.scrollTo(0, 0);"  # a full-page picture: sticky bars drawn where they stand in the page
+                          "const s = document.createElement('style'); s.id = 'shot-style';"
+                          "s.textContent = '.top, .sticky-save { position: static !important; }';"
+                          "document.head.appendChild(s);")
+    height = min(max_height, int(driver.execute_script("return document.documentElement.scrollHeight")))
+    data = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": PHONE["width"], "height": height, "scale": 1}})["data"]
+    folder = REPO / "docs" if os.environ.get("SHEETSMITH_SCREENSHOTS") else tmp_path
+    path = folder / name
+    path.write_bytes(base64.b64decode(data))
+    driver.execute_script("document.getElementById('shot-style').remove()")
+    return path
+
+
+def wait(driver, condition, timeout: float = 120.0):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+
+
+def css(driver, selector: str):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def tap(element) -> None:
+    """Click ``element`` after scrolling it to the middle of the screen (never under the sticky header or save bar)."""
+    element.parent.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def click_label(scope, text: str) -> None:
+    """Tap the button-like label whose text is ``text`` within ``scope``."""
+    from selenium.webdriver.common.by import By
+
+    for label in scope.find_elements(By.CSS_SELECTOR, "label"):
+        if label.text.strip() == text:
+            tap(label)
+            return
+    raise AssertionError(f"no button {text!r}")
+
+
+def test_score_a_game_from_photos_correcting_a_field_by_tapping(server, browser, tmp_path):
+    jpeg, cell, truth = webphotos.uncertain_photo(0)
+    photos = {"Ann": tmp_path / "ann.jpg", "Bob": tmp_path / "bob.jpg"}
+    photos["Ann"].write_bytes(jpeg)
+    photos["Bob"].write_bytes(webphotos.photo(1))
+    expected = score_game(webphotos.game().sheets[:2]).winners  # the referee's score of the true sheets
+
+    browser.get(server + "/allin")
+    css(browser, "input[name=title]").send_keys("Friday")
+    tap(css(browser, "form[action='/allin'] button"))
+    wait(browser, lambda d: "/allin/" in d.current_url)
+    game_url = browser.current_url.split("#")[0]
+
+    # Ann: the photo has a space with two ranks ticked; the page asks, the player taps the right card
+    css(browser, "input[name=name]").send_keys("Ann")
+    css(browser, "input[name=photo]").send_keys(str(photos["Ann"]))
+    tap(css(browser, "button[value=photo]"))
+    wait(browser, lambda d: "/p/" in d.current_url)
+    field = css(browser, f"a.field.uncertain[data-field='{cell}']")
+    shot(browser, "web-allin-readback.png", tmp_path)
+    tap(field)
+    dialog = css(browser, "#picker")
+    wait(browser, lambda d: dialog.is_displayed())
+    click_label(dialog, truth[:-1])
+    click_label(dialog, {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[truth[-1]])
+    shot(browser, "web-allin-tap.png", tmp_path, max_height=915)
+    tap(css(browser, "#picker-save"))
+    wait(browser, lambda d: "clear" in css(d, "#sheet-state").text)
+    assert css(browser, f"a.field.fixed[data-field='{cell}']")
+
+    browser.get(game_url)
+    css(browser, "input[name=name]").send_keys("Bob")
+    css(browser, "input[name=photo]").send_keys(str(photos["Bob"]))
+    tap(css(browser, "button[value=photo]"))
+    wait(browser, lambda d: "/p/" in d.current_url)
+    browser.get(game_url + "#score")
+    winner = css(browser, "#winner").text
+    assert winner == f"★ {expected[0]} wins"
+    shot(browser, "web-allin-score.png", tmp_path)
+
+
+def test_flip7_three_rounds_by_clicks(server, browser, tmp_path):
+    browser.get(server + "/flip7")
+    css(browser, "input[name=title]").send_keys("Sunday")
+    css(browser, "textarea[name=players]").send_keys("Ann\nBob\nCy")
+    tap(css(browser, "form[action='/flip7'] button"))
+    wait(browser, lambda d: "/flip7/" in d.current_url)
+    rounds = [
+        {0: ["3", "5", "7", "10", "11"], 1: ["3", "5", "7", "10", "11", "×2"], 2: ["Bust"]},  # 36, 72, 0 (rulebook example)
+        {0: ["12", "+10"], 1: ["Bust"], 2: ["1", "2", "3", "4", "5", "6", "8"]},              # 22, 0, 29 + 15 = 44
+        {0: ["×2"], 1: ["9", "+4"], 2: ["11", "12"]},                                          # 0, 13, 23
+    ]
+    for n, taps in enumerate(rounds, start=1):
+        for i, labels in taps.items():
+            scope = css(browser, f"#pr-{i}")
+            for text in labels:
+                click_label(scope, text)
+        live = {1: ["36 pts", "72 pts", "bust · 0"], 2: ["22 pts", "bust · 0", "44 pts"], 3: ["0 pts", "13 pts", "23 pts"]}[n]
+        wait(browser, lambda d: [css(d, f"#score-{i}").text for i in range(3)] == live)  # scored while tapping
+        if n == 3:
+            shot(browser, "web-flip7.png", tmp_path)
+        tap(css(browser, "#save-round"))
+        wait(browser, lambda d: css(d, "h2").text == f"Round {n + 1}")
+    totals = {row.get_attribute("data-player"): row.find_element("css selector", "td.total").text
+              for row in browser.find_elements("css selector", "table.standings tbody tr")}
+    assert totals == {"Ann": "58", "Bob": "85", "Cy": "67"}
+
+
+def test_editor_shows_the_message_of_a_broken_grid(server, browser, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(server + "/editor?start=q-diamonds")
+    wait(browser, lambda d: css(d, "#editor-form").get_attribute("data-ready") == "1")
+    assert "10 hands" in css(browser, "#messages").text
+    shot(browser, "web-editor.png", tmp_path)
+    code = css(browser, "#code")
+    text = code.get_attribute("value")
+    broken = text.replace("*---o---o---o   o", "*---o---o---o   x", 1)
+    line = broken.split("\n").index("  *---o---o---o   x") + 1
+    code.click()
+    code.send_keys(Keys.CONTROL, "a")
+    code.send_keys(Keys.DELETE)
+    code.send_keys(broken)
+    wait(browser, lambda d: "unexpected 'x'" in css(d, "#messages").text)
+    message = css(browser, "#messages li.error")
+    assert message.get_attribute("data-line") == str(line) and f"line {line}, col 19" in message.text
+    assert "x" in css(browser, "#code-back span.err").text  # the line is highlighted
+    assert "stale" in css(browser, "#preview").get_attribute("class")
+    shot(browser, "web-editor-error.png", tmp_path, max_height=1400)
+
+
+def test_print_page(server, browser, tmp_path):
+    browser.get(server + "/print")
+    browser.execute_script("document.querySelectorAll('img').forEach(i => i.loading = 'eager')")
+    wait(browser, lambda d: d.execute_script(
+        "return Array.from(document.images).slice(0, 9).every(i => i.complete && i.naturalWidth > 0)"))
+    links = [a.get_attribute("href") for a in browser.find_elements("css selector", "#item-q-diamonds a.button")]
+    assert [u.split("/print/")[1] for u in links] == ["pdf/q-diamonds?paper=a4", "pdf/q-diamonds?paper=letter"]
+    shot(browser, "web-print.png", tmp_path, max_height=1800)

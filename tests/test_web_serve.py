@@ -1,0 +1,103 @@
+"""``sheetsmith serve`` as a person starts it: a real process, its printed address, the token on ``--lan``."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import numpy as np
+
+from generator.web.serve import qr_text
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(tmp_path, *args):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
+    return subprocess.Popen([sys.executable, "-c", "from generator.cli import main; main()", "serve", *args,
+                             "--data-dir", str(tmp_path / "data"), "--workers", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+
+
+def read_until(proc, pattern: str, timeout: float = 120) -> str:
+    seen = ""
+    end = time.time() + timeout
+    while time.time() < end:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen += line
+        if re.search(pattern, seen):
+            return seen
+    raise AssertionError(f"not printed: {pattern!r}; got:\n{seen}")
+
+
+def get(url: str) -> tuple[int, str]:
+    for _ in range(600):  # the address is printed just before uvicorn listens
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"{url}: no answer")
+
+
+def stop(proc) -> None:
+    proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def test_serve_prints_its_address_and_serves_this_computer_only(tmp_path):
+    port = free_port()
+    proc = start(tmp_path, "--port", str(port))
+    try:
+        out = read_until(proc, r"open http://127\.0\.0\.1:\d+/")
+        assert f"http://127.0.0.1:{port}/" in out and "token" not in out
+        status, body = get(f"http://127.0.0.1:{port}/")
+        assert status == 200 and "At the table" in body
+    finally:
+        stop(proc)
+    assert (tmp_path / "data" / "sheetsmith-web.sqlite3").exists()
+
+
+def test_serve_lan_needs_the_token_it_prints(tmp_path):
+    port = free_port()
+    proc = start(tmp_path, "--lan", "--port", str(port))
+    try:
+        out = read_until(proc, r"Without the token")
+        token = re.search(r"\?token=([A-Za-z0-9_-]+)", out).group(1)
+        assert len(token) >= 20 and "█" in out  # the QR code is drawn
+        assert get(f"http://127.0.0.1:{port}/")[0] == 401
+        assert get(f"http://127.0.0.1:{port}/?token=not-{token}")[0] == 401
+        assert get(f"http://127.0.0.1:{port}/?token={token}")[0] == 200
+    finally:
+        stop(proc)
+
+
+def test_the_terminal_qr_code_reads_back_as_the_address():
+    import cv2
+
+    url = "http://192.168.1.20:8000/?token=abcDEF123_-xyz"
+    rows = qr_text(url).split("\n")
+    # each character is one module wide and two high: █ dark/dark, ' ' light/light, ▀ dark over light, ▄ light over dark
+    top = {"█": 0, " ": 255, "▀": 0, "▄": 255}
+    bottom = {"█": 0, " ": 255, "▀": 255, "▄": 0}
+    modules = np.array([[m[c] for c in row] for row in rows for m in (top, bottom)], dtype=np.uint8)
+    img = cv2.resize(np.pad(modules, 4, constant_values=255), None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(img)
+    assert text == url

@@ -1,0 +1,54 @@
+"""Synthetic phone photos of a simulated All In game, for the web page's tests (made once per test run).
+
+The truth is the bot game's final sheets and the referee's score of them
+(:func:`generator.rules.allin_bot.simulate_game`), never what the page shows.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from generator.layout.grid import cell_name
+from generator.paper import paper
+from generator.reader.synth import HandStyle, Pen, PhotoParams, synth_photo
+from generator.registry import load_layout, resolve_layout
+from generator.rules.allin_bot import simulate_game
+
+PLAYERS = ("Ann", "Bob", "Cy")
+BLUE = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="full")
+
+
+def params(**kw) -> PhotoParams:
+    """A clean photo of the sheet, 1600 × 1200 (as tests/test_reader.py)."""
+    base = dict(frame=(1600, 1200), coverage=0.85, tilt=8.0, tilt_axis=30.0, rotation=90.0, defocus=0.5, motion=0.0,
+                motion_angle=0.0, noise=0.008, light_min=0.9, light_angle=40.0, shadow=0.0, jpeg=90, bend=0.3)
+    base.update(kw)
+    return PhotoParams(**base)
+
+
+@lru_cache(maxsize=4)
+def game(layout_id: str = "q-diamonds", seed: int = 7):
+    """A refereed bot game of three players: ``.sheets`` (the truth) and ``.score``."""
+    lay = load_layout(resolve_layout(layout_id))
+    return simulate_game(lay, list(PLAYERS), seed).result
+
+
+@lru_cache(maxsize=8)
+def photo(i: int, layout_id: str = "q-diamonds", seed: int = 7) -> bytes:
+    """A JPEG photo of player ``i``'s finished sheet."""
+    result = game(layout_id, seed)
+    return synth_photo(result.sheets[i], paper("a4"), seed * 10 + i, params=params(rotation=90.0 - 20 * i), style=BLUE,
+                       dpi=150, game=result.score).jpeg
+
+
+@lru_cache(maxsize=2)
+def uncertain_photo(i: int = 0, layout_id: str = "q-diamonds", seed: int = 7) -> tuple[bytes, str, str]:
+    """A photo of player ``i``'s sheet with a second rank ticked in one space: ``(jpeg, cell, the true card's code)``."""
+    result = game(layout_id, seed)
+    sheet = result.sheets[i]
+    coord, card = sorted(sheet.cards.items())[5]
+    name = cell_name(coord)
+    other = "K" if card.rank_label != "K" else "2"
+    jpeg = synth_photo(sheet, paper("a4"), seed * 10 + i, params=params(), style=BLUE, dpi=150, game=result.score,
+                       extra={"ranks": [(name, other)]}).jpeg
+    return jpeg, name, card.code
