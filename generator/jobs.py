@@ -587,6 +587,7 @@ def verify_texts(files: Sequence[tuple[str, str | bytes]]) -> Verdict:
 def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
     """:func:`verify` on parsed documents (``paths``: where each came from, for relative layout paths and default names)."""
     from .registry import wrong_command
+    from .validation import quote
 
     games = []
     for doc in docs:
