@@ -233,8 +233,13 @@ def load_game_log(path: str | Path, *, display: str | None = None) -> LogFile:
             round numbers out of sequence, an unknown layout (the layout
             file's own problems are reported against it).
     """
+    from .registry import wrong_command
+
     path = Path(path)
     doc = load_yaml(path, display=display or display_path(path))
+    hint = wrong_command(doc.data, "replay", doc.file)
+    if hint:
+        raise InputError([doc.problem((), hint)])
     return game_log_from_document(doc, path)
 
 

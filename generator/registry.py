@@ -76,12 +76,12 @@ def load_layout(path: str | Path) -> AllInLayout:
 
 
 def wrong_command(data: dict, command: str, file: str = "FILE") -> str | None:
-    """A hint when a file is meant for another command than ``command`` (``check``/``render`` or ``verify``), else None.
+    """A hint when a file is meant for another command than ``command`` (``check``/``render``, ``verify`` or ``replay``), else None.
 
     ``file`` is the file's name as the user wrote it, for the command line the hint suggests.
     """
     kind, game = data.get("kind"), data.get("game")
-    if kind == "game-log":
+    if kind == "game-log" and command != "replay":
         return "this is an All In game log: referee it with 'sheetsmith replay FILE'"
     is_sheet = game == "allin" and ("player" in data or "layout" in data) and "hands" not in data
     if command == "render" and is_sheet:
@@ -96,6 +96,9 @@ def wrong_command(data: dict, command: str, file: str = "FILE") -> str | None:
             return "this is a typed-in sheet, not a layout: score it with 'sheetsmith verify FILE'"
         if game in ("flip7", "fundex", "flipflop") and kind is None:
             return f"this is a {game} score pad or round log, not a layout: check it with 'sheetsmith verify FILE'"
+    if command == "replay" and kind is None and game in ("allin", "flip7", "fundex", "flipflop"):
+        what = "a typed-in All In sheet" if game == "allin" else f"a {game} score pad or round log"
+        return f"this is {what}, not an All In game log: check it with 'sheetsmith verify {file}'"
     if command == "verify" and (kind is not None or (game == "allin" and "hands" in data)):
         return "this is a layout or component, not a finished sheet: validate it with 'sheetsmith check FILE'"
     return None
