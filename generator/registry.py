@@ -96,8 +96,8 @@ def wrong_command(data: dict, command: str, file: str = "FILE") -> str | None:
             return "this is a typed-in sheet, not a layout: score it with 'sheetsmith verify FILE'"
         if game in ("flip7", "fundex", "flipflop") and kind is None:
             return f"this is a {game} score pad or round log, not a layout: check it with 'sheetsmith verify FILE'"
-    if command == "replay" and kind is None and game in ("allin", "flip7", "fundex", "flipflop"):
-        what = "a typed-in All In sheet" if game == "allin" else f"a {game} score pad or round log"
+    if command == "replay" and kind is None and game in ("flip7", "fundex", "flipflop"):
+        what = "a Flip 7 score pad" if game == "flip7" else f"a {'Fundex' if game == 'fundex' else 'Flip Flop'} round log"
         return f"this is {what}, not an All In game log: check it with 'sheetsmith verify {file}'"
     if command == "verify" and (kind is not None or (game == "allin" and "hands" in data)):
         return "this is a layout or component, not a finished sheet: validate it with 'sheetsmith check FILE'"
