@@ -603,7 +603,7 @@ def main() -> None:
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), stop)
     try:
-        app()
+        app(prog_name="sheetsmith")  # the name users type, also under "python -m" and test runners
     except SheetsmithError as exc:
         for note in getattr(exc, "notes", []):
             _say(note)
