@@ -51,7 +51,7 @@ from .cards import Card, CardCodeError, parse_card
 from .errors import FindingsError, InputError, Problem
 from .layout.allin import AllInLayout
 from .layout.grid import Coord, cell_name
-from .output import write_atomic
+from .output import check_targets, write_atomic
 from .registry import display_path, load_layout, shipped_layouts
 from .rules.allin_game import (
     GameLog,
@@ -68,6 +68,7 @@ from .rules.allin_game import (
 from .rules.allin_sheet import FilledSheet
 from .sheetfile import find_layout
 from .layout.schema import StrictModel
+from .validation import text_problem
 from .yamlpos import Document, PathKey, load_yaml, shown
 
 __all__ = [
@@ -82,6 +83,7 @@ __all__ = [
     "dump_sheet",
     "write_sheet",
     "write_final_sheets",
+    "final_sheet_paths",
     "layout_ref_for",
 ]
 
@@ -231,8 +233,13 @@ def load_game_log(path: str | Path, *, display: str | None = None) -> LogFile:
             round numbers out of sequence, an unknown layout (the layout
             file's own problems are reported against it).
     """
+    from .registry import wrong_command
+
     path = Path(path)
     doc = load_yaml(path, display=display or display_path(path))
+    hint = wrong_command(doc.data, "replay", doc.file)
+    if hint:
+        raise InputError([doc.problem((), hint)])
     return game_log_from_document(doc, path)
 
 
@@ -255,6 +262,13 @@ class _Reader:
     def error(self, path: PathKey, message: str, *, key: bool = False) -> None:
         self.problems.append(self.doc.problem(path, message, key=key))
 
+    def said(self, value: Any, path: PathKey) -> str:
+        """A value as the file spells it (``0012``, not ``12``), for messages."""
+        written = self.doc.written(path)
+        if isinstance(value, str):
+            return shown(value)
+        return shown(written)[1:-1] if written is not None and value is not None else repr(value)
+
     def keys(self, data: dict, path: PathKey, allowed: Sequence[str], required: Sequence[str], what: str) -> bool:
         ok = True
         for k in data:
@@ -272,13 +286,13 @@ class _Reader:
     def text(self, value: Any, path: PathKey, what: str) -> str | None:
         if isinstance(value, str):
             return value
-        got = "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else repr(value)
+        got = "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else self.said(value, path)
         self.error(path, f"{what} must be text, not {got}")
         return None
 
     def card(self, value: Any, path: PathKey, what: str) -> Card | None:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            self.error(path, f"{what}: {value!r} is a number, not a card code; write a rank and a suit, e.g. 10H")
+            self.error(path, f"{what}: {self.said(value, path)} is a number, not a card code; write a rank and a suit, e.g. 10H")
             return None
         text = self.text(value, path, what)
         if text is None:
@@ -341,6 +355,8 @@ def game_log_from_document(doc: Document, path: Path) -> LogFile:
                 continue
             if not text.strip() or len(text) > _MAX_NAME:
                 r.error(("players", i), f"a player name has 1 to {_MAX_NAME} characters")
+            elif text_problem(text, "a player name"):
+                r.error(("players", i), text_problem(text, "a player name"))  # type: ignore[arg-type]
             elif text in players:
                 r.error(("players", i), f"player {shown(text)} is listed twice; names must differ")
             players.append(text)
@@ -371,7 +387,7 @@ def _read_round(r: _Reader, item: Any, path: PathKey, number: int) -> Round | No
     before = len(r.problems)
     r.keys(item, path, _ROUND_KEYS, _required(RoundSpec), f"round {number}")
     if "round" in item and item["round"] != number:
-        r.error(path + ("round",), f"this is round {number} (the {_ordinal(number)} item of rounds:), not {item['round']!r}")
+        r.error(path + ("round",), f"this is round {number} (the {_ordinal(number)} item of rounds:), not {r.said(item['round'], path + ('round',))}")
     revealed = None
     if "revealed" in item:
         revealed = r.cards(item["revealed"], path + ("revealed",), f"round {number}: revealed")
@@ -403,7 +419,7 @@ def _read_move(r: _Reader, value: Any, path: PathKey, who: str) -> Move | None:
     card = r.card(value["card"], path + ("card",), f"{who}: card") if "card" in value else None
     chips = value.get("chips", 0)
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-        r.error(path + ("chips",), f"{who}: chips is the number of chips spent, 0 or more, not {chips!r}")
+        r.error(path + ("chips",), f"{who}: chips is the number of chips spent, 0 or more, not {r.said(chips, path + ('chips',))}")
     pick = None
     if "golden" in value:
         pick = _read_pick(r, value["golden"], path + ("golden",), who)
@@ -620,22 +636,8 @@ def _file_stem(name: str) -> str:
     return stem[:40] or "player"
 
 
-def write_final_sheets(
-    folder: str | Path,
-    sheets: Sequence[FilledSheet],
-    *,
-    prefix: str = "",
-    layout_ref: str | None = None,
-    overwrite: bool = True,
-) -> list[Path]:
-    """Write every sheet as ``FOLDER/<prefix><player>.yaml`` (names made file-safe and unique).
-
-    Returns:
-        The paths written, in the order of ``sheets``.
-
-    Raises:
-        OutputError: a file exists and ``overwrite`` is False, or cannot be written.
-    """
+def final_sheet_paths(folder: str | Path, sheets: Sequence[FilledSheet], *, prefix: str = "") -> list[Path]:
+    """Where :func:`write_final_sheets` writes each sheet: ``FOLDER/<prefix><player>.yaml``, names made file-safe and unique."""
     folder = Path(folder)
     used: set[str] = set()
     paths = []
@@ -645,5 +647,28 @@ def write_final_sheets(
         while name.lower() in used:
             name, k = f"{stem}-{k}", k + 1
         used.add(name.lower())
-        paths.append(write_sheet(folder / f"{name}.yaml", sheet, layout_ref=layout_ref, overwrite=overwrite))
+        paths.append(folder / f"{name}.yaml")
     return paths
+
+
+def write_final_sheets(
+    folder: str | Path,
+    sheets: Sequence[FilledSheet],
+    *,
+    prefix: str = "",
+    layout_ref: str | None = None,
+    overwrite: bool = True,
+) -> list[Path]:
+    """Write every sheet as ``FOLDER/<prefix><player>.yaml`` (see :func:`final_sheet_paths`).
+
+    Every target is checked before the first is written: a refusal leaves nothing half done.
+
+    Returns:
+        The paths written, in the order of ``sheets``.
+
+    Raises:
+        OutputError: a file exists and ``overwrite`` is False, or cannot be written.
+    """
+    paths = final_sheet_paths(folder, sheets, prefix=prefix)
+    check_targets(paths, overwrite=overwrite)
+    return [write_sheet(path, sheet, layout_ref=layout_ref, overwrite=overwrite) for path, sheet in zip(paths, sheets)]

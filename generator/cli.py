@@ -18,6 +18,7 @@ a plain render start quickly.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from enum import Enum
@@ -72,7 +73,7 @@ UNWRAPPED = 100_000
 def _console(stderr: bool) -> "Console":
     from rich.console import Console
 
-    console = Console(stderr=stderr)
+    console = Console(stderr=stderr, markup=False, emoji=False)  # names from files are never read as [markup] or :emoji:
     if not console.is_terminal:  # a pipe or a file: no wrapping at 80 columns, tables at their natural width
         console.width = UNWRAPPED
     return console
@@ -96,9 +97,9 @@ def _say(text: str, *, to_err: bool = True) -> None:
     """Print plain text (no markup, no highlighting, never wrapped), without loading rich; each line
     escaped so that nothing taken from a file or a file name (an escape sequence, a bidi override)
     reaches the terminal raw."""
-    from .names import shown
+    from .validation import for_terminal
 
-    text = "\n".join(shown(line) for line in text.split("\n"))
+    text = for_terminal(text, keep_newlines=True)
     stream = sys.stderr if to_err else sys.stdout
     try:
         print(text, file=stream, flush=True)
@@ -109,8 +110,11 @@ def _say(text: str, *, to_err: bool = True) -> None:
 
 
 def _problems(problems, *, to_err: bool = True) -> None:
+    """Print problems one per line; a run of similar ones is cut to a few and "… and N more like this"."""
+    from .validation import capped_lines
+
     if problems:
-        _say("\n".join(str(p) for p in dict.fromkeys(problems)), to_err=to_err)
+        _say("\n".join(capped_lines(problems)), to_err=to_err)
 
 
 class Format(str, Enum):
@@ -153,12 +157,15 @@ def build(
 ) -> None:
     """Render everything shipped into OUT_DIR: per paper size a PDF to print and a PNG preview;
     decks and chips also get a manifest (JSON) and decks a preview of the backs."""
+    import time
+
     from rich.table import Table
 
     from .i18n import check_lang, languages
     from .jobs import build_items, print_options, shipped_count
-    from .output import write_atomic
+    from .output import remove_stale_temporaries, write_atomic
 
+    started = time.time()
     options = print_options(bleed, backs, back_offset)  # every option checked before anything is written
     asked = [code for text in langs for code in text.split(",") if code.strip()]
     langs = languages() if "all" in asked else list(dict.fromkeys(check_lang(code) for code in asked))
@@ -171,6 +178,7 @@ def build(
             progress.update(task, description=f"{built.id} ({built.paper}{', ' + built.lang if built.lang != 'en' else ''})")
             problems.extend(built.problems)
             if built.files:
+                remove_stale_temporaries(out_dir / built.folder, built.files, before=started)  # left by a killed run
                 for name, data in built.files.items():
                     write_atomic(out_dir / built.folder / name, data)
                 stem = built.stem
@@ -267,6 +275,7 @@ def list_layouts(
         _problems(problems)
         raise typer.Exit(1 if any(p.is_error for p in problems) else 0)
     from rich.table import Table
+    from rich.text import Text
 
     from .jobs import check_files
     from .registry import shipped_layouts
@@ -282,7 +291,7 @@ def list_layouts(
             table.add_row(item.id, item.game, checked.title, checked.summary)
         else:
             problems.extend(checked.problems)
-            table.add_row(item.id, item.game, "[red]invalid[/red]", "run 'sheetsmith check'")
+            table.add_row(item.id, item.game, Text("invalid", style="red"), "run 'sheetsmith check'")
     out().print(table)
     if any(p.is_error for p in problems):
         _problems(problems)
@@ -410,7 +419,9 @@ def _print_verdict(verdict, as_json: bool) -> None:
     for note in verdict.notes if not as_json else [n for n in verdict.notes if "read into" in n]:
         _say(note)
     if as_json:  # the report on stdout, its problems located on stderr
-        sys.stdout.write(json.dumps(verdict.report, indent=2, ensure_ascii=False) + "\n")
+        from .validation import json_for_terminal
+
+        sys.stdout.write(json_for_terminal(json.dumps(verdict.report, indent=2, ensure_ascii=False)) + "\n")
         _problems(verdict.problems)
     else:  # the tables list every problem once, located
         from . import terminal
@@ -492,6 +503,9 @@ def simulate(
         terminal.print_game(sim.score, out(), detail=False)
         _say(f"wrote {sim.log_path} and {len(sim.sheet_paths)} sheets in {sim.folder}/ (replay: sheetsmith replay {sim.log_path})", to_err=False)
         return
+    from .jobs import parse_strategy
+
+    parse_strategy(strategy)  # before the progress bar starts
     with _progress() as progress:
         task = progress.add_task("simulating", total=games)
         stats = simulate_flip7(players, seed, strategy, games, target, progress=lambda n: progress.advance(task, n))
@@ -589,12 +603,15 @@ def main() -> None:
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), stop)
     try:
-        app()
+        app(prog_name="sheetsmith")  # the name users type, also under "python -m" and test runners
     except SheetsmithError as exc:
         for note in getattr(exc, "notes", []):
             _say(note)
         problems = getattr(exc, "problems", None)
-        _say("\n".join(str(p) for p in problems) if problems else f"error: {exc}")
+        if problems:
+            _problems(problems)
+        else:
+            _say(f"error: {exc}")
         sys.exit(exc.exit_code)
     except (KeyboardInterrupt, Interrupted) as exc:
         _say("interrupted; nothing half-written was left behind")

@@ -39,7 +39,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import Annotated, Any, Literal, Sequence
 
 import yaml
 from pydantic import Field, ValidationError
@@ -48,7 +48,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .errors import InputError, Problem
-from .layout.schema import StrictModel, pydantic_problems
+from .layout.schema import OneLine, StrictModel, pydantic_problems
 from .rules.flip7 import (
     DEFAULT_TARGET,
     MAX_PLAYERS,
@@ -80,7 +80,7 @@ class _PadSpec(StrictModel):
     """The top level of a typed-in pad, as written."""
 
     game: str
-    players: list[str]
+    players: list[Annotated[OneLine, Field(max_length=60)]]
     target: int = Field(default=DEFAULT_TARGET, ge=1, le=100_000, strict=True)
     rounds: list[Any] = Field(default_factory=list)
 
@@ -298,7 +298,7 @@ def _card(value: Any, node: yaml.Node | None) -> tuple[Card | None, str | None]:
             return X2, None
         if word in PLUS:
             return word, None
-        if re.fullmatch(r"\d{1,2}", word) and int(word) <= 12:
+        if re.fullmatch(r"[0-9]{1,2}", word) and int(word) <= 12:
             return int(word), None
         if word in _ACTION_WORDS:
             return None, (

@@ -71,6 +71,7 @@ from .rules.flipflop import (
     label,
     play_game,
 )
+from .validation import for_terminal
 from .yamlpos import Document, PathKey, load_yaml, shown
 
 MAX_HAND_VALUE = 60
@@ -464,7 +465,7 @@ def print_flipflop_report(report: Mapping[str, Any], console: Console) -> None:
     and the pots left (game/flip/flop, explained in the caption).
     """
     players = report["players"]
-    table = Table(title=f"Flip Flop — {report['file']}", title_justify="left",
+    table = Table(title=for_terminal(f"Flip Flop — {report['file']}"), title_justify="left",
                   caption="pots: stakes left in the game/flip/flop pots for the next round; bold: took the game pot",
                   caption_justify="left")
     for col, just in (("round", "right"), ("dealer", "left"), ("up", "center")):

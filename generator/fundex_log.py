@@ -51,49 +51,11 @@ from .rules.fundex import (
     RoundLog,
     play_game,
 )
+from .validation import MAX_DIGITS, NumberError, ascii_number, cap_repeats, for_terminal, looks_numeric, message_shape  # noqa: F401  (one rule for every reader; re-exported)
 from .yamlpos import Document, PathKey, Pos, load_yaml, shown
 
 NAME = re.compile(r"[^\s,]{1,24}")
 """A player name: one word of 1 to 24 characters (no spaces or commas), since names start betting lines."""
-MAX_DIGITS = 6
-"""Most digits a number written inside a line of a round log may have (a bet, a spread number, a card as text)."""
-_ASCII_NUMBER = re.compile(r"[-+]?[0-9]+")
-
-
-class NumberError(ValueError):
-    """Text that should be a whole number is not one sheetsmith reads; ``str(err)`` says what to write."""
-
-
-def ascii_number(text: str, *, limit: int = MAX_DIGITS) -> int:
-    """The whole number written in ``text``: ASCII digits ``0-9`` only, an optional sign, at most ``limit`` digits.
-
-    ``str.isdigit`` and ``\\d`` also accept ``²``, ``٣`` or ``５`` (and ``int``
-    then fails or reads a digit the ledger's readers may not); a round log
-    takes ASCII digits only, and few enough of them that ``int`` never meets
-    Python's limit on digits.
-
-    >>> ascii_number("12"), ascii_number("-3")
-    (12, -3)
-    >>> ascii_number("²")
-    Traceback (most recent call last):
-    ...
-    generator.fundex_log.NumberError: write the number with the digits 0-9 only (at most 6 digits), not '²'
-
-    Raises:
-        NumberError: anything else (other digits, a fraction, ``nan``, more than ``limit`` digits).
-    """
-    if not _ASCII_NUMBER.fullmatch(text):
-        raise NumberError(f"write the number with the digits 0-9 only (at most {limit} digits), not {shown(text)}")
-    digits = text.lstrip("+-")
-    if len(digits) > limit:
-        raise NumberError(f"a number here has at most {limit} digits; {shown(text)} has {len(digits)}")
-    return int(text)
-
-
-def looks_numeric(text: str) -> bool:
-    """True when ``text`` holds a digit of any script (``2``, ``²``, ``٣``): the writer meant a number."""
-    return any(ch.isnumeric() for ch in text)
-
 
 # ---------------------------------------------------------------------------
 # Shared helpers (also used by flipflop_log)
@@ -218,9 +180,13 @@ def print_problems(problems: Sequence[dict], console: Console) -> None:
         console.print(Text("No rule broken.", style="green"))
         return
     console.print(Text(f"{len(problems)} rule {'break' if len(problems) == 1 else 'breaks'}:", style="bold red"))
-    for pr in problems:
+    shown_, more = cap_repeats(list(problems), lambda pr: message_shape(pr["message"]))  # a few of each kind
+    extra = {id(pr): n for pr, n in more}
+    for pr in shown_:
         who = f", {pr['player']}" if pr.get("player") else ""
-        console.print(f"{pr['at']}: round {pr['round']}{who}: {pr['message']}", markup=False, highlight=False, soft_wrap=True)
+        console.print(for_terminal(f"{pr['at']}: round {pr['round']}{who}: {pr['message']}"), markup=False, highlight=False, soft_wrap=True)
+        if id(pr) in extra:
+            console.print(f"… and {extra[id(pr)]:,} more like this", markup=False, highlight=False)
 
 
 def print_ranking(report: Mapping[str, Any], unit: str, console: Console) -> None:
@@ -548,7 +514,7 @@ def print_fundex_report(report: Mapping[str, Any], console: Console) -> None:
     played; the winner's cell is bold; a player out of the game shows ``out``.
     """
     players = report["players"]
-    table = Table(title=f"All In (Fundex) — {report['file']}", title_justify="left")
+    table = Table(title=for_terminal(f"All In (Fundex) — {report['file']}"), title_justify="left")
     for col, just in (("round", "right"), ("lead", "left"), ("dice", "right"), ("roll", "right")):
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for p in players:

@@ -34,6 +34,10 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 from .errors import EXIT_OK, EXIT_PROBLEMS, FindingsError, InputError, Problem, SheetsmithError, UnreadableError
 
+VERIFY_READS = ("verify reads typed-in sheets, score pads and round logs (YAML) or photos of sheets (JPEG, PNG); "
+                "to check a printed sheet, photograph it or type it in")
+"""What ``verify`` says it reads when given a PDF, an office document or another kind of file."""
+
 GAMES_VERIFIED = ("allin", "flip7", "fundex", "flipflop")
 """Values of ``game:`` that :func:`verify` checks."""
 
@@ -147,14 +151,16 @@ def parse_back_offset(text: str) -> tuple[float, float]:
     Raises:
         SheetsmithError: not two finite numbers, or a shift beyond ±10 mm.
     """
-    import math
+    import re
 
-    try:
-        dx, dy = (float(v) for v in text.split(","))
-    except ValueError:
-        raise SheetsmithError(f"--back-offset '{text}': give two millimetre values as DX,DY, e.g. 0.5,-0.3") from None
-    if not (math.isfinite(dx) and math.isfinite(dy)):
-        raise SheetsmithError(f"--back-offset '{text}': give two finite millimetre values as DX,DY, e.g. 0.5,-0.3")
+    from .validation import quote
+
+    parts = [v.strip() for v in text.split(",")]
+    number = re.compile(r"[-+]?([0-9]{1,3}(\.[0-9]{0,6})?|\.[0-9]{1,6})")
+    if len(parts) != 2 or not all(number.fullmatch(v) for v in parts):
+        raise SheetsmithError(f"--back-offset {quote(text)}: give two millimetre values as DX,DY in ASCII digits, "
+                              "e.g. 0.5,-0.3 (no NaN or infinity)")
+    dx, dy = (float(v) for v in parts)
     if abs(dx) > 10 or abs(dy) > 10:
         raise SheetsmithError("--back-offset: keep each shift within ±10 mm")
     return dx, dy
@@ -398,16 +404,24 @@ def fill_sheet(item, scene, fill: Path, others: Sequence[Path] = ()):
         InputError: a sheet cannot be read.
     """
     from .layout.allin import AllInLayout
+    from .registry import display_path
     from .rules.allin_sheet import score_game
-    from .sheetfile import load_allin_sheet
+    from .sheetfile import sheet_from_document
     from .sheets.allin import fill_allin_sheet
+    from .validation import glyph_problem
+    from .yamlpos import load_yaml
 
     if not isinstance(item, AllInLayout):
         raise SheetsmithError("--fill draws a typed-in sheet on an All In sheet layout")
-    sheets = [load_allin_sheet(p) for p in [fill, *others]]
-    for path, sheet in zip([fill, *others], sheets):
+    paths = [Path(p) for p in [fill, *others]]
+    docs = [load_yaml(p, display=display_path(p)) for p in paths]
+    sheets = [sheet_from_document(doc, p) for doc, p in zip(docs, paths)]
+    for doc, sheet in zip(docs, sheets):
         if sheet.layout.id != item.id:
-            raise SheetsmithError(f"{path}: this sheet is for layout '{sheet.layout.id}', not '{item.id}'")
+            raise SheetsmithError(f"{doc.file}: this sheet is for layout '{sheet.layout.id}', not '{item.id}'")
+    message = glyph_problem(sheets[0].player, "player", ("italic",))  # the filled sheet shows its player's name
+    if message:
+        raise InputError([docs[0].problem(("player",), message)])
     return fill_allin_sheet(scene, sheets[0], score_game(sheets))
 
 
@@ -542,7 +556,7 @@ def verify(paths: Sequence[Path], *, layout: Optional[str] = None, progress=None
         return _verify_photos(paths, layout, progress)
     if layout is not None:
         raise SheetsmithError("--layout names the layout of photos whose QR code cannot be read; no photo was given")
-    return verify_documents([load_yaml(path, display=display_path(path)) for path in paths], paths)
+    return verify_documents([load_yaml(path, display=display_path(path), reads=VERIFY_READS) for path in paths], paths)
 
 
 def verify_texts(files: Sequence[tuple[str, str | bytes]]) -> Verdict:
@@ -560,7 +574,7 @@ def verify_texts(files: Sequence[tuple[str, str | bytes]]) -> Verdict:
         raise SheetsmithError("give at least one file to verify")
     from .registry import shipped_layouts
 
-    docs = [parse_yaml_bytes(t.encode("utf-8") if isinstance(t, str) else t, name) for name, t in files]
+    docs = [parse_yaml_bytes(t.encode("utf-8") if isinstance(t, str) else t, name, reads=VERIFY_READS) for name, t in files]
     shipped = [s.id for s in shipped_layouts() if s.game == "allin"]
     for doc in docs:
         ref = doc.data.get("layout")
@@ -573,6 +587,7 @@ def verify_texts(files: Sequence[tuple[str, str | bytes]]) -> Verdict:
 def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
     """:func:`verify` on parsed documents (``paths``: where each came from, for relative layout paths and default names)."""
     from .registry import wrong_command
+    from .validation import quote
 
     games = []
     for doc in docs:
@@ -582,7 +597,8 @@ def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
             raise InputError([doc.problem((), hint)])
         if game not in GAMES_VERIFIED:
             where = ("game",) if "game" in doc.data else ()
-            raise InputError([doc.problem(where, f"game {game!r} cannot be verified; games: {', '.join(GAMES_VERIFIED)}")])
+            said = quote(doc.written(where) or repr(game)) if where else "(none)"
+            raise InputError([doc.problem(where, f"game {said} cannot be verified; games: {', '.join(GAMES_VERIFIED)}")])
         games.append((doc, game))
     first = games[0][1]
     for doc, game in games[1:]:
@@ -820,7 +836,8 @@ def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir:
     Raises:
         SheetsmithError: players out of range; OutputError: files exist and ``force`` is False.
     """
-    from .allin_log import write_final_sheets, write_game_log
+    from .allin_log import final_sheet_paths, write_final_sheets, write_game_log
+    from .output import check_targets
     from .registry import load_layout, resolve_layout
     from .rules.allin_bot import simulate_game
     from .rules.allin_game import replay
@@ -832,6 +849,7 @@ def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir:
     result = replay(sim.log)  # the referee checks the bot's game, as it would a player's log
     folder = out_dir or Path("output") / "games" / f"allin-{lay.id}-{players}p-seed{seed}"
     overwrite = force or out_dir is None
+    check_targets([folder / "game.yaml", *final_sheet_paths(folder, result.sheets)], overwrite=overwrite)  # before writing any
     log_path = write_game_log(folder / "game.yaml", sim.log, result=result, overwrite=overwrite)
     sheet_paths = write_final_sheets(folder, result.sheets, overwrite=overwrite)
     return SimulatedAllIn(result.score, folder, log_path, list(sheet_paths))

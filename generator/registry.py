@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError, Problem
 from .layout.allin import AllInLayout, layout_from_document
 from .paths import LAYOUTS_DIR
+from .validation import quote, text_problem
 from .yamlpos import load_yaml
+
+CHECK_READS = ("check and render read layout, deck, chip sheet, pad and ledger files (YAML); "
+               "photos of sheets go to 'sheetsmith verify'")
 
 GAMES = ("allin",)
 """Values of ``game:`` that layout files may have."""
@@ -34,7 +39,7 @@ def display_path(path: Path) -> str:
     """A path as messages show it: relative to the working folder when inside it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside the folder, or a link loop (RuntimeError before Python 3.13)
         return str(path)
 
 
@@ -45,16 +50,16 @@ def resolve_layout(ref: str) -> Path:
         InputError: neither a file nor a shipped id; the message suggests close ids.
     """
     p = Path(ref)
-    if p.suffix.lower() in (".yaml", ".yml") or p.exists():
-        if not p.exists():
+    if p.suffix.lower() in (".yaml", ".yml") or os.path.lexists(p):
+        if not os.path.lexists(p):
             raise InputError([Problem(ref, 0, 0, "file not found")])
-        return p
+        return p  # a dangling or looping link is named by load_yaml
     ids = {s.id: s.path for s in shipped_layouts()}
     if ref in ids:
         return ids[ref]
     close = difflib.get_close_matches(ref, list(ids), n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else f"; shipped layouts: {', '.join(ids)}"
-    raise InputError([Problem(ref, 0, 0, f"no shipped layout '{ref}' and no such file{hint} (see 'sheetsmith layouts')")])
+    raise InputError([Problem(ref, 0, 0, f"no shipped layout {quote(ref)} and no such file{hint} (see 'sheetsmith layouts')")])
 
 
 def load_layout(path: str | Path) -> AllInLayout:
@@ -71,12 +76,12 @@ def load_layout(path: str | Path) -> AllInLayout:
 
 
 def wrong_command(data: dict, command: str, file: str = "FILE") -> str | None:
-    """A hint when a file is meant for another command than ``command`` (``check``/``render`` or ``verify``), else None.
+    """A hint when a file is meant for another command than ``command`` (``check``/``render``, ``verify`` or ``replay``), else None.
 
     ``file`` is the file's name as the user wrote it, for the command line the hint suggests.
     """
     kind, game = data.get("kind"), data.get("game")
-    if kind == "game-log":
+    if kind == "game-log" and command != "replay":
         return "this is an All In game log: referee it with 'sheetsmith replay FILE'"
     is_sheet = game == "allin" and ("player" in data or "layout" in data) and "hands" not in data
     if command == "render" and is_sheet:
@@ -91,6 +96,9 @@ def wrong_command(data: dict, command: str, file: str = "FILE") -> str | None:
             return "this is a typed-in sheet, not a layout: score it with 'sheetsmith verify FILE'"
         if game in ("flip7", "fundex", "flipflop") and kind is None:
             return f"this is a {game} score pad or round log, not a layout: check it with 'sheetsmith verify FILE'"
+    if command == "replay" and kind is None and game in ("flip7", "fundex", "flipflop"):
+        what = "a Flip 7 score pad" if game == "flip7" else f"a {'Fundex' if game == 'fundex' else 'Flip Flop'} round log"
+        return f"this is {what}, not an All In game log: check it with 'sheetsmith verify {file}'"
     if command == "verify" and (kind is not None or (game == "allin" and "hands" in data)):
         return "this is a layout or component, not a finished sheet: validate it with 'sheetsmith check FILE'"
     return None
@@ -150,7 +158,7 @@ def load_any(path: str | Path, *, command: str = "check"):
         InputError: every error found, located ``FILE:LINE:COL``.
     """
     path = Path(path)
-    return item_from_document(load_yaml(path, display=display_path(path)), path, command=command)
+    return item_from_document(load_yaml(path, display=display_path(path), reads=CHECK_READS), path, command=command)
 
 
 def item_from_document(doc, path: Path, *, command: str = "check"):
@@ -164,6 +172,8 @@ def item_from_document(doc, path: Path, *, command: str = "check"):
         InputError: every error found, located ``FILE:LINE:COL``.
     """
     kind = doc.data.get("kind")
+    if doc.data.get("id") is None and text_problem(path.stem, "the file name"):  # the id defaults to the file name
+        raise InputError([doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add an 'id:' line)")])
     hint = wrong_command(doc.data, command, doc.file)
     if hint:
         raise InputError([doc.problem((), hint)])

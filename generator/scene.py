@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Literal, Union
 
-FONT_FILES = {"regular": "Vera.ttf", "bold": "VeraBd.ttf", "italic": "VeraIt.ttf"}
-"""Fonts used for all text: Bitstream Vera, shipped inside reportlab and embedded in every PDF."""
-FONT_NAMES = {"regular": "Vera", "bold": "Vera-Bold", "italic": "Vera-Italic"}
+from .fonts import FONT_FILES, FONT_NAMES, font_path  # noqa: F401  (re-exported: backends and readers import them here)
+
 PT = 25.4 / 72
 """Millimetres per typographic point."""
 
@@ -177,40 +174,23 @@ class Scene:
 # --- text measurement --------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
-def font_path(weight: str) -> Path:
-    """Path of the TTF file used for ``weight`` (``"regular"`` or ``"bold"``)."""
-    import reportlab
+def registered_font(weight: str, text: str = "") -> str:
+    """The reportlab name of the face ``text`` is set in (DejaVu Sans of ``weight``, or a fallback face
+    that covers ``text``: :func:`generator.fonts.face_for`), registered with reportlab."""
+    from .fonts import face_for
 
-    return Path(reportlab.__file__).parent / "fonts" / FONT_FILES[weight]
-
-
-@lru_cache(maxsize=None)
-def _register(weight: str) -> str:
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
-    name = FONT_NAMES[weight]
-    # Not getFont(): for a name it does not know yet, it first parses every Type 1 font metrics file it can find.
-    if name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(name, str(font_path(weight))))
-    return name
-
-
-def registered_font(weight: str) -> str:
-    """Register the TTF for ``weight`` with reportlab (once) and return its font name."""
-    return _register(weight)
+    return face_for(text, weight).name
 
 
 def text_width(text: str, size: float, weight: str = "regular") -> float:
     """Width in mm of ``text`` set at ``size`` points in the sheet font."""
     from reportlab.pdfbase import pdfmetrics
 
-    return pdfmetrics.stringWidth(text, registered_font(weight), size) * PT
+    return pdfmetrics.stringWidth(text, registered_font(weight, text), size) * PT
 
 
 def cap_height(size: float) -> float:
-    """Approximate height in mm of a capital letter at ``size`` points (Vera: 0.73 em)."""
+    """Approximate height in mm of a capital letter at ``size`` points (DejaVu Sans: 0.73 em)."""
     return 0.73 * size * PT
 
 
@@ -254,8 +234,10 @@ def star_points(cx: float, cy: float, r_out: float, r_in: float, n: int = 5) -> 
 
 
 def missing_glyphs(text: str, weight: str = "regular") -> list[str]:
-    """Characters of ``text`` the sheet font cannot draw (suit symbols excepted: they are drawn as shapes)."""
-    from reportlab.pdfbase import pdfmetrics
+    """Characters of ``text`` no sheet font can draw in one face (suit symbols excepted: they are drawn as shapes).
 
-    cmap = pdfmetrics.getFont(registered_font(weight)).face.charToGlyph
-    return [ch for ch in dict.fromkeys(text) if ord(ch) not in cmap and ch not in "♠♥♦♣"]
+    See :func:`generator.fonts.missing_glyphs`.
+    """
+    from .fonts import missing_glyphs as missing
+
+    return missing(text, weight)

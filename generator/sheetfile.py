@@ -31,10 +31,11 @@ from .cards import Card, CardCodeError, parse_card
 from .errors import InputError, Problem
 from .layout.allin import AllInLayout
 from .layout.grid import cell_name
-from .layout.schema import StrictModel, validate
+from .layout.schema import OneLine, StrictModel, validate
 from .registry import display_path, load_layout, shipped_layouts
 from .rules.allin_sheet import FilledSheet
-from .yamlpos import Document, load_yaml
+from .validation import text_problem
+from .yamlpos import Document, load_yaml, shown
 
 _TOKEN = re.compile(r"\S+")
 
@@ -49,7 +50,7 @@ class TypedSheetSpec(StrictModel):
 
     game: str
     layout: str
-    player: str | None = Field(default=None, min_length=1, max_length=60)
+    player: OneLine | None = Field(default=None, min_length=1, max_length=60)
     grid: str
     chips: _Chips = _Chips(earned=0, spent=0)
 
@@ -61,8 +62,11 @@ def find_layout(ref: str, sheet_path: Path) -> Path | None:
             return item.path
     for base in (sheet_path.parent, Path.cwd()):
         candidate = base / ref
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:  # a name too long for the file system, …: not a file
+            continue
     return None
 
 
@@ -86,11 +90,13 @@ def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
     layout_path = find_layout(spec.layout, path)
     if layout_path is None:
         ids = ", ".join(s.id for s in shipped_layouts() if s.game == "allin")
-        raise InputError([doc.problem(("layout",), f"layout '{spec.layout}' is neither a shipped id ({ids}) nor a file")])
+        raise InputError([doc.problem(("layout",), f"layout {shown(spec.layout)} is neither a shipped id ({ids}) nor a file")])
     layout = load_layout(layout_path)
     problems: list[Problem] = []
     where: dict[str, tuple[str, int, int]] = {}
     cards = _read_grid(spec.grid, layout, doc, problems, where)
+    if spec.player is None and text_problem(path.stem, "the file name"):  # the player is named after the file
+        problems.append(doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add a 'player:' line)"))
     if problems:
         raise InputError(problems)
     for name, path_key in (("grid", ("grid",)), ("chips.earned", ("chips", "earned")), ("chips.spent", ("chips", "spent"))):

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from .cards import SUIT_SYMBOLS, Card
 from .rules.allin_sheet import GameScore
+from .validation import for_terminal
 
 
 def card_text(card: Card) -> Text:
@@ -20,7 +21,7 @@ def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
     """Print a scored game: with ``detail`` a table per player (hands, cards, category, points, bonus), then the ranking."""
     for p in game.players if detail else []:
         title = f"{p.player} — {game.layout.name} sheet ({game.layout.id})" + (" — IMPOSSIBLE SHEET" if p.impossible else "")
-        table = Table(title=title, title_justify="left")
+        table = Table(title=Text(for_terminal(title)), title_justify="left")
         for col, just in (("hand", "center"), ("cards", "left"), ("complete", "center"), ("category", "left"), ("points", "right"), ("best hand", "right")):
             table.add_column(col, justify=just)  # type: ignore[arg-type]
         for letter, h in p.hands.items():
@@ -47,7 +48,7 @@ def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
             mark = "shared win"
         if q.impossible:
             mark = f"{mark} (impossible sheet)" if mark else "impossible sheet"
-        ranking.add_row(str(place), q.player, str(q.hand_points), str(q.bonus_points), str(q.chips_left), str(q.total), mark)
+        ranking.add_row(str(place), Text(for_terminal(q.player)), str(q.hand_points), str(q.bonus_points), str(q.chips_left), str(q.total), mark)
     out.print(ranking)
 
 

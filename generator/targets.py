@@ -71,21 +71,15 @@ def write_rendered(done: "Rendered", target: Path, overwrite: bool) -> tuple[lis
     """
     import json
 
-    from .errors import OutputError
-    from .output import write_atomic
+    from .output import check_targets, write_together
 
     files = list(zip(page_files(target, done.pages), done.each_page)) if done.each_page else [(target, done.data)]
     manifest = target.with_suffix(".json") if (done.manifest is not None and done.fmt == "pdf") else None
-    if not overwrite:
-        for path, _ in files:
-            if path.exists():
-                raise OutputError(f"{path}: already exists; pass --force to replace it")
-        if manifest is not None and manifest.exists():
-            raise OutputError(f"{manifest} (the manifest next to {target.name}): already exists; pass --force to replace it")
-    written = [write_atomic(path, data, overwrite=overwrite) for path, data in files]
     if manifest is not None:
-        write_atomic(manifest, (json.dumps(done.manifest, indent=1) + "\n").encode(), overwrite=True)
-    return written, manifest
+        files.append((manifest, (json.dumps(done.manifest, indent=1) + "\n").encode()))
+    check_targets([path for path, _ in files], overwrite=overwrite)  # every file, before the first is written
+    written = write_together(files)  # all of them or none
+    return (written[:-1] if manifest is not None else written), manifest
 
 
 def page_files(target: Path, count: int) -> list[Path]:

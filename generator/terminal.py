@@ -11,8 +11,10 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from .sheetverify import print_game
+from .validation import capped_lines, for_terminal
 
 
 def print_verdict(verdict: Any, console: Console) -> None:
@@ -20,15 +22,15 @@ def print_verdict(verdict: Any, console: Console) -> None:
     ``FILE:LINE:COL: severity: message``), then its notes about scoring."""
     if verdict.game == "allin":
         print_game(verdict.score, console)
-        for p in verdict.problems:
-            console.print(str(p), style="red" if p.is_error else "yellow", markup=False, highlight=False, soft_wrap=True)
+        for line in capped_lines(verdict.problems):  # spelled out for the terminal, a few of each kind
+            console.print(line, style="yellow" if ": warning: " in line else "red", markup=False, highlight=False, soft_wrap=True)
         for note in verdict.notes:
             if note.startswith("one sheet scored alone") or note.startswith("the log stops"):
-                console.print(f"[dim]{note}[/dim]" if note.startswith("one sheet") else f"[yellow]{note}[/yellow]")
+                console.print(Text(note, style="dim" if note.startswith("one sheet") else "yellow"))
     elif verdict.game == "flip7":
         from .flip7_pad import print_pad
 
-        errors = [str(p) for p in verdict.problems if p.is_error]
+        errors = [for_terminal(str(p)) for p in verdict.problems if p.is_error]
         print_pad(verdict.report, console, located=errors if len(errors) == len(verdict.report["problems"]) else None)
     elif verdict.game == "fundex":
         from .fundex_log import print_fundex_report
@@ -58,11 +60,12 @@ def print_flip7_simulation(stats: dict, console: Console) -> None:
 
 def print_balance(result: Any, console: Console) -> None:
     """The tables of :func:`generator.jobs.balance_layouts`: the figures side by side, then each layout's hands beside Q♦'s."""
-    from rich.markup import escape
-
     from .balance import RARE_COMPLETION
 
-    def label(f) -> str:  # names and ids come from layout files: never read as markup
+    def escape(text: str) -> str:  # names and ids come from layout files: the consoles read no markup; spell out controls
+        return for_terminal(text)
+
+    def label(f) -> str:
         return escape(f"{f.name} ({f.id})")
 
     base = result.baseline
@@ -77,11 +80,10 @@ def print_balance(result: Any, console: Console) -> None:
     def row(measure: str, fmt) -> None:
         table.add_row(measure, fmt(base, None), *(fmt(c.figures, c) for c in result.compared))
 
-    def total(f, c) -> str:
+    def total(f, c) -> Text:
         gap = "" if c is None or c.mean_total_gap is None else f" ({c.mean_total_gap:+.1%})"
         style = "yellow" if any(w.kind == "mean_total" for w in (c.warnings if c else [])) else ""
-        text = f"{f.mean_total:.1f}{gap}"
-        return f"[{style}]{text}[/{style}]" if style else text
+        return Text(f"{f.mean_total:.1f}{gap}", style=style)
 
     row("mean total", total)
     row("10th / 90th percentile", lambda f, c: f"{f.p10_total:.1f} / {f.p90_total:.1f}")
@@ -94,12 +96,10 @@ def print_balance(result: Any, console: Console) -> None:
     row("warnings", lambda f, c: "" if c is None else str(len(c.warnings)))
     console.print(table)
 
-    def hands(f) -> list[tuple[str, ...]]:
+    def hands(f) -> list[tuple]:
         out = []
         for h in f.hands.values():
-            rate = f"{h.completion_rate:.0%}"
-            if h.completion_rate < RARE_COMPLETION:
-                rate = f"[yellow]{rate}[/yellow]"
+            rate = Text(f"{h.completion_rate:.0%}", style="yellow" if h.completion_rate < RARE_COMPLETION else "")
             out.append((h.letter, h.cells, str(h.length), h.reward, str(h.bonus), rate, f"{h.mean_points:.1f}"))
         return out
 
@@ -128,16 +128,16 @@ def print_show(data: dict, console: Console) -> None:
     from rich.text import Text
 
     if data["kind"] != "allin-layout":
-        table = Table(title=f"{data['name']} ({data['id']}, {data['kind']}, {data['file']})", show_header=False)
+        table = Table(title=for_terminal(f"{data['name']} ({data['id']}, {data['kind']}, {data['file']})"), show_header=False)
         table.add_column("what", style="bold")
         table.add_column("value")
         for key, value in data.items():
             if key not in ("name", "id", "kind", "file") and value not in ("", None):
-                table.add_row(key.replace("_", " "), ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else str(value))
+                table.add_row(key.replace("_", " "), for_terminal(", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else str(value)))
         console.print(table)
         return
     counts = data["counts"]
-    title = f"{data['name']} ({data['id']}, {data['file']})"
+    title = for_terminal(f"{data['name']} ({data['id']}, {data['file']})")
     console.print(Text(title, style="bold"))
     if data["description"]:
         console.print(Text(data["description"], style="dim"))

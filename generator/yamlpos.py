@@ -11,8 +11,9 @@ Only ``yaml.SafeLoader`` is used: no Python object tags are ever constructed.
 
 from __future__ import annotations
 
+import errno
+import math
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,9 @@ from typing import Any
 import yaml
 
 from .errors import Problem, UnreadableError
+from .validation import bad_char, describe_char, quote
+
+__all__ = ["Pos", "Document", "load_yaml", "parse_yaml", "describe_char", "shown", "binary_kind", "MAX_BYTES"]
 
 PathKey = tuple[Any, ...]
 
@@ -72,6 +76,15 @@ class Document:
         at = self.pos(path, key=key)
         return Problem(self.file, at.line, at.col, message, severity)  # type: ignore[arg-type]
 
+    def written(self, path: PathKey) -> str | None:
+        """The text of the scalar at ``path`` exactly as the file spells it (``0012``, ``+4``, ``1.50``), or None.
+
+        Messages quote this rather than the value it was read as, so that
+        ``player: 0012`` is answered with "0012", not "12".
+        """
+        node = self.nodes.get(tuple(path))
+        return str(node.value) if isinstance(node, yaml.ScalarNode) else None
+
     def block_text_pos(self, path: PathKey, line_index: int, char_index: int) -> Pos:
         """File position of character ``char_index`` on line ``line_index`` of a string value.
 
@@ -104,19 +117,29 @@ MAX_DEPTH = 40
 """Deepest nesting of mappings and lists one document may have."""
 
 
-def load_yaml(path: str | Path, *, display: str | None = None) -> Document:
+READS = "sheetsmith reads YAML text files here"
+"""What :func:`load_yaml` says a command reads, when it is given a file of another kind."""
+
+
+def load_yaml(path: str | Path, *, display: str | None = None, reads: str = READS) -> Document:
     """Read a YAML file into a :class:`Document` with positions.
 
     Args:
         path: the file to read.
         display: how to name the file in messages (defaults to ``str(path)``).
+        reads: what the command reads, for the message given when the file is a
+            PDF, an image, an archive or another binary format
+            (``"verify reads typed-in sheets, pads and logs (YAML) or photos"``).
 
     Raises:
-        InputError: the file is missing, unreadable, not a regular file, over
-            :data:`MAX_BYTES`, not UTF-8, empty, not a YAML mapping, has a
-            syntax error (with its real line and column), a control character,
-            an unsupported tag or merge key, a repeated key, or expands past
-            :data:`MAX_NODES` values or :data:`MAX_DEPTH` levels.
+        InputError: the file is missing, unreadable, a symlink loop, not a
+            regular file, over :data:`MAX_BYTES`, a binary format (PDF, image,
+            archive, office document: named), not UTF-8, empty, not a YAML
+            mapping, has a syntax error (with its real line and column), a
+            control character (written or as an escape such as ``"\\0"``), an
+            unsupported tag or merge key, a repeated key, a number too large
+            to hold, or expands past :data:`MAX_NODES` values or
+            :data:`MAX_DEPTH` levels.
     """
     name = display or str(path)
     p = Path(path)
@@ -130,19 +153,25 @@ def load_yaml(path: str | Path, *, display: str | None = None) -> Document:
     except FileNotFoundError:
         raise UnreadableError([Problem(name, 0, 0, "file not found")]) from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnreadableError([Problem(name, 0, 0, "is a symbolic link that leads back to itself (a link loop); give the file it should point to")]) from None
         raise UnreadableError([Problem(name, 0, 0, f"cannot read the file: {exc.strerror}")]) from None
-    return parse_yaml_bytes(raw, name)
+    return parse_yaml_bytes(raw, name, reads=reads)
 
 
-def parse_yaml_bytes(raw: bytes, file: str = "<bytes>") -> Document:
+def parse_yaml_bytes(raw: bytes, file: str = "<bytes>", *, reads: str = READS) -> Document:
     """Parse the bytes of a YAML file (an upload, a file's contents) into a :class:`Document`.
 
-    The same limits as :func:`load_yaml`: at most :data:`MAX_BYTES`, UTF-8
-    (a byte-order mark is allowed), then :func:`parse_yaml`.
+    The same limits as :func:`load_yaml`: not a binary format (``reads`` says
+    what the command reads instead), at most :data:`MAX_BYTES`, UTF-8 (a
+    byte-order mark is allowed), then :func:`parse_yaml`.
 
     Raises:
         InputError: as :func:`load_yaml`.
     """
+    kind = binary_kind(raw)
+    if kind is not None:
+        raise UnreadableError([Problem(file, 0, 0, f"this is {kind}, not YAML text; {reads}")])
     if len(raw) > MAX_BYTES:
         raise UnreadableError([Problem(file, 0, 0, f"larger than {MAX_BYTES // 1000} kB; is this really a sheetsmith YAML file?")])
     try:
@@ -151,6 +180,42 @@ def parse_yaml_bytes(raw: bytes, file: str = "<bytes>") -> Document:
         line = raw[: exc.start].count(b"\n") + 1
         raise UnreadableError([Problem(file, line, 0, "not UTF-8 text; save the file as UTF-8")]) from None
     return parse_yaml(text, file)
+
+
+_OTHER_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Microsoft Office document (.doc, .xls)"),
+    (b"{\\rtf", "an RTF document"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+    (b"\x7fELF", "a program (ELF)"),
+    (b"\xff\xfe", "UTF-16 text (save it as UTF-8)"),
+    (b"\xfe\xff", "UTF-16 text (save it as UTF-8)"),
+)
+_FAMILIES = {"PDF": "a PDF document", "video": "a video ({kind})", "raw": "a camera RAW file ({kind})",
+             "JPEG XL": "a JPEG XL image", "archive": "a ZIP archive (an office document such as .docx, .xlsx or .odt is one)",
+             "photo": "a {kind} image"}
+
+
+def binary_kind(raw: bytes) -> str | None:
+    """What a file that is not text is, from its first bytes ("a PDF document", "a PNG image"), or None.
+
+    Images, PDF, videos, camera RAW files and ZIP archives are told apart by
+    the photo reader's :func:`generator.reader.image.sniff`; gzip, 7-Zip, old
+    Office, RTF, SQLite, ELF and UTF-16 here; any other file with NUL bytes
+    near its start is "a binary file".
+    """
+    from .reader.image import sniff
+
+    family, kind = sniff(raw[:4096])
+    if family in _FAMILIES:
+        return _FAMILIES[family].format(kind=kind)
+    for magic, what in _OTHER_MAGIC:
+        if raw.startswith(magic):
+            return what
+    if b"\x00" in raw[:1024]:
+        return "a binary file"
+    return None
 
 
 def parse_yaml(text: str, file: str = "<string>") -> Document:
@@ -182,6 +247,10 @@ def parse_yaml(text: str, file: str = "<string>") -> Document:
         raise UnreadableError([_syntax_problem(exc, text, file)]) from None
     except RecursionError:
         raise UnreadableError([Problem(file, 0, 0, f"nested too deeply; sheetsmith files nest at most {MAX_DEPTH} levels")]) from None
+    except (ValueError, OverflowError):  # an escape such as "\U00110000" names no character
+        at = Pos(loader.line + 1, loader.column + 1) if loader is not None else Pos(0, 0)
+        raise UnreadableError([Problem(file, at.line, at.col, "an escape in quotes (\\x, \\u or \\U) names a character "
+                                       "that does not exist; write the character itself")]) from None
     except yaml.YAMLError as exc:  # pragma: no cover - other parser errors carry marks
         raise UnreadableError([Problem(file, 0, 0, f"YAML error: {exc}")]) from None
     finally:
@@ -238,19 +307,9 @@ def _compose_fast(text: str) -> Any:
     return root
 
 
-def describe_char(ch: str) -> str:
-    """A character as a message shows it: ``'x'``, or its code point and name when it is not plain ASCII."""
-    if " " < ch < "\x7f":
-        return f"'{ch}'"
-    name = unicodedata.name(ch, "control character" if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 else "unnamed")
-    shown = f"'{ch}' " if ch.isprintable() else ""
-    return f"{shown}(U+{ord(ch):04X} {name})"
-
-
 def shown(text: str, limit: int = 40) -> str:
     """Quote user text for a message: control characters escaped, long text cut to ``limit`` characters."""
-    cut = text if len(text) <= limit else text[: limit - 1] + "…"
-    return "'" + "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in cut) + "'"
+    return quote(text, limit)
 
 
 def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, file: str) -> Problem:
@@ -344,6 +403,11 @@ def _build(
                 problems.append(Problem(doc.file, kat.line, kat.col, "merge keys (<<) are not supported; write the keys out"))
                 continue
             key = str(knode.value)  # keys are always text: '1', 'yes' and 'A' alike
+            ch = bad_char(key, multiline=False)
+            if ch is not None:
+                problems.append(Problem(doc.file, kat.line, kat.col, f"the key {shown(key)} holds {describe_char(ch)}; "
+                                        "remove it (keys are one line of visible characters)"))
+                continue
             if key in out:
                 problems.append(Problem(doc.file, kat.line, kat.col, f"key {shown(key)} appears twice; keep one"))
                 continue
@@ -352,7 +416,23 @@ def _build(
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_build(item, path + (i,), doc, problems, budget, active) for i, item in enumerate(node.value)]
-    return _scalar(node)
+    return _checked_scalar(node, doc, problems)
+
+
+def _checked_scalar(node: yaml.ScalarNode, doc: Document, problems: list[Problem]) -> Any:
+    """A scalar value, or None with a problem when it holds a control character or is a number too large."""
+    at = _mark(node)
+    ch = bad_char(str(node.value), multiline=True)
+    if ch is not None:
+        problems.append(Problem(doc.file, at.line, at.col, f"{quote(str(node.value))} holds the control character "
+                                f"{describe_char(ch)}; remove it (sheetsmith files hold visible text only)"))
+        return None
+    value = _scalar(node)
+    if isinstance(value, float) and not math.isfinite(value):
+        problems.append(Problem(doc.file, at.line, at.col, f"{quote(str(node.value))} is too large a number; "
+                                "sheetsmith numbers are written with at most 15 digits"))
+        return None
+    return value
 
 
 _INT = re.compile(r"[-+]?[0-9]{1,15}")

@@ -179,3 +179,14 @@ def test_ctrl_c_and_term_say_so_and_exit_128_plus_the_signal(tmp_path):
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == code
         assert "interrupted; nothing half-written was left behind" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("example, what", [("fundex-game.yaml", "Fundex round log"), ("ann.yaml", "typed-in sheet"),
+                                           ("flip7-pad.yaml", "Flip 7 score pad"),
+                                           ("flipflop-evening.yaml", "Flip Flop round log")])
+def test_replay_of_a_file_for_verify_exits_2_and_names_verify(tmp_path, capsys, example, what):
+    # replay referees All In game logs only; any other game file is an unreadable input for it
+    write(tmp_path, example, (EXAMPLES / example).read_text(encoding="utf-8"))
+    code, _, err = status(["replay", example], tmp_path, capsys)
+    assert code == 2
+    assert what in err and "sheetsmith verify" in err

@@ -79,20 +79,23 @@ def test_catalogue_check_agrees():
     assert catalogue_problems() == []
 
 
-def test_catalogue_check_finds_each_kind_of_slip(tmp_path):
+def test_catalogue_check_finds_each_kind_of_slip(tmp_path, monkeypatch):
+    from generator import fonts
+
+    monkeypatch.setattr(fonts, "fallbacks", lambda: ())  # only the shipped sheet font, whatever this computer has
     english = yaml.safe_load((LANG_DIR / "en.yaml").read_text(encoding="utf-8"))
     (tmp_path / "en.yaml").write_text((LANG_DIR / "en.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     broken = yaml.safe_load((LANG_DIR / "it.yaml").read_text(encoding="utf-8"))
     del broken["pads"]["target"]                                   # a key missing
     broken["pads"]["tagret"] = "TRAGUARDO"                         # a key English does not have
     broken["pads"]["flip7_rules"] = "chi arriva a {traguardo} vince"  # a field renamed
-    broken["allin"]["player"] = "Spieler \u2192"                  # a glyph the font lacks
+    broken["allin"]["player"] = "Spieler \ue000"                  # a glyph no font has (private use)
     (tmp_path / "it.yaml").write_text(yaml.safe_dump(broken, allow_unicode=True), encoding="utf-8")
     found = "\n".join(p.message for p in catalogue_problems(tmp_path))
     assert "pads.target: missing" in found
     assert "pads.tagret: not a key of en.yaml" in found
     assert "pads.flip7_rules: fields ['traguardo'] but English has ['bonus', 'target']" in found
-    assert "allin.player: the sheet font cannot print →" in found
+    assert "allin.player: the sheet font cannot print \ue000" in found
     assert english  # the reference itself stays as shipped
 
 

@@ -82,7 +82,7 @@ def centre_of(scene, name: str) -> tuple[float, float]:
 def test_hard_shadow_edge_flags_the_spaces_it_crosses_and_reads_the_rest(tmp_path):
     sheet, score = sheet_of("q-diamonds", 3)
     scene = build_allin_sheet(sheet.layout, paper("a4"))
-    cx, cy = centre_of(scene, "c3")
+    cx, cy = centre_of(scene, "c2")[0], centre_of(scene, "b3")[1]  # the middle of the grid (c3 is the sheet's printed centre card)
     # the phone's shadow: its edge through the middle of the grid, the far side 62 % darker
     reading = read_photo(photo(tmp_path, sheet, params(hard_shadow=(cx + 4.0, cy, 35.0, 0.62, 0.8)), game=score))
     assert right_or_flagged(reading, sheet) == []
@@ -250,7 +250,7 @@ def test_annotated_picture_lists_every_reason_inside_its_column(tmp_path, monkey
 
     sheet, score = sheet_of("q-diamonds", 3)
     scene = build_allin_sheet(sheet.layout, paper("a4"))
-    cx, cy = centre_of(scene, "c3")
+    cx, cy = centre_of(scene, "c2")[0], centre_of(scene, "b3")[1]  # the middle of the grid (c3 is the sheet's printed centre card)
     reading = read_photo(photo(tmp_path, sheet, params(hard_shadow=(cx + 4.0, cy, 35.0, 0.62, 0.8)), game=score))
     assert reading.uncertain
     drawn = []
@@ -277,3 +277,25 @@ def test_annotated_picture_lists_every_reason_inside_its_column(tmp_path, monkey
     for field, reason in reading.uncertain:
         assert field in column
         assert " ".join(reason.split()[:3]) in column
+
+
+# --- what `sheetsmith verify` does with a fault: the field is '?', exit 1 (DESIGN.md, "Photo reads") ----------
+
+
+def test_verify_of_a_photo_with_glare_writes_a_question_mark_and_exits_1(tmp_path):
+    import subprocess
+    import sys
+
+    sheet, score = sheet_of("q-diamonds", 4)
+    scene = build_allin_sheet(sheet.layout, paper("a4"))
+    coord = sorted(sheet.cards)[6]
+    name = cell_name(coord)
+    photo(tmp_path, sheet, params(glare=(*centre_of(scene, name), 9.0, 1.6)), game=score, name="ann.jpg")
+    res = subprocess.run([sys.executable, "-m", "generator.photo_cli", "ann.jpg"], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=180)
+    assert res.returncode == 1, res.stderr
+    line = next(ln for ln in res.stderr.splitlines() if f"{name}: uncertain in the photo ann.jpg" in ln)
+    assert "glare: the printed boxes are not visible" in line
+    lineno, col = (int(v) for v in line.split(":")[1:3])
+    text = (tmp_path / "ann.read.yaml").read_text(encoding="utf-8")
+    assert text.splitlines()[lineno - 1][col - 1] == "?"

@@ -115,7 +115,7 @@ def test_broken_layout_upload_is_a_page_with_the_line(web):
     assert r.status_code == 422
     assert "line 8, column 9" in r.text and "QX" in r.text and "Traceback" not in r.text
     r = web.post("/print/custom", files={"layout": ("x.yaml", b"\xff\xfe\x00garbage", "text/yaml")})
-    assert r.status_code == 422 and "not UTF-8" in r.text
+    assert r.status_code == 422 and "UTF-16 text (save it as UTF-8)" in r.text  # a UTF-16 byte-order mark
     r = web.post("/print/custom", files={"layout": ("x.yaml", b"game: allin\ngrid: [unclosed\n", "text/yaml")})
     assert r.status_code == 422 and "YAML syntax error" in r.text
     assert store(web).layouts() == []

@@ -19,7 +19,7 @@ def render_pdf(pages: Sequence[Scene], *, title: str = "") -> bytes:
     """Draw ``pages`` into one PDF document and return its bytes.
 
     Each scene's size becomes its page size (mm → pt).  Text uses the embedded
-    Vera fonts; shapes are vector paths.
+    DejaVu Sans (or a fallback face for scripts it lacks); shapes are vector paths.
     """
     buf = io.BytesIO()
     # The initial font is ours too, so no unembedded Helvetica is ever declared.
@@ -46,7 +46,7 @@ def _draw(c: rl_canvas.Canvas, scene: Scene) -> None:
     for item in scene.items:
         if isinstance(item, Text):
             c.setFillColor(HexColor(item.color))
-            c.setFont(registered_font(item.weight), item.size)
+            c.setFont(registered_font(item.weight, item.text), item.size)
             c.saveState()
             c.translate(X(item.x), Y(item.y))
             if item.angle:

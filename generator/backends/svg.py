@@ -3,30 +3,37 @@
 from __future__ import annotations
 
 import base64
-from functools import lru_cache
 
 import svgwrite
 
-from ..scene import FONT_NAMES, PT, Circle, Line, Path_, Rect, Scene, Text, font_path
+from ..fonts import face_for, subset_ttf
+from ..scene import PT, Circle, Line, Path_, Rect, Scene, Text
 
 _ANCHOR = {"start": "start", "middle": "middle", "end": "end"}
 
+FAMILY = "sheetsmith"
+"""Prefix of the embedded font families: ``sheetsmith-DejaVuSans``, ``sheetsmith-DejaVuSans-Bold``, … one per
+face used, each a subset holding only the characters the page sets in it.  Renderers that ignore embedded
+fonts fall back to DejaVu Sans or Bitstream Vera Sans (same metrics)."""
 
-FAMILY = "sheetsmith-vera"
-"""The embedded font family: Vera regular and bold.  Renderers that ignore
-embedded fonts fall back to Bitstream Vera Sans or DejaVu Sans (same metrics)
-with the right weight."""
+
+def _family(face, weight: str) -> str:
+    return f"{FAMILY}-{face.name}-{weight}"
 
 
-@lru_cache(maxsize=None)
-def _font_faces() -> str:
+def _font_faces(used: dict) -> str:
+    """One ``@font-face`` rule per face and weight used, its TrueType subset embedded as data.
+
+    The rule declares the weight and style the texts ask for, so no renderer
+    makes a bold face bolder or slants an oblique one again.
+    """
     faces = []
-    for weight in FONT_NAMES:
-        data = base64.b64encode(font_path(weight).read_bytes()).decode("ascii")
+    for (face, weight), chars in sorted(used.items(), key=lambda kv: (kv[0][0].name, kv[0][1])):
+        data = base64.b64encode(subset_ttf(face.path, face.index, frozenset(chars))).decode("ascii")
         css_weight = "bold" if weight == "bold" else "normal"
         css_style = "italic" if weight == "italic" else "normal"
         faces.append(
-            f"@font-face {{ font-family: '{FAMILY}'; font-weight: {css_weight}; font-style: {css_style}; "
+            f"@font-face {{ font-family: '{_family(face, weight)}'; font-weight: {css_weight}; font-style: {css_style}; "
             f"src: url(data:font/ttf;base64,{data}) format('truetype'); }}"
         )
     return "\n".join(faces)
@@ -46,17 +53,22 @@ def render_svg(scene: Scene) -> bytes:
     )
     if scene.title:
         dwg.set_desc(title=scene.title)
+    used: dict = {}
+    for item in scene.items:
+        if isinstance(item, Text):
+            used.setdefault((face_for(item.text, item.weight), item.weight), set()).update(item.text)
     # Text runs may start or end with a space (a suit drawn beside "7 " in the scoring aid): keep every space,
     # as the PDF does; SVG collapses and trims white space unless told not to.  No kerning either: the PDF
     # sets glyphs at their plain advance widths, and text was fitted to its box with those.
     dwg.attribs["xml:space"] = "preserve"
-    dwg.embed_stylesheet(_font_faces() + "\ntext { white-space: pre; font-kerning: none; }")
+    dwg.embed_stylesheet((_font_faces(used) + "\n" if used else "") + "text { white-space: pre; font-kerning: none; }")
     dwg.add(dwg.rect((0, 0), (scene.width, scene.height), fill="#ffffff"))
     for item in scene.items:
         if isinstance(item, Text):
+            face = face_for(item.text, item.weight)
             attrs = dict(
                 insert=(_fmt(item.x), _fmt(item.y)),
-                font_family=f"{FAMILY}, 'Bitstream Vera Sans', 'DejaVu Sans', sans-serif",
+                font_family=f"'{_family(face, item.weight)}', 'DejaVu Sans', 'Bitstream Vera Sans', sans-serif",
                 font_weight="bold" if item.weight == "bold" else "normal",
                 font_style="italic" if item.weight == "italic" else "normal",
                 font_size=_fmt(item.size * PT),

@@ -47,7 +47,7 @@ from pydantic import BeforeValidator, Field, model_validator
 
 from ..cards import Card, CardCodeError, parse_card
 from ..errors import InputError, Problem
-from ..layout.schema import ComponentHeader, StrictModel, validate
+from ..layout.schema import ComponentHeader, PrintedLine, PrintedText, StrictModel, validate
 from ..paths import TEMPLATES_DIR
 from ..yamlpos import Document, load_yaml
 
@@ -59,8 +59,8 @@ KEY = r"^[a-z0-9_]+(\.[a-z0-9_]+)*$"
 class BackSpec(StrictModel):
     """The design shared by every card back of a deck."""
 
-    title: str = Field(min_length=1, max_length=24)
-    subtitle: str = Field(default="", max_length=40)
+    title: PrintedLine = Field(min_length=1, max_length=24)
+    subtitle: PrintedLine = Field(default="", max_length=40)
     color: str = Field(default="#1d2b45", pattern=HEX)
     key: str | None = Field(default=None, pattern=KEY, description="the subtitle from cards.<key>.subtitle of the catalogue")
 
@@ -75,12 +75,12 @@ class CardEntry(StrictModel):
     value: int | None = Field(default=None, ge=0, le=99, strict=True)
     values: list[int] | None = None
     counts: list[int] | None = None
-    set: str | None = Field(default=None, max_length=20)
+    set: PrintedLine | None = Field(default=None, max_length=20)
     color: str | None = Field(default=None, pattern=HEX)
-    label: str | None = Field(default=None, min_length=1, max_length=16)
-    text: str | None = Field(default=None, max_length=200)
-    title: str | None = Field(default=None, min_length=1, max_length=40)
-    body: list[str] | None = None
+    label: PrintedLine | None = Field(default=None, min_length=1, max_length=16)
+    text: PrintedText | None = Field(default=None, max_length=200)
+    title: PrintedLine | None = Field(default=None, min_length=1, max_length=40)
+    body: list[PrintedText] | None = None
     key: str | None = Field(default=None, pattern=KEY, description="words not written here come from cards.<key> of the catalogue")
 
     @model_validator(mode="after")

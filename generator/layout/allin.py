@@ -216,6 +216,14 @@ class AllInLayout:
         return self.grid.golden[0]
 
 
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, False where the file system cannot even look (a name too long)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def load_template(name: str, *, base: Path, templates_dir: Path) -> tuple[dict[str, Any], dict[str, Any], Document]:
     """Find and read a template by name (``templates/<name>.yaml``) or by path relative to ``base``.
 
@@ -231,7 +239,7 @@ def load_template(name: str, *, base: Path, templates_dir: Path) -> tuple[dict[s
             f"'{name}': name a template of templates/ or a file in the layout's folder (no absolute paths or '..')"
         )
     candidates = [templates_dir / f"{name}.yaml", base / name]
-    path = next((p for p in candidates if p.is_file()), None)
+    path = next((p for p in candidates if _is_file(p)), None)
     if path is None:
         names = ", ".join(sorted(p.stem for p in templates_dir.glob("*.yaml") if p.stem != "paper"))
         raise TemplateNotFound(f"template '{name}' not found; known templates: {names}")
@@ -395,23 +403,11 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
 
 
 def _printable(text: str, path: tuple[str, ...], doc: Document) -> list[Problem]:
-    """Problems with text that will be printed: control characters, characters the sheet font lacks."""
-    from ..scene import missing_glyphs
-    from ..yamlpos import describe_char
+    """Problems with text that will be printed: control characters, line breaks, characters the sheet font lacks."""
+    from ..validation import printed_text_problem
 
-    bad = [ch for ch in text if not ch.isprintable()]
-    if bad:
-        return [doc.problem(path, f"{'.'.join(path)} holds {describe_char(bad[0])}; remove it")]
-    missing = missing_glyphs(text, "bold")
-    if missing:
-        return [
-            doc.problem(
-                path,
-                f"{'.'.join(path)}: {', '.join(describe_char(ch) for ch in missing[:3])} cannot be printed "
-                "(the sheet font has no such character; suits ♠ ♥ ♦ ♣ are fine)",
-            )
-        ]
-    return []
+    message = printed_text_problem(text, ".".join(path))
+    return [doc.problem(path, message)] if message else []
 
 
 def _names_other_card(name: str, golden: Card) -> bool:

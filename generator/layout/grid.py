@@ -226,14 +226,14 @@ def parse_grid(text: str) -> tuple[Grid, list[GridIssue]]:
                 continue
             start = c * PITCH + 1
             if seg != "-" * (PITCH - 1):
-                bad = next(k for k, ch in enumerate(seg) if ch != "-")
-                ch = seg[bad]
-                if ch in _CELL_CHARS and bad and seg[:bad] == "-" * bad:
+                bad = next((k for k, ch in enumerate(seg) if ch != "-"), len(seg))
+                ch = seg[bad] if bad < len(seg) else ""  # '' : the line ends inside the link ('--')
+                if ch and ch in _CELL_CHARS and bad and seg[:bad] == "-" * bad:
                     msg = (f"a link is exactly three dashes '---'; this one has {bad} ('{seg[:bad]}'), "
                            f"so the '{ch}' after it is off the lattice")
-                elif ch in _CELL_CHARS:
+                elif ch and ch in _CELL_CHARS:
                     msg = _off_lattice(ch, start + bad)
-                elif ch == "-" or ch == " ":
+                elif ch in ("-", " ", ""):
                     msg = "a link between two cells is exactly three dashes '---'"
                 else:
                     msg = _bad_char(ch, "a link ('---' or blank)")

@@ -6,9 +6,13 @@ import difflib
 from types import UnionType
 from typing import Any, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import PydanticCustomError
 
 from ..errors import Problem
+from ..validation import printed_text_problem, quote, text_problem
 from ..yamlpos import Document
 
 
@@ -76,13 +80,19 @@ def problem_from_error(
     if kind == "missing":
         return doc.problem(path[:-1], f"missing key '{path[-1]}'{' in ' + _dotted(path[:-1]) if path[:-1] else ''}", key=True)
     got = err.get("input")
+    written = doc.written(path)
     if isinstance(got, str):
-        cut = got if len(got) <= 40 else got[:39] + "…"
-        shown = "'" + "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in cut) + "'"
+        shown = quote(got)
     elif isinstance(got, (dict, list)):
         shown = "a mapping" if isinstance(got, dict) else "a list"
+    elif written is not None and got is not None:
+        shown = quote(written)[1:-1]  # as the file spells it: 0012, not 12
     else:
         shown = repr(got)
+    if kind in ("printed_text", "one_line") and isinstance(got, str):
+        multiline = bool(err.get("ctx", {}).get("multiline"))
+        check = printed_text_problem if kind == "printed_text" else text_problem
+        return doc.problem(path, check(got, name, multiline=multiline) or f"{name} cannot be printed")
     if kind in ("model_type", "model_attributes_type", "dict_type"):
         example = EXAMPLES.get(path[0] if path else "", "")
         return doc.problem(path, f"{name} needs a mapping of keys{' such as ' + example if example else ''}, not {shown}")
@@ -122,6 +132,27 @@ def validate(model: type[BaseModel], doc: Document, prefix: tuple[Any, ...] = ()
         raise InputError(pydantic_problems(exc, doc, prefix, model=model)) from None
 
 
+def _printed(multiline: bool):
+    def check(value: str) -> str:
+        if printed_text_problem(value, "text", multiline=multiline):
+            raise PydanticCustomError("printed_text", "text that cannot be printed", {"multiline": multiline})
+        return value
+    return check
+
+
+def _one_line(value: str) -> str:
+    if text_problem(value, "text"):
+        raise PydanticCustomError("one_line", "text with a control character or line break", {"multiline": False})
+    return value
+
+
+PrintedLine = Annotated[str, AfterValidator(_printed(False))]
+"""A one-line text printed on paper: no control character or line break, every character in the sheet fonts."""
+PrintedText = Annotated[str, AfterValidator(_printed(True))]
+"""Printed paragraphs: as :data:`PrintedLine`, but line breaks allowed."""
+OneLine = Annotated[str, AfterValidator(_one_line)]
+"""A one-line text that is not printed (a description for listings): no control character or line break."""
+
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]{0,39}$"
 """Ids of layouts and components: lower-case letters, digits and '-', at most 40 characters."""
 
@@ -131,5 +162,5 @@ class ComponentHeader(StrictModel):
 
     game: str = Field(min_length=1, max_length=20)
     id: str | None = Field(default=None, pattern=ID_PATTERN)
-    name: str = Field(min_length=1, max_length=60)
-    description: str = Field(default="", max_length=200)
+    name: PrintedLine = Field(min_length=1, max_length=60)
+    description: OneLine = Field(default="", max_length=200)

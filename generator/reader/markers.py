@@ -218,7 +218,7 @@ def outside_sides(paper: Paper, found_slots: set[str], to_image, image_size: tup
     w, h = image_size
     boxes = {slot: (x, y) for _, (slot, x, y) in marker_boxes(paper).items()}
     out = []
-    for slot in ("tl", "tr", "br", "bl"):
+    for slot in ("tl", "tr", "bl", "br"):  # reading order, as messages name them
         if slot in found_slots:
             continue
         x, y = boxes[slot]

@@ -60,6 +60,8 @@ class TargetInk:
     contrast: float = float("nan")
     """How dark the target's own print shows, as a share of what the template expects (NaN: no print to see);
     :func:`measure` turns it into a share of the sheet's typical contrast for the kind."""
+    cover: float = float("nan")
+    """For a rank box: its print against the band around it (:func:`_cover`), as a share of the template's."""
     hidden: str = ""
     """Why the target cannot be judged: ``outside`` (the photo), ``edge`` (of a hard shadow), ``glare``,
     ``hidden`` (its print is not visible), or ``""``."""
@@ -534,6 +536,8 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
                 inks[(t.kind, t.owner, t.key)] = TargetInk(t, ring_score(ink), (dx, dy), ink, peak, con)
             else:
                 inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (dx, dy), None, peak, con)
+            if t.kind == "rank":
+                inks[(t.kind, t.owner, t.key)].cover = _cover(t, patch_l, tl, origin, ppm)
     _judge_visibility(inks, fit, img.shape, light)
     # every target is judged on its own: a rank box against its space's other boxes, a suit's ring against
     # its own space (the decisions take those blank levels off), a chip circle or spent box against the
@@ -588,6 +592,36 @@ def _contrast(t: MarkTarget, Lp: np.ndarray, tl: np.ndarray, origin: tuple[float
     return float(np.median(Lp[ya:yb, xa:xb][on]) / max(float(np.median(tt[on])), 1e-3))
 
 
+def _cover(t: MarkTarget, Lp: np.ndarray, tl: np.ndarray, origin: tuple[float, float], ppm: float) -> float:
+    """How dark the target's print shows against the band just outside it (1.2 mm), as a share of the same in
+    the template (same arguments as :func:`_contrast`); NaN where nothing is printed.  A thumb or an object
+    over the target is darker than paper, so :func:`_contrast` finds the print "dark enough", but the print
+    does not stand out from the band around it.  A tick crossing the band lowers it for that box only, so
+    :func:`_judge_visibility` takes it for a space's rank boxes together."""
+    ox, oy = origin
+    pad, band = 0.4, 1.2
+    h, w = tl.shape
+    xa, ya = max(0, int(round((t.x - band - ox) * ppm))), max(0, int(round((t.y - band - oy) * ppm)))
+    xb, yb = min(w, int(round((t.x + t.w + band - ox) * ppm))), min(h, int(round((t.y + t.h + band - oy) * ppm)))
+    tt, lp = tl[ya:yb, xa:xb], Lp[ya:yb, xa:xb]
+    if tt.size < 4:
+        return float("nan")
+    yy, xx = np.mgrid[ya:yb, xa:xb]
+    inner = ((xx >= (t.x - pad - ox) * ppm) & (xx < (t.x + t.w + pad - ox) * ppm)
+             & (yy >= (t.y - pad - oy) * ppm) & (yy < (t.y + t.h + pad - oy) * ppm))
+    peak = float(tt[inner].max()) if inner.any() else 0.0
+    on = inner & (tt > max(0.05, 0.5 * peak))
+    ring = ~inner & (tt < 0.25 * peak)
+    if int(on.sum()) < 6 or int(ring.sum()) < 6:
+        return float("nan")
+    return float((np.median(lp[on]) - np.median(lp[ring])) / max(float(np.median(tt[on]) - np.median(tt[ring])), 1e-3))
+
+
+COVERED = 0.5
+"""A space whose rank boxes, at least half of them, show their print against the band around them with less
+than this share of the sheet's typical figure is covered (a thumb, an object): its boxes are not visible."""
+
+
 def _judge_visibility(inks: dict, fit: SheetFit, shape: tuple, light) -> None:
     """Mark every target that cannot be judged (:attr:`TargetInk.hidden`): outside the photo, near a hard
     shadow's edge, or with its print showing less than :data:`VISIBLE` of its kind's typical contrast
@@ -624,6 +658,20 @@ def _judge_visibility(inks: dict, fit: SheetFit, shape: tuple, light) -> None:
         ti.contrast = ti.contrast / norm
         if ti.contrast < VISIBLE and t.kind != "value":
             ti.hidden = "glare" if light.glare(box) else "hidden"
+    # covered spaces: most of their rank boxes do not stand out from the band around them
+    covers = [ti.cover for ti in items if ti.target.kind == "rank" and ti.cover == ti.cover]
+    norm = float(np.median(covers)) if len(covers) >= 13 else 0.0
+    if norm > 1e-3:
+        spaces: dict[str, list] = {}
+        for ti in items:
+            if ti.target.kind == "rank":
+                spaces.setdefault(ti.target.owner, []).append(ti)
+        for boxes_ in spaces.values():
+            low = [ti for ti in boxes_ if ti.cover == ti.cover and ti.cover < COVERED * norm]
+            if 2 * len(low) >= len(boxes_):
+                for ti in boxes_:
+                    if not ti.hidden:
+                        ti.hidden = "hidden"
 
 
 def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray, base: float,

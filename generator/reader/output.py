@@ -267,7 +267,15 @@ def _tag(draw, text: str, x: float, y: float, font, fill) -> None:
 
 def _wrap(draw, text: str, x: float, y: float, width: float, font, fill) -> float:
     """Draw ``text`` wrapped at word boundaries to ``width`` pixels from ``(x, y)``; return the y below it."""
-    words = text.split()
+    words = []
+    for w in text.split():  # a word wider than the column (a long file path) is cut into pieces that fit
+        while draw.textlength(w, font=font) > width and len(w) > 1:
+            n = len(w) - 1
+            while n > 1 and draw.textlength(w[:n], font=font) > width:
+                n -= 1
+            words.append(w[:n])
+            w = w[n:]
+        words.append(w)
     line = ""
     step = font.size * 1.2
     for w in words:

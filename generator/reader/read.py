@@ -557,7 +557,8 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
 
 LIGHT = {"box": 0.62, "ring": 0.55, "bubble": 0.62, "spent": 0.62}
 """A mark is *too light* — uncertain, never counted — when its ink is below this share of the sheet's typical mark
-of its kind and its darkest strokes are below this share of the sheet's own strokes: what
+of its kind and its darkest strokes are below this share of the sheet's own strokes, or when its darkest strokes
+alone are (a rubbed-out mark smeared over its box can hold as much ink as a light tick): what
 an eraser leaves (15–60 % of the graphite) is lighter than every mark the same hand made.  A tick that
 mostly misses its box still has strokes as dark as the others; a rubbed-out one does not."""
 
@@ -575,7 +576,11 @@ def _peak_level(peaks: list[float]) -> float | None:
 def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: float | None, share: float) -> bool:
     """True when a mark is far lighter than the sheet's own marks (see :data:`LIGHT`); never when the sheet
     has too few clear marks of the kind to tell (``mark`` or, for boxes and circles, ``peak_level`` is ``None``)."""
-    if mark is None or ink >= share * mark:
+    if mark is None:
+        return False
+    if peak is not None and peak_level is not None and peak < share * peak_level:
+        return True  # strokes far lighter than the sheet's own, however wide the smudge spreads the ink
+    if ink >= share * mark:
         return False
     if peak is None:
         return True
@@ -607,7 +612,9 @@ def _hidden(targets: list, what: str) -> str:
 
     ``what`` names the field's part: ``space``, ``chip circles``, ``spent boxes``."""
     reasons = {t.hidden for t in targets if t.hidden}
-    for key in ("outside", "edge", "glare", "hidden"):
+    # glare or covered: what most of the hidden targets show (a thumb's bright rim may pass for glare on one box)
+    glare, hidden = (sum(t.hidden == k for t in targets) for k in ("glare", "hidden"))
+    for key in ("outside", "edge", "glare" if glare >= hidden else "hidden", "hidden" if glare >= hidden else "glare"):
         if key in reasons:
             if what == "space":
                 printed = "boxes"

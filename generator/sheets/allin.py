@@ -622,7 +622,7 @@ class SheetCode:
     @classmethod
     def parse(cls, text: str) -> "SheetCode | None":
         """Read a code's text; ``None`` when it is not a sheetsmith sheet code. Ids come back in lower case."""
-        m = re.fullmatch(rf"{CODE_PREFIX}(\d+):([^:]+):([^:]+):([0-9A-Fa-f]+)", text.strip())
+        m = re.fullmatch(rf"{CODE_PREFIX}([0-9]{{1,6}}):([^:]+):([^:]+):([0-9A-Fa-f]+)", text.strip())
         if not m:
             return None
         return cls(int(m.group(1)), m.group(2).lower(), m.group(3).lower(), m.group(4).upper())
