@@ -191,3 +191,24 @@ def test_the_end_of_the_game_tie_and_winner(tmp_path):
     (tmp_path / "bob.yaml").write_text(typed("bob", "[8, 9, 10, 11, 12]\n  - [2]", "target: 50\n"), encoding="utf-8")
     got = json.loads(run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path).stdout)
     assert got["totals"] == {"ann": 53, "bob": 52} and got["status"] == "finished" and got["winners"] == ["ann"]
+
+
+def test_the_web_scorer_starts_a_game_from_tick_pad_photos(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from generator.web.app import create_app
+
+    files = []
+    for k, (name, rows) in enumerate(TICKS.items()):
+        photo = synth_tick_photo(pad(), rows, paper("a4"), f"web:{name}", params=params(rotation=90.0 * k), style=BLUE, dpi=DPI,
+                                 scores=[r[name] for r in ROUNDS], player=name)
+        files.append(("photos", (f"{name}.jpg", photo.jpeg, "image/jpeg")))
+    with TestClient(create_app(tmp_path / "store", photo_workers=1), raise_server_exceptions=False) as web:
+        res = web.post("/flip7/photos", data={"title": "pads"}, files=files)
+        assert res.status_code == 200 and "/flip7/" in str(res.url), res.text[:500]
+        game_id = str(res.url).rstrip("/").split("/")[-1]
+        got = web.get(f"/flip7/{game_id}/report.json").json()
+        assert got["rounds"] == ROUNDS and got["totals"] == TOTALS
+        # two photos are not a game: refused, nothing guessed
+        res = web.post("/flip7/photos", data={"title": "two"}, files=files[:2])
+        assert "2 photos; give one tick pad photo per player" in res.text
