@@ -212,3 +212,13 @@ def test_the_web_scorer_starts_a_game_from_tick_pad_photos(tmp_path):
         # two photos are not a game: refused, nothing guessed
         res = web.post("/flip7/photos", data={"title": "two"}, files=files[:2])
         assert "2 photos; give one tick pad photo per player" in res.text
+
+
+def test_layout_option_names_the_pad_or_is_refused(tmp_path):
+    photo = synth_tick_photo(pad(), TICKS["cy"], paper("a4"), "layout", params=params(rotation=30.0), style=BLUE, dpi=DPI)
+    (tmp_path / "cy.jpg").write_bytes(photo.jpeg)
+    res = run_cli("cy.jpg", "--layout", "q-diamonds", cwd=tmp_path)
+    assert res.returncode == 2 and "shows a sheet of layout 'flip7-tick-pad', not 'q-diamonds'" in res.stderr
+    assert not (tmp_path / "cy.read.yaml").exists()
+    res = run_cli("cy.jpg", "--layout", "flip7-tick-pad", "--json", cwd=tmp_path)
+    assert res.returncode == 0 and json.loads(res.stdout)["totals"] == {"cy": 63}

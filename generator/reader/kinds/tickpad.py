@@ -270,6 +270,8 @@ def _pad_for(ctx: PhotoContext):
                                       "the sheet is damaged or not sheetsmith's")
     item_id, variant = split_code_id(sc.layout_id) if sc is not None else ("", ())
     pad = ctx.item
+    if pad is None and ctx.layout_arg:  # --layout names an All In layout, the code this pad
+        raise PhotoError(ctx.display, f"the photo shows a sheet of layout '{item_id}', not '{ctx.layout_arg}' as --layout {ctx.layout_arg} says")
     if pad is not None and sc is not None and item_id != pad.id:
         raise PhotoError(ctx.display, f"the photo shows a sheet of layout '{item_id}', not '{pad.id}' as --layout {ctx.layout_arg} says")
     if pad is None:
