@@ -554,10 +554,11 @@ alone are (a rubbed-out mark smeared over its box can hold as much ink as a ligh
 an eraser leaves (15–60 % of the graphite) is lighter than every mark the same hand made.  A tick that
 mostly misses its box still has strokes as dark as the others; a rubbed-out one does not."""
 
-STROKE_LIGHT = {"box": 0.62, "ring": 0.55, "bubble": 0.7, "spent": 0.7}
+STROKE_LIGHT = {"box": 0.62, "ring": 0.55, "bubble": 0.7, "spent": 0.62}
 """A mark whose darkest strokes alone are below this share of the sheet's own strokes is too light, whatever its
-ink.  Higher for chip circles and spent boxes: a bubble half filled or a tick off-centre has strokes as dark as
-the others, while 60 % of a rubbed-out bubble's graphite, smeared, reaches two thirds of their ink."""
+ink.  Higher for chip circles: a bubble, full or half filled, has strokes as dark as the others, while 60 % of a
+rubbed-out bubble's graphite, smeared, reaches two thirds of their ink.  Not for the thin strokes of a tick, whose
+darkest part varies by a third with how the tick crosses the box."""
 
 
 def _measured(mark: float, kind: str) -> float | None:
