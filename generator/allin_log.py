@@ -48,7 +48,7 @@ from typing import Annotated, Any, Literal, Sequence
 from pydantic import ConfigDict, Field, StringConstraints
 
 from .cards import Card, CardCodeError, parse_card
-from .errors import FindingsError, InputError, Problem
+from .errors import FindingsError, InputError, Problem, UnreadableError
 from .layout.allin import AllInLayout
 from .layout.grid import Coord, cell_name
 from .output import check_targets, write_atomic
@@ -239,7 +239,7 @@ def load_game_log(path: str | Path, *, display: str | None = None) -> LogFile:
     doc = load_yaml(path, display=display or display_path(path))
     hint = wrong_command(doc.data, "replay", doc.file)
     if hint:
-        raise InputError([doc.problem((), hint)])
+        raise UnreadableError([doc.problem((), hint)])  # a file for another command: unreadable here (exit 2)
     return game_log_from_document(doc, path)
 
 

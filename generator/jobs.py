@@ -594,7 +594,7 @@ def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
         game = doc.data.get("game")
         hint = wrong_command(doc.data, "verify")
         if hint:
-            raise InputError([doc.problem((), hint)])
+            raise UnreadableError([doc.problem((), hint)])  # a file for another command: unreadable here (exit 2)
         if game not in GAMES_VERIFIED:
             where = ("game",) if "game" in doc.data else ()
             said = quote(doc.written(where) or repr(game)) if where else "(none)"

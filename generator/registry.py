@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import InputError, Problem
+from .errors import InputError, Problem, UnreadableError
 from .layout.allin import AllInLayout, layout_from_document
 from .paths import LAYOUTS_DIR
 from .validation import quote, text_problem
@@ -176,7 +176,7 @@ def item_from_document(doc, path: Path, *, command: str = "check"):
         raise InputError([doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add an 'id:' line)")])
     hint = wrong_command(doc.data, command, doc.file)
     if hint:
-        raise InputError([doc.problem((), hint)])
+        raise UnreadableError([doc.problem((), hint)])  # a file for another command: unreadable here (exit 2)
     if kind in ("deck", "chips", "pad", "tick-pad", "ledger"):
         if kind == "deck":
             from .components.deck import deck_from_document

@@ -190,3 +190,11 @@ def test_replay_of_a_file_for_verify_exits_2_and_names_verify(tmp_path, capsys, 
     code, _, err = status(["replay", example], tmp_path, capsys)
     assert code == 2
     assert what in err and "sheetsmith verify" in err
+
+
+@pytest.mark.parametrize("example", ["ann.yaml", "flip7-pad.yaml", "fundex-game.yaml"])
+def test_check_of_a_file_for_another_command_exits_2(tmp_path, capsys, example):
+    # "wrong format" is an input check cannot read (exit 2), as for verify, render and replay
+    write(tmp_path, example, (EXAMPLES / example).read_text(encoding="utf-8"))
+    code, _, err = status(["check", example], tmp_path, capsys)
+    assert code == 2 and "sheetsmith verify" in err
