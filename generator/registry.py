@@ -6,6 +6,7 @@ import difflib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 from .errors import InputError, Problem, UnreadableError
 from .layout.allin import AllInLayout, layout_from_document
@@ -129,15 +130,16 @@ def shipped_id_clash(item_id: str, path: Path, doc) -> Problem | None:
         f"layouts by id, so give yours its own (e.g. 'id: {fresh}', or start from 'sheetsmith new')"), severity="warning")
 
 
-def fresh_id(stem: str) -> str:
-    """An id for a user's file named ``stem``: lower-case letters, digits and '-', never a shipped id.
+def fresh_id(stem: str, also_taken: Iterable[str] = ()) -> str:
+    """An id for a user's file named ``stem``: lower-case letters, digits and '-', never a shipped id
+    nor one of ``also_taken`` (the ids of the user's other layouts).
 
     ``"My Sheet"`` → ``"my-sheet"``; ``"q-diamonds"`` → ``"q-diamonds-2"`` (the next free number).
     """
     import re
 
     base = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:34] or "my-sheet"
-    taken = {s.id for s in shipped_layouts()}
+    taken = {s.id for s in shipped_layouts()} | set(also_taken)
     if base not in taken:
         return base
     n = 2
