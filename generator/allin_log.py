@@ -52,7 +52,7 @@ from .errors import FindingsError, InputError, Problem, UnreadableError
 from .layout.allin import AllInLayout
 from .layout.grid import Coord, cell_name
 from .output import check_targets, write_atomic
-from .registry import display_path, load_layout, shipped_layouts
+from .registry import display_path, load_layout, shipped_layouts, unknown_layout
 from .rules.allin_game import (
     GameLog,
     GoldenPick,
@@ -339,8 +339,7 @@ def game_log_from_document(doc: Document, path: Path) -> LogFile:
     if ref is not None:
         layout_path = find_layout(ref, path)
         if layout_path is None:
-            ids = ", ".join(s.id for s in shipped_layouts() if s.game == "allin")
-            r.error(("layout",), f"layout {shown(ref)} is neither a shipped id ({ids}) nor a file")
+            r.error(("layout",), unknown_layout(ref))
         else:
             layout = load_layout(layout_path)
 

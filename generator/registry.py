@@ -12,7 +12,7 @@ from .errors import InputError, Problem, UnreadableError
 from .layout.allin import AllInLayout, layout_from_document
 from .paths import LAYOUTS_DIR
 from .validation import quote, text_problem
-from .yamlpos import load_yaml
+from .yamlpos import load_yaml, shown
 
 CHECK_READS = ("check and render read layout, deck, chip sheet, pad and ledger files (YAML); "
                "photos of sheets go to 'sheetsmith verify'")
@@ -61,6 +61,15 @@ def resolve_layout(ref: str) -> Path:
     close = difflib.get_close_matches(ref, list(ids), n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else f"; shipped layouts: {', '.join(ids)}"
     raise InputError([Problem(ref, 0, 0, f"no shipped layout {quote(ref)} and no such file{hint} (see 'sheetsmith layouts')")])
+
+
+def unknown_layout(ref: str) -> str:
+    """The message for a typed-in sheet's or game log's ``layout:`` that names neither a shipped All In id nor a
+    file: the close ids ("did you mean q-diamonds?"), else every shipped one."""
+    ids = [s.id for s in shipped_layouts() if s.game == "allin"]
+    close = difflib.get_close_matches(ref, ids, n=3)
+    hint = f"did you mean {', '.join(close)}?" if close else f"shipped: {', '.join(ids)}"
+    return f"layout {shown(ref)} is neither a shipped id nor a file; {hint}"
 
 
 def load_layout(path: str | Path) -> AllInLayout:
