@@ -664,7 +664,7 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
 
     Raises:
         InputError: every problem of every sheet; sheets of different layouts;
-            two sheets with the same player name.
+            two sheets with the same player name, or names that differ only in capitals.
     """
     from .registry import display_path
     from .rules.allin_sheet import report, score_game
@@ -687,9 +687,14 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
             problems.append(doc.problem(("layout",), f"this sheet uses layout '{sheet.layout.id}' but {first_doc.file} uses "
                                         f"'{first.layout.id}'; all sheets of one game use the same layout"))
     names = [sheet.player for _, sheet in read]
+    folded = [name.casefold() for name in names]
     for doc, sheet in read:
         if names.count(sheet.player) > 1:
             problems.append(doc.problem(("player",), f"two sheets name the player '{sheet.player}'; give each player their own name"))
+        elif folded.count(sheet.player.casefold()) > 1:  # 'ann' read from ann.jpg and 'Ann' typed in: one player twice?
+            others = sorted({n for n in names if n.casefold() == sheet.player.casefold() and n != sheet.player})
+            problems.append(doc.problem(("player",), f"the player '{sheet.player}' and '{others[0]}' differ only in capitals: "
+                                        "the same player's sheet twice? give each player their own name"))
     if problems:
         raise InputError(problems)
     game = score_game([sheet for _, sheet in read])

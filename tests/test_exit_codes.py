@@ -198,3 +198,11 @@ def test_check_of_a_file_for_another_command_exits_2(tmp_path, capsys, example):
     write(tmp_path, example, (EXAMPLES / example).read_text(encoding="utf-8"))
     code, _, err = status(["check", example], tmp_path, capsys)
     assert code == 2 and "sheetsmith verify" in err
+
+
+def test_two_sheets_whose_players_differ_only_in_capitals_are_refused(tmp_path, capsys):
+    # 'ann' (a photo's file name) and 'Ann' (typed in) are the same player's sheet given twice, not two players
+    write(tmp_path, "Ann.yaml", GOOD_SHEET)
+    write(tmp_path, "ann2.yaml", GOOD_SHEET.replace("player: Ann", "player: ann"))
+    code, _, err = status(["verify", "Ann.yaml", "ann2.yaml"], tmp_path, capsys)
+    assert code == 2 and "differ only in capitals" in err
