@@ -701,6 +701,10 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
     rep = report(game)
     found = _sheet_problems(rep, read)
     notes = []
+    for doc, sheet in read:
+        if not sheet.cards and not sheet.chips_earned:
+            notes.append(f"{doc.file}: nothing is written on {sheet.player}'s sheet (no card, no chip): "
+                         "is it the finished sheet?")
     if len(read) == 1:
         notes.append("one sheet scored alone: each hand that scores takes its Best Scoring Hand bonus; "
                      "give every sheet of the game to compare hands")

@@ -206,3 +206,12 @@ def test_two_sheets_whose_players_differ_only_in_capitals_are_refused(tmp_path, 
     write(tmp_path, "ann2.yaml", GOOD_SHEET.replace("player: Ann", "player: ann"))
     code, _, err = status(["verify", "Ann.yaml", "ann2.yaml"], tmp_path, capsys)
     assert code == 2 and "differ only in capitals" in err
+
+
+def test_a_blank_sheet_is_scored_but_named_as_blank(tmp_path, capsys):
+    # nothing written scores 0 (no rule is broken by an empty grid), but a blank sheet is most likely the wrong one
+    write(tmp_path, "ann.yaml", GOOD_SHEET)
+    write(tmp_path, "bo.yaml", "game: allin\nlayout: q-diamonds\nplayer: Bo\ngrid: |\n"
+          + "  .  .  .  .  .\n" * 2 + "  .  .  G  .  .\n" + "  .  .  .  .  .\n" * 2 + "chips: {earned: 0}\n")
+    code, out, err = status(["verify", "ann.yaml", "bo.yaml"], tmp_path, capsys)
+    assert "nothing is written on Bo's sheet" in out + err
