@@ -48,11 +48,11 @@ from typing import Annotated, Any, Literal, Sequence
 from pydantic import ConfigDict, Field, StringConstraints
 
 from .cards import Card, CardCodeError, parse_card
-from .errors import FindingsError, InputError, Problem
+from .errors import FindingsError, InputError, Problem, UnreadableError
 from .layout.allin import AllInLayout
 from .layout.grid import Coord, cell_name
 from .output import check_targets, write_atomic
-from .registry import display_path, load_layout, shipped_layouts
+from .registry import display_path, load_layout, shipped_layouts, unknown_layout
 from .rules.allin_game import (
     GameLog,
     GoldenPick,
@@ -239,7 +239,7 @@ def load_game_log(path: str | Path, *, display: str | None = None) -> LogFile:
     doc = load_yaml(path, display=display or display_path(path))
     hint = wrong_command(doc.data, "replay", doc.file)
     if hint:
-        raise InputError([doc.problem((), hint)])
+        raise UnreadableError([doc.problem((), hint)])  # a file for another command: unreadable here (exit 2)
     return game_log_from_document(doc, path)
 
 
@@ -339,8 +339,7 @@ def game_log_from_document(doc: Document, path: Path) -> LogFile:
     if ref is not None:
         layout_path = find_layout(ref, path)
         if layout_path is None:
-            ids = ", ".join(s.id for s in shipped_layouts() if s.game == "allin")
-            r.error(("layout",), f"layout {shown(ref)} is neither a shipped id ({ids}) nor a file")
+            r.error(("layout",), unknown_layout(ref))
         else:
             layout = load_layout(layout_path)
 

@@ -316,7 +316,10 @@ def new(
     made = new_layout(game.value, file, source=source, force=force)
     what = f"a copy of {made.copied_from}" if made.copied_from else "a skeleton: a 5×5 grid with ten hands"
     _say(f"wrote {made.path} ({what}, id '{made.id}')", to_err=False)
-    _say(f"next: sheetsmith show {made.path} (its hands), sheetsmith watch {made.path} (a PDF next to it on every save)",
+    import shlex
+
+    file_arg = shlex.quote(str(made.path))  # a name with spaces, pasted back into a shell
+    _say(f"next: sheetsmith show {file_arg} (its hands), sheetsmith watch {file_arg} (a PDF next to it on every save)",
          to_err=False)
 
 

@@ -594,7 +594,7 @@ def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
         game = doc.data.get("game")
         hint = wrong_command(doc.data, "verify")
         if hint:
-            raise InputError([doc.problem((), hint)])
+            raise UnreadableError([doc.problem((), hint)])  # a file for another command: unreadable here (exit 2)
         if game not in GAMES_VERIFIED:
             where = ("game",) if "game" in doc.data else ()
             said = quote(doc.written(where) or repr(game)) if where else "(none)"
@@ -702,7 +702,7 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
 
     Raises:
         InputError: every problem of every sheet; sheets of different layouts;
-            two sheets with the same player name.
+            two sheets with the same player name, or names that differ only in capitals.
     """
     from .registry import display_path
     from .rules.allin_sheet import report, score_game
@@ -725,15 +725,24 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
             problems.append(doc.problem(("layout",), f"this sheet uses layout '{sheet.layout.id}' but {first_doc.file} uses "
                                         f"'{first.layout.id}'; all sheets of one game use the same layout"))
     names = [sheet.player for _, sheet in read]
+    folded = [name.casefold() for name in names]
     for doc, sheet in read:
         if names.count(sheet.player) > 1:
             problems.append(doc.problem(("player",), f"two sheets name the player '{sheet.player}'; give each player their own name"))
+        elif folded.count(sheet.player.casefold()) > 1:  # 'ann' read from ann.jpg and 'Ann' typed in: one player twice?
+            others = sorted({n for n in names if n.casefold() == sheet.player.casefold() and n != sheet.player})
+            problems.append(doc.problem(("player",), f"the player '{sheet.player}' and '{others[0]}' differ only in capitals: "
+                                        "the same player's sheet twice? give each player their own name"))
     if problems:
         raise InputError(problems)
     game = score_game([sheet for _, sheet in read])
     rep = report(game)
     found = _sheet_problems(rep, read)
     notes = []
+    for doc, sheet in read:
+        if not sheet.cards and not sheet.chips_earned:
+            notes.append(f"{doc.file}: nothing is written on {sheet.player}'s sheet (no card, no chip): "
+                         "is it the finished sheet?")
     if len(read) == 1:
         notes.append("one sheet scored alone: each hand that scores takes its Best Scoring Hand bonus; "
                      "give every sheet of the game to compare hands")

@@ -6,12 +6,13 @@ import difflib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
-from .errors import InputError, Problem
+from .errors import InputError, Problem, UnreadableError
 from .layout.allin import AllInLayout, layout_from_document
 from .paths import LAYOUTS_DIR
 from .validation import quote, text_problem
-from .yamlpos import load_yaml
+from .yamlpos import load_yaml, shown
 
 CHECK_READS = ("check and render read layout, deck, chip sheet, pad and ledger files (YAML); "
                "photos of sheets go to 'sheetsmith verify'")
@@ -60,6 +61,15 @@ def resolve_layout(ref: str) -> Path:
     close = difflib.get_close_matches(ref, list(ids), n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else f"; shipped layouts: {', '.join(ids)}"
     raise InputError([Problem(ref, 0, 0, f"no shipped layout {quote(ref)} and no such file{hint} (see 'sheetsmith layouts')")])
+
+
+def unknown_layout(ref: str) -> str:
+    """The message for a typed-in sheet's or game log's ``layout:`` that names neither a shipped All In id nor a
+    file: the close ids ("did you mean q-diamonds?"), else every shipped one."""
+    ids = [s.id for s in shipped_layouts() if s.game == "allin"]
+    close = difflib.get_close_matches(ref, ids, n=3)
+    hint = f"did you mean {', '.join(close)}?" if close else f"shipped: {', '.join(ids)}"
+    return f"layout {shown(ref)} is neither a shipped id nor a file; {hint}"
 
 
 def load_layout(path: str | Path) -> AllInLayout:
@@ -129,15 +139,16 @@ def shipped_id_clash(item_id: str, path: Path, doc) -> Problem | None:
         f"layouts by id, so give yours its own (e.g. 'id: {fresh}', or start from 'sheetsmith new')"), severity="warning")
 
 
-def fresh_id(stem: str) -> str:
-    """An id for a user's file named ``stem``: lower-case letters, digits and '-', never a shipped id.
+def fresh_id(stem: str, also_taken: Iterable[str] = ()) -> str:
+    """An id for a user's file named ``stem``: lower-case letters, digits and '-', never a shipped id
+    nor one of ``also_taken`` (the ids of the user's other layouts).
 
     ``"My Sheet"`` → ``"my-sheet"``; ``"q-diamonds"`` → ``"q-diamonds-2"`` (the next free number).
     """
     import re
 
     base = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:34] or "my-sheet"
-    taken = {s.id for s in shipped_layouts()}
+    taken = {s.id for s in shipped_layouts()} | set(also_taken)
     if base not in taken:
         return base
     n = 2
@@ -176,7 +187,7 @@ def item_from_document(doc, path: Path, *, command: str = "check"):
         raise InputError([doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add an 'id:' line)")])
     hint = wrong_command(doc.data, command, doc.file)
     if hint:
-        raise InputError([doc.problem((), hint)])
+        raise UnreadableError([doc.problem((), hint)])  # a file for another command: unreadable here (exit 2)
     if kind in ("deck", "chips", "pad", "tick-pad", "ledger"):
         if kind == "deck":
             from .components.deck import deck_from_document

@@ -32,7 +32,7 @@ from .errors import InputError, Problem
 from .layout.allin import AllInLayout
 from .layout.grid import cell_name
 from .layout.schema import OneLine, StrictModel, validate
-from .registry import display_path, load_layout, shipped_layouts
+from .registry import display_path, load_layout, shipped_layouts, unknown_layout
 from .rules.allin_sheet import FilledSheet
 from .validation import text_problem
 from .yamlpos import Document, load_yaml, shown
@@ -89,8 +89,7 @@ def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
         raise InputError([doc.problem(("game",), f"this is a sheet of game '{spec.game}'; expected 'allin'")])
     layout_path = find_layout(spec.layout, path)
     if layout_path is None:
-        ids = ", ".join(s.id for s in shipped_layouts() if s.game == "allin")
-        raise InputError([doc.problem(("layout",), f"layout {shown(spec.layout)} is neither a shipped id ({ids}) nor a file")])
+        raise InputError([doc.problem(("layout",), unknown_layout(spec.layout))])
     layout = load_layout(layout_path)
     problems: list[Problem] = []
     where: dict[str, tuple[str, int, int]] = {}

@@ -90,12 +90,31 @@ def _copy_text(text: str, new_id: str) -> str:
     return re.sub(r"(?m)^(game:.*)$", rf"\1\nid: {new_id}", body, count=1)
 
 
+def _ids_beside(path: Path) -> set[str]:
+    """The ids of the other layout files in ``path``'s folder (an ``id:`` line, else the file name), so a new
+    sheet never takes the id of a sheet the user already has there."""
+    import re
+
+    ids = set()
+    for other in path.parent.glob("*.y*ml"):
+        if other == path or other.suffix.lower() not in (".yaml", ".yml"):
+            continue
+        try:
+            head = other.read_text(encoding="utf-8", errors="replace")[:20000]
+        except OSError:
+            continue
+        found = re.search(r"^id:\s*['\"]?([^'\"\s#]+)", head, re.M)
+        ids.add(found.group(1) if found else other.stem)
+    return ids
+
+
 def new_layout(game: str, path: str | Path, *, source: Optional[str] = None, force: bool = False) -> NewLayout:
     """Write a starting layout file at ``path``.
 
     Args:
         game: ``allin`` (the only game with sheet layouts).
-        path: the new file (``.yaml``); its name gives the id (:func:`~generator.registry.fresh_id`).
+        path: the new file (``.yaml``); its name gives the id (:func:`~generator.registry.fresh_id`),
+            never one that another layout file in the same folder has.
         source: a shipped id or a layout file to copy; None writes the commented skeleton.
         force: replace ``path`` if it exists.
 
@@ -114,7 +133,7 @@ def new_layout(game: str, path: str | Path, *, source: Optional[str] = None, for
         raise SheetsmithError(f"{path}: give the new file a name ending in .yaml, e.g. my-sheet.yaml")
     if path.exists() and not force:
         raise OutputError(f"{path}: already exists; pass --force to replace it, or pick another name")
-    new_id = fresh_id(path.stem)
+    new_id = fresh_id(path.stem, _ids_beside(path))
     if source is None:
         title = "My sheet, started by 'sheetsmith new allin'."
         text = SKELETON.format(title=title, id=new_id)

@@ -217,7 +217,7 @@ def test_joker_on_a_sheet(tmp_path):
 
 def test_unknown_layout(tmp_path):
     ((line, col, msg),) = sheet_problems(tmp_path, SHEET.replace("layout: q-diamonds", "layout: q-diamond"))
-    assert (line, col) == (2, 9) and "layout 'q-diamond' is neither a shipped id" in msg
+    assert (line, col) == (2, 9) and "layout 'q-diamond' is neither a shipped id" in msg and "did you mean q-diamonds" in msg
 
 
 def test_different_layouts_in_one_game(tmp_path):

@@ -190,3 +190,28 @@ def test_replay_of_a_file_for_verify_exits_2_and_names_verify(tmp_path, capsys, 
     code, _, err = status(["replay", example], tmp_path, capsys)
     assert code == 2
     assert what in err and "sheetsmith verify" in err
+
+
+@pytest.mark.parametrize("example", ["ann.yaml", "flip7-pad.yaml", "fundex-game.yaml"])
+def test_check_of_a_file_for_another_command_exits_2(tmp_path, capsys, example):
+    # "wrong format" is an input check cannot read (exit 2), as for verify, render and replay
+    write(tmp_path, example, (EXAMPLES / example).read_text(encoding="utf-8"))
+    code, _, err = status(["check", example], tmp_path, capsys)
+    assert code == 2 and "sheetsmith verify" in err
+
+
+def test_two_sheets_whose_players_differ_only_in_capitals_are_refused(tmp_path, capsys):
+    # 'ann' (a photo's file name) and 'Ann' (typed in) are the same player's sheet given twice, not two players
+    write(tmp_path, "Ann.yaml", GOOD_SHEET)
+    write(tmp_path, "ann2.yaml", GOOD_SHEET.replace("player: Ann", "player: ann"))
+    code, _, err = status(["verify", "Ann.yaml", "ann2.yaml"], tmp_path, capsys)
+    assert code == 2 and "differ only in capitals" in err
+
+
+def test_a_blank_sheet_is_scored_but_named_as_blank(tmp_path, capsys):
+    # nothing written scores 0 (no rule is broken by an empty grid), but a blank sheet is most likely the wrong one
+    write(tmp_path, "ann.yaml", GOOD_SHEET)
+    write(tmp_path, "bo.yaml", "game: allin\nlayout: q-diamonds\nplayer: Bo\ngrid: |\n"
+          + "  .  .  .  .  .\n" * 2 + "  .  .  G  .  .\n" + "  .  .  .  .  .\n" * 2 + "chips: {earned: 0}\n")
+    code, out, err = status(["verify", "ann.yaml", "bo.yaml"], tmp_path, capsys)
+    assert "nothing is written on Bo's sheet" in out + err

@@ -67,3 +67,14 @@ def test_fresh_ids():
     assert fresh_id("q-diamonds") == "q-diamonds-2"
     assert fresh_id("___") == "my-sheet"
     assert all(fresh_id(s.id) != s.id for s in shipped_layouts())
+
+
+def test_a_second_sheet_never_takes_the_id_of_a_sheet_beside_it(tmp_path, capsys):
+    # 'my sheet.yaml' made into an id is my-sheet, which my-sheet.yaml already has: the next free number
+    assert status(["new", "allin", "my-sheet.yaml"], tmp_path, capsys)[0] == 0
+    code, out, _ = status(["new", "allin", "my sheet.yaml"], tmp_path, capsys)
+    assert code == 0 and "id 'my-sheet-2'" in out
+    assert "sheetsmith show 'my sheet.yaml'" in out  # the hint pastes back into a shell as one argument
+    assert yaml.safe_load((tmp_path / "my sheet.yaml").read_text(encoding="utf-8"))["id"] == "my-sheet-2"
+    code, _, err = status(["check", "my sheet.yaml"], tmp_path, capsys)
+    assert code == 0 and "warning" not in err  # the id is the file name made into an id: nothing to warn of

@@ -59,6 +59,18 @@ def test_score_pad_gets_names_round_scores_and_running_totals(tmp_path):
     assert _written(page, marks[("write", "player1", "round4:round")]) == []
 
 
+def test_a_wrong_written_score_is_drawn_as_written(tmp_path):
+    # the drawing shows the paper as the player filled it in; verify is what finds the mistake
+    (tmp_path / "pad.yaml").write_text("game: flip7\nplayers: [Cy]\nrounds:\n"
+                                       "  - Cy: {cards: [8, 12], score: 22}   # the cards make 20\n"
+                                       "  - Cy: [1, 2]                        # 3, total 25 as Cy adds up\n", encoding="utf-8")
+    item, blank = _blank("flip7-pad")
+    [page] = fill_pages(item, blank, tmp_path / "pad.yaml")
+    marks = {(m.kind, m.owner, m.key): m for m in page.marks}
+    assert _written(page, marks[("write", "player1", "round1:round")]) == ["22"]
+    assert _written(page, marks[("write", "player1", "round2:total")]) == ["25"]
+
+
 def test_tick_pad_gets_a_page_per_player_with_the_cards_ticked(tmp_path):
     (tmp_path / "pad.yaml").write_text(PAD, encoding="utf-8")
     item, blank = _blank("flip7-tick-pad")

@@ -141,9 +141,12 @@ def test_erased_marks_are_never_counted(tmp_path, residue):
     wrong_suit = "S" if card2.suit != "S" else "H"
     erased = [("rank", cell_name(c1), wrong_rank, residue), ("suit", cell_name(c2), wrong_suit, residue),
               ("chip_earned", str(sheet.chips_earned + 1), "", residue)]
+    assert sheet.chips_spent < sheet.chips_earned  # room for a rubbed-out spent tick under a filled circle
+    erased.append(("chip_spent", str(sheet.chips_spent + 1), "", residue))
     reading = read_photo(photo(tmp_path, sheet, params(), style=PENCIL, game=score, extra={"erased": erased}))
     assert right_or_flagged(reading, sheet) == []
     assert sheet.chips_earned + 1 not in reading.chips_earned.marked  # the rubbed-out chip is never counted
+    assert sheet.chips_spent + 1 not in reading.chips_spent.marked  # nor the rubbed-out spent tick
 
 
 # --- framing ----------------------------------------------------------------------------------------

@@ -73,6 +73,13 @@ def test_print_gives_the_pdf_on_each_paper(web, paper, size_pt):
     assert (round(w), round(h)) == size_pt  # A4 is 210 × 297 mm, Letter 8.5 × 11 in
 
 
+def test_print_refuses_a_paper_it_has_no_size_for(web):
+    # A5 is not one of the two papers the sheets are laid out for: say so instead of quietly serving A4
+    r = web.get("/print/pdf/q-diamonds?paper=a5")
+    assert r.status_code == 422 and "a4 or letter" in r.text
+    assert web.get("/print/pdf/q-diamonds?paper=Letter").status_code == 200
+
+
 def test_print_lists_every_shipped_item_with_a_preview(web):
     from generator.registry import shipped_layouts
 

@@ -100,9 +100,12 @@ def shot(driver, name: str, tmp_path: Path, max_height: int = 2600) -> Path:
 
 
 def wait(driver, condition, timeout: float = 120.0):
+    """Poll ``condition(driver)`` until it is true; an element replaced while the page redraws is looked up again."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+    return WebDriverWait(driver, timeout, poll_frequency=0.1,
+                         ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
 
 
 def css(driver, selector: str):

@@ -272,6 +272,16 @@ def load_allin_layout(path: str | Path, *, display: str | None = None, templates
     return layout_from_document(doc, Path(path), templates_dir=templates_dir)
 
 
+def _id_from_name(layout_id: str, stem: str) -> bool:
+    """True when ``layout_id`` is the file name made into an id, numbered or not, as ``sheetsmith new`` gives it
+    (``my sheet.yaml`` → ``my-sheet``, or ``my-sheet-2`` when the folder has a ``my-sheet`` already)."""
+    import re
+
+    from ..registry import fresh_id
+
+    return re.fullmatch(re.escape(fresh_id(stem)) + r"(-[0-9]+)?", layout_id) is not None
+
+
 def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | None = None) -> AllInLayout:
     """Validate a parsed layout document (see :func:`load_allin_layout`)."""
     from ..paths import TEMPLATES_DIR
@@ -356,7 +366,8 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
     clash = shipped_id_clash(layout_id, path, doc)
     if clash is not None:
         warnings.append(clash)
-    elif spec.id and spec.id != path.stem and shipped_id_clash(path.stem, path, doc) is None:
+    elif (spec.id and spec.id != path.stem and not _id_from_name(spec.id, path.stem)
+          and shipped_id_clash(path.stem, path, doc) is None):
         warnings.append(
             doc.problem(
                 ("id",),

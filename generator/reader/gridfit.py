@@ -307,6 +307,9 @@ def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndar
         del good[worst]
         src, dst = np.delete(src, worst, 0), np.delete(dst, worst, 0)
         Hn, _ = cv2.findHomography(src, dst, 0)
+    # (when the loop ran out after leaving an anchor out, the misses are those of the last fit)
+    miss = _apply(np.linalg.inv(Hn), dst) - src
+    warped = float(np.sqrt(np.mean(np.sum(miss ** 2, axis=1)))) > FLAT_MM and len(src) >= 8
     # markers where the anchors' fit puts them join it (their corners are the most exact points there are)
     pts, vals = src, miss
     if warped:

@@ -539,14 +539,14 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     chips_e = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_earned"))
     chips_s = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_spent"))
     eb, es, em = _levels("bubble", [v for _, v, _ in chips_e])
-    earned = _count(_light_decisions(chips_e, eb, es, em, LIGHT["bubble"]), "chip circles")
+    earned = _count(_light_decisions(chips_e, eb, es, em, LIGHT["bubble"], STROKE_LIGHT["bubble"]), "chip circles")
     hidden_e = _hidden([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles")
     hidden_s = _hidden([t for (k, _, _), t in inks.items() if k == "chip_spent"], "spent boxes")
     if hidden_e:  # the spent boxes are read against the circles above them
         earned = CountReading(None, 0.0, hidden_e, earned.marked, earned.unsure)
         hidden_s = hidden_s or "the chip circles above the spent boxes cannot be read"
     pb, ps, pm = _levels("spent", [v for _, v, _ in chips_s])
-    spent = _count(_light_decisions(chips_s, pb, ps, pm, LIGHT["spent"]), "spent boxes")
+    spent = _count(_light_decisions(chips_s, pb, ps, pm, LIGHT["spent"], STROKE_LIGHT["spent"]), "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
     if hidden_s:
         spent = CountReading(None, 0.0, hidden_s, spent.marked, spent.unsure)
@@ -562,6 +562,12 @@ alone are (a rubbed-out mark smeared over its box can hold as much ink as a ligh
 an eraser leaves (15–60 % of the graphite) is lighter than every mark the same hand made.  A tick that
 mostly misses its box still has strokes as dark as the others; a rubbed-out one does not."""
 
+STROKE_LIGHT = {"box": 0.62, "ring": 0.55, "bubble": 0.7, "spent": 0.62}
+"""A mark whose darkest strokes alone are below this share of the sheet's own strokes is too light, whatever its
+ink.  Higher for chip circles: a bubble, full or half filled, has strokes as dark as the others, while 60 % of a
+rubbed-out bubble's graphite, smeared, reaches two thirds of their ink.  Not for the thin strokes of a tick, whose
+darkest part varies by a third with how the tick crosses the box."""
+
 
 def _measured(mark: float, kind: str) -> float | None:
     """The typical mark when it was measured on this sheet (``None`` when assumed: too few clear marks)."""
@@ -573,12 +579,13 @@ def _peak_level(peaks: list[float]) -> float | None:
     return float(np.median(peaks)) if len(peaks) >= 3 else None
 
 
-def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: float | None, share: float) -> bool:
+def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: float | None, share: float,
+               stroke_share: float | None = None) -> bool:
     """True when a mark is far lighter than the sheet's own marks (see :data:`LIGHT`); never when the sheet
     has too few clear marks of the kind to tell (``mark`` or, for boxes and circles, ``peak_level`` is ``None``)."""
     if mark is None:
         return False
-    if peak is not None and peak_level is not None and peak < share * peak_level:
+    if peak is not None and peak_level is not None and peak < (stroke_share or share) * peak_level:
         return True  # strokes far lighter than the sheet's own, however wide the smudge spreads the ink
     if ink >= share * mark:
         return False
@@ -588,12 +595,12 @@ def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: f
 
 
 def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: float, mark: float,
-                     share: float) -> list[tuple[int, Decision]]:
+                     share: float, stroke_share: float | None = None) -> list[tuple[int, Decision]]:
     """Decisions for a row of chip circles or spent boxes ``(number, ink, peak)``, too-light marks unsure."""
     out = [(i, _decide(v, blank, sure, mark)) for i, v, _ in items]
     level = _peak_level([p for (i, v, p), (_, d) in zip(items, out) if d.marked and v >= 0.8 * mark])
     for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)):
-        if d.marked and _too_light(v, mark, p, level, share):  # (no peak level: too few clear marks to tell)
+        if d.marked and _too_light(v, mark, p, level, share, stroke_share):  # (no peak level: too few clear marks to tell)
             out[k] = (i, Decision(None, v, 0.0))
     return out
 

@@ -2,9 +2,10 @@
 
 The drawing uses only the blank pad's mark targets (name boxes, write-in boxes,
 tick boxes: :mod:`generator.sheets.pads` records them), so it follows any
-change to the pad's geometry.  What is written is the score that counts for
-each line (the score of its cards, 0 for a bust, else the score written: as
-:func:`generator.flip7_pad.pad_report` counts it) and the running totals.
+change to the pad's geometry.  What is drawn is what the player wrote: the
+score written on a line where the file gives one (even a wrong one: the
+drawing shows the paper, ``verify`` checks it), else the score of the line's
+cards (0 for a bust), and the running totals of those.
 
 * Score pad: the players' names over their columns (on whichever page of
   the pad holds the column), then per round each player's round score and
@@ -52,9 +53,13 @@ def _tick(scene: Scene, box: MarkTarget) -> None:
 
 
 def _scores(pad: "TypedPad") -> list[dict[str, int]]:
+    """Each round's score as the player wrote it on the pad: the written score where the file gives one
+    (right or wrong: ``verify`` is what checks it), else the score of the line's cards (0 for a bust)."""
     from ..flip7_pad import pad_report
 
-    return pad_report(pad)["rounds"]
+    counted = pad_report(pad)["rounds"]
+    return [{name: (line.written if line.written is not None else row[name]) for name, line in lines.items()}
+            for lines, row in zip(pad.rounds, counted)]
 
 
 def fill_score_pad(blank: list[Scene], pad: "TypedPad") -> list[Scene]:

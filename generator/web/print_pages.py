@@ -27,7 +27,12 @@ EDITOR_FILE = "layout.yaml"
 
 
 def _paper(paper: str) -> str:
-    return paper if paper in PAPERS else "a4"
+    """The paper a request names (``a4``, ``letter``, any case); another name is a 422 that lists the sizes."""
+    from fastapi import HTTPException
+
+    if paper.lower() in PAPERS:
+        return paper.lower()
+    raise HTTPException(422, f"paper {paper[:40]!r}: sheetsmith prints on {' or '.join(PAPERS)}")
 
 
 @lru_cache(maxsize=1)
