@@ -22,10 +22,54 @@ from ..paper import Paper, papers
 from ..sheets.allin import MARKER_DICTIONARY, MARKER_SIZE, marker_block, marker_boxes
 
 DETECT_SIDE = 1800
+"""Markers are searched in a copy of the photo scaled down to this longest side (pixels)."""
 DROP_MM = 3.0
 """When the fit misses some marker corner by more than this (mm), the marker without which the others
 fit best is left out (while at least three stay)."""
-"""Markers are searched in a copy of the photo scaled down to this longest side (pixels)."""
+
+
+@dataclass(frozen=True)
+class Warp:
+    """How far the sheet lies from a flat page, as a smooth field of displacements: page point ``p``
+    (mm) shows in the photo where the homography puts ``p + d(p)``.
+
+    ``d`` is sampled every ``step`` mm from ``(x0, y0)``: ``dx``, ``dy`` are ``(ny, nx)`` float32 arrays (mm),
+    interpolated bilinearly (held constant beyond the samples).
+    """
+
+    x0: float
+    y0: float
+    step: float
+    dx: np.ndarray
+    dy: np.ndarray
+
+    def at(self, pts_mm: np.ndarray) -> np.ndarray:
+        """The displacement ``(N, 2)`` mm at page points ``(N, 2)`` mm."""
+        pts = np.asarray(pts_mm, np.float64).reshape(-1, 2)
+        ny, nx = self.dx.shape
+        gx = np.clip((pts[:, 0] - self.x0) / self.step, 0, nx - 1)
+        gy = np.clip((pts[:, 1] - self.y0) / self.step, 0, ny - 1)
+        i0, j0 = np.minimum(gy.astype(int), ny - 2).clip(0), np.minimum(gx.astype(int), nx - 2).clip(0)
+        fy, fx = gy - i0, gx - j0
+        out = np.empty_like(pts)
+        for k, f in enumerate((self.dx, self.dy)):
+            i1, j1 = np.minimum(i0 + 1, ny - 1), np.minimum(j0 + 1, nx - 1)
+            out[:, k] = (f[i0, j0] * (1 - fx) * (1 - fy) + f[i0, j1] * fx * (1 - fy) + f[i1, j0] * (1 - fx) * fy + f[i1, j1] * fx * fy)
+        return out
+
+    def grid(self, box_mm: tuple[float, float, float, float], ppm: float) -> tuple[np.ndarray, np.ndarray]:
+        """The displacement over a page region at ``ppm`` pixels per mm: two float32 arrays (mm)."""
+        import cv2
+
+        x0, y0, x1, y1 = box_mm
+        w, h = int(round((x1 - x0) * ppm)), int(round((y1 - y0) * ppm))
+        # map output pixel centres to sample coordinates, and let remap interpolate the samples
+        xs = ((x0 + np.arange(w) / ppm) - self.x0) / self.step
+        ys = ((y0 + np.arange(h) / ppm) - self.y0) / self.step
+        mx, my = np.meshgrid(xs.astype(np.float32), ys.astype(np.float32))
+        dx = cv2.remap(self.dx, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        dy = cv2.remap(self.dy, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return dx, dy
 
 
 @dataclass(frozen=True)
@@ -50,13 +94,18 @@ class SheetFit:
     offsets: dict[int, tuple[float, float]] = None
     """Marker id → (x, y) of its centre (mm) and how far (mm) the photo shows it from where the fit puts it:
     ``{id: (x, y, dx, dy)}``; the sheet's bend near each marker."""
+    warp: Warp | None = None
+    """The sheet's departure from a flat page (a fold, a curl) as fitted on its printed grid, or ``None``."""
 
     def to_image(self, pts_mm: np.ndarray) -> np.ndarray:
-        """Map page points ``(N, 2)`` in mm to photo pixels ``(N, 2)``."""
-        return _apply(self.homography, pts_mm)
+        """Map page points ``(N, 2)`` in mm to photo pixels ``(N, 2)`` (through the warp, if any)."""
+        pts = np.asarray(pts_mm, np.float64).reshape(-1, 2)
+        if self.warp is not None:
+            pts = pts + self.warp.at(pts)
+        return _apply(self.homography, pts)
 
     def to_page(self, pts_px: np.ndarray) -> np.ndarray:
-        """Map photo pixels ``(N, 2)`` to page millimetres ``(N, 2)``."""
+        """Map photo pixels ``(N, 2)`` to page millimetres ``(N, 2)`` (the homography alone)."""
         return _apply(np.linalg.inv(self.homography), pts_px)
 
 
@@ -77,6 +126,43 @@ def _detector():
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
+def detect_all_markers(gray: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """Every ArUco marker detection in a grey photo ``(H, W) uint8``, an id as often as it is seen.
+
+    Returns:
+        ``(id, corners)`` pairs, the corners ``(4, 2)`` in photo pixels (float32) in the
+        marker's own order: top-left, top-right, bottom-right, bottom-left as printed.
+    """
+    import cv2
+
+    h, w = gray.shape[:2]
+    scale = min(1.0, DETECT_SIDE / max(h, w))
+    small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    corners, ids, _ = _detector().detectMarkers(small)
+    out: list[tuple[int, np.ndarray]] = []
+    if ids is None:
+        return out
+    for c, i in zip(corners, ids.ravel()):
+        pts = c.reshape(4, 2).astype(np.float32) / scale
+        if scale < 1:  # refine the corners on the full-size photo
+            win = int(max(2, min(6, 0.8 / scale)))
+            pts = cv2.cornerSubPix(gray, pts.reshape(-1, 1, 2).copy(), (win, win), (-1, -1),
+                                   (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)).reshape(4, 2)
+        out.append((int(i), pts))
+    return out
+
+
+def largest(detections: list[tuple[int, np.ndarray]]) -> dict[int, np.ndarray]:
+    """One detection per id: the largest (a marker seen twice is most likely a small false detection)."""
+    import cv2
+
+    found: dict[int, np.ndarray] = {}
+    for key, pts in detections:
+        if key not in found or cv2.contourArea(pts) > cv2.contourArea(found[key]):
+            found[key] = pts
+    return found
+
+
 def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
     """Find ArUco markers in a grey photo ``(H, W) uint8``.
 
@@ -85,25 +171,71 @@ def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
         marker's own order: top-left, top-right, bottom-right, bottom-left as printed.
         When an id is seen twice, the larger one is kept.
     """
-    import cv2
+    return largest(detect_all_markers(gray))
 
-    h, w = gray.shape[:2]
-    scale = min(1.0, DETECT_SIDE / max(h, w))
-    small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    corners, ids, _ = _detector().detectMarkers(small)
-    found: dict[int, np.ndarray] = {}
-    if ids is None:
-        return found
-    for c, i in zip(corners, ids.ravel()):
-        pts = c.reshape(4, 2).astype(np.float32) / scale
-        if scale < 1:  # refine the corners on the full-size photo
-            win = int(max(2, min(6, 0.8 / scale)))
-            pts = cv2.cornerSubPix(gray, pts.reshape(-1, 1, 2).copy(), (win, win), (-1, -1),
-                                   (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)).reshape(4, 2)
-        key = int(i)
-        if key not in found or cv2.contourArea(pts) > cv2.contourArea(found[key]):
-            found[key] = pts
-    return found
+
+def two_sheets(detections: list[tuple[int, np.ndarray]]) -> bool:
+    """True when the detections show two sheets: two or more marker ids each seen twice, far apart
+    (two sheets of one paper size), or three or more markers of each of two paper sizes."""
+    by_id: dict[int, list[np.ndarray]] = {}
+    for key, pts in detections:
+        by_id.setdefault(key, []).append(pts)
+    doubled = 0
+    for pts in by_id.values():
+        if len(pts) < 2:
+            continue
+        size = max(float(np.linalg.norm(p[0] - p[2])) for p in pts)
+        centres = [p.mean(axis=0) for p in pts]
+        if max(float(np.linalg.norm(a - b)) for a in centres for b in centres) > 3 * size:
+            doubled += 1
+    if doubled >= 2:
+        return True
+    blocks: dict[int, int] = {}
+    for key in by_id:
+        for p in papers().values():
+            base = marker_block(p.id)
+            if base <= key < base + 8:
+                blocks[base] = blocks.get(base, 0) + 1
+    return sum(1 for n in blocks.values() if n >= 3) >= 2
+
+
+CORNERS = {"tl": "top-left", "tr": "top-right", "br": "bottom-right", "bl": "bottom-left"}
+
+
+def outside_sides(paper: Paper, found_slots: set[str], to_image, image_size: tuple[int, int]) -> tuple[str, list[str]] | None:
+    """Which part of the sheet lies outside the photo, judged from the corner markers not found.
+
+    Args:
+        found_slots: the slots of the markers found (``tl``, ``tm`` …).
+        to_image: page mm ``(N, 2)`` → photo px ``(N, 2)`` (the fit on the markers found).
+        image_size: ``(width, height)`` of the photo.
+
+    Returns:
+        ``(part, slots)`` — ``part`` as a phrase (``"the bottom of the sheet"``, ``"the top-left corner
+        of the sheet"``), ``slots`` the missing corner markers that the fit puts outside the photo —
+        or ``None`` when every missing corner marker would be inside the photo (covered, not cut off).
+    """
+    w, h = image_size
+    boxes = {slot: (x, y) for _, (slot, x, y) in marker_boxes(paper).items()}
+    out = []
+    for slot in ("tl", "tr", "bl", "br"):  # reading order, as messages name them
+        if slot in found_slots:
+            continue
+        x, y = boxes[slot]
+        c = to_image(np.array([[x, y], [x + MARKER_SIZE, y], [x + MARKER_SIZE, y + MARKER_SIZE], [x, y + MARKER_SIZE]], np.float64))
+        if (c[:, 0] < 0).any() or (c[:, 1] < 0).any() or (c[:, 0] > w - 1).any() or (c[:, 1] > h - 1).any():
+            out.append(slot)
+    if not out:
+        return None
+    sides = {"top": {"tl", "tr"}, "bottom": {"bl", "br"}, "left": {"tl", "bl"}, "right": {"tr", "br"}}
+    whole = [side for side, pair in sides.items() if pair <= set(out)]
+    if len(out) == 1:
+        part = f"the {CORNERS[out[0]]} corner of the sheet"
+    elif len(whole) == 1:
+        part = f"the {whole[0]} of the sheet"
+    else:
+        part = "part of the sheet"
+    return part, out
 
 
 def paper_of(ids: list[int]) -> Paper | None:

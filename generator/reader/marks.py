@@ -30,12 +30,15 @@ import numpy as np
 
 from ..scene import MarkTarget, Scene
 from ..sheets.allin import MARKER_SIZE, marker_cells
+from .light import estimate_light
 from .markers import SheetFit
 
 PPM = 8.0
 """Pixels per millimetre of the rectified page."""
 SEARCH_MM = 2.0
 """How far (mm) a card space may lie from where the homography puts it."""
+GRID_SEARCH_MM = 1.2
+"""… and from where the fit on the grid's own print puts it (less than half a rank box's pitch)."""
 RING_SECTORS = 12
 RING_RANK = 5
 """A suit's ring score is the ``RING_RANK``-th highest of its ``RING_SECTORS`` sector means."""
@@ -51,11 +54,24 @@ class TargetInk:
     sectors: tuple[float, ...] | None = None
     """For a suit: the mean extra darkness in each of the ring's sectors (NaN where masked),
     sector 0 pointing left, counting clockwise on the page (3 points up, 9 down)."""
+    peak: float = 0.0
+    """The darkest strokes' darkness (90th percentile of the extra darkness where the ink is measured):
+    a mark rubbed out is lighter than the sheet's own strokes, however much of the box it covers."""
+    contrast: float = float("nan")
+    """How dark the target's own print shows, as a share of what the template expects (NaN: no print to see);
+    :func:`measure` turns it into a share of the sheet's typical contrast for the kind."""
+    cover: float = float("nan")
+    """For a rank box: its print against the band around it (:func:`_cover`), as a share of the template's."""
+    hidden: str = ""
+    """Why the target cannot be judged: ``outside`` (the photo), ``edge`` (of a hard shadow), ``glare``,
+    ``hidden`` (its print is not visible), or ``""``."""
 
 
 UP_SECTORS = (1, 2, 3, 4)
 DOWN_SECTORS = (7, 8, 9, 10)
 """The ring sectors facing the suit above and the suit below."""
+SIDE_SECTORS = (0, 5, 6, 11)
+"""The ring sectors left and right of the symbol (only its own circle passes there)."""
 
 
 def ring_score(sectors: tuple[float, ...], exclude: tuple[int, ...] = ()) -> float:
@@ -113,6 +129,11 @@ def template(scene: Scene, key: tuple, ppm: float = PPM) -> np.ndarray:
     return _TEMPLATES[k]
 
 
+_DARKNESS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+"""The template's darkness over a measured region, by template, region and colour softness (the same for
+photos of one sheet taken alike)."""
+
+
 def template_darkness(rgb: np.ndarray, chroma_sigma_px: float) -> tuple[np.ndarray, np.ndarray]:
     """Darkness ``1 − max(R,G,B)`` and luminance darkness of a template crop (RGB uint8).
 
@@ -151,16 +172,28 @@ def shrink(img: np.ndarray, fit: SheetFit, ppm: float = PPM) -> tuple[np.ndarray
     return small, replace(fit, homography=H, px_per_mm=fit.px_per_mm * f)
 
 
-def rectify(img: np.ndarray, fit: SheetFit, box_mm: tuple[float, float, float, float], ppm: float = PPM) -> np.ndarray:
-    """The page region ``(x0, y0, x1, y1)`` mm cut from the photo through the homography, at ``ppm`` (same dtype, BGR)."""
+def rectify(img: np.ndarray, fit: SheetFit, box_mm: tuple[float, float, float, float], ppm: float = PPM,
+            border: tuple | None = None) -> np.ndarray:
+    """The page region ``(x0, y0, x1, y1)`` mm cut from the photo through the fit (its homography, and
+    its warp when the sheet is not flat), at ``ppm`` pixels per mm (same dtype, BGR).  Beyond the photo's
+    edge its last pixels are repeated, or ``border`` (a colour) is shown."""
     import cv2
 
+    mode = cv2.BORDER_REPLICATE if border is None else cv2.BORDER_CONSTANT
+    value = border if border is not None else 0
     x0, y0, x1, y1 = box_mm
     H = fit.homography
-    src = img
-    S = np.array([[1 / ppm, 0, x0], [0, 1 / ppm, y0], [0, 0, 1]], np.float64)
     size = (int(round((x1 - x0) * ppm)), int(round((y1 - y0) * ppm)))
-    return cv2.warpPerspective(src, H @ S, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    if fit.warp is None:
+        S = np.array([[1 / ppm, 0, x0], [0, 1 / ppm, y0], [0, 0, 1]], np.float64)
+        return cv2.warpPerspective(img, H @ S, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=mode, borderValue=value)
+    dx, dy = fit.warp.grid(box_mm, ppm)
+    u = (x0 + np.arange(size[0], dtype=np.float32) / ppm)[None, :] + dx
+    v = (y0 + np.arange(size[1], dtype=np.float32) / ppm)[:, None] + dy
+    d = H[2, 0] * u + H[2, 1] * v + H[2, 2]
+    mx = ((H[0, 0] * u + H[0, 1] * v + H[0, 2]) / d).astype(np.float32)
+    my = ((H[1, 0] * u + H[1, 1] * v + H[1, 2]) / d).astype(np.float32)
+    return cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=mode, borderValue=value)
 
 
 def flatten(bgr: np.ndarray, ppm: float = PPM) -> np.ndarray:
@@ -235,9 +268,21 @@ def _ideal_marker(marker_id: int, sigma_mm: float, ppm: float, margin: float) ->
     return centred, mean, float(centred @ centred / v.size)
 
 
-def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM) -> BlurField:
+@lru_cache(maxsize=64)
+def _ideal_markers(marker_id: int, sigmas: tuple[float, ...], ppm: float, margin: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_ideal_marker` for every blur of ``sigmas``: the centred models as rows of one matrix, and their variances."""
+    rows = [_ideal_marker(marker_id, s, ppm, margin) for s in sigmas]
+    return np.stack([r[0] for r in rows]), np.array([r[2] for r in rows])
+
+
+def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict[int, np.ndarray] | None = None) -> BlurField:
     """The photo's softness: at each marker found, the Gaussian sigma that best turns the
-    marker's exact drawing into what the photo shows (see :class:`BlurField`)."""
+    marker's exact drawing into what the photo shows (see :class:`BlurField`).
+
+    Args:
+        corners: marker id → its four corners in ``img`` pixels; each marker is then straightened
+            through its own corners (right even where the sheet is folded or curled), else through ``fit``.
+    """
     import cv2
 
     from ..sheets.allin import marker_boxes
@@ -246,21 +291,28 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM) -> BlurField:
     margin = 2.0
     points, sig_px, sig_mm = [], [], []
 
-    def misfit(g: np.ndarray, g_var: float, mid: int, sgm: float) -> float:
-        # least squares of photo = a * model + b, in closed form: what is left of the photo's variance
-        centred, _, var = _ideal_marker(mid, round(sgm, 3), ppm, margin)
-        cov = float(centred @ g) / g.size
-        return g_var - cov * cov / max(var, 1e-12)
+    sigmas = np.round(np.arange(0.0, 1.2501, 0.05), 3)
 
     for mid in list(fit.found):
         _, x, y = boxes[mid]
-        patch = rectify(img, fit, (x - margin, y - margin, x + MARKER_SIZE + margin, y + MARKER_SIZE + margin), ppm)
+        local = fit
+        if corners is not None and mid in corners:
+            s = MARKER_SIZE
+            page = np.array([(x, y), (x + s, y), (x + s, y + s), (x, y + s)], np.float64)
+            Hm, _ = cv2.findHomography(page, np.asarray(corners[mid], np.float64), 0)
+            if Hm is not None:
+                local = replace(fit, homography=Hm, warp=None)
+        patch = rectify(img, local, (x - margin, y - margin, x + MARKER_SIZE + margin, y + MARKER_SIZE + margin), ppm)
         g = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float64).ravel()
         g = g - g.mean()
         g_var = float(g @ g) / g.size
-        coarse = min(np.arange(0.0, 1.21, 0.1), key=lambda sgm: misfit(g, g_var, mid, sgm))
-        best = min((coarse - 0.05, coarse, coarse + 0.05), key=lambda sgm: misfit(g, g_var, mid, max(0.0, sgm)) if sgm >= 0 else np.inf)
-        best = max(0.0, float(best))
+        # least squares of photo = a * model + b, in closed form, for every blur at once: what is left of
+        # the photo's variance; the best tenth of a millimetre, then the best twentieth beside it
+        models, var = _ideal_markers(mid, tuple(sigmas), ppm, margin)
+        cov = models @ g / g.size
+        misfit = g_var - cov * cov / np.maximum(var, 1e-12)
+        coarse = min(range(0, len(sigmas) - 1, 2), key=lambda i: misfit[i])
+        best = float(sigmas[min((i for i in (coarse - 1, coarse, coarse + 1) if 0 <= i < len(sigmas)), key=lambda i: misfit[i])])
         cx, cy = x + MARKER_SIZE / 2, y + MARKER_SIZE / 2
         points.append((cx, cy))
         sig_mm.append(best)
@@ -330,7 +382,8 @@ def _bbox(targets: list[MarkTarget], pad: float) -> tuple[float, float, float, f
     )
 
 
-def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, ppm: float = PPM, *, blur: BlurField | None = None) -> Measurement:
+def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, ppm: float = PPM, *, blur: BlurField | None = None,
+            grid=None) -> Measurement:
     """Measure the ink in every mark target of ``scene`` on the photo ``img`` (BGR uint8).
 
     Args:
@@ -338,6 +391,8 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
         scene: the blank sheet's scene, drawn for the layout and paper the sheet code names.
         template_key: a key identifying the scene, for the template cache.
         blur: the photo's blur if already measured (:func:`measure_blur`).
+        grid: the fit on the grid's own print (:func:`.gridfit.fit_grid`), when ``fit`` comes from it:
+            the spaces are then looked for only :data:`GRID_SEARCH_MM` around where it puts them.
 
     Returns:
         the :class:`Measurement`; inks are relative to blank paper (about 0 when nothing is marked).
@@ -353,21 +408,27 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
     # page region at ppm, aligned to the template's pixel grid
     x0, y0 = np.floor(x0 * ppm) / ppm, np.floor(y0 * ppm) / ppm
     rect = rectify(img, fit, (x0, y0, x1, y1), ppm)
-    flat = flatten(rect, ppm)
+    full = template(scene, template_key, ppm)
+    oy, ox = int(round(y0 * ppm)), int(round(x0 * ppm))
+    h, w = rect.shape[:2]
+    crop = np.full((h, w, 3), 255, np.uint8)
+    sub = full[oy:oy + h, ox:ox + w]
+    crop[: sub.shape[0], : sub.shape[1]] = sub
+    light = estimate_light(rect, crop, ppm, (x0, y0))
+    flat = rect.astype(np.float32) / 255.0 / np.maximum(light.paper, 0.05)
     b, g, r = cv2.split(flat)
     D = 1.0 - cv2.max(cv2.max(b, g), r)
     L = 1.0 - cv2.min(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY), 1.0)
     field_ = blur if blur is not None else measure_blur(img, fit, ppm)
     blur = field_.median
-    full = template(scene, template_key, ppm)
-    oy, ox = int(round(y0 * ppm)), int(round(x0 * ppm))
-    h, w = D.shape
-    crop = np.full((h, w, 3), 255, np.uint8)
-    sub = full[oy:oy + h, ox:ox + w]
-    crop[: sub.shape[0], : sub.shape[1]] = sub
     # colour in a photo is softer than brightness (Bayer sensor, JPEG 4:2:0): about two photo pixels
-    chroma = max(2.0 / max(fit.px_per_mm, 1e-6), 0.2) * ppm
-    tD, tL = template_darkness(crop, chroma)
+    chroma = round(max(2.0 / max(fit.px_per_mm, 1e-6), 0.2) * ppm * 4) / 4
+    key = (template_key, ppm, x0, y0, w, h, chroma)
+    if key not in _DARKNESS:
+        _DARKNESS[key] = template_darkness(crop, chroma)
+        while len(_DARKNESS) > 4:
+            _DARKNESS.pop(next(iter(_DARKNESS)))
+    tD, tL = _DARKNESS[key]
     s_px = max(blur, 0.05) * ppm
     tDb = cv2.GaussianBlur(tD, (0, 0), s_px)
     tLb = cv2.GaussianBlur(tL, (0, 0), s_px)
@@ -376,7 +437,7 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
     grow = int(round((0.2 + 0.6 * blur) * ppm)) | 1
     dark = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))).astype(bool)
     # round the suits, a narrower mask (a tight circle runs close to its symbol): what the print
-    # leaves beyond it is the same in every space and comes off sector by sector (see below)
+    # leaves beyond it is small next to a circle
     grow_s = int(round((0.05 + 0.3 * blur) * ppm)) | 1
     dark_suits = cv2.dilate((tDb > 0.3).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow_s, grow_s))).astype(bool)
 
@@ -386,7 +447,8 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
     # --- register each group
     shifts: dict[str, tuple[float, float, float]] = {}
     centres: dict[str, tuple[float, float]] = {}
-    search = SEARCH_MM + 2 * min(fit.residual_mm, 1.0)
+    used = grid is not None and any(a.used for a in grid.anchors.values())
+    search = GRID_SEARCH_MM if used else SEARCH_MM + 2 * min(fit.residual_mm, 1.0)
     near_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(0.8 * ppm) | 1, int(0.8 * ppm) | 1))
     for name, (_targets, anchors) in groups.items():
         bx0, by0, bx1, by1 = _bbox(anchors, 1.5)
@@ -416,10 +478,13 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
     bend += [(mx, my, ddx, ddy, 2.0) for mx, my, ddx, ddy in (fit.offsets or {}).values()]
 
     # --- score every target
-    paper_px = (~dark) & (tDb < 0.02)
-    E_all = D - tDb
-    base = float(np.median(E_all[paper_px])) if paper_px.any() else 0.0
-    noise = float(1.4826 * np.median(np.abs(E_all[paper_px] - base))) if paper_px.any() else 0.02
+    # the blank paper's level and noise (on every third row and column: plenty of pixels, a ninth of the work)
+    sub = (slice(None, None, 3), slice(None, None, 3))
+    paper_px = (~dark[sub]) & (tDb[sub] < 0.02)
+    e_paper = (D[sub] - tDb[sub])[paper_px]
+    base = float(np.median(e_paper)) if e_paper.size else 0.0
+    noise = float(1.4826 * np.median(np.abs(e_paper - base))) if e_paper.size else 0.02
+    base_l = float(np.median(L[sub][paper_px])) if e_paper.size else 0.0
     inks: dict[tuple[str, str, str], TargetInk] = {}
     for name, (targets, _) in groups.items():
         dx, dy, _, _ = registration[name]
@@ -448,40 +513,30 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
             for t in targets:
                 sx, sy = own.get(t.owner) or _local_shift(t.x + t.w / 2, t.y + t.h / 2, bend)
                 sg = field_.at(t.x + t.w / 2, t.y + t.h / 2)
-                ink = _measure_one(t, D, tD, dark, base, (sx, sy), x0, y0, ppm, sg)
-                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (sx, sy))
+                ink, peak, con = _measure_one(t, D, tD, dark, base, (sx, sy), x0, y0, ppm, sg, L=L - base_l, tL=tL)
+                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (sx, sy), peak=peak, contrast=con)
             continue
         patch_d = cv2.getRectSubPix(D, (pw, ph), centre)
+        patch_l = cv2.getRectSubPix(L, (pw, ph), centre) - base_l
         sg = field_.at(*centres[name])
         bad = (dark_suits if name.endswith("/suits") else dark)[iy0:iy1, ix0:ix1]
         tg = _blurred(tD, (iy0, iy1, ix0, ix1), sg * ppm)
+        tl = _blurred(tL, (iy0, iy1, ix0, ix1), sg * ppm)
         E = patch_d - base - _gain(patch_d - base, tg, bad) * tg
+        origin = (x0 + ix0 / ppm, y0 + iy0 / ppm)
         for t in targets:
-            ink = _target_ink(t, E, bad, (x0 + ix0 / ppm, y0 + iy0 / ppm), ppm, sg)
+            ink, peak = _target_ink(t, E, bad, origin, ppm, sg)
+            con = _contrast(t, patch_l, tl, origin, ppm)
             if isinstance(ink, tuple):
-                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ring_score(ink), (dx, dy), ink)
+                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ring_score(ink), (dx, dy), ink, peak, con)
             else:
-                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (dx, dy))
-    # ranks and suits are mostly blank on any sheet: their median is this sheet's blank level for the kind
-    # (each suit apart: the print left over after subtraction depends on the symbol's shape)
-    keys = [key for key in inks if key[0] == "rank"]
-    if len(keys) >= 6:
-        b = float(np.median([inks[k].ink for k in keys]))
-        for k in keys:
-            inks[k].ink -= b
-    # a suit's ring, sector by sector: the print around it (its neighbours, the frame's corner) leaves
-    # the same trace in every space, so each sector's median over the spaces is taken off
-    for suit in ("S", "H", "D", "C"):
-        keys = [key for key in inks if key[0] == "suit" and key[2] == suit and inks[key].sectors is not None]
-        if len(keys) < 6:
-            continue
-        table = np.array([inks[k].sectors for k in keys], np.float64)
-        with np.errstate(all="ignore"):
-            med = np.nanmedian(table, axis=0) if np.isfinite(table).any() else np.zeros(RING_SECTORS)
-        med = np.nan_to_num(med)
-        for k, row in zip(keys, table):
-            inks[k].sectors = tuple(float(v) for v in row - med)
-            inks[k].ink = ring_score(inks[k].sectors)
+                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (dx, dy), None, peak, con)
+            if t.kind == "rank":
+                inks[(t.kind, t.owner, t.key)].cover = _cover(t, patch_l, tl, origin, ppm)
+    _judge_visibility(inks, fit, img.shape, light)
+    # every target is judged on its own: a rank box against its space's other boxes, a suit's ring against
+    # its own space (the decisions take those blank levels off), a chip circle or spent box against the
+    # paper around it; never against how the same box looks in other spaces
     return Measurement(inks, blur, registration, noise, None, (x0, y0))
 
 
@@ -511,27 +566,139 @@ def _gain(photo: np.ndarray, tpl: np.ndarray, bad: np.ndarray) -> float:
     return min(2.5, max(0.6, ratio))
 
 
+VISIBLE = 0.5
+"""A target whose print shows less than this share of the contrast typical of its kind on this sheet
+cannot be judged: its print is washed out (glare), covered, or not there."""
+
+
+def _contrast(t: MarkTarget, Lp: np.ndarray, tl: np.ndarray, origin: tuple[float, float], ppm: float) -> float:
+    """How dark the target's own print (its outline, its symbol) shows in the photo's luminance darkness ``Lp``,
+    as a share of the template's ``tl`` (both patches with top-left ``origin`` mm); NaN where nothing is printed."""
+    ox, oy = origin
+    pad = 0.4
+    xa, ya = max(0, int(round((t.x - pad - ox) * ppm))), max(0, int(round((t.y - pad - oy) * ppm)))
+    xb, yb = int(round((t.x + t.w + pad - ox) * ppm)), int(round((t.y + t.h + pad - oy) * ppm))
+    tt = tl[ya:yb, xa:xb]
+    if tt.size < 4:
+        return float("nan")
+    on = tt > max(0.05, 0.5 * float(tt.max()))
+    if int(on.sum()) < 6:
+        return float("nan")
+    return float(np.median(Lp[ya:yb, xa:xb][on]) / max(float(np.median(tt[on])), 1e-3))
+
+
+def _cover(t: MarkTarget, Lp: np.ndarray, tl: np.ndarray, origin: tuple[float, float], ppm: float) -> float:
+    """How dark the target's print shows against the band just outside it (1.2 mm), as a share of the same in
+    the template (same arguments as :func:`_contrast`); NaN where nothing is printed.  A thumb or an object
+    over the target is darker than paper, so :func:`_contrast` finds the print "dark enough", but the print
+    does not stand out from the band around it.  A tick crossing the band lowers it for that box only, so
+    :func:`_judge_visibility` takes it for a space's rank boxes together."""
+    ox, oy = origin
+    pad, band = 0.4, 1.2
+    h, w = tl.shape
+    xa, ya = max(0, int(round((t.x - band - ox) * ppm))), max(0, int(round((t.y - band - oy) * ppm)))
+    xb, yb = min(w, int(round((t.x + t.w + band - ox) * ppm))), min(h, int(round((t.y + t.h + band - oy) * ppm)))
+    tt, lp = tl[ya:yb, xa:xb], Lp[ya:yb, xa:xb]
+    if tt.size < 4:
+        return float("nan")
+    yy, xx = np.mgrid[ya:yb, xa:xb]
+    inner = ((xx >= (t.x - pad - ox) * ppm) & (xx < (t.x + t.w + pad - ox) * ppm)
+             & (yy >= (t.y - pad - oy) * ppm) & (yy < (t.y + t.h + pad - oy) * ppm))
+    peak = float(tt[inner].max()) if inner.any() else 0.0
+    on = inner & (tt > max(0.05, 0.5 * peak))
+    ring = ~inner & (tt < 0.25 * peak)
+    if int(on.sum()) < 6 or int(ring.sum()) < 6:
+        return float("nan")
+    return float((np.median(lp[on]) - np.median(lp[ring])) / max(float(np.median(tt[on]) - np.median(tt[ring])), 1e-3))
+
+
+COVERED = 0.5
+"""A space whose rank boxes, at least half of them, show their print against the band around them with less
+than this share of the sheet's typical figure is covered (a thumb, an object): its boxes are not visible."""
+
+
+def _judge_visibility(inks: dict, fit: SheetFit, shape: tuple, light) -> None:
+    """Mark every target that cannot be judged (:attr:`TargetInk.hidden`): outside the photo, near a hard
+    shadow's edge, or with its print showing less than :data:`VISIBLE` of its kind's typical contrast
+    (under glare when the paper there is far brighter than the sheet's, or the sensor is clipped).
+    The contrast becomes a share of the kind's typical contrast on this sheet."""
+    h, w = shape[:2]
+    by_kind: dict[str, list[float]] = {}
+    for ti in inks.values():
+        if ti.contrast == ti.contrast:
+            by_kind.setdefault(ti.target.kind, []).append(ti.contrast)
+    typical = {k: float(np.median(v)) for k, v in by_kind.items() if len(v) >= 4}
+    # the rank boxes, chip circles and spent boxes are printed in the same pale blue; the rank boxes, nearly all
+    # blank on any sheet, give its contrast (a filled chip circle's ink darkens its outline)
+    for kind in ("chip_earned", "chip_spent"):
+        if "rank" in typical:
+            typical[kind] = typical["rank"]
+    items = list(inks.values())
+    boxes = np.array([(t.x - 0.5, t.y - 0.5, t.x + t.w + 0.5, t.y + t.h + 0.5) for t in (ti.target for ti in items)], np.float64)
+    corners = fit.to_image(np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1).reshape(-1, 2))
+    corners = corners.reshape(-1, 4, 2)
+    out = ((corners[:, :, 0] < 1) | (corners[:, :, 1] < 1) | (corners[:, :, 0] > w - 2) | (corners[:, :, 1] > h - 2)).any(axis=1)
+    for ti, box, outside in zip(items, boxes, out):
+        t = ti.target
+        box = tuple(box)
+        if outside:
+            ti.hidden = "outside"
+            continue
+        if t.kind != "value" and light.on_edge(box):
+            ti.hidden = "edge"
+            continue
+        norm = typical.get(t.kind)
+        if norm is None or norm <= 1e-3 or ti.contrast != ti.contrast:
+            continue
+        ti.contrast = ti.contrast / norm
+        if ti.contrast < VISIBLE and t.kind != "value":
+            ti.hidden = "glare" if light.glare(box) else "hidden"
+    # covered spaces: most of their rank boxes do not stand out from the band around them
+    covers = [ti.cover for ti in items if ti.target.kind == "rank" and ti.cover == ti.cover]
+    norm = float(np.median(covers)) if len(covers) >= 13 else 0.0
+    if norm > 1e-3:
+        spaces: dict[str, list] = {}
+        for ti in items:
+            if ti.target.kind == "rank":
+                spaces.setdefault(ti.target.owner, []).append(ti)
+        for boxes_ in spaces.values():
+            low = [ti for ti in boxes_ if ti.cover == ti.cover and ti.cover < COVERED * norm]
+            if 2 * len(low) >= len(boxes_):
+                for ti in boxes_:
+                    if not ti.hidden:
+                        ti.hidden = "hidden"
+
+
 def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray, base: float,
-                 shift: tuple[float, float], x0: float, y0: float, ppm: float, blur: float) -> float:
+                 shift: tuple[float, float], x0: float, y0: float, ppm: float, blur: float, *,
+                 L: np.ndarray, tL: np.ndarray) -> tuple[float, float, float]:
     """The ink of one (box or circle) target, the photo taken ``shift`` mm away from the template
-    (``tD`` unblurred: it is blurred here by ``blur`` mm)."""
+    (``tD`` unblurred: it is blurred here by ``blur`` mm); with its strokes' darkness and its print's
+    contrast (``L``, ``tL``: luminance darkness of the photo, less its paper, and of the template)."""
     import cv2
 
-    pad = 1.0
+    pad = {"chip_earned": 0.5 * t.w, "chip_spent": 3.0}.get(t.kind, 1.0)
     ax0, ay0 = int((t.x - pad - x0) * ppm), int((t.y - pad - y0) * ppm)
     ax1, ay1 = int(np.ceil((t.x + t.w + pad - x0) * ppm)), int(np.ceil((t.y + t.h + pad - y0) * ppm))
     h, w = D.shape
     ax0, ay0, ax1, ay1 = max(0, ax0), max(0, ay0), min(w, ax1), min(h, ay1)
     pw, ph = ax1 - ax0, ay1 - ay0
     if pw < 4 or ph < 4:
-        return 0.0
+        return 0.0, 0.0, float("nan")
     centre = (ax0 + pw / 2 - 0.5 + shift[0] * ppm, ay0 + ph / 2 - 0.5 + shift[1] * ppm)
     photo = cv2.getRectSubPix(D, (pw, ph), centre) - base
     tg = _blurred(tD, (ay0, ay1, ax0, ax1), blur * ppm)
     bad = dark[ay0:ay1, ax0:ax1]
     E = photo - _gain(photo, tg, bad) * tg
-    ink = _target_ink(t, E, bad, (x0 + ax0 / ppm, y0 + ay0 / ppm), ppm, blur)
-    return float(ink) if not isinstance(ink, tuple) else ring_score(ink)
+    origin = (x0 + ax0 / ppm, y0 + ay0 / ppm)
+    # print (in brightness, which the camera keeps sharper than colour; not a pale fill like the chip track's
+    # band): darker than the template's own ground around it
+    tl = _blurred(tL, (ay0, ay1, ax0, ax1), blur * ppm)
+    ground = cv2.erode(tl, np.ones((9, 9), np.uint8))
+    near = bad | cv2.dilate(((tl - ground) > 0.02).astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
+    ink, peak = _target_ink(t, E, bad, origin, ppm, blur, near=near)
+    con = _contrast(t, cv2.getRectSubPix(L, (pw, ph), centre), tl, origin, ppm)
+    return (float(ink) if not isinstance(ink, tuple) else ring_score(ink)), peak, con
 
 
 def _outline_shift(b: MarkTarget, D: np.ndarray, tD: np.ndarray, prior: tuple[float, float], x0: float, y0: float,
@@ -628,9 +795,19 @@ def _top_mean(E: np.ndarray, bad: np.ndarray, xa: int, ya: int, xb: int, yb: int
     return float(np.partition(vals, vals.size - k)[vals.size - k:].mean())
 
 
-def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float, blur: float) -> float | tuple[float, ...]:
+def _peak(vals: np.ndarray, q: float = 0.9) -> float:
+    """The ``q`` quantile of ``vals`` (0 when fewer than four): the darkness of the darkest strokes there."""
+    if vals.size < 4:
+        return 0.0
+    k = int(q * (vals.size - 1))
+    return float(np.partition(vals.ravel(), k)[k])
+
+
+def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float,
+                blur: float, near: np.ndarray | None = None) -> tuple[float | tuple[float, ...], float]:
     """The ink of one target in a patch ``E`` (extra darkness) whose top-left is at ``origin`` mm
-    (for a suit: its ring's sector means)."""
+    (for a suit: its ring's sector means), and the darkness of its darkest strokes (:attr:`TargetInk.peak`).
+    ``bad`` marks the pixels not to measure; ``near`` (a spent box's) also the pixels on and near any print."""
     ox, oy = origin
     x, y = (t.x - ox) * ppm, (t.y - oy) * ppm
     w, h = t.w * ppm, t.h * ppm
@@ -644,28 +821,49 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
         if t.kind == "chip_spent":
             # a tick may run along an edge or overshoot the box: also look over the box and around it
             # (nothing else is printed near a spent box; the chip circle above stays outside), diluted, so doubled
-            wide = _top_mean(E, bad, int(round(x - 0.3 * w)), int(round(y - 0.05 * h)), int(round(x + 1.3 * w)), int(round(y + 1.3 * h)), 0.4)
-            return max(_top_mean(E, bad, xa, ya, xb, yb, 0.4), 2.0 * wide)
+            # (away from the box's own outline, which leaves a trace after subtraction)
+            # and against its own surroundings' paper (the median there: a tick covers little of it)
+            off = near if near is not None else bad
+            # (from just below its top: the chip circle above, filled, must not count)
+            wx0, wy0, wx1, wy1 = int(round(x - 0.3 * w)), int(round(y + 0.08 * h)), int(round(x + 1.3 * w)), int(round(y + 1.3 * h))
+            # and the darkest 40 % of plain noise lies about one noise sigma above the median: taken off too
+            around = E[max(0, wy0):wy1, max(0, wx0):wx1][~off[max(0, wy0):wy1, max(0, wx0):wx1]]
+            # the paper level and its noise from the band beside the box (between it and its neighbours)
+            gap = int(round(1.2 * ppm))
+            rows = slice(max(0, int(round(y))), int(round(y + h)))
+            side = np.concatenate([E[rows, :max(0, int(round(x)) - gap)][~off[rows, :max(0, int(round(x)) - gap)]],
+                                   E[rows, int(round(x + w)) + gap:][~off[rows, int(round(x + w)) + gap:]]])
+            local = float(np.median(side)) if side.size >= 8 else 0.0
+            sigma = float(1.4826 * np.median(np.abs(side - local))) if side.size >= 8 else 0.0
+            wide = _top_mean(E, off, wx0, wy0, wx1, wy1, 0.4) - local - 0.97 * sigma
+            inner = _top_mean(E, bad, xa, ya, xb, yb, 0.4) - local - 0.97 * sigma
+            inside = E[max(0, ya):yb, max(0, xa):xb][~bad[max(0, ya):yb, max(0, xa):xb]]
+            return max(inner, 1.5 * wide), max(_peak(inside), _peak(around, 0.97)) - local
         region = E[ya:yb, xa:xb]
         ok = ~bad[ya:yb, xa:xb]
         vals = region[ok]
         if vals.size < 4:
-            return 0.0
+            return 0.0, 0.0
         if t.kind == "value":
-            return float(vals.mean())
+            return float(vals.mean()), _peak(vals)
         # the darkest 40 %: a tick covers a part of the box, wherever it crosses it
         k = max(1, int(0.4 * vals.size))
-        return float(np.partition(vals, vals.size - k)[vals.size - k:].mean())
+        return float(np.partition(vals, vals.size - k)[vals.size - k:].mean()), _peak(vals)
     if t.kind == "chip_earned":
+        # inside the circle, against the paper just around it (between the circles, away from their print)
         r = w / 2
         cx, cy = x + r, y + r
-        xa, ya, xb, yb = int(cx - r), int(cy - r), int(cx + r) + 1, int(cy + r) + 1
+        R = 1.45 * r
+        xa, ya = max(0, int(cx - R)), max(0, int(cy - R))
+        xb, yb = min(E.shape[1], int(cx + R) + 1), min(E.shape[0], int(cy + R) + 1)
         region = E[ya:yb, xa:xb]
         yy, xx = np.mgrid[ya:yb, xa:xb]
-        inside = np.hypot(xx + 0.5 - cx, yy + 0.5 - cy) <= 0.72 * r
-        ok = inside & ~bad[ya:yb, xa:xb]
-        vals = region[ok]
-        return float(vals.mean()) if vals.size >= 4 else 0.0
+        d = np.hypot(xx + 0.5 - cx, yy + 0.5 - cy)
+        vals = region[(d <= 0.72 * r) & ~bad[ya:yb, xa:xb]]
+        off = near if near is not None else bad
+        ring = region[(d >= 1.1 * r) & (d <= R) & ~off[ya:yb, xa:xb]]
+        local = float(np.median(ring)) if ring.size >= 8 else 0.0
+        return (float(vals.mean()) - local if vals.size >= 4 else 0.0), _peak(vals) - local
     # suit: a ring around the printed symbol
     k = t.w / 3.9
     cx, cy = x + w / 2, y + h / 2
@@ -674,19 +872,24 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
     xa, ya = int(np.floor(cx)) - half, int(np.floor(cy)) - half
     xb, yb = xa + 2 * half + 1, ya + 2 * half + 1
     if xa < 0 or ya < 0 or xb > E.shape[1] or yb > E.shape[0]:
-        return (float("nan"),) * RING_SECTORS
+        return (float("nan"),) * RING_SECTORS, 0.0
     region = E[ya:yb, xa:xb]
     ok = ~bad[ya:yb, xa:xb]
     # positions to a quarter pixel and radii to half a pixel: the masks are then shared by many targets
     sectors = _ring_geometry(xb - xa, yb - ya, round((cx - xa) * 4) / 4, round((cy - ya) * 4) / 4, round(r0 * 2) / 2, round(r1 * 2) / 2)
     means = []
-    for sec in sectors:
+    side_vals = []
+    for k_sec, sec in enumerate(sectors):
         m = sec & ok
         n = int(m.sum())
         if n >= max(3, 0.25 * int(sec.sum())):
             vals = region[m]
             top = max(1, int(0.35 * n))  # a circle crosses the ring: its darkest third
             means.append(float(np.partition(vals, n - top)[n - top:].mean()))
+            if k_sec in SIDE_SECTORS:
+                side_vals.append(vals)
         else:
             means.append(float("nan"))
-    return tuple(means)
+    # the strokes' darkness beside the symbol, where a neighbour's circle never passes
+    peak = _peak(np.concatenate(side_vals)) if side_vals else 0.0
+    return tuple(means), peak

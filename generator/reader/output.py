@@ -10,8 +10,10 @@ run can tell whether the user has edited it (and then leaves it alone).
 
 The annotated PNG shows the page as the reader saw it (straightened, light
 flattened): each space's card in green over the space, the rank box and suit
-read outlined; uncertain spaces and chip counts in red with a question mark
-and a short reason; chips counted as earned ringed, spent ones ticked.
+read outlined; uncertain spaces and chip counts framed in red with a question
+mark and their name; chips counted as earned ringed, spent ones ticked.  A
+column beside the page gives the summary and lists every uncertain field by
+that name with its reason, wrapped: nothing is drawn over the page's print.
 """
 
 from __future__ import annotations
@@ -124,19 +126,28 @@ def write_pair(yaml_path: str | Path, text: str, png_path: str | Path, png: byte
     write_together([(Path(yaml_path), text.encode("utf-8", "surrogateescape")), (Path(png_path), png)])
 
 
-def _font(size: int):
+def _font(size: int, weight: str = "bold"):
     from PIL import ImageFont
 
     from ..scene import font_path
 
     try:
-        return ImageFont.truetype(str(font_path("bold")), size)
+        return ImageFont.truetype(str(font_path(weight)), size)
     except OSError:
         return ImageFont.load_default()
 
 
+MARGIN_MM = 72.0
+"""Width (mm at the picture's scale) of the column beside the page that lists what was read and every reason."""
+
+
 def annotated_png(reading: PhotoReading, *, ppm: float = 4.0) -> bytes:
-    """The annotated picture of a reading, as PNG bytes (the whole page at ``ppm`` pixels per mm)."""
+    """The annotated picture of a reading, as PNG bytes: the whole page at ``ppm`` pixels per mm and, beside
+    it, a column with the summary and every uncertain field's reason, keyed by the cell name shown on the page.
+
+    On the page: each card read in green over its space, its rank box and suit outlined; each uncertain
+    space framed in red with a ``?`` and its cell name; chips counted ringed; unclear chips framed in red.
+    """
     import cv2
     from PIL import Image, ImageDraw
 
@@ -145,74 +156,93 @@ def annotated_png(reading: PhotoReading, *, ppm: float = 4.0) -> bytes:
     paper = reading.paper
     img_bgr = reading.preview if reading.preview is not None and abs(reading.preview_ppm - ppm) < 1e-9 else _photo_page(reading, ppm)
     flat = np.clip(flatten(img_bgr, ppm) * 255, 0, 255).astype(np.uint8)
-    base = Image.fromarray(cv2.cvtColor(flat, cv2.COLOR_BGR2RGB)).convert("RGB")
+    page = Image.fromarray(cv2.cvtColor(flat, cv2.COLOR_BGR2RGB)).convert("RGB")
     # wash the page out a little so the annotations stand out
-    base = Image.blend(base, Image.new("RGB", base.size, (255, 255, 255)), 0.35)
+    page = Image.blend(page, Image.new("RGB", page.size, (255, 255, 255)), 0.35)
+    col_w = int(round(MARGIN_MM * ppm))
+    base = Image.new("RGB", (page.size[0] + col_w, page.size[1]), (255, 255, 255))
+    base.paste(page, (0, 0))
     draw = ImageDraw.Draw(base, "RGBA")
-    green, red = (0, 140, 60), (210, 30, 30)
+    green, red, orange, ink = (0, 140, 60), (210, 30, 30), (230, 120, 0), (20, 20, 20)
     marks = {(t.kind, t.owner, t.key): t for t in reading.scene.marks}
     inks = reading.measurement.inks
+    line = max(1, int(0.4 * ppm))
 
     def box(t, shift=(0.0, 0.0)):
         dx, dy = shift
         return [(t.x + dx) * ppm, (t.y + dy) * ppm, (t.x + t.w + dx) * ppm, (t.y + t.h + dy) * ppm]
 
     label_font = _font(max(10, int(5.5 * ppm)))
-    small = _font(max(9, int(2.6 * ppm)))
+    key_font = _font(max(9, int(3.0 * ppm)))
     for coord, cr in reading.cells.items():
         name = cell_name(coord)
         value = marks[("value", name, "")]
         shift = inks[("value", name, "")].shift
         if cr.status == "card":
             t = marks[("rank", name, cr.card.rank_label)]
-            draw.rectangle(box(t, shift), outline=green, width=max(1, int(0.4 * ppm)))
+            draw.rectangle(box(t, shift), outline=green, width=line)
             s = marks[("suit", name, cr.card.suit)]
             bx = box(s, shift)
-            draw.ellipse([bx[0] - 0.4 * ppm, bx[1] - 0.4 * ppm, bx[2] + 0.4 * ppm, bx[3] + 0.4 * ppm], outline=green, width=max(1, int(0.4 * ppm)))
+            draw.ellipse([bx[0] - 0.4 * ppm, bx[1] - 0.4 * ppm, bx[2] + 0.4 * ppm, bx[3] + 0.4 * ppm], outline=green, width=line)
             vb = box(value, shift)
             draw.text((vb[0] + 0.5 * ppm, vb[1]), cr.card.rank_label + cr.card.suit, fill=green + (235,), font=label_font)
         elif cr.status == "uncertain":
-            x0 = min(t.x for t in reading.scene.marks if t.owner == name and t.kind in ("rank", "suit", "value"))
-            y0 = min(t.y for t in reading.scene.marks if t.owner == name and t.kind in ("rank", "suit", "value"))
-            x1 = max(t.x + t.w for t in reading.scene.marks if t.owner == name and t.kind in ("rank", "suit", "value"))
-            y1 = max(t.y + t.h for t in reading.scene.marks if t.owner == name and t.kind in ("rank", "suit", "value"))
+            own = [t for t in reading.scene.marks if t.owner == name and t.kind in ("rank", "suit", "value")]
+            x0, y0 = min(t.x for t in own), min(t.y for t in own)
+            x1, y1 = max(t.x + t.w for t in own), max(t.y + t.h for t in own)
             dx, dy = shift
             draw.rectangle([(x0 + dx - 1) * ppm, (y0 + dy - 1) * ppm, (x1 + dx + 1) * ppm, (y1 + dy + 1) * ppm],
                            outline=red, width=max(2, int(0.7 * ppm)), fill=(255, 0, 0, 30))
             for k, state in list(cr.ranks.items()):
-                draw.rectangle(box(marks[("rank", name, k)], shift), outline=red if state is None else (230, 120, 0), width=max(1, int(0.4 * ppm)))
+                draw.rectangle(box(marks[("rank", name, k)], shift), outline=red if state is None else orange, width=line)
             for k, state in list(cr.suits.items()):
-                draw.ellipse(box(marks[("suit", name, k)], shift), outline=red if state is None else (230, 120, 0), width=max(1, int(0.4 * ppm)))
+                draw.ellipse(box(marks[("suit", name, k)], shift), outline=red if state is None else orange, width=line)
             vb = box(value, shift)
             draw.text((vb[0] + 0.5 * ppm, vb[1]), "?", fill=red, font=label_font)
-            _wrap(draw, cr.reason, (x0 + dx) * ppm, (y1 + dy + 1.3) * ppm, (x1 - x0) * ppm + 2 * ppm, small, red)
-    for kind, count in (("chip_earned", reading.chips_earned), ("chip_spent", reading.chips_spent)):
+            _tag(draw, name, (x0 + dx - 1) * ppm, (y1 + dy + 1) * ppm, key_font, red)
+    for kind, field_name, count in (("chip_earned", "chips.earned", reading.chips_earned), ("chip_spent", "chips.spent", reading.chips_spent)):
         for i in count.marked:
-            t = marks[(kind, str(i), "")]
-            b = box(t, inks[(kind, str(i), "")].shift)
+            b = box(marks[(kind, str(i), "")], inks[(kind, str(i), "")].shift)
             if kind == "chip_earned":
-                draw.ellipse([b[0] - 0.5 * ppm, b[1] - 0.5 * ppm, b[2] + 0.5 * ppm, b[3] + 0.5 * ppm], outline=green, width=max(1, int(0.4 * ppm)))
+                draw.ellipse([b[0] - 0.5 * ppm, b[1] - 0.5 * ppm, b[2] + 0.5 * ppm, b[3] + 0.5 * ppm], outline=green, width=line)
             else:
-                draw.rectangle(b, outline=green, width=max(1, int(0.4 * ppm)))
+                draw.rectangle(b, outline=green, width=line)
         for i in count.unsure:
-            t = marks[(kind, str(i), "")]
-            b = box(t, inks[(kind, str(i), "")].shift)
+            b = box(marks[(kind, str(i), "")], inks[(kind, str(i), "")].shift)
             draw.rectangle([b[0] - ppm, b[1] - ppm, b[2] + ppm, b[3] + ppm], outline=red, width=max(2, int(0.6 * ppm)))
-    # the summary across the top
+        if count.value is None:
+            ts = [t for t in reading.scene.marks if t.kind == kind]
+            x0, y0 = min(t.x for t in ts) - 1, min(t.y for t in ts) - 1
+            x1, y1 = max(t.x + t.w for t in ts) + 1, max(t.y + t.h for t in ts) + 1
+            draw.rectangle([x0 * ppm, y0 * ppm, x1 * ppm, y1 * ppm], outline=red, width=max(2, int(0.5 * ppm)))
+            _tag(draw, field_name, x1 * ppm + ppm, y0 * ppm, key_font, red)
+    # the column: what was read, then every uncertain field keyed by its name on the page
     cards = sum(1 for c in reading.cells.values() if c.status == "card")
     e, s = reading.chips_earned, reading.chips_spent
-    lines = [
-        f"{reading.display}: {reading.layout.id} ({paper.label}) — {cards} cards read, "
-        f"chips earned {e.value if e.value is not None else '?'}, spent {s.value if s.value is not None else '?'}",
-    ]
+    x, width = page.size[0] + 3 * ppm, col_w - 6 * ppm
+    head, body, bold = _font(max(10, int(3.4 * ppm))), _font(max(9, int(2.8 * ppm)), "regular"), _font(max(9, int(2.8 * ppm)))
+    y = 6 * ppm
+    y = _wrap(draw, reading.display, x, y, width, head, ink)
+    y = _wrap(draw, f"layout {reading.layout.id} ({paper.label})", x, y + 0.5 * ppm, width, body, ink)
+    y = _wrap(draw, f"{cards} cards read; chips earned {e.value if e.value is not None else '?'}, "
+                    f"spent {s.value if s.value is not None else '?'}", x, y + 0.5 * ppm, width, body, ink)
     unc = reading.uncertain
-    lines.append("uncertain: " + "; ".join(f"{f}: {r}" for f, r in unc) if unc else "nothing uncertain")
-    head_font = _font(max(10, int(3.2 * ppm)))
-    y = 1.5 * ppm
-    draw.rectangle([0, 0, base.size[0], 2 * 4.2 * ppm + 1.5 * ppm], fill=(255, 255, 255, 225))
-    for i, line in enumerate(lines):
-        draw.text((2 * ppm, y), line[:160], fill=(20, 20, 20) if i == 0 else (red if unc else green), font=head_font)
-        y += 4.2 * ppm
+    y += 3 * ppm
+    if not unc:
+        _wrap(draw, "Nothing uncertain.", x, y, width, head, green)
+    else:
+        y = _wrap(draw, f"{len(unc)} uncertain: look at the sheet and write what is there in the .read.yaml", x, y, width, bold, red)
+        y += 2 * ppm
+        bottom = page.size[1] - 4 * ppm
+        groups: dict[str, list[str]] = {}  # fields with the same reason are listed together
+        for field_name, reason in unc:
+            groups.setdefault(reason, []).append(field_name)
+        for k, (reason, fields) in enumerate(groups.items()):
+            if y > bottom - 3 * body.size:
+                _wrap(draw, f"… and {sum(len(f) for f in list(groups.values())[k:])} more: see the .read.yaml", x, y, width, bold, red)
+                break
+            y = _wrap(draw, ", ".join(fields), x, y, width, bold, red)
+            y = _wrap(draw, reason, x + 2 * ppm, y, width - 2 * ppm, body, ink) + 1.5 * ppm
     return _png(base)
 
 
@@ -228,19 +258,38 @@ def _png(image) -> bytes:
     return buf.getvalue()
 
 
-def _wrap(draw, text: str, x: float, y: float, width: float, font, fill) -> None:
-    words = text.split()
+def _tag(draw, text: str, x: float, y: float, font, fill) -> None:
+    """A small label on a white ground (a field's name beside its frame on the page)."""
+    w = draw.textlength(text, font=font)
+    draw.rectangle([x, y, x + w + 4, y + font.size * 1.2], fill=(255, 255, 255, 230))
+    draw.text((x + 2, y), text, fill=fill, font=font)
+
+
+def _wrap(draw, text: str, x: float, y: float, width: float, font, fill) -> float:
+    """Draw ``text`` wrapped at word boundaries to ``width`` pixels from ``(x, y)``; return the y below it."""
+    words = []
+    for w in text.split():  # a word wider than the column (a long file path) is cut into pieces that fit
+        while draw.textlength(w, font=font) > width and len(w) > 1:
+            n = len(w) - 1
+            while n > 1 and draw.textlength(w[:n], font=font) > width:
+                n -= 1
+            words.append(w[:n])
+            w = w[n:]
+        words.append(w)
     line = ""
+    step = font.size * 1.2
     for w in words:
         trial = (line + " " + w).strip()
         if draw.textlength(trial, font=font) > width and line:
             draw.text((x, y), line, fill=fill, font=font)
-            y += font.size * 1.15
+            y += step
             line = w
         else:
             line = trial
     if line:
         draw.text((x, y), line, fill=fill, font=font)
+        y += step
+    return y
 
 
 def _photo_page(reading: PhotoReading, ppm: float) -> np.ndarray:

@@ -20,7 +20,7 @@ circles, chips spent the ticked boxes under them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -37,8 +37,9 @@ from ..sheets.allin import SHEET_FORMAT, SheetCode, build_allin_sheet, code_box,
 from .code import CodeReading, read_code
 from .errors import PhotoError
 from .image import load_photo
-from .markers import SheetFit, detect_markers, fit_sheet
-from .marks import Measurement, measure, measure_blur, shrink
+from .markers import SheetFit, detect_all_markers, fit_sheet, largest, outside_sides, two_sheets
+from .gridfit import GridFit, fit_grid
+from .marks import PPM, Measurement, measure, measure_blur, shrink, template
 
 MIN_PX_PER_MM = 1.9
 """Below this many photo pixels per page millimetre the marks are too small to read."""
@@ -55,7 +56,7 @@ FLOOR = {"box": 0.030, "ring": 0.025, "bubble": 0.045, "spent": 0.030, "value": 
 SURE = {"box": 0.40, "ring": 0.25, "bubble": 0.40, "spent": 0.40}
 BLANK = {"box": 0.25, "ring": 0.15, "bubble": 0.20, "spent": 0.25}
 """Sure and blank levels, as shares of this sheet's typical mark ink (never below the floor)."""
-DEFAULT_MARK = {"box": 0.16, "ring": 0.16, "bubble": 0.30, "spent": 0.16}
+DEFAULT_MARK = {"box": 0.16, "ring": 0.16, "bubble": 0.30, "spent": 0.25}
 """Typical mark ink assumed when the sheet has too few marks of a kind to measure it."""
 
 
@@ -201,7 +202,11 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
     display = display or display_path(path)
     img = load_photo(path, display)
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    found = detect_markers(gray)
+    detections = detect_all_markers(gray)
+    if two_sheets(detections):
+        raise PhotoError(display, TWO_SHEETS)
+    found = largest(detections)
+    size = (img.shape[1], img.shape[0])
     fit = fit_sheet(found)
     if fit is None:
         if not found and _too_soft(gray):
@@ -209,23 +214,25 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
                                       "let it focus on the sheet, and take it again")
         if not found:
             raise PhotoError(display, "no All In sheet found: none of the sheet's corner markers (black squares) is in the photo")
+        rough = fit_sheet(found, min_markers=2)
+        where = outside_sides(rough.paper, set(rough.found.values()), rough.to_image, size) if rough is not None else None
+        if where is not None:
+            raise PhotoError(display, outside_message(*where, layout_hint=False))
         raise PhotoError(
             display,
             f"found only {len(found)} of the sheet's markers; photograph the whole sheet, all four corner squares in the picture and not covered",
         )
+    where = outside_sides(fit.paper, set(fit.found.values()), fit.to_image, size)
     if fit.px_per_mm < MIN_PX_PER_MM:
         raise PhotoError(
             display,
             f"the sheet is too small in the photo ({fit.px_per_mm:.1f} pixels per mm; at least {MIN_PX_PER_MM} needed): "
             "move closer so the sheet fills most of the picture, or use a larger photo size",
         )
-    if fit.residual_mm > MAX_RESIDUAL_MM:
-        raise PhotoError(
-            display,
-            f"the markers do not fit one flat sheet (off by {fit.residual_mm:.1f} mm): lay the sheet flat and take the photo again",
-        )
     src, sfit = shrink(img, fit)
-    blur_field = measure_blur(src, sfit)
+    scale = sfit.px_per_mm / fit.px_per_mm
+    corners = {i: c * scale for i, c in found.items()}
+    blur_field = measure_blur(src, sfit, corners=corners)
     blur = blur_field.median
     if blur > MAX_BLUR_MM:
         raise PhotoError(
@@ -236,14 +243,14 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
     user_layout = load_layout(resolve_layout(layout)) if layout else None
     candidates = _Candidates(fit.paper, user_layout)
     cx, cy, cs = code_box(fit.paper)
-    code = read_code(gray, fit, candidates.texts, blur_field.at(cx + cs / 2, cy + cs / 2))
+    code = read_code(gray, _near_code(fit, found), candidates.texts, blur_field.at(cx + cs / 2, cy + cs / 2))
     if code.text is None and user_layout is not None and code.visible and code.mismatch > 1.0 - REJECT_SCORE:
         raise PhotoError(
             display,
             f"the sheet's code does not match layout '{user_layout.id}' as sheetsmith draws it "
             f"(correlation {1 - code.mismatch:.2f}): this is a sheet of another layout, or of another version of it",
         )
-    lay = _layout_for(code, fit, user_layout, candidates, display, layout)
+    lay = _layout_for(code, fit, user_layout, candidates, display, layout, where)
     scene = scene_for(lay, fit.paper)
     digest = geometry_hash(scene)
     printed = {int(t.key) for t in scene.marks if t.kind == "marker"}
@@ -252,7 +259,7 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
         if refit is not None:
             fit = refit
             src, sfit = shrink(img, fit)
-            blur_field = measure_blur(src, sfit)
+            blur_field = measure_blur(src, sfit, corners={i: c * sfit.px_per_mm / fit.px_per_mm for i, c in found.items()})
     sheet_code = SheetCode.parse(code.text) if code.text else None
     if sheet_code is not None and sheet_code.digest != digest:
         raise PhotoError(
@@ -260,11 +267,23 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
             f"this sheet was printed from another version of layout '{lay.id}' (its code says geometry {sheet_code.digest}, "
             f"the layout now draws {digest}): print the sheet again, or read it with the sheetsmith and layout file that printed it",
         )
-    m = measure(src, sfit, scene, (lay.id, lay.source, digest, fit.paper.id), blur=blur_field)
+    key = (lay.id, lay.source, digest, fit.paper.id)
+    # the grid fitted on its own print: right where the screen is folded up or the sheet curls
+    scale = sfit.px_per_mm / fit.px_per_mm
+    grid = fit_grid(src, sfit, scene, template(scene, key), PPM, blur,
+                    markers={i: c * scale for i, c in found.items() if i in printed})
+    if not any(a.used for a in grid.anchors.values()) and fit.residual_mm > MAX_RESIDUAL_MM:
+        raise PhotoError(
+            display,
+            f"the markers do not fit one flat sheet (off by {fit.residual_mm:.1f} mm): lay the sheet flat and take the photo again",
+        )
+    sfit = grid.fit
+    m = measure(src, sfit, scene, key, blur=blur_field, grid=grid)
     cells, earned, spent = decide(lay, m)
     from .marks import rectify
 
-    preview = rectify(src, sfit, (0.0, 0.0, fit.paper.width, fit.paper.height), 4.0)
+    fit = replace(sfit, homography=np.diag([1 / scale, 1 / scale, 1.0]) @ sfit.homography, px_per_mm=sfit.px_per_mm / scale)
+    preview = rectify(src, sfit, (0.0, 0.0, fit.paper.width, fit.paper.height), 4.0, border=(150, 150, 150))
     return PhotoReading(
         path=path,
         display=display,
@@ -282,6 +301,31 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
         layout_ref=layout or lay.id,
         preview=preview,
     )
+
+
+TWO_SHEETS = "two sheets in one photo: take one photo per sheet"
+
+
+def outside_message(part: str, slots: list[str], *, layout_hint: bool) -> str:
+    """The message for a sheet partly outside the photo: ``part`` (``"the bottom of the sheet"``) and the
+    corner markers that are not in it; with ``layout_hint``, how to read the part that is in it."""
+    text = f"{part} is outside the photo (corner markers {_and(slots)} not found)"
+    if layout_hint:
+        return text + ": take the photo again with the whole sheet in it, or name the sheet's layout with --layout ID to read the part in the photo"
+    return text + ": take the photo again with the whole sheet in it, all four corner squares in the picture"
+
+
+def _near_code(fit: SheetFit, found: dict[int, np.ndarray]) -> SheetFit:
+    """The fit to cut the sheet code with: ``fit`` itself when the markers agree; when they do not (the
+    screen folded up, the sheet curled), the fit on the markers of the sheet's lower half, where the code is."""
+    if fit.residual_mm <= 0.6:
+        return fit
+    from ..sheets.allin import marker_boxes
+
+    boxes = marker_boxes(fit.paper)
+    low = {i: c for i, c in found.items() if i in boxes and boxes[i][2] > fit.paper.height / 2}
+    near = fit_sheet(low, min_markers=2) if len(low) >= 2 else None
+    return near if near is not None and near.residual_mm < fit.residual_mm else fit
 
 
 def _too_soft(gray: np.ndarray) -> bool:
@@ -369,10 +413,12 @@ class _Candidates:
 
 
 def _layout_for(code: CodeReading, fit: SheetFit, user_layout: AllInLayout | None, candidates: "_Candidates",
-                display: str, layout_arg: str | None) -> AllInLayout:
+                display: str, layout_arg: str | None, where: tuple[str, list[str]] | None = None) -> AllInLayout:
     if code.text is None:
         if user_layout is not None:
             return user_layout
+        if where is not None:
+            raise PhotoError(display, outside_message(*where, layout_hint=True))
         raise PhotoError(
             display,
             "the sheet's markers were found but its code (the QR square bottom right) cannot be read; "
@@ -433,16 +479,23 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     rank_of = {c: {k: inks[("rank", names[c], k)].ink for k in _keys(inks, "rank", names[c])} for c in cells}
     suit_of = {c: {k: inks[("suit", names[c], k)].ink for k in _keys(inks, "suit", names[c])} for c in cells}
     value_of = {c: inks[("value", names[c], "")].ink for c in cells if ("value", names[c], "") in inks}
-    rb, rs, rm = _levels("box", [max(v.values()) for v in rank_of.values()])
+    # each space's blank level is its boxes' median (one of thirteen at most is ticked)
+    rb, rs, rm = _levels("box", [max(v.values()) - float(np.median(list(v.values()))) for v in rank_of.values()])
     sb, ss, sm = _levels("ring", [max(v.values()) for v in suit_of.values()])
+    usual_base = float(np.median([np.median(list(v.values())) for v in rank_of.values()]))  # blank boxes, in any space
     order = [s for s in SUITS]
     out: dict[Coord, CellReading] = {}
+    judged: dict[Coord, tuple[dict, dict, dict, dict]] = {}
     for c in cells:
         # this space's own blank level: most of its rank boxes and ring sectors are blank
         rank_base = float(np.median(list(rank_of[c].values())))
         sectors = [v for k in suit_of[c] for v in (inks[("suit", names[c], k)].sectors or ()) if v == v]
         suit_base = float(np.median(sectors)) if sectors else 0.0
-        if rank_base > max(rb, 0.3 * rm):  # blank boxes carrying ink: the space was not lined up with the photo
+        why = _hidden([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]], "space")
+        if why:
+            out[c] = CellReading(names[c], c, "uncertain", None, 0.0, why, {}, {})
+            continue
+        if rank_base - usual_base > max(rb, 0.3 * rm):  # blank boxes carrying ink: the space was not lined up with the photo
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, "the space could not be lined up with the photo", {}, {})
             continue
         ranks = {k: v - rank_base for k, v in rank_of[c].items()}
@@ -457,24 +510,134 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                         suits[order[j]] = min(suits[order[j]], ring_score(t.sectors, facing) - suit_base)
         rd = _within(ranks, rb, rs, rm)
         sd = _within(suits, sb, ss, sm, unsure_share=0.35)  # rings pick up more from their neighbours
-        out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0))
+        judged[c] = (ranks, suits, rd, sd)
+    # the sheet's own strokes: how dark the clear ticks are, to tell a rubbed-out mark from a mark
+    peak_rank = _peak_level([inks[("rank", names[c], k)].peak for c, (_, _, rd, _) in judged.items() for k, d in rd.items()
+                             if d.marked and d.ink >= rm * 0.8])
+    peak_suit = _peak_level([inks[("suit", names[c], k)].peak for c, (_, _, _, sd) in judged.items() for k, d in sd.items()
+                             if d.marked and d.ink >= sm * 0.8])
+    for c, (ranks, suits, rd, sd) in judged.items():
+        light = set()
+        for k, d in rd.items():
+            if d.marked and _too_light(d.ink, _measured(rm, "box"), inks[("rank", names[c], k)].peak, peak_rank, LIGHT["box"]):
+                rd[k] = Decision(None, d.ink, 0.0)
+                light.add(k)
+        for k, d in sd.items():
+            if d.marked and _too_light(d.ink, _measured(sm, "ring"), inks[("suit", names[c], k)].peak, peak_suit, LIGHT["ring"]):
+                sd[k] = Decision(None, d.ink, 0.0)
+                light.add(k)
+        out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0), light)
         out[c].inks = {**ranks, **suits}
-    chips_e = sorted(((int(t.target.owner), t.ink) for (k, _, _), t in inks.items() if k == "chip_earned"))
-    chips_s = sorted(((int(t.target.owner), t.ink) for (k, _, _), t in inks.items() if k == "chip_spent"))
-    eb, es, em = _levels("bubble", [v for _, v in chips_e])
-    earned = _count([(i, _decide(v, eb, es, em)) for i, v in chips_e], "chip circles")
-    # spent boxes: their blank level from the boxes under circles left empty (no chip there to spend)
-    # and their spread raises the floor: where blank boxes vary, a mark must stand out further
-    empty = [v for (i, v) in chips_s if i not in earned.marked and i not in earned.unsure]
-    base = float(np.median(empty)) if len(empty) >= 3 else 0.0
-    spread = float(1.4826 * np.median(np.abs(np.array(empty) - base))) if len(empty) >= 3 else 0.0
-    chips_s = [(i, v - base) for i, v in chips_s]
-    pb, ps, pm = _levels("spent", [v for _, v in chips_s], floor=max(FLOOR["spent"], 4 * spread))
-    spent = _count([(i, _decide(v, pb, ps, pm)) for i, v in chips_s], "spent boxes")
+    chips_e = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_earned"))
+    chips_s = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_spent"))
+    eb, es, em = _levels("bubble", [v for _, v, _ in chips_e])
+    earned = _count(_light_decisions(chips_e, eb, es, em, LIGHT["bubble"], STROKE_LIGHT["bubble"]), "chip circles")
+    hidden_e = _hidden([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles")
+    hidden_s = _hidden([t for (k, _, _), t in inks.items() if k == "chip_spent"], "spent boxes")
+    if hidden_e:  # the spent boxes are read against the circles above them
+        earned = CountReading(None, 0.0, hidden_e, earned.marked, earned.unsure)
+        hidden_s = hidden_s or "the chip circles above the spent boxes cannot be read"
+    pb, ps, pm = _levels("spent", [v for _, v, _ in chips_s])
+    spent = _count(_light_decisions(chips_s, pb, ps, pm, LIGHT["spent"], STROKE_LIGHT["spent"]), "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
+    if hidden_s:
+        spent = CountReading(None, 0.0, hidden_s, spent.marked, spent.unsure)
     if earned.value is not None and spent.value is not None and spent.value > earned.value:
         spent = CountReading(None, 0.0, f"{spent.value} spent boxes ticked but only {earned.value} chip circles filled", spent.marked, spent.unsure)
     return out, earned, spent
+
+
+LIGHT = {"box": 0.62, "ring": 0.55, "bubble": 0.62, "spent": 0.62}
+"""A mark is *too light* — uncertain, never counted — when its ink is below this share of the sheet's typical mark
+of its kind and its darkest strokes are below this share of the sheet's own strokes, or when its darkest strokes
+alone are (a rubbed-out mark smeared over its box can hold as much ink as a light tick): what
+an eraser leaves (15–60 % of the graphite) is lighter than every mark the same hand made.  A tick that
+mostly misses its box still has strokes as dark as the others; a rubbed-out one does not."""
+
+STROKE_LIGHT = {"box": 0.62, "ring": 0.55, "bubble": 0.7, "spent": 0.62}
+"""A mark whose darkest strokes alone are below this share of the sheet's own strokes is too light, whatever its
+ink.  Higher for chip circles: a bubble, full or half filled, has strokes as dark as the others, while 60 % of a
+rubbed-out bubble's graphite, smeared, reaches two thirds of their ink.  Not for the thin strokes of a tick, whose
+darkest part varies by a third with how the tick crosses the box."""
+
+
+def _measured(mark: float, kind: str) -> float | None:
+    """The typical mark when it was measured on this sheet (``None`` when assumed: too few clear marks)."""
+    return None if mark == max(DEFAULT_MARK[kind], 3 * FLOOR[kind]) else mark
+
+
+def _peak_level(peaks: list[float]) -> float | None:
+    """The sheet's typical stroke darkness from its clear marks (``None`` with fewer than three)."""
+    return float(np.median(peaks)) if len(peaks) >= 3 else None
+
+
+def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: float | None, share: float,
+               stroke_share: float | None = None) -> bool:
+    """True when a mark is far lighter than the sheet's own marks (see :data:`LIGHT`); never when the sheet
+    has too few clear marks of the kind to tell (``mark`` or, for boxes and circles, ``peak_level`` is ``None``)."""
+    if mark is None:
+        return False
+    if peak is not None and peak_level is not None and peak < (stroke_share or share) * peak_level:
+        return True  # strokes far lighter than the sheet's own, however wide the smudge spreads the ink
+    if ink >= share * mark:
+        return False
+    if peak is None:
+        return True
+    return peak_level is not None and peak < share * peak_level
+
+
+def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: float, mark: float,
+                     share: float, stroke_share: float | None = None) -> list[tuple[int, Decision]]:
+    """Decisions for a row of chip circles or spent boxes ``(number, ink, peak)``, too-light marks unsure."""
+    out = [(i, _decide(v, blank, sure, mark)) for i, v, _ in items]
+    level = _peak_level([p for (i, v, p), (_, d) in zip(items, out) if d.marked and v >= 0.8 * mark])
+    for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)):
+        if d.marked and _too_light(v, mark, p, level, share, stroke_share):  # (no peak level: too few clear marks to tell)
+            out[k] = (i, Decision(None, v, 0.0))
+    return out
+
+
+HIDDEN = {
+    "outside": "outside the photo",
+    "edge": "a hard shadow's edge runs across {what}: take the photo again without the shadow",
+    "glare": "glare: the printed {print} are not visible",
+    "hidden": "the printed {print} are not visible (covered, or washed out)",
+}
+"""Why a field cannot be read, by the first of its targets' :attr:`~.marks.TargetInk.hidden` reasons."""
+
+
+def _hidden(targets: list, what: str) -> str:
+    """The reason a field cannot be read from its targets (``""`` when every one can be judged).
+
+    ``what`` names the field's part: ``space``, ``chip circles``, ``spent boxes``."""
+    reasons = {t.hidden for t in targets if t.hidden}
+    # glare or covered: what most of the hidden targets show (a thumb's bright rim may pass for glare on one box)
+    glare, hidden = (sum(t.hidden == k for t in targets) for k in ("glare", "hidden"))
+    for key in ("outside", "edge", "glare" if glare >= hidden else "hidden", "hidden" if glare >= hidden else "glare"):
+        if key in reasons:
+            if what == "space":
+                printed = "boxes"
+                part = "the space"
+            else:
+                nums = sorted(int(t.target.owner) for t in targets if t.hidden == key)
+                printed = f"{what} {_span(nums)}"
+                part = printed
+                if key == "outside":
+                    return f"{what} {_span(nums)} are outside the photo"
+            return HIDDEN[key].format(what=part, print=printed)
+    return ""
+
+
+def _span(nums: list[int]) -> str:
+    """``1–3, 5`` for ``[1, 2, 3, 5]``."""
+    out, i = [], 0
+    while i < len(nums):
+        j = i
+        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
+            j += 1
+        out.append(str(nums[i]) if i == j else f"{nums[i]}–{nums[j]}")
+        i = j + 1
+    return ", ".join(out)
 
 
 def _keys(inks, kind: str, owner: str) -> list[str]:
@@ -501,15 +664,19 @@ def _within(inks: dict[str, float], blank: float, sure: float, mark: float, unsu
     return out
 
 
-def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decision], value_ink: float) -> CellReading:
-    """One space's reading from its rank and suit decisions (and the ink where the value is written)."""
+def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decision], value_ink: float,
+          light: set[str] = frozenset()) -> CellReading:
+    """One space's reading from its rank and suit decisions (and the ink where the value is written);
+    ``light`` holds the choices left unsure because their mark is far lighter than the sheet's others."""
     ranks = [k for k, d in rd.items() if d.marked]
     suits = [k for k, d in sd.items() if d.marked]
-    r_uns = [k for k, d in rd.items() if d.marked is None]
-    s_uns = [k for k, d in sd.items() if d.marked is None]
+    r_light = [k for k, d in rd.items() if d.marked is None and k in light]
+    s_light = [k for k, d in sd.items() if d.marked is None and k in light]
+    r_uns = [k for k, d in rd.items() if d.marked is None and k not in light]
+    s_uns = [k for k, d in sd.items() if d.marked is None and k not in light]
     conf = float(min([d.confidence for d in rd.values()] + [d.confidence for d in sd.values()]))
-    state_r = {k: True for k in ranks} | {k: None for k in r_uns}
-    state_s = {k: True for k in suits} | {k: None for k in s_uns}
+    state_r = {k: True for k in ranks} | {k: None for k in r_uns + r_light}
+    state_s = {k: True for k in suits} | {k: None for k in s_uns + s_light}
 
     def uncertain(reason: str) -> CellReading:
         return CellReading(name, coord, "uncertain", None, 0.0, reason, state_r, state_s)
@@ -519,6 +686,10 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
         problems.append(f"ranks {_and(ranks)} are all ticked" if len(ranks) > 2 else f"ranks {_and(ranks)} are both ticked")
     if len(suits) > 1:
         problems.append(f"suits {_and(suits)} are all circled" if len(suits) > 2 else f"suits {_and(suits)} are both circled")
+    if r_light:
+        problems.append(f"rank {_or(r_light)}: much lighter than the other ticks (rubbed out?)")
+    if s_light:
+        problems.append(f"suit {_or(s_light)}: much lighter than the other circles (rubbed out?)")
     if r_uns:
         problems.append(f"rank {_or(r_uns)}: faint, ticked or not?")
     if s_uns:

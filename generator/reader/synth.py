@@ -70,6 +70,13 @@ class PhotoParams:
         jpeg: JPEG quality.
         print_scale: the page printed at this scale (1.0, or e.g. 0.94 for "fit to page").
         bend: the paper's bulge, mm (a sheet that does not lie flat).
+        fold: degrees the screen (the part above the printed fold line) stands up; ``fold_light``
+            the screen's light as a share of the rest's (it faces the lamp differently).
+        curl: mm the sheet's edges lift off the table, curled along ``curl_along`` (``"v"`` or ``"u"``).
+        hard_shadow: ``(u0, v0, angle°, darkness, penumbra mm)``: a sharp-edged shadow whose edge passes
+            through page point ``(u0, v0)`` mm (see :func:`.synth_camera.hard_shadow`).
+        glare: ``(u0, v0, radius mm, strength)``: the lamp mirrored in the paper there.
+        cut: ``(side, mm)``: that strip of the sheet lies outside the photo.
     """
 
     frame: tuple[int, int]
@@ -87,6 +94,13 @@ class PhotoParams:
     jpeg: int
     print_scale: float = 1.0
     bend: float = 0.0
+    fold: float = 0.0
+    fold_light: float = 1.0
+    curl: float = 0.0
+    curl_along: str = "v"
+    hard_shadow: tuple[float, float, float, float, float] | None = None
+    glare: tuple[float, float, float, float] | None = None
+    cut: tuple[str, float] | None = None
 
 
 @dataclass
@@ -333,6 +347,31 @@ def _bubble(ink: _Ink, t: MarkTarget, style: HandStyle, rng: random.Random) -> N
     ink.strokes(lines)
 
 
+def _erased(page: np.ndarray, dpi: int, style: HandStyle, rng: random.Random, t: MarkTarget, residue: float) -> None:
+    """A mark made on target ``t`` and rubbed out: ``residue`` (0–1) of its graphite is left, smeared a
+    little by the eraser, with a faint smudge around it."""
+    import cv2
+
+    ppm = dpi / 25.4
+    pad = 2.5 + 0.5 * t.w
+    x0, y0 = t.x - pad, t.y - pad
+    pw, ph = int(round((t.w + 2 * pad) * ppm)), int(round((t.h + 2 * pad) * ppm))
+    patch = np.ones((ph, pw, 3), np.float32)
+    ink = _Ink(patch, dpi, style.pen, rng)
+    local = MarkTarget(t.kind, t.owner, t.key, t.x - x0, t.y - y0, t.w, t.h)
+    {"rank": _box_mark, "chip_spent": _box_mark, "suit": _circle, "chip_earned": _bubble}[t.kind](ink, local, style, rng)
+    dark = 1.0 - patch
+    dark = cv2.GaussianBlur(dark, (0, 0), rng.uniform(0.08, 0.3) * ppm)
+    smudge = cv2.GaussianBlur(dark, (0, 0), rng.uniform(0.6, 1.5) * ppm)
+    share = rng.uniform(0.1, 0.3)  # of the graphite left, this much is smudged around
+    left = residue * ((1 - share) * dark + share * smudge)
+    X0, Y0 = int(round(x0 * ppm)), int(round(y0 * ppm))
+    H, W = page.shape[:2]
+    xa, ya, xb, yb = max(0, X0), max(0, Y0), min(W, X0 + pw), min(H, Y0 + ph)
+    if xa < xb and ya < yb:
+        page[ya:yb, xa:xb] *= 1.0 - left[ya - Y0:yb - Y0, xa - X0:xb - X0]
+
+
 def draw_marks(page: np.ndarray, scene: Scene, sheet, style: HandStyle, rng: random.Random, dpi: int, *,
                game=None, extra: dict | None = None) -> np.ndarray:
     """Draw a player's marks for ``sheet`` on a copy of ``page`` (float RGB at ``dpi``) and return it.
@@ -342,13 +381,17 @@ def draw_marks(page: np.ndarray, scene: Scene, sheet, style: HandStyle, rng: ran
     hand points, chips left, total, won bonuses and the player's name are written too.
 
     Args:
-        extra: additional marks for tests: ``{"ranks": [(cell, rank label), …], "suits": [(cell, suit), …]}``.
+        extra: additional marks for tests: ``{"ranks": [(cell, rank label), …], "suits": [(cell, suit), …],
+            "erased": [(kind, owner, key, residue), …]}`` — an erased mark (``rank``, ``suit``,
+            ``chip_earned`` or ``chip_spent``) was made, then rubbed out leaving ``residue`` (0–1) of it.
     """
     from ..rules.allin_sheet import score_game
 
     page = page.copy()
     ink = _Ink(page, dpi, style.pen, rng)
     marks = {(m.kind, m.owner, m.key): m for m in scene.marks}
+    for kind, owner, key, residue in (extra or {}).get("erased", []):
+        _erased(page, dpi, style, rng, marks[(kind, owner, key)], residue)
     for coord, card in sorted(sheet.cards.items()):
         name = cell_name(coord)
         value = marks[("value", name, "")]
@@ -385,118 +428,83 @@ def draw_marks(page: np.ndarray, scene: Scene, sheet, style: HandStyle, rng: ran
 # --- the photo ---------------------------------------------------------------------------
 
 
-def _background(w: int, h: int, rng: random.Random) -> np.ndarray:
-    """A table: wood grain, or a mottled cloth, in a random colour (float RGB)."""
+def _bend(page: np.ndarray, bend: float, ppm_page: float, nrng: np.random.Generator) -> np.ndarray:
+    """The sheet bulges: a smooth random displacement of up to ``bend`` mm."""
     import cv2
 
-    nrng = np.random.default_rng(rng.getrandbits(32))
-    sw, sh = max(8, w // 16), max(8, h // 16)
-    base = np.array([rng.uniform(0.25, 0.75), rng.uniform(0.2, 0.6), rng.uniform(0.1, 0.5)], np.float32)
-    if rng.random() < 0.5:  # wood
-        yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
-        warp = cv2.resize(nrng.normal(0, 1, (sh // 8 + 2, sw // 8 + 2)).astype(np.float32), (sw, sh)) * 6
-        f = rng.uniform(0.15, 0.4)
-        grain = 0.5 + 0.5 * np.sin((yy + warp) * f + np.sin(xx * 0.02) * 3)
-        tex = grain[..., None] * 0.25 - 0.12
-    else:
-        tex = cv2.GaussianBlur(nrng.normal(0, 0.12, (sh, sw)).astype(np.float32), (0, 0), 2)[..., None]
-    small = np.clip(base + tex * base, 0, 1).astype(np.float32)
-    big = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-    big += nrng.normal(0, 0.02, (h // 2, w // 2, 1)).astype(np.float32).repeat(2, 0).repeat(2, 1)[:h, :w]
-    return big
+    ph, pw = page.shape[:2]
+    dx = nrng.normal(0, 1, (4, 3)).astype(np.float32)
+    dy = nrng.normal(0, 1, (4, 3)).astype(np.float32)
+    dx = cv2.resize(dx, (pw // 8, ph // 8), interpolation=cv2.INTER_CUBIC)
+    dy = cv2.resize(dy, (pw // 8, ph // 8), interpolation=cv2.INTER_CUBIC)
+    norm = max(np.abs(dx).max(), np.abs(dy).max(), 1e-6)
+    dx = cv2.resize(dx / norm * bend * ppm_page, (pw, ph))
+    dy = cv2.resize(dy / norm * bend * ppm_page, (pw, ph))
+    xx, yy = np.meshgrid(np.arange(pw, dtype=np.float32), np.arange(ph, dtype=np.float32))
+    return cv2.remap(page, xx + dx, yy + dy, cv2.INTER_LINEAR, borderValue=(1, 1, 1))
 
 
-def _pose(paper: Paper, p: PhotoParams, rng: random.Random) -> np.ndarray:
-    """Homography page mm → photo px for the parameters (tilt, rotation, coverage, position)."""
-    W, H = paper.width, paper.height
-    fw, fh = p.frame
-    f = 0.8 * max(fw, fh)
+def _print_scaled(page: np.ndarray, scale: float) -> np.ndarray:
+    """The printer shrank the page about its centre ("fit to page")."""
+    import cv2
 
-    def project(dist: float) -> np.ndarray:
-        rot = math.radians(p.rotation)
-        Rz = np.array([[math.cos(rot), -math.sin(rot), 0], [math.sin(rot), math.cos(rot), 0], [0, 0, 1]])
-        ax = math.radians(p.tilt_axis)
-        axis = np.array([math.cos(ax), math.sin(ax), 0.0])
-        t = math.radians(p.tilt)
-        K = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-        Rt = np.eye(3) + math.sin(t) * K + (1 - math.cos(t)) * K @ K
-        R = Rt @ Rz
-        C = np.array([[1, 0, -W / 2], [0, 1, -H / 2], [0, 0, 1]])  # page mm → centred plane coords
-        M = np.column_stack([R[:, 0], R[:, 1], np.array([0, 0, dist])])
-        Kc = np.array([[f, 0, fw / 2], [0, f, fh / 2], [0, 0, 1]])
-        return Kc @ M @ C
-
-    def quad(Hm: np.ndarray) -> np.ndarray:
-        c = np.array([[0, 0, 1], [W, 0, 1], [W, H, 1], [0, H, 1]], float) @ Hm.T
-        return c[:, :2] / c[:, 2:3]
-
-    def area(q: np.ndarray) -> float:
-        x, y = q[:, 0], q[:, 1]
-        return 0.5 * abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1)))
-
-    target = p.coverage * fw * fh
-    dist = f * math.sqrt(W * H / target)
-    for _ in range(30):
-        Hm = project(dist)
-        q = quad(Hm)
-        dist *= math.sqrt(area(q) / target)
-    Hm = project(dist)
-    # shrink until the sheet fits in the frame with a small margin, then place it at random
-    for _ in range(60):
-        q = quad(Hm)
-        bw, bh = np.ptp(q[:, 0]), np.ptp(q[:, 1])
-        if bw <= fw * 0.98 and bh <= fh * 0.98:
-            break
-        dist *= 1.03
-        Hm = project(dist)
-    q = quad(Hm)
-    dx = rng.uniform(fw * 0.01 - q[:, 0].min(), fw * 0.99 - q[:, 0].max())
-    dy = rng.uniform(fh * 0.01 - q[:, 1].min(), fh * 0.99 - q[:, 1].max())
-    return np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1]]) @ Hm
+    ph, pw = page.shape[:2]
+    small = cv2.resize(page, (round(pw * scale), round(ph * scale)), interpolation=cv2.INTER_AREA)
+    canvas = np.ones_like(page)
+    oy, ox = (ph - small.shape[0]) // 2, (pw - small.shape[1]) // 2
+    canvas[oy:oy + small.shape[0], ox:ox + small.shape[1]] = small
+    return canvas
 
 
-def photograph(page: np.ndarray, paper: Paper, p: PhotoParams, rng: random.Random, dpi: int) -> tuple[bytes, np.ndarray]:
-    """Photograph a page image (float RGB at ``dpi``) with parameters ``p``.
+def photograph(page: np.ndarray, paper: Paper, p: PhotoParams, rng: random.Random, dpi: int, *,
+               fold_y: float = 0.0, others: tuple[np.ndarray, ...] = ()) -> tuple[bytes, np.ndarray]:
+    """Photograph a page image (float RGB at ``dpi``) with parameters ``p`` (see :mod:`.synth_camera`).
+
+    Args:
+        fold_y: the page's fold line (mm), for ``p.fold``.
+        others: more pages (same paper and dpi) lying beside it in the same photo (``p.frame`` is split).
 
     Returns:
-        ``(jpeg_bytes, homography)``, the homography mapping page mm to photo pixels.
+        ``(jpeg_bytes, homography)``, the homography mapping page mm to photo pixels for the sheet
+        lying flat (its fold or curl aside).
     """
     import cv2
+
+    from .synth_camera import Shape, background, glare, hard_shadow, make_pose, page_coords
 
     nrng = np.random.default_rng(rng.getrandbits(32))
     fw, fh = p.frame
     ppm_page = dpi / 25.4
-    if p.print_scale != 1.0:  # the printer shrank the page about its centre
-        ph, pw = page.shape[:2]
-        small = cv2.resize(page, (round(pw * p.print_scale), round(ph * p.print_scale)), interpolation=cv2.INTER_AREA)
-        canvas = np.ones_like(page)
-        oy, ox = (ph - small.shape[0]) // 2, (pw - small.shape[1]) // 2
-        canvas[oy:oy + small.shape[0], ox:ox + small.shape[1]] = small
-        page = canvas
-    if p.bend > 0:  # the sheet bulges: a smooth displacement of up to `bend` mm
-        ph, pw = page.shape[:2]
-        dx = nrng.normal(0, 1, (4, 3)).astype(np.float32)
-        dy = nrng.normal(0, 1, (4, 3)).astype(np.float32)
-        dx = cv2.resize(dx, (pw // 8, ph // 8), interpolation=cv2.INTER_CUBIC)
-        dy = cv2.resize(dy, (pw // 8, ph // 8), interpolation=cv2.INTER_CUBIC)
-        norm = max(np.abs(dx).max(), np.abs(dy).max(), 1e-6)
-        dx = cv2.resize(dx / norm * p.bend * ppm_page, (pw, ph))
-        dy = cv2.resize(dy / norm * p.bend * ppm_page, (pw, ph))
-        xx, yy = np.meshgrid(np.arange(pw, dtype=np.float32), np.arange(ph, dtype=np.float32))
-        page = cv2.remap(page, xx + dx, yy + dy, cv2.INTER_LINEAR, borderValue=(1, 1, 1))
-    Hmm = _pose(paper, p, rng)
-    # scale the page image down to about the photo's resolution first (no aliasing, less work)
-    ppm_photo = _ppm(Hmm, paper)
-    factor = min(1.0, 1.6 * ppm_photo / ppm_page)
-    if factor < 1.0:
-        page = cv2.resize(page, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    s = ppm_page * factor
-    S = np.array([[1 / s, 0, 0], [0, 1 / s, 0], [0, 0, 1]])
-    Hpx = Hmm @ S
-    warped = cv2.warpPerspective(page, Hpx, (fw, fh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-    alpha = cv2.warpPerspective(np.ones(page.shape[:2], np.float32), Hpx, (fw, fh), flags=cv2.INTER_LINEAR)
-    bg = _background(fw, fh, rng)
-    img = bg * (1 - alpha[..., None]) + warped
+    pages = [page, *others]
+    regions = [None] if not others else [
+        (i * fw / len(pages), 0, (i + 1) * fw / len(pages), fh) if fw >= fh else (0, i * fh / len(pages), fw, (i + 1) * fh / len(pages))
+        for i in range(len(pages))]
+    img = background(fw, fh, rng)
+    flat_H = None
+    coords = None
+    for k, (pg, region) in enumerate(zip(pages, regions)):
+        if p.print_scale != 1.0:
+            pg = _print_scaled(pg, p.print_scale)
+        if p.bend > 0:
+            pg = _bend(pg, p.bend, ppm_page, nrng)
+        pose = make_pose(paper, p.frame, p.coverage, p.tilt, p.tilt_axis, p.rotation + 7.0 * k, rng, region=region,
+                         cut=p.cut if k == 0 else None)
+        shape = Shape(p.fold, fold_y, p.curl, p.curl_along) if k == 0 else Shape()
+        U, V = page_coords(pose, shape, paper, p.frame)
+        # scale the page image down to about the photo's resolution first (no aliasing, less work)
+        ppm_photo = _ppm(pose.homography(), paper)
+        factor = min(1.0, 1.6 * ppm_photo / ppm_page)
+        if factor < 1.0:
+            pg = cv2.resize(pg, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        s = ppm_page * factor
+        warped = cv2.remap(pg, U * s, V * s, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        alpha = cv2.remap(np.ones(pg.shape[:2], np.float32), U * s, V * s, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        if k == 0 and p.fold > 0:  # the screen faces the lamp differently: lit or shaded as a whole
+            screen = (V < fold_y).astype(np.float32)
+            warped *= (1.0 + (p.fold_light - 1.0) * screen)[..., None]
+        img = img * (1 - alpha[..., None]) + warped
+        if k == 0:
+            flat_H, coords = pose.homography(), (U, V)
     # light: a gradient down to light_min, a warm or cool cast, a soft shadow
     yy, xx = np.mgrid[0:fh:8, 0:fw:8].astype(np.float32)
     a = math.radians(p.light_angle)
@@ -511,8 +519,12 @@ def photograph(page: np.ndarray, paper: Paper, p: PhotoParams, rng: random.Rando
         sh = cv2.GaussianBlur(sh, (0, 0), max(sh.shape) * 0.04)
         light *= 1.0 - p.shadow * sh
     light = cv2.resize(light, (fw, fh), interpolation=cv2.INTER_LINEAR)
+    if p.hard_shadow is not None:
+        light *= hard_shadow(*coords, p.hard_shadow)
     cast = np.array([rng.uniform(0.93, 1.0), rng.uniform(0.95, 1.0), rng.uniform(0.85, 1.0)], np.float32)
     img *= light[..., None] * cast
+    if p.glare is not None:  # the lamp mirrored: its own colour, added whatever the paper shows
+        img += glare(*coords, p.glare)[..., None] * np.array([1.0, 0.98, 0.93], np.float32)
     if p.defocus > 0:
         img = cv2.GaussianBlur(img, (0, 0), p.defocus)
     if p.motion >= 1.0:
@@ -528,8 +540,8 @@ def photograph(page: np.ndarray, paper: Paper, p: PhotoParams, rng: random.Rando
     out = np.clip(img * 255.0 + 0.5, 0, 255).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(out[:, :, ::-1]), [cv2.IMWRITE_JPEG_QUALITY, int(p.jpeg)])
     assert ok
-    # the true page → photo map, for the printed scale
-    if p.print_scale != 1.0:
+    Hmm = flat_H
+    if p.print_scale != 1.0:  # the true page → photo map, for the printed scale
         W, H = paper.width, paper.height
         P = np.array([[p.print_scale, 0, W / 2 * (1 - p.print_scale)], [0, p.print_scale, H / 2 * (1 - p.print_scale)], [0, 0, 1]])
         Hmm = Hmm @ P
@@ -544,7 +556,7 @@ def _ppm(H: np.ndarray, paper: Paper) -> float:
 
 
 def synth_photo(sheet, paper: Paper, seed: int | str, *, params: PhotoParams | None = None, style: HandStyle | None = None,
-                dpi: int = 300, game=None, extra: dict | None = None) -> SynthPhoto:
+                dpi: int = 300, game=None, extra: dict | None = None, others: tuple = ()) -> SynthPhoto:
     """A synthetic phone photo of ``sheet`` (a FilledSheet) printed on ``paper``.
 
     Args:
@@ -553,11 +565,18 @@ def synth_photo(sheet, paper: Paper, seed: int | str, *, params: PhotoParams | N
         style: how it is marked (default: a random hand).
         dpi: resolution of the page before it is photographed (300 for the benchmark; lower is faster).
         extra: additional marks (see :func:`draw_marks`).
+        others: more sheets (FilledSheets on the same paper) lying beside it in the same photo.
     """
+    from .synth_camera import fold_line_y
+
     rng = random.Random(f"synth:{seed}")
     style = style or random_style(rng)
     params = params or realistic_params(rng)
     scene, blank = blank_page(sheet.layout, paper, dpi)
     page = draw_marks(blank, scene, sheet, style, rng, dpi, game=game, extra=extra)
-    jpeg, H = photograph(page, paper, params, rng, dpi)
+    more = []
+    for other in others:
+        oscene, oblank = blank_page(other.layout, paper, dpi)
+        more.append(draw_marks(oblank, oscene, other, random_style(rng), rng, dpi))
+    jpeg, H = photograph(page, paper, params, rng, dpi, fold_y=fold_line_y(scene) or 0.0, others=tuple(more))
     return SynthPhoto(jpeg, params, style, sheet, H)

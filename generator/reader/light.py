@@ -1,0 +1,137 @@
+"""The light on the page: how bright the paper is everywhere, where a hard shadow's edge runs, where glare is.
+
+The reader divides the photo by the paper's brightness so that ink is measured
+the same in sun and shade (:func:`estimate_light`).  The paper's brightness is
+estimated from the photo itself, where the blank template says paper should
+be (print is divided by its own printed colour first):
+
+1. at :data:`LIGHT_PPM` pixels per mm, each colour channel divided by the
+   template's, the median within 2.5 mm (thin pen strokes and noise vanish);
+2. a grey *closing* (brightest, then darkest, within 9 mm): dark blobs smaller
+   than 9 mm — filled chip circles, written digits, suit symbols — are filled
+   from the paper around them, while a straight shadow edge, a step far longer
+   than 9 mm, keeps its place exactly;
+3. a slight smoothing.
+
+A *hard shadow edge* is where that brightness changes by more than
+:data:`EDGE_STEP` (as a log ratio) within 2 mm; soft shadows and gradients
+change far more slowly.  The targets within :data:`EDGE_BAND_MM` of such an edge
+cannot be measured reliably (the light there is known only to about a
+millimetre): their fields are uncertain.  *Glare* is where the paper is much
+brighter than the sheet's typical paper (:data:`GLARE_LEVEL`) or the sensor is
+saturated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+LIGHT_PPM = 2.0
+"""Resolution (pixels per mm) of the light estimate."""
+EDGE_STEP = 0.25
+"""A change of the paper's brightness by more than this log ratio within 2 mm is a hard shadow's edge (about 28 %)."""
+EDGE_BAND_MM = 1.5
+"""Targets this close to a hard shadow's edge (beyond the edge's own width) are not measured."""
+GLARE_LEVEL = 1.18
+"""Paper this much brighter than the sheet's typical paper is under glare."""
+SATURATED = 0.985
+"""A channel at least this bright (0–1) is clipped by the sensor."""
+
+
+@dataclass
+class Light:
+    """The paper's brightness over a rectified page region, and where it cannot be trusted.
+
+    Attributes:
+        paper: the paper's brightness per pixel of the rectified region, ``(h, w, 3)`` float32 (BGR, 0–1).
+        level: the brightest channel of the paper at :data:`LIGHT_PPM`, ``(h', w')``.
+        edge: ``(h', w')`` bool — a hard shadow's edge runs here (widened by :data:`EDGE_BAND_MM`).
+        saturated: ``(h', w')`` float — the share of clipped photo pixels.
+        typical: the sheet's typical paper level (median of ``level``).
+        origin: the region's top-left corner (mm).
+    """
+
+    paper: np.ndarray
+    level: np.ndarray
+    edge: np.ndarray
+    saturated: np.ndarray
+    typical: float
+    origin: tuple[float, float]
+
+    def _window(self, box_mm: tuple[float, float, float, float], pad: float = 0.0) -> tuple[slice, slice]:
+        x0, y0, x1, y1 = box_mm
+        ox, oy = self.origin
+        h, w = self.level.shape
+        a = max(0, int(np.floor((x0 - pad - ox) * LIGHT_PPM)))
+        b = min(w, int(np.ceil((x1 + pad - ox) * LIGHT_PPM)))
+        c = max(0, int(np.floor((y0 - pad - oy) * LIGHT_PPM)))
+        d = min(h, int(np.ceil((y1 + pad - oy) * LIGHT_PPM)))
+        return slice(c, max(c, d)), slice(a, max(a, b))
+
+    def on_edge(self, box_mm: tuple[float, float, float, float]) -> bool:
+        """True when a hard shadow's edge runs through (or near) the page box ``(x0, y0, x1, y1)`` mm."""
+        sy, sx = self._window(box_mm)
+        return bool(self.edge[sy, sx].any())
+
+    def glare(self, box_mm: tuple[float, float, float, float]) -> bool:
+        """True when the box is under glare: paper far brighter than the sheet's, or the sensor clipped."""
+        sy, sx = self._window(box_mm, 1.0)
+        lv = self.level[sy, sx]
+        if lv.size == 0:
+            return False
+        return bool(float(lv.max()) > GLARE_LEVEL * self.typical or float(self.saturated[sy, sx].max()) > 0.05)
+
+
+def _disk(diameter_px: int) -> np.ndarray:
+    import cv2
+
+    d = max(3, diameter_px | 1)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+
+
+def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origin: tuple[float, float]) -> Light:
+    """The paper's brightness over a rectified region (see the module docstring).
+
+    Args:
+        rect: the photo's page region, rectified, BGR ``uint8`` at ``ppm`` pixels per mm.
+        template_rgb: the blank sheet over the same region at the same scale, RGB ``uint8``.
+        origin: the region's top-left corner (mm).
+    """
+    import cv2
+
+    h, w = rect.shape[:2]
+    lw, lh = max(4, int(round(w / ppm * LIGHT_PPM))), max(4, int(round(h / ppm * LIGHT_PPM)))
+    small = cv2.resize(rect, (lw, lh), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    tpl = cv2.resize(template_rgb[:, :, ::-1], (lw, lh), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    clipped = (rect.max(axis=2) >= int(SATURATED * 255)).astype(np.float32)
+    saturated = cv2.resize(clipped, (lw, lh), interpolation=cv2.INTER_AREA)
+    # paper is measured where the template is (nearly) white or pale, a little away from darker print
+    # (its edges are blurred differently in the photo); elsewhere the closing fills it in from around
+    valid = cv2.erode((tpl.max(axis=2) >= 0.8).astype(np.uint8), _disk(3)).astype(bool)
+    ratio = np.where(valid[..., None], small / np.maximum(tpl, 0.8), 0).astype(np.float32)
+    fine = cv2.medianBlur(ratio, 5)  # thin strokes and noise go, edges stay
+    big = _disk(int(9 * LIGHT_PPM))
+    closed = cv2.erode(cv2.dilate(fine, big), big)
+    hole = closed.max(axis=2) < 0.3 * max(float(np.median(closed.max(axis=2))), 1e-3)
+    if hole.any():  # wider than 9 mm without paper (a marker, the code): the brightest within 15 mm
+        wide = cv2.dilate(closed, _disk(int(15 * LIGHT_PPM)))
+        closed[hole] = wide[hole]
+    paper_small = cv2.GaussianBlur(closed, (0, 0), 1.0 * LIGHT_PPM)
+    level = paper_small.max(axis=2)
+    typical = float(np.median(level))
+    # hard shadow edges: a big change of log brightness within 2 mm
+    log = np.log(np.maximum(level, 1e-3))
+    k = _disk(int(2 * LIGHT_PPM) + 1)
+    step = cv2.dilate(log, k) - cv2.erode(log, k)
+    # (not where the paper is hardly seen: a marker, the sheet code; the brightness there is guessed)
+    seen = cv2.blur(valid.astype(np.float32), (int(4 * LIGHT_PPM) + 1,) * 2) > 0.25
+    edge = ((step > EDGE_STEP) & seen).astype(np.uint8)
+    if edge.any():
+        edge = cv2.dilate(edge, _disk(int(2 * EDGE_BAND_MM * LIGHT_PPM) + 1))
+    paper = cv2.resize(paper_small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return Light(paper, level, edge.astype(bool), saturated, typical, origin)
+
+
+__all__ = ["Light", "estimate_light", "LIGHT_PPM"]
