@@ -434,15 +434,15 @@ def _print_verdict(verdict, as_json: bool) -> None:
 
 @app.command()
 def verify(
-    files: List[Path] = typer.Argument(..., metavar="FILE...", help="All In typed-in sheets or photos of sheets (several = one game), or one Flip 7 score pad, Fundex or Flip Flop round log."),
+    files: List[Path] = typer.Argument(..., metavar="FILE...", help="All In typed-in sheets or photos of sheets (several = one game), Flip 7 tick pads typed in or photographed (one per player = one game), or one Flip 7 score pad, Fundex or Flip Flop round log."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout (see docs/formats.md)."),
-    layout: Optional[str] = typer.Option(None, "--layout", metavar="ID|FILE", help="Photos: the layout id, when a photo's QR code cannot be read."),
+    layout: Optional[str] = typer.Option(None, "--layout", metavar="ID|FILE", help="Photos: the layout id (or flip7-tick-pad), when a photo's QR code cannot be read."),
 ) -> None:
     """Check finished paper with the rules engine, dispatching on each file's game: line.
 
     All In sheets (typed in, or photographed: each photo is read into NAME.read.yaml and an
-    annotated NAME.read.png next to it): every hand, Best Scoring Hand bonuses, totals, ranking. Flip 7 pad:
-    round scores, totals, status, winner and every problem. Fundex / Flip Flop logs:
+    annotated NAME.read.png next to it): every hand, Best Scoring Hand bonuses, totals, ranking. Flip 7 pad, or
+    tick pads (typed in or photographed, one per player): round scores, totals, status, winner and every problem. Fundex / Flip Flop logs:
     chips after each round, pots, eliminations, winner and every rule broken.
 
     Exit status: 0 all read and nothing wrong, 1 problems found (a rule broken, a written score

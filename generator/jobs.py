@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Sequence
 
-from .errors import EXIT_OK, EXIT_PROBLEMS, InputError, Problem, SheetsmithError, UnreadableError
+from .errors import EXIT_OK, EXIT_PROBLEMS, FindingsError, InputError, Problem, SheetsmithError, UnreadableError
 
 VERIFY_READS = ("verify reads typed-in sheets, score pads and round logs (YAML) or photos of sheets (JPEG, PNG); "
                 "to check a printed sheet, photograph it or type it in")
@@ -606,6 +606,15 @@ def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
             raise InputError([doc.problem(("game",), f"this file is game '{game}' but {games[0][0].file} is '{first}'; verify one game at a time")])
     if first == "allin":
         return verify_allin(paths, [doc for doc, _ in games])
+    if first == "flip7":
+        from .flip7_ticks import is_tick_pad
+
+        ticks = [is_tick_pad(doc.data) for doc, _ in games]
+        if all(ticks):
+            return verify_tick_pads([doc for doc, _ in games])
+        if any(ticks):
+            other = games[ticks.index(False)][0]
+            raise InputError([other.problem((), "this is a Flip 7 score pad; verify it alone, or give only tick pads (one per player)")])
     if len(paths) > 1:
         raise InputError([Problem(games[1][0].file, 0, 0, f"a {first} file holds a whole game; verify one file at a time")])
     doc = games[0][0]
@@ -626,6 +635,35 @@ def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
         report = flipflop_report(flipflop_log_from_document(doc, paths[0]))
     problems = [Problem(doc.file, p.get("line", 0), p.get("col", 0), _who(p) + p["message"]) for p in report.get("problems", [])]
     return Verdict(first, report, problems)
+
+
+def verify_tick_pads(docs) -> Verdict:
+    """Flip 7 tick pads (one player each, typed in or read from photos) scored as one game.
+
+    Raises:
+        InputError: a file that is not a valid tick pad; two pads of one player; different targets.
+        FindingsError: a ``?`` left from a photo's reading (exit 1).
+    """
+    from .flip7_ticks import tick_pad_from_document, tick_pads_report
+
+    pads, problems = [], []
+    unsure: list[Problem] = []
+    for doc in docs:
+        try:
+            pads.append(tick_pad_from_document(doc))
+        except FindingsError as exc:
+            unsure.extend(exc.problems)
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    if unsure:
+        raise FindingsError(unsure)
+    report, found = tick_pads_report(pads)
+    notes = []
+    if len(pads) == 1:
+        notes.append("one tick pad scored alone: give every player's pad to score the game")
+    return Verdict("flip7", report, found, notes=notes)
 
 
 def verify_pad_lines(players: Sequence[str], rounds: Sequence[dict], *, target: int = 200) -> Verdict:
@@ -725,13 +763,16 @@ def _sheet_problems(rep: dict, read) -> list[Problem]:
 
 
 def _verify_photos(paths: list[Path], layout: Optional[str], progress=None) -> Verdict:
-    """Photos (and typed-in sheets) of one All In game: read every photo (in parallel worker
-    processes), then score as typed-in sheets."""
+    """Photos (and typed-in files) of one game — All In sheets, or Flip 7 tick pads: read every photo (in
+    parallel worker processes), then score as typed-in files."""
     from .photos import photo_inputs
+
+    from .registry import display_path
+    from .yamlpos import load_yaml
 
     notes: list[str] = []
     inputs = photo_inputs(paths, layout=layout, notes=notes, progress=progress)
-    v = verify_allin(inputs)
+    v = verify_documents([load_yaml(p, display=display_path(Path(p))) for p in inputs], inputs)  # All In sheets or tick pads
     v.notes = notes + v.notes
     return v
 

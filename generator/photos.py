@@ -93,9 +93,11 @@ def read_photos(paths: Sequence[str | Path], *, layout: str | None = None, worke
         InputError: ``layout`` is not a shipped id or a valid layout file.
     """
     if layout is not None:  # one clear error for a bad --layout, not one per photo
+        from .reader.kinds import item_of_layout
         from .registry import load_layout, resolve_layout
 
-        load_layout(resolve_layout(layout))
+        if item_of_layout(layout) is None:  # a tick pad (generator.reader.kinds), else an All In layout
+            load_layout(resolve_layout(layout))
     jobs = [(i, Path(p), display_name(p), player_name(p), layout) for i, p in enumerate(paths)]
     report = progress or (lambda i, stage: None)
     n = worker_count(len(jobs)) if workers is None else max(1, min(workers, len(jobs)))
@@ -117,7 +119,7 @@ def _read_one(job: tuple, report: Progress):
     try:
         reading = read_photo(path, layout=layout, display=display, player=player)
         report(index, "drawing")
-        reading.annotated = annotated_png(reading)
+        reading.annotated = reading.annotated_png() if hasattr(reading, "annotated_png") else annotated_png(reading)
     except InputError as exc:
         report(index, "failed")
         return PhotoFailure(path, display, tuple(exc.problems))
@@ -319,9 +321,13 @@ def plan_pairs(photos: Sequence[Path], readings: Sequence, *, given: Sequence[Pa
                     f"'sheetsmith verify {shown_yaml}', or delete it to read the photo again",
                 ))
                 continue
-        ref = layout_ref_for(reading.layout, yaml_path.parent)
-        text = read_yaml(reading, layout_ref=ref, file_name=shown_yaml)
-        png = reading.annotated if reading.annotated is not None else annotated_png(reading)
+        if hasattr(reading, "to_yaml"):  # a sheet of another kind (generator.reader.kinds) writes its own file
+            text = reading.to_yaml(file_name=shown_yaml)
+            png = reading.annotated if reading.annotated is not None else reading.annotated_png()
+        else:
+            ref = layout_ref_for(reading.layout, yaml_path.parent)
+            text = read_yaml(reading, layout_ref=ref, file_name=shown_yaml)
+            png = reading.annotated if reading.annotated is not None else annotated_png(reading)
         plans.append(PairPlan(photo, reading, yaml_path, png_path, text, png))
     return plans, problems
 
@@ -364,7 +370,8 @@ def photo_inputs(paths: Sequence[str | Path], *, layout: str | None, notes: list
     ``NAME.read.png``; return the typed-in files to score.
 
     Args:
-        paths: photos (JPEG, PNG, HEIC, WebP, TIFF …) and typed-in All In sheet files, one game.
+        paths: photos (JPEG, PNG, HEIC, WebP, TIFF …) and typed-in files, one game: All In sheets, or
+            Flip 7 tick pads (one per player).
         layout: ``--layout`` (see :func:`read_photos`).
         notes: receives one "read into …" line per photo.
         progress, workers: see :func:`read_photos` (indexes count the photos among ``paths``).
@@ -400,6 +407,8 @@ def photo_inputs(paths: Sequence[str | Path], *, layout: str | None, notes: list
 
 def _locate(text: str, reading, name: str) -> tuple[int, int]:
     """1-based line and column of a field's ``?`` in a ``.read.yaml`` text (``(0, 0)`` when not found)."""
+    if hasattr(reading, "locate"):
+        return reading.locate(text, name)
     lines = text.split("\n")
     if name.startswith("chips."):
         key = name.split(".")[1]

@@ -346,14 +346,19 @@ def _groups(scene: Scene) -> dict[str, tuple[list[MarkTarget], list[MarkTarget]]
     the chip track's two halves on their print and the line of text above them."""
     cells: dict[str, list[MarkTarget]] = {}
     chips: list[MarkTarget] = []
+    ticks: dict[str, list[MarkTarget]] = {}
     for t in scene.marks:
         if t.kind in ("rank", "suit", "value"):
             cells.setdefault(t.owner, []).append(t)
         elif t.kind in ("chip_earned", "chip_spent"):
             chips.append(t)
+        elif t.kind == "tick":  # a row of tick boxes (a tick pad's round), registered two boxes at a time on their print
+            row = ticks.setdefault(t.owner, [])  # (a long row bends with the sheet: one shift would not fit all of it)
+            row.append(t)
+            cells.setdefault(f"{t.owner}/{(len(row) - 1) // 2}", []).append(t)
     groups: dict[str, tuple[list[MarkTarget], list[MarkTarget]]] = {}
     for name, ts in cells.items():
-        groups[name] = ([t for t in ts if t.kind != "suit"], [t for t in ts if t.kind == "rank"])
+        groups[name] = ([t for t in ts if t.kind != "suit"], [t for t in ts if t.kind in ("rank", "tick")])
         suits = [t for t in ts if t.kind == "suit"]
         if suits:  # the suit column on its own printed symbols (a space is never quite flat)
             groups[f"{name}/suits"] = (suits, suits)
@@ -811,7 +816,7 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
     ox, oy = origin
     x, y = (t.x - ox) * ppm, (t.y - oy) * ppm
     w, h = t.w * ppm, t.h * ppm
-    if t.kind in ("rank", "chip_spent", "value"):
+    if t.kind in ("rank", "chip_spent", "value", "tick"):  # a tick box is measured as a rank box
         if t.kind == "chip_spent":  # larger, and alone: keep well clear of its outline
             inset = max(0.2 * w, (0.15 + 0.8 * blur) * ppm)
         else:
@@ -848,7 +853,8 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
             return float(vals.mean()), _peak(vals)
         # the darkest 40 %: a tick covers a part of the box, wherever it crosses it
         k = max(1, int(0.4 * vals.size))
-        return float(np.partition(vals, vals.size - k)[vals.size - k:].mean()), _peak(vals)
+        # (a tick box is wide: a small tick covers a tenth of it, so its strokes are the top 3 %)
+        return float(np.partition(vals, vals.size - k)[vals.size - k:].mean()), _peak(vals, 0.97 if t.kind == "tick" else 0.9)
     if t.kind == "chip_earned":
         # inside the circle, against the paper just around it (between the circles, away from their print)
         r = w / 2

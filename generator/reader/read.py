@@ -240,10 +240,18 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
             f"the photo is too blurred to read the marks (edges spread over {blur:.2f} mm): hold the phone still, "
             "let it focus on the sheet, and take it again in good light",
         )
-    user_layout = load_layout(resolve_layout(layout)) if layout else None
+    from .kinds import PhotoContext, candidate_codes, item_of_layout, read_other
+
+    other_item = item_of_layout(layout)  # --layout naming a sheet of another kind (a tick pad): read by its kind
+    user_layout = load_layout(resolve_layout(layout)) if layout and other_item is None else None
     candidates = _Candidates(fit.paper, user_layout)
     cx, cy, cs = code_box(fit.paper)
-    code = read_code(gray, _near_code(fit, found), candidates.texts, blur_field.at(cx + cs / 2, cy + cs / 2))
+    texts = (lambda: candidates.texts() + candidate_codes(fit.paper)) if other_item is None else candidate_codes(fit.paper, other_item)
+    code = read_code(gray, _near_code(fit, found), texts, blur_field.at(cx + cs / 2, cy + cs / 2))
+    other = read_other(PhotoContext(path, display, player or path.stem, img, found, fit, src, sfit, blur_field, code,
+                                    layout, other_item, where))
+    if other is not None:  # a sheet of another kind (generator.reader.kinds): the rest is its own
+        return other
     if code.text is None and user_layout is not None and code.visible and code.mismatch > 1.0 - REJECT_SCORE:
         raise PhotoError(
             display,

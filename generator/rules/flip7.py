@@ -470,3 +470,30 @@ def game_status(totals: Mapping[str, int], target: int = DEFAULT_TARGET) -> tupl
     if len(leaders) > 1:
         return "tied_play_another_round", None
     return "finished", leaders[0]
+
+
+# --------------------------------------------------------------------------
+# A tick pad row: the boxes one player ticked for one round
+
+
+def tick_row_problems(cards: Sequence[Card], bust: bool, *, decks: int = 1) -> list[str]:
+    """Why a tick pad row cannot be a round's end for its player (``[]`` when it can).
+
+    On a tick pad a player ticks the cards in front of them and, if they busted,
+    BUST as well; a busted row scores 0 whatever else is ticked (the cards are
+    kept on the row only as the player ticked them).  Checks: the checks of
+    :func:`line_problems` on the cards ticked (more than seven numbers, a
+    modifier more often than the decks hold — two ×2 on one deck); and BUST
+    ticked beside seven different numbers: the round ends at a Flip 7, so the
+    player cannot have busted in it (rulebook *How to play*).
+
+    Raises:
+        ValueError: a value that is not a Flip 7 card.
+    """
+    out = line_problems(cards, decks=decks)
+    if bust and len(set(numbers_of(cards))) >= FLIP7_SIZE:
+        out.append(
+            f"BUST ticked beside {FLIP7_SIZE} different numbers; a Flip 7 ends the round at once, "
+            "so the player cannot also have busted: untick one or the other"
+        )
+    return out

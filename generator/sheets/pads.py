@@ -40,6 +40,7 @@ from ..rules.flip7 import MAX_PLAYERS as FLIP7_MAX_PLAYERS
 from ..rules.flip7 import PLAYERS_PER_DECK, player_count_warnings
 from ..scene import Line, MarkTarget, Paint, Rect, Scene, Text, fit_size, text_width
 from ..yamlpos import Document
+from .readable import KEEP_CLEAR, add_machine_marks, is_turned, reserved_boxes
 
 INK, SOFT, ACCENT, PANEL, DROPOUT = "#1d2b45", "#6b7a99", "#b8332e", "#eef2f8", "#8fb3de"
 MARGIN = 10.0
@@ -149,11 +150,12 @@ def build_pad(pad: Pad, paper: Paper, *, players: range | None = None, page: tup
     W, H = (paper.height, paper.width) if pad.orientation == "landscape" else (paper.width, paper.height)
     page_text = t("pads.page", page=page[0], pages=page[1])
     scene = Scene(W, H, title=pad.name if page[1] == 1 else f"{pad.name}, {page_text}")
-    y = _header(scene, pad, W, players, page, t)
+    readable = pad.kind == "tick-pad"  # read from photos: corner markers and the sheet code (generator.sheets.readable)
+    y = _header(scene, pad, W, players, page, t, inset=KEEP_CLEAR if readable else MARGIN)
     if pad.kind == "pad":
         _score_pad(scene, pad, W, H, y, players, t)
     elif pad.kind == "tick-pad":
-        _tick_pad(scene, pad, W, H, y, t)
+        _tick_pad(scene, pad, paper, W, H, y, t)
     elif pad.game == "fundex":
         _fundex_ledger(scene, pad, W, H, y, t)
     else:
@@ -161,22 +163,26 @@ def build_pad(pad: Pad, paper: Paper, *, players: range | None = None, page: tup
     footer = f"sheetsmith · {pad.id} · {paper.label}" + (f" · {page_text}" if page[1] > 1 else "")
     scene.add(Text(W - MARGIN, H - MARGIN + 5.0, footer, 5.0, color=SOFT, anchor="end"))
     scene.keep_text_inside(MARGIN, W - MARGIN)
+    if readable:
+        add_machine_marks(scene, pad.id, paper, (pad.variant.target, pad.variant.flip7_bonus))
     return scene
 
 
-def _header(scene: Scene, pad: Pad, W: float, players: range, page: tuple[int, int], t: Messages) -> float:
+def _header(scene: Scene, pad: Pad, W: float, players: range, page: tuple[int, int], t: Messages, inset: float = MARGIN) -> float:
+    """The title, the rules line and (Flip 7) the target box; ``inset`` mm from the left and right edges
+    (more than the margin where corner markers stand). Returns where the content below starts."""
     y = MARGIN
     title = t(f"pads.title_{pad.game}")
-    right = W - MARGIN - (34.0 if pad.game == "flip7" else 0.0)  # the target box, top right
-    title_size = fit_size(title, 20, (right - MARGIN) * 0.4, "bold")
-    scene.add(Text(MARGIN, y + 8, title, title_size, "bold", color=ACCENT))
+    right = W - inset - (34.0 if pad.game == "flip7" else 0.0)  # the target box, top right
+    title_size = fit_size(title, 20, (right - inset) * 0.4, "bold")
+    scene.add(Text(inset, y + 8, title, title_size, "bold", color=ACCENT))
     sub = t({
         ("pad", "flip7"): "pads.score_pad",
         ("tick-pad", "flip7"): "pads.tick_pad",
         ("ledger", "fundex"): "pads.fundex_ledger",
         ("ledger", "flipflop"): "pads.flipflop_ledger",
     }[(pad.kind, pad.game)])
-    x = MARGIN + text_width(title, title_size, "bold") + 4
+    x = inset + text_width(title, title_size, "bold") + 4
     where = t("pads.page_players", page=page[0], pages=page[1], first=players[0], last=players[-1], players=pad.players)
     where_w = text_width(where, 9, "bold") + 4 if page[1] > 1 else 0.0
     sub_size = fit_size(sub, 11, right - x - where_w, "bold")
@@ -189,12 +195,12 @@ def _header(scene: Scene, pad: Pad, W: float, players: range, page: tuple[int, i
         note = t("pads.flip7_rules", target=v.target, bonus=v.flip7_bonus)
         if pad.kind == "pad" and pad.players > PLAYERS_PER_DECK:
             note += " · " + t("pads.two_decks")
-        scene.add(Text(MARGIN, y + 13.5, note, fit_size(note, 7, W - 2 * MARGIN - 40), color=SOFT))
+        scene.add(Text(inset, y + 13.5, note, fit_size(note, 7, W - 2 * inset - 40), color=SOFT))
         # the target, boxed, top right
         target = t("pads.target")
-        scene.add(Rect(W - MARGIN - 30, y, 30, 11, Paint(ACCENT, "#ffffff", 0.6), r=1.5))
-        scene.add(Text(W - MARGIN - 15, y + 4.0, target, fit_size(target, 5.5, 27, "bold"), "bold", "middle", ACCENT))
-        scene.add(Text(W - MARGIN - 15, y + 9.6, str(v.target), 11, "bold", "middle", ACCENT))
+        scene.add(Rect(W - inset - 30, y, 30, 11, Paint(ACCENT, "#ffffff", 0.6), r=1.5))
+        scene.add(Text(W - inset - 15, y + 4.0, target, fit_size(target, 5.5, 27, "bold"), "bold", "middle", ACCENT))
+        scene.add(Text(W - inset - 15, y + 9.6, str(v.target), 11, "bold", "middle", ACCENT))
     else:
         note = t(f"pads.{pad.game}_rules")
         scene.add(Text(MARGIN, y + 13.5, note, fit_size(note, 7, W - 2 * MARGIN), color=SOFT))
@@ -286,18 +292,26 @@ TICKS = [str(n) for n in range(13)] + ["×2", "+2", "+4", "+6", "+8", "+10", "BU
 """The tick boxes of one round on the tick pad: every number, every modifier, and bust."""
 
 
-def _tick_pad(scene: Scene, pad: Pad, W: float, H: float, y: float, t: Messages) -> None:
+def _tick_pad(scene: Scene, pad: Pad, paper: Paper, W: float, H: float, y: float, t: Messages) -> None:
+    """The tick pad's table. It keeps clear of the corner markers and the sheet code
+    (:func:`generator.sheets.readable.reserved_boxes`): the table stops short of the code's
+    column on the right, and above the bottom markers."""
+    left = KEEP_CLEAR
     player = t("pads.player")  # up to 20 mm of label, ending where the name line starts in every language
-    scene.add(Text(MARGIN + 20.0, y + 3.5, player, fit_size(player, 7, 20.0, "bold"), "bold", "end", INK))
-    scene.add(Line(MARGIN + 22.0, y + 4.0, MARGIN + 100.0, y + 4.0, Paint(INK, width=0.3)))
-    scene.marks.append(MarkTarget("name", "player", "", MARGIN + 22.0, y - 2.0, 78.0, 6.0))
+    scene.add(Text(left + 20.0, y + 3.5, player, fit_size(player, 7, 20.0, "bold"), "bold", "end", INK))
+    scene.add(Line(left + 22.0, y + 4.0, left + 100.0, y + 4.0, Paint(INK, width=0.3)))
+    scene.marks.append(MarkTarget("name", "player", "", left + 22.0, y - 2.0, 78.0, 6.0))
     y += 8.0
+    # the right edge: left of the code (and of the markers) wherever they share the table's height
+    reserved = reserved_boxes(paper, is_turned(paper, scene))
+    table_right = min([W - MARGIN] + [b[0] - 1.0 for b in reserved if b[0] > W / 2 and b[1] < H / 2 and b[3] > y])
+    table_bottom = min([H - MARGIN - 8.0] + [b[1] - 7.0 for b in reserved if b[1] > H / 2])
     label_w, score_w, total_w = 9.0, 14.0, 16.0
-    box_area = W - 2 * MARGIN - label_w - score_w - total_w
+    box_area = table_right - MARGIN - label_w - score_w - total_w
     pitch = box_area / len(TICKS)
     head_h = 6.0
-    row_h = min(11.0, (H - MARGIN - 8.0 - y - head_h) / pad.rounds)
-    scene.add(Rect(MARGIN, y, W - 2 * MARGIN, head_h, Paint(None, PANEL)))
+    row_h = min(11.0, (table_bottom - y - head_h) / pad.rounds)
+    scene.add(Rect(MARGIN, y, table_right - MARGIN, head_h, Paint(None, PANEL)))
     round_word = t("pads.round")
     scene.add(Text(MARGIN + label_w / 2, y + 4.3, round_word, fit_size(round_word, 5.5, label_w - 1, "bold"), "bold", "middle", INK))
     for k, tick in enumerate(TICKS):
@@ -313,7 +327,7 @@ def _tick_pad(scene: Scene, pad: Pad, W: float, H: float, y: float, t: Messages)
     for r in range(pad.rounds):
         ry = top + r * row_h
         if r % 2:
-            scene.add(Rect(MARGIN, ry, W - 2 * MARGIN, row_h, Paint(None, "#f7f9fc")))
+            scene.add(Rect(MARGIN, ry, table_right - MARGIN, row_h, Paint(None, "#f7f9fc")))
         scene.add(Text(MARGIN + label_w / 2, ry + row_h / 2 + 1.4, str(r + 1), 8, "bold", "middle", INK))
         for k, tick in enumerate(TICKS):
             cx = MARGIN + label_w + (k + 0.5) * pitch
@@ -324,13 +338,13 @@ def _tick_pad(scene: Scene, pad: Pad, W: float, H: float, y: float, t: Messages)
         scene.marks.append(MarkTarget("write", f"round{r + 1}", "score", sx, ry, score_w, row_h))
         scene.marks.append(MarkTarget("write", f"round{r + 1}", "total", sx + score_w, ry, total_w, row_h))
     _grid(scene, MARGIN, top, [label_w, box_area, score_w, total_w], [row_h] * pad.rounds, Paint("#c5cedd", width=0.25))
-    scene.add(Rect(MARGIN, y, W - 2 * MARGIN, head_h + pad.rounds * row_h, Paint(INK, None, 0.6)))
+    scene.add(Rect(MARGIN, y, table_right - MARGIN, head_h + pad.rounds * row_h, Paint(INK, None, 0.6)))
     # separators: numbers | modifiers | bust
     for k in (13, 19):
         lx = MARGIN + label_w + k * pitch
         scene.add(Line(lx, y, lx, top + pad.rounds * row_h, Paint(INK, width=0.4)))
     note = t("pads.tick_note", bust=t("pads.bust"))
-    scene.add(Text(MARGIN, top + pad.rounds * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * MARGIN), color=SOFT))
+    scene.add(Text(left, top + pad.rounds * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * left), color=SOFT))
 
 
 def _fundex_ledger(scene: Scene, pad: Pad, W: float, H: float, y: float, t: Messages) -> None:

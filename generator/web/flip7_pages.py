@@ -19,7 +19,7 @@ from .. import jobs
 from ..errors import InputError
 from ..flip7_pad import dump_pad
 from ..rules.flip7 import DEFAULT_TARGET, PLUS, X2, ScoreLine, is_flip7
-from .common import attachment, error_page, page
+from .common import attachment, error_page, image_suffix, page, read_upload
 
 router = APIRouter()
 
@@ -131,6 +131,73 @@ async def flip7_new(request: Request):
     rep = score(game)
     if rep.get("error"):
         return error_page(request, "The game cannot start yet", rep["error"], back="/flip7")
+    stored = request.app.state.store.create_game("flip7", game["title"], game)
+    return RedirectResponse(f"/flip7/{stored.id}", status_code=303)
+
+
+@router.post("/flip7/photos")
+async def flip7_from_photos(request: Request):
+    """Start a game from photos of Flip 7 tick pads, one per player (3 to 18), each player named by the
+    photo's file name: every pad is read in a worker (:func:`.photos.read_tick_pad`), the pads are checked
+    together by the verifier (:func:`generator.jobs.verify_texts`), and the rounds read become the game's
+    rounds.  A tick the reader is unsure of, an impossible row or a photo it cannot read is listed instead,
+    and no game is started: nothing is guessed."""
+    from pathlib import PurePath
+
+    from .photos import PhotoTimeout, read_tick_pad
+
+    form = await request.form()
+    title = str(form.get("title", "")).strip()[:60]
+    uploads = [u for u in form.getlist("photos") if not isinstance(u, str)]
+    problems: list[str] = []
+    if not MIN_PLAYERS <= len(uploads) <= MAX_PLAYERS:
+        problems.append(f"{len(uploads)} photos; give one tick pad photo per player, {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    readings = []
+    for k, upload in enumerate(uploads if not problems else []):
+        data = await read_upload(upload)
+        name = (PurePath(upload.filename or "").stem.strip() or f"player {k + 1}")[:30]
+        suffix = image_suffix(data)
+        if suffix is None:
+            problems.append(f"{name}: not a photo sheetsmith reads (JPEG, PNG, WebP, TIFF)")
+            continue
+        try:
+            result = await request.app.state.photos.read(data, suffix, layout=None, player=name,
+                                                         display=f"the photo of {name}", job=read_tick_pad)
+        except PhotoTimeout:
+            result = {"error": f"reading the photo took longer than {request.app.state.photos.timeout:.0f} s; take it again, closer"}
+        if result.get("error"):
+            problems.append(f"{name}: {result['error']}")
+            continue
+        problems += [f"{name}, {u['field']}: uncertain in the photo: {u['reason']}" for u in result["uncertain"]]
+        readings.append(result)
+    names = [r["player"] for r in readings]
+    if len(set(names)) < len(names):
+        problems.append("two photos have the same file name: name each photo after its player")
+    if not problems:
+        try:
+            verdict = jobs.verify_texts([(f"{r['player']}.read.yaml", r["read_yaml"]) for r in readings])
+            problems += [p.message for p in verdict.problems if p.severity == "error" and verdict.report.get("impossible")]
+        except InputError as exc:
+            problems += [p.message for p in exc.problems]
+    if problems:
+        return error_page(request, "The tick pads cannot be scored yet",
+                          problems + ["look at the pads, then take the photos again, or start a game and tap the rounds in"],
+                          back="/flip7")
+    n = max((len(r["rows"]) for r in readings), default=0)
+    rounds = []
+    for i in range(n):
+        rnd = {}
+        for r in readings:
+            tokens = r["rows"][i] if i < len(r["rows"]) else []
+            if "bust" in tokens:
+                rnd[r["player"]] = {"bust": True}
+            else:
+                rnd[r["player"]] = {"cards": [int(t) if t.isdigit() else t for t in tokens]}
+        rounds.append(rnd)
+    game = {"title": title or f"{len(names)} tick pads", "players": names, "target": readings[0]["target"], "rounds": rounds}
+    rep = score(game)
+    if rep.get("error"):
+        return error_page(request, "The tick pads cannot be scored yet", rep["error"], back="/flip7")
     stored = request.app.state.store.create_game("flip7", game["title"], game)
     return RedirectResponse(f"/flip7/{stored.id}", status_code=303)
 

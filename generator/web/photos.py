@@ -69,6 +69,39 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
     }
 
 
+def read_tick_pad(data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str) -> dict:
+    """Read one photo of a Flip 7 tick pad (its bytes) into plain data; runs in a worker process.
+
+    Returns:
+        ``{"error": message}`` when the photo cannot be read or shows another sheet, else ``{"player",
+        "target", "rows" (each round's tokens: ``3``, ``x2``, ``+4``, ``bust``; ``7?`` or ``?`` where a person
+        must look), "uncertain" ([{"field", "reason"}]), "jpeg" (the annotated picture), "read_yaml"}``.
+    """
+    from ..errors import InputError
+    from ..reader.read import read_photo
+
+    with tempfile.TemporaryDirectory(prefix="sheetsmith-photo-") as folder:
+        path = Path(folder) / f"photo{suffix}"
+        path.write_bytes(data)
+        try:
+            reading = read_photo(path, layout=layout, display=display, player=player)
+            if not hasattr(reading, "played"):
+                return {"error": f"{display} shows an All In sheet, not a Flip 7 tick pad: score it on the All In page"}
+            jpeg = _jpeg(reading.annotated_png())
+        except InputError as exc:
+            return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
+        except Exception as exc:  # a fault of the reader's: the page says so, the server goes on
+            return {"error": f"the reader failed on this photo ({type(exc).__name__}: {exc}); take it again, or tap the rounds in"}
+    return {
+        "player": player,
+        "target": reading.pad.variant.target,
+        "rows": [r.tokens() for r in reading.played],
+        "uncertain": [{"field": f, "reason": r} for f, r in reading.uncertain],
+        "jpeg": jpeg,
+        "read_yaml": reading.to_yaml(file_name=f"{player}.read.yaml"),
+    }
+
+
 def _boxes(reading) -> dict[str, list[float]]:
     """Each card space's and each chip track's box on the page, ``[x, y, w, h]`` as shares of the page size."""
     pw, ph = reading.paper.width, reading.paper.height
@@ -139,9 +172,9 @@ class PhotoPool:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    async def read(self, data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str) -> dict:
-        """:func:`read_sheet` in a worker.  Photos wait their turn for a free worker; the time limit
-        counts from the moment a worker takes the photo.
+    async def read(self, data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str, job=None) -> dict:
+        """:func:`read_sheet` (or ``job``, e.g. :func:`read_tick_pad`) in a worker.  Photos wait their turn for a
+        free worker; the time limit counts from the moment a worker takes the photo.
 
         Raises:
             PhotoTimeout: the photo took longer than ``timeout`` seconds.
@@ -149,16 +182,17 @@ class PhotoPool:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
         async with self._slots:
-            return await self._read(data, suffix, layout=layout, player=player, display=display)
+            return await self._read(data, suffix, layout=layout, player=player, display=display, job=job or read_sheet)
 
-    async def _read(self, data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str) -> dict:
+    async def _read(self, data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str, job=None) -> dict:
+        job = job or read_sheet
         self.start()
         try:
-            fut = self._pool.submit(read_sheet, data, suffix, layout=layout, player=player, display=display)  # type: ignore[union-attr]
+            fut = self._pool.submit(job, data, suffix, layout=layout, player=player, display=display)  # type: ignore[union-attr]
         except cf.process.BrokenProcessPool:
             self._pool = None
             self.start()
-            fut = self._pool.submit(read_sheet, data, suffix, layout=layout, player=player, display=display)  # type: ignore[union-attr]
+            fut = self._pool.submit(job, data, suffix, layout=layout, player=player, display=display)  # type: ignore[union-attr]
         try:
             return await asyncio.wait_for(asyncio.wrap_future(fut), self.timeout)
         except asyncio.TimeoutError:

@@ -1,0 +1,224 @@
+"""Flip 7 tick pads: typed in and photographed (synthetic photos from fixed seeds), scored as one game.
+
+The expected scores are worked out by hand from the rulebook's *Scoring* section
+(its own example: 3, 5, 7, 10 and 11 make 36; with the x2, 72; with a +10 instead, 46),
+never taken from the code's output.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.paper import paper
+from generator.reader.synth import HandStyle, Pen, PhotoParams
+from generator.reader.synth_tickpad import synth_tick_photo
+from generator.registry import load_any, resolve_layout
+from generator.rules.flip7 import tick_row_problems
+
+DPI = 150
+
+# Three players, three rounds, worked by hand:
+#   round 1  Ann 3 5 7 10 11 ×2 → (3+5+7+10+11)×2 = 72      Bob 3 5 7 10 11 +10 → 36+10 = 46   Cy BUST → 0
+#   round 2  Ann 12 +4 → 16      Bob 0 1 2 4 6 8 9 (Flip 7) → 30+15 = 45      Cy 9 8 ×2 → 17×2 = 34
+#   round 3  Ann 4 9 BUST → 0    Bob BUST → 0                                  Cy 12 11 +6 → 23+6 = 29
+# totals: Ann 88, Bob 91, Cy 63; nobody at 200: in progress
+TICKS = {
+    "ann": [["3", "5", "7", "10", "11", "×2"], ["12", "+4"], ["4", "9", "BUST"]],
+    "bob": [["3", "5", "7", "10", "11", "+10"], ["0", "1", "2", "4", "6", "8", "9"], ["BUST"]],
+    "cy": [["BUST"], ["8", "9", "×2"], ["11", "12", "+6"]],
+}
+TYPED = {
+    "ann": "[3, 5, 7, 10, 11, x2]\n  - [12, \"+4\"]\n  - [4, 9, bust]",
+    "bob": "[3, 5, 7, 10, 11, \"+10\"]\n  - [0, 1, 2, 4, 6, 8, 9]\n  - bust",
+    "cy": "bust\n  - [8, 9, x2]\n  - [11, 12, \"+6\"]",
+}
+ROUNDS = [{"ann": 72, "bob": 46, "cy": 0}, {"ann": 16, "bob": 45, "cy": 34}, {"ann": 0, "bob": 0, "cy": 29}]
+TOTALS = {"ann": 88, "bob": 91, "cy": 63}
+
+
+def typed(player: str, rounds: str, extra: str = "") -> str:
+    return f"game: flip7\nsheet: tick-pad\nplayer: {player}\n{extra}rounds:\n  - {rounds}\n"
+
+
+def params(**kw) -> PhotoParams:
+    base = dict(frame=(2000, 1500), coverage=0.85, tilt=8.0, tilt_axis=30.0, rotation=0.0, defocus=0.5, motion=0.0,
+                motion_angle=0.0, noise=0.008, light_min=0.9, light_angle=40.0, shadow=0.0, jpeg=90, bend=0.3)
+    base.update(kw)
+    return PhotoParams(**base)
+
+
+BLUE = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick")
+PENCIL = HandStyle(Pen("pencil", (0.45, 0.45, 0.46), 0.45, grainy=True), box_mark="mixed")
+
+
+def pad():
+    return load_any(resolve_layout("flip7-tick-pad"))
+
+
+def run_cli(*args, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator.cli", "verify", *map(str, args)], capture_output=True,
+                          text=True, cwd=cwd, timeout=300)
+
+
+def test_typed_in_tick_pads_score_as_one_game(tmp_path):
+    for name, rounds in TYPED.items():
+        (tmp_path / f"{name}.yaml").write_text(typed(name, rounds), encoding="utf-8")
+    res = run_cli("ann.yaml", "bob.yaml", "cy.yaml", "--json", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    got = json.loads(res.stdout)
+    assert got["rounds"] == ROUNDS and got["totals"] == TOTALS
+    assert got["status"] == "in_progress" and got["winners"] == []
+
+
+@pytest.mark.parametrize("rotation, style, seed", [(0.0, BLUE, 1), (183.0, PENCIL, 2), (-88.0, BLUE, 3)])
+def test_photographed_tick_pads_verify_like_their_typed_in_twins(tmp_path, rotation, style, seed):
+    for k, (name, rows) in enumerate(TICKS.items()):
+        scores = [r[name] for r in ROUNDS]
+        photo = synth_tick_photo(pad(), rows, paper("a4"), f"{seed}:{name}", params=params(rotation=rotation + 7 * k), style=style,
+                                 dpi=DPI, scores=scores, player=name)
+        (tmp_path / f"{name}.jpg").write_bytes(photo.jpeg)
+    res = run_cli("ann.jpg", "bob.jpg", "cy.jpg", "--json", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    got = json.loads(res.stdout)
+    assert got["rounds"] == ROUNDS and got["totals"] == TOTALS and got["status"] == "in_progress"
+    text = (tmp_path / "ann.read.yaml").read_text(encoding="utf-8")
+    assert "sheet: tick-pad" in text and "player: ann" in text and "target: 200" in text
+    assert "  - [3, 5, 7, 10, 11, x2]\n  - [12, \"+4\"]\n  - [4, 9, bust]\n" in text  # the typed-in twin, row by row
+    assert (tmp_path / "ann.read.png").read_bytes()[:4] == b"\x89PNG"
+    # the file written verifies to the same game as the photos
+    res2 = run_cli("ann.read.yaml", "bob.read.yaml", "cy.read.yaml", "--json", cwd=tmp_path)
+    assert res2.returncode == 0 and json.loads(res2.stdout)["totals"] == TOTALS
+
+
+@pytest.mark.parametrize("residue", [0.2, 0.35, 0.5, 0.7])
+def test_a_rubbed_out_tick_is_never_counted(tmp_path, residue):
+    from generator.reader.read import read_photo
+
+    photo = synth_tick_photo(pad(), TICKS["ann"], paper("a4"), "erased", params=params(), style=PENCIL, dpi=DPI,
+                             erased=[(2, "7", residue)])
+    (tmp_path / "ann.jpg").write_bytes(photo.jpeg)
+    reading = read_photo(tmp_path / "ann.jpg")
+    assert "7" not in reading.rows[1].ticked  # blank, or unsure ('?'): never a tick
+    assert [r.ticked for r in reading.played if r.round != 2] == [TICKS["ann"][0], TICKS["ann"][2]]
+
+
+def test_a_half_rubbed_out_tick_is_a_question_mark_and_exit_1(tmp_path):
+    rows = TICKS["ann"]
+    photo = synth_tick_photo(pad(), rows, paper("a4"), "erased", params=params(), style=PENCIL, dpi=DPI,
+                             erased=[(2, "7", 0.5)])
+    (tmp_path / "ann.jpg").write_bytes(photo.jpeg)
+    res = run_cli("ann.jpg", cwd=tmp_path)
+    assert res.returncode == 1, res.stderr
+    line = next(ln for ln in res.stderr.splitlines() if ": error: " in ln)
+    assert line.startswith("ann.read.yaml:") and "round2.7: uncertain in the photo ann.jpg" in line
+    lineno, col = (int(v) for v in line.split(":")[1:3])
+    text = (tmp_path / "ann.read.yaml").read_text(encoding="utf-8")
+    assert text.splitlines()[lineno - 1][col - 1:col + 3] == '"7?"'
+    assert text.splitlines()[lineno - 1] == '  - [7?, 12, "+4"]'.replace("7?", '"7?"')
+    # the file read back still holds the '?': not scored, exit 1; once a person decides, it scores
+    res = run_cli("ann.read.yaml", cwd=tmp_path)
+    assert res.returncode == 1 and "round 2: uncertain in the photo" in res.stderr
+    (tmp_path / "fixed.yaml").write_text(text.replace('"7?", ', ""), encoding="utf-8")
+    res = run_cli("fixed.yaml", "--json", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["totals"] == {"ann": 88}
+
+
+def test_a_blank_pad_reads_no_rounds(tmp_path):
+    photo = synth_tick_photo(pad(), [], paper("a4"), "blank", params=params(rotation=270.0), style=BLUE, dpi=DPI)
+    (tmp_path / "dee.jpg").write_bytes(photo.jpeg)
+    from generator.reader.read import read_photo
+
+    reading = read_photo(tmp_path / "dee.jpg")
+    assert reading.uncertain == [] and reading.played == []
+    assert "rounds: []" in reading.to_yaml()
+
+
+@pytest.mark.parametrize("cards, bust, needle", [
+    ([0, 1, 2, 3, 4, 5, 6], True, "BUST ticked beside 7 different numbers"),   # a Flip 7 ends the round: no bust
+    ([0, 1, 2, 3, 4, 5, 6, 7], False, "8 number cards"),                         # more than 7 numbers
+    ([3, "x2", "x2"], False, "x2 appears twice"),                                # one x2 in the deck
+])
+def test_impossible_rows_are_flagged(cards, bust, needle):
+    assert any(needle in m for m in tick_row_problems(cards, bust))
+
+
+def test_possible_rows_are_not_flagged():
+    assert tick_row_problems([4, 9], True) == []                      # busted with a 4 and a 9 out
+    assert tick_row_problems([0, 1, 2, 3, 4, 5, 6, "x2", "+10"], False) == []   # a Flip 7 with modifiers
+
+
+def test_impossible_rows_make_the_game_need_correcting(tmp_path):
+    (tmp_path / "ann.yaml").write_text(typed("ann", "[0, 1, 2, 3, 4, 5, 6, bust]\n  - [3, 5, 7, 10, 11, 12, 9, 8]"), encoding="utf-8")
+    (tmp_path / "bob.yaml").write_text(typed("bob", "[12]\n  - [x2, x2, 4]"), encoding="utf-8")
+    res = run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path)
+    assert res.returncode == 1
+    got = json.loads(res.stdout)
+    assert got["status"] == "needs_correction" and got["winners"] == []
+    where = {(p["round"], p["player"]) for p in got["impossible"]}
+    assert {(1, "ann"), (2, "ann"), (2, "bob")} <= where
+    res = run_cli("ann.yaml", "bob.yaml", cwd=tmp_path)
+    assert "ann.yaml:5:5: error: round 1, ann: BUST ticked beside 7 different numbers" in res.stdout + res.stderr
+
+
+def test_the_end_of_the_game_tie_and_winner(tmp_path):
+    # Ann: 12 11 10 9 8 7 6 + ×2 +10 → (63)×2 + 10 + 15 = 151, then 12 11 10 +10 → 43: 194, then 8 → 202
+    # Bob: 5 4 3 2 1 0 +8 → 23, then 12 ×2 → 24 (47), then 12 11 10 9 8 7 6 → 63+15 = 78 (125)
+    ann = "[6, 7, 8, 9, 10, 11, 12, x2, \"+10\"]\n  - [10, 11, 12, \"+10\"]\n  - [8]"
+    bob = "[0, 1, 2, 3, 4, 5, \"+8\"]\n  - [12, x2]\n  - [6, 7, 9, 10, 11, 12, 0]"
+    (tmp_path / "ann.yaml").write_text(typed("ann", ann), encoding="utf-8")
+    (tmp_path / "bob.yaml").write_text(typed("bob", bob), encoding="utf-8")
+    got = json.loads(run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path).stdout)
+    assert got["totals"] == {"ann": 202, "bob": 47 + 55 + 15}
+    assert got["status"] == "finished" and got["winners"] == ["ann"]
+    # a pad with fewer rounds than the others: the rounds it lacks count 0, reported (exit 1)
+    (tmp_path / "bob.yaml").write_text(typed("bob", "[0, 1, 2, 3, 4, 5, \"+8\"]"), encoding="utf-8")
+    res = run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path)
+    assert res.returncode == 1 and "round 2, bob: this pad has 1 rounds, the game 3" in res.stdout + res.stderr
+    assert json.loads(res.stdout)["totals"] == {"ann": 202, "bob": 23}
+    # a tie for the lead at the target plays another round: with a target of 50,
+    # Ann 12 11 10 9 +8 → 42+8 = 50 and Bob 12 11 10 9 8 → 50; then Ann 3, Bob 2: Ann 53 wins
+    (tmp_path / "ann.yaml").write_text(typed("ann", "[9, 10, 11, 12, \"+8\"]", "target: 50\n"), encoding="utf-8")
+    (tmp_path / "bob.yaml").write_text(typed("bob", "[8, 9, 10, 11, 12]", "target: 50\n"), encoding="utf-8")
+    got = json.loads(run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path).stdout)
+    assert got["totals"] == {"ann": 50, "bob": 50} and got["status"] == "tied_play_another_round" and got["winners"] == []
+    (tmp_path / "ann.yaml").write_text(typed("ann", "[9, 10, 11, 12, \"+8\"]\n  - [3]", "target: 50\n"), encoding="utf-8")
+    (tmp_path / "bob.yaml").write_text(typed("bob", "[8, 9, 10, 11, 12]\n  - [2]", "target: 50\n"), encoding="utf-8")
+    got = json.loads(run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path).stdout)
+    assert got["totals"] == {"ann": 53, "bob": 52} and got["status"] == "finished" and got["winners"] == ["ann"]
+
+
+def test_the_web_scorer_starts_a_game_from_tick_pad_photos(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from generator.web.app import create_app
+
+    files = []
+    for k, (name, rows) in enumerate(TICKS.items()):
+        photo = synth_tick_photo(pad(), rows, paper("a4"), f"web:{name}", params=params(rotation=90.0 * k), style=BLUE, dpi=DPI,
+                                 scores=[r[name] for r in ROUNDS], player=name)
+        files.append(("photos", (f"{name}.jpg", photo.jpeg, "image/jpeg")))
+    with TestClient(create_app(tmp_path / "store", photo_workers=1), raise_server_exceptions=False) as web:
+        res = web.post("/flip7/photos", data={"title": "pads"}, files=files)
+        assert res.status_code == 200 and "/flip7/" in str(res.url), res.text[:500]
+        game_id = str(res.url).rstrip("/").split("/")[-1]
+        got = web.get(f"/flip7/{game_id}/report.json").json()
+        assert got["rounds"] == ROUNDS and got["totals"] == TOTALS
+        # two photos are not a game: refused, nothing guessed
+        res = web.post("/flip7/photos", data={"title": "two"}, files=files[:2])
+        assert "2 photos; give one tick pad photo per player" in res.text
+
+
+def test_layout_option_names_the_pad_or_is_refused(tmp_path):
+    photo = synth_tick_photo(pad(), TICKS["cy"], paper("a4"), "layout", params=params(rotation=30.0), style=BLUE, dpi=DPI)
+    (tmp_path / "cy.jpg").write_bytes(photo.jpeg)
+    res = run_cli("cy.jpg", "--layout", "q-diamonds", cwd=tmp_path)
+    assert res.returncode == 2 and "shows a sheet of layout 'flip7-tick-pad', not 'q-diamonds'" in res.stderr
+    assert not (tmp_path / "cy.read.yaml").exists()
+    res = run_cli("cy.jpg", "--layout", "flip7-tick-pad", "--json", cwd=tmp_path)
+    assert res.returncode == 0 and json.loads(res.stdout)["totals"] == {"cy": 63}
