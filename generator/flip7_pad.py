@@ -42,13 +42,13 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Sequence
 
 import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from .errors import InputError, Problem
-from .layout.schema import OneLine, StrictModel, pydantic_problems
+from .layout.schema import OneLine, StrictModel, validate
 from .rules.flip7 import (
     DEFAULT_TARGET,
     MAX_PLAYERS,
@@ -129,10 +129,7 @@ def pad_from_document(doc: Document) -> Pad:
     Raises:
         InputError: as :func:`load_flip7_pad`.
     """
-    try:
-        spec = _PadSpec.model_validate(doc.data)
-    except ValidationError as exc:
-        raise InputError(pydantic_problems(exc, doc, model=_PadSpec)) from None
+    spec = validate(_PadSpec, doc)
     if spec.game != "flip7":
         raise InputError([doc.problem(("game",), f"this is a sheet of game {shown(spec.game)}; expected 'flip7'")])
     problems: list[Problem] = []

@@ -28,10 +28,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from .errors import FindingsError, InputError, Problem
-from .layout.schema import StrictModel, pydantic_problems
+from .layout.schema import StrictModel, validate
 from .rules.flip7 import DEFAULT_TARGET, FLIP7_BONUS, Card, ScoreLine, decks_for, tick_row_problems
 from .yamlpos import Document, shown
 
@@ -83,10 +83,7 @@ def tick_pad_from_document(doc: Document) -> TickPad:
     """
     from .flip7_pad import _card
 
-    try:
-        spec = _TickPadSpec.model_validate(doc.data)
-    except ValidationError as exc:
-        raise InputError(pydantic_problems(exc, doc, model=_TickPadSpec)) from None
+    spec = validate(_TickPadSpec, doc)
     if spec.sheet != "tick-pad":
         raise InputError([doc.problem(("sheet",), f"sheet: {shown(spec.sheet)}; a one-player Flip 7 pad is 'sheet: tick-pad'")])
     problems: list[Problem] = []

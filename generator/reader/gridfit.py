@@ -149,22 +149,14 @@ def _tps_eval(points: np.ndarray, weights: np.ndarray, affine: np.ndarray, at: n
 
 def _peak(res: np.ndarray, exclude_px: int) -> tuple[float, float, float, float]:
     """Best match (sub-pixel x, y), its score, and the best score farther than ``exclude_px`` from it."""
-    import cv2
+    from .marks import _subpix_peak
 
-    _, best, _, (px, py) = cv2.minMaxLoc(res)
-    dx = dy = 0.0
-    if 0 < px < res.shape[1] - 1:
-        a, b, c = res[py, px - 1], res[py, px], res[py, px + 1]
-        den = a - 2 * b + c
-        dx = 0.5 * (a - c) / den if den < 0 else 0.0
-    if 0 < py < res.shape[0] - 1:
-        a, b, c = res[py - 1, px], res[py, px], res[py + 1, px]
-        den = a - 2 * b + c
-        dy = 0.5 * (a - c) / den if den < 0 else 0.0
+    x, y, best = _subpix_peak(res)
+    px, py = int(round(x)), int(round(y))
     other = res.copy()
     other[max(0, py - exclude_px):py + exclude_px + 1, max(0, px - exclude_px):px + exclude_px + 1] = -1.0
     second = float(other.max()) if other.size else -1.0
-    return px + float(np.clip(dx, -0.5, 0.5)), py + float(np.clip(dy, -0.5, 0.5)), float(best), second
+    return x, y, best, second
 
 
 def _match(img: np.ndarray, tpl_img: np.ndarray, box: tuple[int, int, int, int], around: tuple[float, float],

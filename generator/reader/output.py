@@ -141,6 +141,27 @@ MARGIN_MM = 72.0
 """Width (mm at the picture's scale) of the column beside the page that lists what was read and every reason."""
 
 
+def annotation_canvas(img_bgr: np.ndarray, ppm: float):
+    """The canvas of an annotated picture: the straightened page (BGR, ``ppm`` pixels per mm) flattened and
+    washed out a little so the annotations stand out, with a white column :data:`MARGIN_MM` wide beside it.
+
+    Returns:
+        ``(picture, (page width, page height) in pixels, column width in pixels)``; the picture is a PIL RGB image.
+    """
+    import cv2
+    from PIL import Image
+
+    from .marks import flatten
+
+    flat = np.clip(flatten(img_bgr, ppm) * 255, 0, 255).astype(np.uint8)
+    page = Image.fromarray(cv2.cvtColor(flat, cv2.COLOR_BGR2RGB)).convert("RGB")
+    page = Image.blend(page, Image.new("RGB", page.size, (255, 255, 255)), 0.35)
+    col_w = int(round(MARGIN_MM * ppm))
+    base = Image.new("RGB", (page.size[0] + col_w, page.size[1]), (255, 255, 255))
+    base.paste(page, (0, 0))
+    return base, page.size, col_w
+
+
 def annotated_png(reading: PhotoReading, *, ppm: float = 4.0) -> bytes:
     """The annotated picture of a reading, as PNG bytes: the whole page at ``ppm`` pixels per mm and, beside
     it, a column with the summary and every uncertain field's reason, keyed by the cell name shown on the page.
@@ -148,20 +169,11 @@ def annotated_png(reading: PhotoReading, *, ppm: float = 4.0) -> bytes:
     On the page: each card read in green over its space, its rank box and suit outlined; each uncertain
     space framed in red with a ``?`` and its cell name; chips counted ringed; unclear chips framed in red.
     """
-    import cv2
-    from PIL import Image, ImageDraw
-
-    from .marks import flatten
+    from PIL import ImageDraw
 
     paper = reading.paper
     img_bgr = reading.preview if reading.preview is not None and abs(reading.preview_ppm - ppm) < 1e-9 else _photo_page(reading, ppm)
-    flat = np.clip(flatten(img_bgr, ppm) * 255, 0, 255).astype(np.uint8)
-    page = Image.fromarray(cv2.cvtColor(flat, cv2.COLOR_BGR2RGB)).convert("RGB")
-    # wash the page out a little so the annotations stand out
-    page = Image.blend(page, Image.new("RGB", page.size, (255, 255, 255)), 0.35)
-    col_w = int(round(MARGIN_MM * ppm))
-    base = Image.new("RGB", (page.size[0] + col_w, page.size[1]), (255, 255, 255))
-    base.paste(page, (0, 0))
+    base, page_size, col_w = annotation_canvas(img_bgr, ppm)
     draw = ImageDraw.Draw(base, "RGBA")
     green, red, orange, ink = (0, 140, 60), (210, 30, 30), (230, 120, 0), (20, 20, 20)
     marks = {(t.kind, t.owner, t.key): t for t in reading.scene.marks}
@@ -219,7 +231,7 @@ def annotated_png(reading: PhotoReading, *, ppm: float = 4.0) -> bytes:
     # the column: what was read, then every uncertain field keyed by its name on the page
     cards = sum(1 for c in reading.cells.values() if c.status == "card")
     e, s = reading.chips_earned, reading.chips_spent
-    x, width = page.size[0] + 3 * ppm, col_w - 6 * ppm
+    x, width = page_size[0] + 3 * ppm, col_w - 6 * ppm
     head, body, bold = _font(max(10, int(3.4 * ppm))), _font(max(9, int(2.8 * ppm)), "regular"), _font(max(9, int(2.8 * ppm)))
     y = 6 * ppm
     y = _wrap(draw, reading.display, x, y, width, head, ink)
@@ -233,7 +245,7 @@ def annotated_png(reading: PhotoReading, *, ppm: float = 4.0) -> bytes:
     else:
         y = _wrap(draw, f"{len(unc)} uncertain: look at the sheet and write what is there in the .read.yaml", x, y, width, bold, red)
         y += 2 * ppm
-        bottom = page.size[1] - 4 * ppm
+        bottom = page_size[1] - 4 * ppm
         groups: dict[str, list[str]] = {}  # fields with the same reason are listed together
         for field_name, reason in unc:
             groups.setdefault(reason, []).append(field_name)

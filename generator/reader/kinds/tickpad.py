@@ -32,7 +32,7 @@ from ...sheets.readable import code_text, is_turned, split_code_id
 from ..code import CodeReading
 from ..errors import PhotoError
 from ..markers import SheetFit
-from ..marks import PPM, BlurField, Measurement, measure, rectify
+from ..marks import BlurField, Measurement, measure, rectify
 from . import PhotoContext
 
 TICK_KEYS = [str(n) for n in range(13)] + ["×2", "+2", "+4", "+6", "+8", "+10", "BUST"]
@@ -420,20 +420,13 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
 def annotated_png(reading: TickPadReading, *, ppm: float = 4.0) -> bytes:
     """The pad straightened, each tick read ringed in green, each unsure box framed in red with its name;
     a column beside it lists what was read, round by round, and every uncertain field with its reason."""
-    import cv2
-    from PIL import Image, ImageDraw
+    from PIL import ImageDraw
 
-    from ..marks import flatten
-    from ..output import MARGIN_MM, _font, _png, _tag, _wrap
+    from ..output import _font, _png, _tag, _wrap, annotation_canvas
 
     img_bgr = reading.preview if reading.preview is not None and abs(reading.preview_ppm - ppm) < 1e-9 else \
         rectify(np.asarray(_load(reading)), reading.fit, (0.0, 0.0, reading.scene.width, reading.scene.height), ppm, border=(150, 150, 150))
-    flat = np.clip(flatten(img_bgr, ppm) * 255, 0, 255).astype(np.uint8)
-    page = Image.fromarray(cv2.cvtColor(flat, cv2.COLOR_BGR2RGB)).convert("RGB")
-    page = Image.blend(page, Image.new("RGB", page.size, (255, 255, 255)), 0.35)
-    col_w = int(round(MARGIN_MM * ppm))
-    base = Image.new("RGB", (page.size[0] + col_w, page.size[1]), (255, 255, 255))
-    base.paste(page, (0, 0))
+    base, page_size, col_w = annotation_canvas(img_bgr, ppm)
     draw = ImageDraw.Draw(base, "RGBA")
     green, red, ink = (0, 140, 60), (210, 30, 30), (20, 20, 20)
     marks = {(t.kind, t.owner, t.key): t for t in reading.scene.marks}
@@ -458,7 +451,7 @@ def annotated_png(reading: TickPadReading, *, ppm: float = 4.0) -> bytes:
                 _tag(draw, f"{o}.{TOKEN[k]}", b[0], b[3], key_font, red)
             else:
                 draw.ellipse(b, outline=green, width=line)
-    x, width = page.size[0] + 3 * ppm, col_w - 6 * ppm
+    x, width = page_size[0] + 3 * ppm, col_w - 6 * ppm
     head, body, bold = _font(max(10, int(3.4 * ppm))), _font(max(9, int(2.8 * ppm)), "regular"), _font(max(9, int(2.8 * ppm)))
     y = 6 * ppm
     y = _wrap(draw, reading.display, x, y, width, head, ink)
