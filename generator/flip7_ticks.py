@@ -25,7 +25,7 @@ ticked beside a Flip 7).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import Field
@@ -83,11 +83,16 @@ def tick_pad_from_document(doc: Document) -> TickPad:
     """
     from .flip7_pad import _card
 
+    unsure: list[Problem] = []
+    target = doc.data.get("target")
+    if isinstance(target, str) and target.strip().endswith("?"):  # the photo's code was not read: a person checks the target
+        unsure.append(doc.problem(("target",), f"target {shown(target)}: not checked in the photo; write the TARGET printed "
+                                               "on the pad in place of the '?' value, then verify this file again"))
+        doc = replace(doc, data={**doc.data, "target": DEFAULT_TARGET})
     spec = validate(_TickPadSpec, doc)
     if spec.sheet != "tick-pad":
         raise InputError([doc.problem(("sheet",), f"sheet: {shown(spec.sheet)}; a one-player Flip 7 pad is 'sheet: tick-pad'")])
     problems: list[Problem] = []
-    unsure: list[Problem] = []
     rows: list[TickRowLine] = []
     for i, raw in enumerate(spec.rounds):
         where = ("rounds", i)

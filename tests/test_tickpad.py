@@ -222,3 +222,45 @@ def test_layout_option_names_the_pad_or_is_refused(tmp_path):
     assert not (tmp_path / "cy.read.yaml").exists()
     res = run_cli("cy.jpg", "--layout", "flip7-tick-pad", "--json", cwd=tmp_path)
     assert res.returncode == 0 and json.loads(res.stdout)["totals"] == {"cy": 63}
+
+
+# --- what only a person can settle: a score written without ticks, a target the code did not confirm -------------
+
+
+def _render_pages(tmp_path: Path, pad_text: str, *extra: str) -> list[Path]:
+    """The tick pad filled from a typed-in score pad, one PNG page per player (``p-p01.png`` …)."""
+    (tmp_path / "pad.yaml").write_text(pad_text, encoding="utf-8")
+    res = subprocess.run([sys.executable, "-m", "generator.cli", "render", "flip7-tick-pad", "--fill", "pad.yaml", "-f", "png",
+                          "--pages", "all", "-o", "p.png", *extra], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert res.returncode == 0, res.stderr
+    return sorted(tmp_path.glob("p-p*.png"))
+
+
+def test_a_score_written_on_a_row_with_nothing_ticked_is_never_read_as_an_empty_round(tmp_path):
+    # Cy's round 1 has only its score written (20) and no box ticked: read as [] it would count 0
+    pages = _render_pages(tmp_path, "game: flip7\nplayers: [Ann, Cy]\nrounds:\n  - Ann: [3, 5]\n    Cy: {score: 20}\n"
+                                    "  - Ann: [4]\n    Cy: [6, 7]\n")
+    res = run_cli(pages[1].name, cwd=tmp_path)
+    assert res.returncode == 1 and "a score is written but no box is ticked" in res.stderr
+    read = (tmp_path / "p-p02.read.yaml").read_text(encoding="utf-8")
+    assert 'rounds:\n  - ["?"]\n  - [6, 7]\n' in read
+    assert run_cli(pages[0].name, cwd=tmp_path).returncode == 0  # Ann's rows are ticked: nothing to ask
+
+
+def test_a_pad_whose_code_was_not_read_leaves_its_target_to_a_person(tmp_path):
+    # printed for a game to 100; the code is covered, so --layout names the pad and the target printed on it is unchecked
+    from PIL import Image, ImageDraw
+
+    [page] = _render_pages(tmp_path, "game: flip7\ntarget: 100\nplayers: [Cy]\nrounds:\n  - Cy: [3, 5]\n",
+                           "--variant", "target=100")
+    img = Image.open(page).convert("RGB")
+    k = img.size[0] / 297.0  # pixels per mm of the landscape page
+    ImageDraw.Draw(img).rectangle([267 * k, 23 * k, 289 * k, 45 * k], fill="white")  # the sheet code (269–287, 25–43 mm)
+    img.save(tmp_path / "cy.png")
+    res = run_cli("cy.png", "--layout", "flip7-tick-pad", cwd=tmp_path)
+    assert res.returncode == 1 and "target" in res.stderr
+    read = (tmp_path / "cy.read.yaml").read_text(encoding="utf-8")
+    assert 'target: "200?"' in read and "rounds:\n  - [3, 5]\n" in read
+    (tmp_path / "cy.yaml").write_text(read.replace('"200?"', "100"), encoding="utf-8")  # the person writes what the pad shows
+    res = run_cli("cy.yaml", "--json", cwd=tmp_path)
+    assert res.returncode == 0 and json.loads(res.stdout)["totals"] == {"cy": 8}  # named after the photo

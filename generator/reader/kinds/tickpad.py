@@ -173,9 +173,19 @@ class TickPadReading:
         return [r for r in self.rows if r.round <= last]
 
     @property
+    def variant_unchecked(self) -> bool:
+        """True when the sheet code was not read (``--layout`` named the pad): the target and Flip 7 bonus
+        printed on the pad were then not checked against the layout's."""
+        return self.code.how == "none"
+
+    @property
     def uncertain(self) -> list[tuple[str, str]]:
-        """Every unclear field as ``(field, reason)``: ``round3`` (the whole row) or ``round3.7`` (one box)."""
+        """Every unclear field as ``(field, reason)``: ``target`` (the code was not read), ``round3`` (the
+        whole row) or ``round3.7`` (one box)."""
         out = []
+        if self.variant_unchecked:
+            out.append(("target", "the sheet code was not read, so the target printed on the pad was not checked: "
+                                  "write the TARGET the pad shows (and a 'flip7_bonus:' line if its bonus is not 15)"))
         for r in self.played:
             if r.reason:
                 out.append((f"round{r.round}", r.reason))
@@ -212,7 +222,8 @@ class TickPadReading:
                         "drop the item if not ('?' alone: the round's whole list):")
             for name, reason in unc:
                 head.append(f"#   {name}: {shown(reason)}")
-        lines = ["game: flip7", "sheet: tick-pad", f"player: {_scalar(clean_name(self.player))}", f"target: {v.target}"]
+        target = f'"{v.target}?"' if self.variant_unchecked else str(v.target)
+        lines = ["game: flip7", "sheet: tick-pad", f"player: {_scalar(clean_name(self.player))}", f"target: {target}"]
         if v.flip7_bonus != 15:
             lines.append(f"flip7_bonus: {v.flip7_bonus}")
         if self.played:
@@ -227,6 +238,9 @@ class TickPadReading:
     def locate(self, text: str, name: str) -> tuple[int, int]:
         """1-based line and column of a field's ``?`` in this reading's typed-in text (``(0, 0)`` when not found)."""
         lines = text.split("\n")
+        if name == "target":
+            found = [i for i, ln in enumerate(lines) if ln.startswith("target:")]
+            return (found[0] + 1, len("target: ") + 1) if found else (0, 0)
         try:
             start = lines.index("rounds:") + 1
         except ValueError:
@@ -326,11 +340,45 @@ def read(ctx: PhotoContext) -> TickPadReading:
         ti = m.inks[(t.kind, t.owner, t.key)]
         ti.hidden = ti.hidden or "edge"
     rows = decide(scene, m)
+    for row, _box in written_without_ticks(preview, 4.0, scene, rows):
+        row.reason = "a score is written but no box is ticked: type the round's cards in from the pad"
+        row.confidence = 0.0
     return TickPadReading(
         path=ctx.path, display=ctx.display, pad=pad, paper=sfit.paper, scene=scene, code=ctx.code, fit=fit,
         measurement=m, rows=rows, player=ctx.player, image_size=(ctx.img.shape[1], ctx.img.shape[0]),
         layout_ref=ctx.layout_arg or pad.id, preview=preview,
     )
+
+
+WRITTEN_SHARE = 0.03
+"""A score box counts as written on when this share of its inside (1.5 mm clear of its rules) is ink."""
+
+
+def written_without_ticks(page: np.ndarray, ppm: float, scene: Scene, rows: list) -> list:
+    """The rows with nothing ticked whose score box holds writing: ``[(row, box)]``.
+
+    Only the ticks are read into the file, so a round whose player wrote its score but ticked no card would
+    be read as an empty round and count 0; such a row is given to a person instead.  Writing is judged on the
+    straightened page ``page`` (BGR, ``ppm``), flattened: the share of the box's inside darker than half the
+    paper's level in any colour channel (a blue pen is dark in red and green).
+    """
+    from ..marks import flatten
+
+    boxes = {t.owner: t for t in scene.marks if t.kind == "write" and t.key == "score"}
+    todo = [(r, boxes[f"round{r.round}"]) for r in rows if r.blank and f"round{r.round}" in boxes]
+    if not todo:
+        return []
+    level = flatten(page, ppm).min(axis=2)
+    h, w = level.shape
+    out = []
+    for row, t in todo:
+        a, b = max(0, int((t.x + 1.5) * ppm)), min(w, int((t.x + t.w - 1.5) * ppm))
+        c, d = max(0, int((t.y + 1.5) * ppm)), min(h, int((t.y + t.h - 1.5) * ppm))
+        if b - a < 4 or d - c < 4:
+            continue
+        if float((level[c:d, a:b] < 0.5).mean()) > WRITTEN_SHARE:
+            out.append((row, t))
+    return out
 
 
 STEP_RATIO = 1.3
