@@ -380,8 +380,9 @@ def photo_inputs(paths: Sequence[str | Path], *, layout: str | None, notes: list
         ``paths`` with every photo replaced by its ``.read.yaml``, in order.
 
     Raises:
-        InputError: a photo cannot be read, or a ``.read.yaml`` must not be (re)written — nothing
-            is written then; every such photo is reported (exit status 2).
+        InputError: a photo cannot be read, the same photo is given twice (identical files under two
+            names: one player's sheet would count as two players), or a ``.read.yaml`` must not be
+            (re)written — nothing is written then; every such photo is reported (exit status 2).
         OutputError: a pair cannot be written (exit status 2).
         FindingsError: a field is uncertain in some photo — after every pair is written, one
             problem per field, located at its ``?`` (exit status 1).
@@ -391,6 +392,9 @@ def photo_inputs(paths: Sequence[str | Path], *, layout: str | None, notes: list
     photos = [p for p in paths if looks_like_photo(p)]
     if not photos:
         return paths
+    twins = identical_photos(photos)
+    if twins:
+        raise InputError(twins)
     results = read_photos(photos, layout=layout, progress=progress, workers=workers)
     failed = [r for r in results if isinstance(r, PhotoFailure)]
     if failed:
@@ -403,6 +407,36 @@ def photo_inputs(paths: Sequence[str | Path], *, layout: str | None, notes: list
     if uncertain:
         raise FindingsError(uncertain, notes=notes)
     return [read_outputs(p)[0] if p in photos else p for p in paths]
+
+
+def identical_photos(photos: Sequence[Path]) -> list[Problem]:
+    """One problem per photo whose file is byte for byte another one's of ``photos`` (a copy under another
+    name). Only files of equal size are compared (SHA-256 of their bytes); unreadable files are left to the reader."""
+    import hashlib
+    import os
+
+    by_size: dict[int, list[Path]] = {}
+    for p in photos:
+        try:
+            by_size.setdefault(os.stat(p).st_size, []).append(p)
+        except OSError:
+            continue
+    problems = []
+    for group in by_size.values():
+        if len(group) < 2:
+            continue
+        seen: dict[str, Path] = {}
+        for p in group:
+            try:
+                with open(p, "rb") as fh:
+                    digest = hashlib.file_digest(fh, "sha256").hexdigest()
+            except OSError:
+                continue
+            if digest in seen and seen[digest] != p:
+                problems.append(Problem(display_name(p), 0, 0, f"the same photo as {display_name(seen[digest])} (identical "
+                                        "files): one player's sheet would count twice; give each sheet its own photo"))
+            seen.setdefault(digest, p)
+    return problems
 
 
 def _locate(text: str, reading, name: str) -> tuple[int, int]:

@@ -215,3 +215,14 @@ def test_a_blank_sheet_is_scored_but_named_as_blank(tmp_path, capsys):
           + "  .  .  .  .  .\n" * 2 + "  .  .  G  .  .\n" + "  .  .  .  .  .\n" * 2 + "chips: {earned: 0}\n")
     code, out, err = status(["verify", "ann.yaml", "bo.yaml"], tmp_path, capsys)
     assert "nothing is written on Bo's sheet" in out + err
+
+
+def test_the_same_photo_under_two_names_is_refused_before_reading(tmp_path, capsys):
+    # a copy of ann's photo named bob.png would score ann's sheet for two players
+    from PIL import Image
+
+    Image.new("RGB", (800, 600), "white").save(tmp_path / "ann.png")
+    (tmp_path / "bob.png").write_bytes((tmp_path / "ann.png").read_bytes())
+    code, _, err = status(["verify", "ann.png", "bob.png"], tmp_path, capsys)
+    assert code == 2 and "bob.png: error: the same photo as ann.png" in err
+    assert not list(tmp_path.glob("*.read.*"))
