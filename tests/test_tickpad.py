@@ -212,6 +212,12 @@ def test_the_web_scorer_starts_a_game_from_tick_pad_photos(tmp_path):
         # two photos are not a game: refused, nothing guessed
         res = web.post("/flip7/photos", data={"title": "two"}, files=files[:2])
         assert "2 photos; give one tick pad photo per player" in res.text
+        # a photo named with an escape sequence: the player's name is made safe, as on the command line
+        esc = [("photos", ("ann\x1b[31m.jpg", files[0][1][1], "image/jpeg")), *files[1:]]
+        res = web.post("/flip7/photos", data={"title": "esc"}, files=esc)
+        assert res.status_code == 200 and "\x1b" not in res.text
+        game_id = str(res.url).rstrip("/").split("/")[-1]
+        assert set(web.get(f"/flip7/{game_id}/report.json").json()["totals"]) == {"ann [31m", "bob", "cy"}
 
 
 def test_layout_option_names_the_pad_or_is_refused(tmp_path):

@@ -144,6 +144,7 @@ async def flip7_from_photos(request: Request):
     and no game is started: nothing is guessed."""
     from pathlib import PurePath
 
+    from ..names import player_name
     from .photos import PhotoTimeout, read_tick_pad
 
     form = await request.form()
@@ -155,7 +156,8 @@ async def flip7_from_photos(request: Request):
     readings = []
     for k, upload in enumerate(uploads if not problems else []):
         data = await read_upload(upload)
-        name = (PurePath(upload.filename or "").stem.strip() or f"player {k + 1}")[:30]
+        stem = PurePath(upload.filename or "").stem.strip()
+        name = player_name(PurePath(upload.filename).name) if stem else f"player {k + 1}"  # control characters made spaces
         suffix = image_suffix(data)
         if suffix is None:
             problems.append(f"{name}: not a photo sheetsmith reads (JPEG, PNG, WebP, TIFF)")
