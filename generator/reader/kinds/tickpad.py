@@ -341,7 +341,8 @@ def read(ctx: PhotoContext) -> TickPadReading:
         ti.hidden = ti.hidden or "edge"
     rows = decide(scene, m)
     for row, _box in written_without_ticks(preview, 4.0, scene, rows):
-        row.reason = "a score is written but no box is ticked: type the round's cards in from the pad"
+        row.reason = ("a score is written but no box is ticked: write [] if it is 0 (no card in front of the player), "
+                      "else type the round's cards in from the pad")
         row.confidence = 0.0
     return TickPadReading(
         path=ctx.path, display=ctx.display, pad=pad, paper=sfit.paper, scene=scene, code=ctx.code, fit=fit,
