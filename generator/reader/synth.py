@@ -182,20 +182,27 @@ def hard_params(rng: random.Random, case: str) -> PhotoParams:
 _PAGES: dict[tuple, tuple[Scene, np.ndarray]] = {}
 
 
-def blank_page(layout, paper: Paper, dpi: int) -> tuple[Scene, np.ndarray]:
-    """The blank sheet's scene and its page rendered at ``dpi``: ``(H, W, 3)`` float32 RGB in 0–1 (cached)."""
+def cached_page(key: tuple, build, dpi: int) -> tuple[Scene, np.ndarray]:
+    """A blank page's scene (``build()``) and its page rendered at ``dpi``: ``(H, W, 3)`` float32 RGB in 0–1,
+    kept under ``key`` (the item, its source, variant and paper) for the next photo of the same page."""
     from ..backends.pdf import render_pdf
     from ..backends.png import pdf_to_images
-    from ..sheets.allin import build_allin_sheet
 
-    key = (layout.id, layout.source, paper.id, dpi)
+    key = (*key, dpi)
     if key not in _PAGES:
-        scene = build_allin_sheet(layout, paper)
+        scene = build()
         img = pdf_to_images(render_pdf([scene]), dpi=dpi)[0]
         _PAGES[key] = (scene, np.asarray(img, np.float32) / 255.0)
         if len(_PAGES) > 24:
             _PAGES.pop(next(iter(_PAGES)))
     return _PAGES[key]
+
+
+def blank_page(layout, paper: Paper, dpi: int) -> tuple[Scene, np.ndarray]:
+    """The blank sheet's scene and its page rendered at ``dpi``: ``(H, W, 3)`` float32 RGB in 0–1 (cached)."""
+    from ..sheets.allin import build_allin_sheet
+
+    return cached_page((layout.id, layout.source, paper.id), lambda: build_allin_sheet(layout, paper), dpi)
 
 
 class _Ink:

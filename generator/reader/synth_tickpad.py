@@ -16,9 +16,7 @@ import numpy as np
 
 from ..paper import Paper
 from ..scene import MarkTarget, Scene
-from .synth import HandStyle, PhotoParams, _box_mark, _erased, _Ink, photograph, random_style, realistic_params
-
-_PAGES: dict[tuple, tuple[Scene, np.ndarray]] = {}
+from .synth import HandStyle, PhotoParams, _box_mark, _erased, _Ink, cached_page, photograph, random_style, realistic_params
 
 
 @dataclass
@@ -35,18 +33,10 @@ class SynthTickPhoto:
 
 def blank_pad_page(pad, paper: Paper, dpi: int) -> tuple[Scene, np.ndarray]:
     """The blank pad's scene and its page rendered at ``dpi``: ``(H, W, 3)`` float32 RGB in 0–1 (cached)."""
-    from ..backends.pdf import render_pdf
-    from ..backends.png import pdf_to_images
     from ..sheets.pads import build_pad
 
-    key = (pad.id, pad.source, pad.variant.target, pad.variant.flip7_bonus, paper.id, dpi)
-    if key not in _PAGES:
-        scene = build_pad(pad, paper)
-        img = pdf_to_images(render_pdf([scene]), dpi=dpi)[0]
-        _PAGES[key] = (scene, np.asarray(img, np.float32) / 255.0)
-        while len(_PAGES) > 8:
-            _PAGES.pop(next(iter(_PAGES)))
-    return _PAGES[key]
+    key = (pad.id, pad.source, pad.variant.target, pad.variant.flip7_bonus, paper.id)
+    return cached_page(key, lambda: build_pad(pad, paper), dpi)
 
 
 def draw_ticks(page: np.ndarray, scene: Scene, rows: list[list[str]], style: HandStyle, rng: random.Random, dpi: int, *,
