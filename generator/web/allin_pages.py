@@ -179,6 +179,17 @@ def _player(g, player_id: str) -> dict:
     return p
 
 
+
+def _change_and_check(request: Request, game_id: str, player_id: str, change) -> dict:
+    """Apply ``change`` to the stored game, then check the player's sheet as it now stands and keep the
+    problems found with it (written at once); returns them (field → message)."""
+    store = request.app.state.store
+    store.change(game_id, "allin", change)
+    g = store.game(game_id, "allin")
+    found = check_sheet(g.data["layout"], _player(g, player_id))
+    store.change(game_id, "allin", lambda d: _player_in(d, player_id).update(problems=found))
+    return found
+
 @router.get("/allin")
 def allin_list(request: Request):
     """The games kept, and a form to start one."""
@@ -387,11 +398,7 @@ async def allin_fix(request: Request, game_id: str, player_id: str):
         q.setdefault("corrections", {})[field] = value
         q["problems"] = {}
 
-    store = request.app.state.store
-    store.change(game_id, "allin", change)
-    g2 = store.game(game_id, "allin")
-    found = check_sheet(g2.data["layout"], _player(g2, player_id))
-    store.change(game_id, "allin", lambda d: _player_in(d, player_id).update(problems=found))
+    _change_and_check(request, game_id, player_id, change)
     if request.headers.get("accept", "").startswith("application/json"):
         return JSONResponse({"ok": True, "value": value})
     return RedirectResponse(f"/allin/{game_id}/p/{player_id}", status_code=303)
@@ -470,11 +477,7 @@ async def allin_grid_save(request: Request, game_id: str, player_id: str):
             q["source"] = "photo"  # the picture stays; every field is now as typed
         q["problems"] = {}
 
-    store = request.app.state.store
-    store.change(game_id, "allin", change)
-    g2 = store.game(game_id, "allin")
-    found = check_sheet(g2.data["layout"], _player(g2, player_id))
-    store.change(game_id, "allin", lambda d: _player_in(d, player_id).update(problems=found))
+    found = _change_and_check(request, game_id, player_id, change)
     if found:
         return RedirectResponse(f"/allin/{game_id}/p/{player_id}/grid#problems", status_code=303)
     return RedirectResponse(f"/allin/{game_id}#players", status_code=303)
