@@ -843,7 +843,10 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
             wide = _top_mean(E, off, wx0, wy0, wx1, wy1, 0.4) - local - 0.97 * sigma
             inner = _top_mean(E, bad, xa, ya, xb, yb, 0.4) - local - 0.97 * sigma
             inside = E[max(0, ya):yb, max(0, xa):xb][~bad[max(0, ya):yb, max(0, xa):xb]]
-            return max(inner, 1.5 * wide), max(_peak(inside), _peak(around, 0.97)) - local
+            # its strokes' darkness over the whole window, on the pale print too (subtracted): a tick drawn along the
+            # box's outline has its darkest strokes there, and only they tell it from a rubbed-out one
+            strokes = E[max(0, wy0):wy1, max(0, wx0):wx1][~bad[max(0, wy0):wy1, max(0, wx0):wx1]]
+            return max(inner, 1.5 * wide), max(_peak(inside), _peak(strokes, 0.97)) - local
         region = E[ya:yb, xa:xb]
         ok = ~bad[ya:yb, xa:xb]
         vals = region[ok]

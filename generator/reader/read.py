@@ -463,7 +463,11 @@ def _levels(kind: str, per_space_max: list[float], floor: float | None = None) -
     """(blank level, sure level, typical mark) for a kind on this sheet (``floor``: instead of the kind's)."""
     floor = FLOOR[kind] if floor is None else floor
     clear = [v for v in per_space_max if v >= 2.5 * floor]
-    mark = float(np.median(clear)) if len(clear) >= 3 else DEFAULT_MARK[kind]
+    if len(clear) >= 3:
+        mark = float(np.median(clear))
+    else:  # too few clear marks to measure the hand: the assumed mark, or theirs when darker (a nearly empty sheet
+        # in pen: the print's faint residue around a blank suit must not pass for a light pencil circle)
+        mark = max([DEFAULT_MARK[kind], float(np.median(clear))] if clear else [DEFAULT_MARK[kind]])
     mark = max(mark, 3 * floor)
     return max(floor, BLANK[kind] * mark), max(1.5 * floor, SURE[kind] * mark), mark
 
@@ -527,11 +531,15 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     for c, (ranks, suits, rd, sd) in judged.items():
         light = set()
         for k, d in rd.items():
-            if d.marked and _too_light(d.ink, _measured(rm, "box"), inks[("rank", names[c], k)].peak, peak_rank, LIGHT["box"]):
+            peak = inks[("rank", names[c], k)].peak
+            if d.marked and _too_light(d.ink, _measured(rm, "box"), peak, peak_rank, LIGHT["box"]):
                 rd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
+            elif d.marked is None and d.ink >= rb and _dark_strokes(peak, peak_rank, STROKE_SURE["box"]):
+                rd[k] = Decision(True, d.ink, 0.5)  # (a second tick in the space is then reported as two ranks)
         for k, d in sd.items():
-            if d.marked and _too_light(d.ink, _measured(sm, "ring"), inks[("suit", names[c], k)].peak, peak_suit, LIGHT["ring"]):
+            if d.marked and _too_light(d.ink, _measured(sm, "ring"), inks[("suit", names[c], k)].peak, peak_suit, LIGHT["ring"],
+                                      STROKE_LIGHT["ring"]):
                 sd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
         out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0), light)
@@ -546,7 +554,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         earned = CountReading(None, 0.0, hidden_e, earned.marked, earned.unsure)
         hidden_s = hidden_s or "the chip circles above the spent boxes cannot be read"
     pb, ps, pm = _levels("spent", [v for _, v, _ in chips_s])
-    spent = _count(_light_decisions(chips_s, pb, ps, pm, LIGHT["spent"], STROKE_LIGHT["spent"]), "spent boxes")
+    spent = _count(_light_decisions(chips_s, pb, ps, pm, LIGHT["spent"], STROKE_LIGHT["spent"], STROKE_SURE["spent"]), "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
     if hidden_s:
         spent = CountReading(None, 0.0, hidden_s, spent.marked, spent.unsure)
@@ -555,22 +563,25 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     return out, earned, spent
 
 
-LIGHT = {"box": 0.62, "ring": 0.55, "bubble": 0.62, "spent": 0.62}
+LIGHT = {"box": 0.62, "ring": 0.45, "bubble": 0.62, "spent": 0.62}
 """A mark is *too light* — uncertain, never counted — when its ink is below this share of the sheet's typical mark
 of its kind and its darkest strokes are below this share of the sheet's own strokes, or when its darkest strokes
 alone are (a rubbed-out mark smeared over its box can hold as much ink as a light tick): what
 an eraser leaves (15–60 % of the graphite) is lighter than every mark the same hand made.  A tick that
 mostly misses its box still has strokes as dark as the others; a rubbed-out one does not."""
 
-STROKE_LIGHT = {"box": 0.62, "ring": 0.55, "bubble": 0.7, "spent": 0.62}
+STROKE_LIGHT = {"box": 0.62, "ring": 0.0, "bubble": 0.7, "spent": 0.62}
 """A mark whose darkest strokes alone are below this share of the sheet's own strokes is too light, whatever its
 ink.  Higher for chip circles: a bubble, full or half filled, has strokes as dark as the others, while 60 % of a
-rubbed-out bubble's graphite, smeared, reaches two thirds of their ink.  Not for the thin strokes of a tick, whose
-darkest part varies by a third with how the tick crosses the box."""
+rubbed-out bubble's graphite, smeared, reaches two thirds of their ink.  Not for suit circles (0: never alone):
+a circle's strokes are measured only beside the symbol, where a tight, oval or gapped circle shows little of
+them in a soft photo, while its ring ink, taken all round, is sure; and a rubbed-out circle has little ring ink
+(a rubbed-out circle beside the space's clear one is left out, or makes the space uncertain, by :func:`_within`)."""
 
 
 def _measured(mark: float, kind: str) -> float | None:
-    """The typical mark when it was measured on this sheet (``None`` when assumed: too few clear marks)."""
+    """The typical mark when it was measured on this sheet (``None`` when assumed: too few clear marks;
+    with one or two clear marks it is theirs, but :func:`_peak_level` then has too few to tell a light mark)."""
     return None if mark == max(DEFAULT_MARK[kind], 3 * FLOOR[kind]) else mark
 
 
@@ -585,7 +596,8 @@ def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: f
     has too few clear marks of the kind to tell (``mark`` or, for boxes and circles, ``peak_level`` is ``None``)."""
     if mark is None:
         return False
-    if peak is not None and peak_level is not None and peak < (stroke_share or share) * peak_level:
+    stroke_share = share if stroke_share is None else stroke_share
+    if peak is not None and peak_level is not None and peak < stroke_share * peak_level:
         return True  # strokes far lighter than the sheet's own, however wide the smudge spreads the ink
     if ink >= share * mark:
         return False
@@ -595,14 +607,30 @@ def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: f
 
 
 def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: float, mark: float,
-                     share: float, stroke_share: float | None = None) -> list[tuple[int, Decision]]:
-    """Decisions for a row of chip circles or spent boxes ``(number, ink, peak)``, too-light marks unsure."""
+                     share: float, stroke_share: float | None = None, stroke_sure: float | None = None) -> list[tuple[int, Decision]]:
+    """Decisions for a row of chip circles or spent boxes ``(number, ink, peak)``: too-light marks unsure, and
+    (with ``stroke_sure``) unsure ones with strokes as dark as the sheet's marked (:data:`STROKE_SURE`)."""
     out = [(i, _decide(v, blank, sure, mark)) for i, v, _ in items]
     level = _peak_level([p for (i, v, p), (_, d) in zip(items, out) if d.marked and v >= 0.8 * mark])
     for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)):
         if d.marked and _too_light(v, mark, p, level, share, stroke_share):  # (no peak level: too few clear marks to tell)
             out[k] = (i, Decision(None, v, 0.0))
+        elif d.marked is None and _dark_strokes(p, level, stroke_sure):
+            out[k] = (i, Decision(True, v, 0.5))
     return out
+
+
+STROKE_SURE = {"box": 0.75, "spent": 0.75}
+"""A box whose ink is between its blank and sure levels (a tick that mostly misses the box, drawn along its
+outline or across a corner) is marked when its darkest strokes are at least this share of the sheet's own strokes:
+it is a stroke of the same hand, not a smudge, a neighbour's overshoot or a rubbed-out mark (all far lighter, at
+most about half).  Not for suit circles, whose strokes are measured only beside the symbol, nor chip circles."""
+
+
+def _dark_strokes(peak: float | None, peak_level: float | None, share: float | None) -> bool:
+    """True when an unsure mark's darkest strokes ``peak`` are as dark as the sheet's own (see :data:`STROKE_SURE`);
+    never when the sheet has too few clear marks to tell (``peak_level`` is ``None``)."""
+    return share is not None and peak is not None and peak_level is not None and peak >= share * peak_level
 
 
 HIDDEN = {
