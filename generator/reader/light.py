@@ -91,6 +91,28 @@ def _disk(diameter_px: int) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
 
 
+EDGE_MIN_MM = 12.0
+"""A step of the paper's brightness counts as a shadow's edge only when it runs at least this far, or reaches the
+edge of the measured region: a shadow's edge is a long line across the sheet (cast by a phone, a hand, a lamp's
+shade), while a dense knot of marks the closing cannot quite fill (a bold circle over black suits, a big written
+value) leaves a small closed ring of steps inside the region."""
+
+
+def _long_edges(edge: np.ndarray) -> np.ndarray:
+    """``edge`` (``uint8`` at :data:`LIGHT_PPM`) without its small pieces that stay inside the region (see :data:`EDGE_MIN_MM`)."""
+    import cv2
+
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(edge, connectivity=8)
+    h, w = edge.shape
+    keep = np.zeros(n, bool)
+    margin = int(round(2 * LIGHT_PPM))
+    for i in range(1, n):
+        x, y, bw, bh = stats[i, :4]
+        border = x <= margin or y <= margin or x + bw >= w - margin or y + bh >= h - margin
+        keep[i] = border or np.hypot(bw, bh) / LIGHT_PPM >= EDGE_MIN_MM
+    return keep[labels].astype(np.uint8)
+
+
 def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origin: tuple[float, float]) -> Light:
     """The paper's brightness over a rectified region (see the module docstring).
 
@@ -129,6 +151,7 @@ def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origi
     seen = cv2.blur(valid.astype(np.float32), (int(4 * LIGHT_PPM) + 1,) * 2) > 0.25
     edge = ((step > EDGE_STEP) & seen).astype(np.uint8)
     if edge.any():
+        edge = _long_edges(edge)
         edge = cv2.dilate(edge, _disk(int(2 * EDGE_BAND_MM * LIGHT_PPM) + 1))
     paper = cv2.resize(paper_small, (w, h), interpolation=cv2.INTER_LINEAR)
     return Light(paper, level, edge.astype(bool), saturated, typical, origin)

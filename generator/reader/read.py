@@ -617,6 +617,9 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
             out[k] = (i, Decision(None, v, 0.0))
         elif d.marked is None and _dark_strokes(p, level, stroke_sure):
             out[k] = (i, Decision(True, v, 0.5))
+        elif d.marked is False and stroke_sure is not None and _dark_strokes(p, level, STROKE_SEEN):
+            # strokes in the box's window, yet little ink in it: a tick that mostly misses its box
+            out[k] = (i, Decision(True, v, 0.5) if _dark_strokes(p, level, stroke_sure) else Decision(None, v, 0.0))
     return out
 
 
@@ -625,6 +628,12 @@ STROKE_SURE = {"box": 0.75, "spent": 0.75}
 outline or across a corner) is marked when its darkest strokes are at least this share of the sheet's own strokes:
 it is a stroke of the same hand, not a smudge, a neighbour's overshoot or a rubbed-out mark (all far lighter, at
 most about half).  Not for suit circles, whose strokes are measured only beside the symbol, nor chip circles."""
+
+
+STROKE_SEEN = 0.5
+"""A spent box read blank by its ink, with strokes in and around it at least this share of the sheet's own
+(a blank box shows under a fifth), holds a stroke that mostly misses it: marked when as dark as
+:data:`STROKE_SURE` says, else unsure — never blank."""
 
 
 def _dark_strokes(peak: float | None, peak_level: float | None, share: float | None) -> bool:

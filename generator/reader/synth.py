@@ -390,13 +390,18 @@ def draw_marks(page: np.ndarray, scene: Scene, sheet, style: HandStyle, rng: ran
     Args:
         extra: additional marks for tests: ``{"ranks": [(cell, rank label), …], "suits": [(cell, suit), …],
             "erased": [(kind, owner, key, residue), …]}`` — an erased mark (``rank``, ``suit``,
-            ``chip_earned`` or ``chip_spent``) was made, then rubbed out leaving ``residue`` (0–1) of it.
+            ``chip_earned`` or ``chip_spent``) was made, then rubbed out leaving ``residue`` (0–1) of it;
+            ``"moved": {(kind, owner, key): (dx, dy), …}`` — that target's mark drawn ``dx, dy`` (shares of its
+            width and height) away from its centre (a tick that mostly misses its box).
     """
     from ..rules.allin_sheet import score_game
 
     page = page.copy()
     ink = _Ink(page, dpi, style.pen, rng)
     marks = {(m.kind, m.owner, m.key): m for m in scene.marks}
+    for k, (dx, dy) in (extra or {}).get("moved", {}).items():
+        t = marks[k]
+        marks[k] = replace(t, x=t.x + dx * t.w, y=t.y + dy * t.h)
     for kind, owner, key, residue in (extra or {}).get("erased", []):
         _erased(page, dpi, style, rng, marks[(kind, owner, key)], residue)
     for coord, card in sorted(sheet.cards.items()):
