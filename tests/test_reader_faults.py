@@ -149,6 +149,15 @@ def test_erased_marks_are_never_counted(tmp_path, residue):
     assert sheet.chips_spent + 1 not in reading.chips_spent.marked  # nor the rubbed-out spent tick
 
 
+def test_a_spent_tick_that_mostly_misses_its_box_is_counted(tmp_path):
+    """The last spent tick drawn a third of the box to the right and below: its strokes run along the box's
+    outline and out of it, leaving little ink inside (it was read blank, one spent too few, with no flag)."""
+    sheet, score = sheet_of("q-diamonds", 7)
+    moved = {("chip_spent", str(sheet.chips_spent), ""): (0.3, 0.35)}
+    reading = read_photo(photo(tmp_path, sheet, params(), game=score, extra={"moved": moved}))
+    reads_exactly(reading, sheet)
+
+
 # --- framing ----------------------------------------------------------------------------------------
 
 

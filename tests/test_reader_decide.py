@@ -1,0 +1,146 @@
+"""The photo reader's decisions (``generator/reader/read.py`` ``decide``) on inks set by hand (issue 11).
+
+No photo is made: every target of a real sheet's scene is given the ink a measurement would give it —
+blank targets none, marks the sheet's typical ink or a stated share of it — so each decision rule is
+seen alone, with its expected outcome worked out from the rule's levels by hand.  A field is read right
+or flagged, never read wrong without a flag; and a sheet that carries nothing unclear is read exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from generator.cards import Card
+from generator.layout.grid import cell_name
+from generator.paper import paper
+from generator.reader.light import LIGHT_PPM, _long_edges
+from generator.reader.marks import Measurement, TargetInk
+from generator.reader.read import decide
+from generator.registry import load_layout, resolve_layout
+from generator.sheets.allin import build_allin_sheet
+
+LAYOUT = load_layout(resolve_layout("q-diamonds"))
+SCENE = build_allin_sheet(LAYOUT, paper("a4"))
+SPACES = sorted(LAYOUT.grid.writable)
+RANK, RING, BUBBLE, SPENT = 0.30, 0.30, 0.40, 0.40
+"""A pen hand's typical ink (and stroke darkness) for a tick, a circle's ring, a filled bubble, a spent tick."""
+
+
+def measured(cards: dict, earned: int, spent: int, *, ink: dict | None = None, peak: dict | None = None,
+             sectors: dict | None = None) -> Measurement:
+    """A measurement of a sheet holding ``cards`` and chips: marks at the typical ink (stroke darkness alike),
+    blank targets at 0; ``ink``/``peak``/``sectors`` override single targets, keyed ``(kind, owner, key)``."""
+    ink, peak, sectors = ink or {}, peak or {}, sectors or {}
+    names = {cell_name(c): card for c, card in cards.items()}
+    inks = {}
+    for t in SCENE.marks:
+        k = (t.kind, t.owner, t.key)
+        if t.kind == "rank":
+            v = RANK if t.owner in names and names[t.owner].rank_label == t.key else 0.0
+        elif t.kind == "suit":
+            v = RING if t.owner in names and names[t.owner].suit == t.key else 0.0
+        elif t.kind == "chip_earned":
+            v = BUBBLE if int(t.owner) <= earned else 0.0
+        elif t.kind == "chip_spent":
+            v = SPENT if int(t.owner) <= spent else 0.0
+        elif t.kind == "value":
+            v = 0.0
+        else:
+            continue
+        v = ink.get(k, v)
+        sec = sectors.get(k, (v,) * 12) if t.kind == "suit" else None
+        inks[k] = TargetInk(t, v, sectors=sec, peak=peak.get(k, v))
+    return Measurement(inks, 0.2, {}, 0.01)
+
+
+def cards_of(n: int) -> dict:
+    return {c: Card(2 + i % 13, "SHDC"[i % 4]) for i, c in enumerate(SPACES[:n])}
+
+
+def read(m: Measurement):
+    cells, earned, spent = decide(LAYOUT, m)
+    uncertain = {c.cell: c.reason for c in cells.values() if c.status == "uncertain"}
+    for name, count in (("chips.earned", earned), ("chips.spent", spent)):
+        if count.value is None:
+            uncertain[name] = count.reason
+    return cells, earned, spent, uncertain
+
+
+def test_a_nearly_empty_pen_sheet_is_not_misled_by_the_print_left_round_a_blank_suit():
+    """Two dark circles, two ticks: too few to measure the hand, so the assumed (light pencil) mark would set the
+    sure level at 0.25 × 0.16 = 0.04 and the print's residue round a blank spade (0.04, as a soft photo leaves
+    it) would pass for a circle.  The few clear marks are darker: the typical mark is theirs (0.30), the blank
+    level 0.15 × 0.30 = 0.045, and the residue is blank."""
+    cards = cards_of(2)
+    blank = cell_name(SPACES[5])
+    residue = (0.10, 0.10, 0.10, 0.10, 0.04, 0.04, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # the 5th highest sector: 0.04
+    m = measured(cards, 1, 0, ink={("suit", blank, "S"): 0.04}, sectors={("suit", blank, "S"): residue})
+    cells, earned, spent, uncertain = read(m)
+    assert uncertain == {}
+    assert {c: r.card for c, r in cells.items() if r.status == "card"} == cards
+    assert (earned.value, spent.value) == (1, 0)
+
+
+def test_a_nearly_empty_sheet_keeps_the_assumed_light_mark_when_its_few_marks_are_light():
+    """Few clear marks lighter than the assumed mark never lower the levels: a faint residue stays unsure."""
+    cards = cards_of(2)
+    light = {("suit", cell_name(c), card.suit): 0.07 for c, card in cards.items()}
+    blank = cell_name(SPACES[5])
+    light[("suit", blank, "S")] = 0.03  # between the assumed blank level (0.025) and sure level (0.04)
+    _, _, _, uncertain = read(measured(cards, 0, 0, ink=light))
+    assert list(uncertain) == [blank] and "faint" in uncertain[blank]
+
+
+def test_a_tight_circle_half_as_dark_as_the_others_is_read_and_a_rubbed_out_one_is_not():
+    """A full sheet; one circle is tight in a soft photo: its ring holds half the typical ink, its strokes beside
+    the symbol half as dark (0.5 ≥ the too-light share 0.45: read).  A circle rubbed out to 30 % (ink and strokes
+    0.3 of the others: above the sure level 0.25, below 0.45 for both) is never counted."""
+    cards = cards_of(len(SPACES))
+    (c1, k1), (c2, k2) = list(cards.items())[3:5]
+    n1, n2 = cell_name(c1), cell_name(c2)
+    ink = {("suit", n1, k1.suit): 0.5 * RING, ("suit", n2, k2.suit): 0.3 * RING}
+    cells, _, _, uncertain = read(measured(cards, 5, 2, ink=ink, peak=dict(ink)))
+    assert cells[c1].card == k1
+    assert list(uncertain) == [n2] and "much lighter" in uncertain[n2]
+    assert cells[c2].card is None
+
+
+def test_a_faint_tick_with_the_sheets_own_dark_strokes_is_a_tick():
+    """A tick that mostly misses its rank box: a third of the typical ink in the box (between the blank level
+    0.25 and the sure level 0.40 of the typical mark) but strokes as dark as the others: a tick.  With strokes
+    half as dark (below 0.75 of the others) it stays unsure."""
+    cards = cards_of(12)
+    (c1, k1), (c2, k2) = list(cards.items())[:2]
+    n1, n2 = cell_name(c1), cell_name(c2)
+    ink = {("rank", n1, k1.rank_label): 0.33 * RANK, ("rank", n2, k2.rank_label): 0.33 * RANK}
+    peak = {("rank", n1, k1.rank_label): 0.95 * RANK, ("rank", n2, k2.rank_label): 0.5 * RANK}
+    cells, _, _, uncertain = read(measured(cards, 3, 1, ink=ink, peak=peak))
+    assert cells[c1].card == k1
+    assert list(uncertain) == [n2] and "faint" in uncertain[n2]
+
+
+def test_a_spent_tick_outside_its_box_is_counted_or_flagged_never_read_blank():
+    """Spent boxes 1–4 ticked.  Box 4's tick runs outside the box: little ink in it (below the blank level) but
+    strokes in its window as dark as the others: counted.  With strokes 0.6 of the others (a stroke is there,
+    not as dark): unsure.  With none (a blank box's 0.03): blank, 3 spent."""
+    cards = cards_of(6)
+    key = ("chip_spent", "4", "")
+    for stroke, want in ((0.9 * SPENT, 4), (0.6 * SPENT, None), (0.03, 3)):
+        _, _, spent, _ = read(measured(cards, 6, 4, ink={key: 0.02}, peak={key: stroke}))
+        assert spent.value == want
+
+
+def test_only_long_steps_of_the_light_are_shadow_edges():
+    """A shadow's edge is a long line across the region or reaches its edge; a small ring of steps inside the
+    region (a knot of bold marks the light estimate could not fill) is not one."""
+    mm = int(LIGHT_PPM)
+    edge = np.zeros((80 * mm, 120 * mm), np.uint8)
+    edge[10 * mm:70 * mm, 60 * mm] = 1  # a line 60 mm long, inside the region
+    ring = np.zeros_like(edge)
+    ring[40 * mm:46 * mm, 20 * mm] = ring[40 * mm:46 * mm, 26 * mm] = 1  # a 6 mm knot
+    ring[40 * mm, 20 * mm:27 * mm] = ring[46 * mm, 20 * mm:27 * mm] = 1
+    stub = np.zeros_like(edge)
+    stub[:5 * mm, 100 * mm] = 1  # a short piece where an edge enters the region
+    out = _long_edges(edge | ring | stub)
+    assert out[10 * mm:70 * mm, 60 * mm].all() and out[:5 * mm, 100 * mm].all()
+    assert not out[38 * mm:48 * mm, 18 * mm:28 * mm].any()
