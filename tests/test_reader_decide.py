@@ -27,7 +27,7 @@ RANK, RING, BUBBLE, SPENT = 0.30, 0.30, 0.40, 0.40
 
 
 def measured(cards: dict, earned: int, spent: int, *, ink: dict | None = None, peak: dict | None = None,
-             sectors: dict | None = None) -> Measurement:
+             sectors: dict | None = None, blur: float = 0.2) -> Measurement:
     """A measurement of a sheet holding ``cards`` and chips: marks at the typical ink (stroke darkness alike),
     blank targets at 0; ``ink``/``peak``/``sectors`` override single targets, keyed ``(kind, owner, key)``."""
     ink, peak, sectors = ink or {}, peak or {}, sectors or {}
@@ -50,7 +50,7 @@ def measured(cards: dict, earned: int, spent: int, *, ink: dict | None = None, p
         v = ink.get(k, v)
         sec = sectors.get(k, (v,) * 12) if t.kind == "suit" else None
         inks[k] = TargetInk(t, v, sectors=sec, peak=peak.get(k, v))
-    return Measurement(inks, 0.2, {}, 0.01)
+    return Measurement(inks, blur, {}, 0.01)
 
 
 def cards_of(n: int) -> dict:
@@ -103,6 +103,31 @@ def test_a_tight_circle_half_as_dark_as_the_others_is_read_and_a_rubbed_out_one_
     assert cells[c1].card == k1
     assert list(uncertain) == [n2] and "much lighter" in uncertain[n2]
     assert cells[c2].card is None
+
+
+def test_in_a_soft_photo_a_thin_light_circle_is_read_in_a_sharp_one_it_is_flagged():
+    """A circle with 0.35 of the typical ring ink and strokes 0.4 as dark: in a sharp photo (blur 0.2 mm) both are
+    below the too-light share 0.45: flagged.  In a soft one (0.45 mm) the share is 0.45 × 0.3 / 0.45 = 0.30: read."""
+    cards = cards_of(len(SPACES))
+    c1, k1 = list(cards.items())[6]
+    n1 = cell_name(c1)
+    ink, peak = {("suit", n1, k1.suit): 0.35 * RING}, {("suit", n1, k1.suit): 0.4 * RING}
+    _, _, _, uncertain = read(measured(cards, 5, 2, ink=ink, peak=peak, blur=0.2))
+    assert list(uncertain) == [n1] and "much lighter" in uncertain[n1]
+    cells, _, _, uncertain = read(measured(cards, 5, 2, ink=ink, peak=peak, blur=0.45))
+    assert uncertain == {} and cells[c1].card == k1
+
+
+def test_a_tick_with_a_full_boxs_ink_and_strokes_a_little_lighter_is_a_tick():
+    """The darkest part of a thin tick varies with how it crosses the box: a tick with the typical ink and strokes
+    0.6 as dark as the others is a tick (stroke-alone share 0.5); one rubbed out (ink and strokes 0.5) is not."""
+    cards = cards_of(12)
+    (c1, k1), (c2, k2) = list(cards.items())[2:4]
+    n1, n2 = cell_name(c1), cell_name(c2)
+    peak = {("rank", n1, k1.rank_label): 0.6 * RANK, ("rank", n2, k2.rank_label): 0.5 * RANK}
+    cells, _, _, uncertain = read(measured(cards, 3, 1, ink={("rank", n2, k2.rank_label): 0.5 * RANK}, peak=peak))
+    assert cells[c1].card == k1
+    assert list(uncertain) == [n2] and "much lighter" in uncertain[n2]
 
 
 def test_a_faint_tick_with_the_sheets_own_dark_strokes_is_a_tick():

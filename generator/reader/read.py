@@ -528,17 +528,18 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                              if d.marked and d.ink >= rm * 0.8])
     peak_suit = _peak_level([inks[("suit", names[c], k)].peak for c, (_, _, _, sd) in judged.items() for k, d in sd.items()
                              if d.marked and d.ink >= sm * 0.8])
+    ring_light = LIGHT["ring"] * min(1.0, SOFT_MM / max(m.blur_mm, 1e-6))
     for c, (ranks, suits, rd, sd) in judged.items():
         light = set()
         for k, d in rd.items():
             peak = inks[("rank", names[c], k)].peak
-            if d.marked and _too_light(d.ink, _measured(rm, "box"), peak, peak_rank, LIGHT["box"]):
+            if d.marked and _too_light(d.ink, _measured(rm, "box"), peak, peak_rank, LIGHT["box"], STROKE_LIGHT["box"]):
                 rd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
             elif d.marked is None and d.ink >= rb and _dark_strokes(peak, peak_rank, STROKE_SURE["box"]):
                 rd[k] = Decision(True, d.ink, 0.5)  # (a second tick in the space is then reported as two ranks)
         for k, d in sd.items():
-            if d.marked and _too_light(d.ink, _measured(sm, "ring"), inks[("suit", names[c], k)].peak, peak_suit, LIGHT["ring"],
+            if d.marked and _too_light(d.ink, _measured(sm, "ring"), inks[("suit", names[c], k)].peak, peak_suit, ring_light,
                                       STROKE_LIGHT["ring"]):
                 sd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
@@ -570,10 +571,18 @@ alone are (a rubbed-out mark smeared over its box can hold as much ink as a ligh
 an eraser leaves (15–60 % of the graphite) is lighter than every mark the same hand made.  A tick that
 mostly misses its box still has strokes as dark as the others; a rubbed-out one does not."""
 
-STROKE_LIGHT = {"box": 0.62, "ring": 0.0, "bubble": 0.7, "spent": 0.62}
+SOFT_MM = 0.3
+"""In a photo softer than this (blur sigma, mm on the page; a pen's stroke is 0.3–0.5 mm wide) a circle's ring ink
+and strokes depend on how tight and how thick it is drawn, more than on how hard: the suit circles' too-light share
+(:data:`LIGHT`) shrinks in proportion (a rubbed-out circle beside the space's own is still left out by
+:func:`_within`, and a space rubbed out whole is still caught by its rank's tick, whose share stays)."""
+
+STROKE_LIGHT = {"box": 0.5, "ring": 0.0, "bubble": 0.7, "spent": 0.62}
 """A mark whose darkest strokes alone are below this share of the sheet's own strokes is too light, whatever its
 ink.  Higher for chip circles: a bubble, full or half filled, has strokes as dark as the others, while 60 % of a
-rubbed-out bubble's graphite, smeared, reaches two thirds of their ink.  Not for suit circles (0: never alone):
+rubbed-out bubble's graphite, smeared, reaches two thirds of their ink.  Lower for rank ticks: the darkest part of
+a thin tick varies by a third with how it crosses its box (a tick with a full box's ink but strokes at 0.6 of the
+others is a tick; a rubbed-out one is light in both, and :data:`LIGHT` takes it).  Not for suit circles (0: never alone):
 a circle's strokes are measured only beside the symbol, where a tight, oval or gapped circle shows little of
 them in a soft photo, while its ring ink, taken all round, is sure; and a rubbed-out circle has little ring ink
 (a rubbed-out circle beside the space's clear one is left out, or makes the space uncertain, by :func:`_within`)."""
