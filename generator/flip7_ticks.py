@@ -31,7 +31,7 @@ from typing import Any
 from pydantic import Field
 
 from .errors import FindingsError, InputError, Problem
-from .layout.schema import StrictModel, validate
+from .layout.schema import OneLine, StrictModel, validate
 from .rules.flip7 import DEFAULT_TARGET, FLIP7_BONUS, Card, ScoreLine, decks_for, tick_row_problems
 from .yamlpos import Document, shown
 
@@ -39,7 +39,7 @@ from .yamlpos import Document, shown
 class _TickPadSpec(StrictModel):
     game: str
     sheet: str
-    player: str = Field(min_length=1)
+    player: OneLine = Field(min_length=1, max_length=60)
     target: int = Field(default=DEFAULT_TARGET, ge=1, le=100_000, strict=True)
     flip7_bonus: int = Field(default=FLIP7_BONUS, ge=0, le=100, strict=True)
     rounds: list[Any] = Field(default_factory=list)
@@ -112,6 +112,8 @@ def tick_pad_from_document(doc: Document) -> TickPad:
                                               "in place of the '?' item, then verify this file again"))
                 continue
             if text.lower() == "bust":
+                if bust:
+                    problems.append(doc.problem(at, f"{label}: bust is written twice; the row has one BUST box: write it once"))
                 bust = True
                 continue
             card, message = _card(item, doc.nodes.get(at))
@@ -166,7 +168,8 @@ def tick_pads_report(pads: list[TickPad]) -> tuple[dict, list[Problem]]:
     for p in pads:
         if len(p.rounds) < n:
             extra.append({"round": len(p.rounds) + 1, "player": p.player,
-                          "message": f"this pad has {len(p.rounds)} rounds, the game {n}; the rounds it lacks count 0"})
+                          "message": f"this pad has {len(p.rounds)} round{'s' if len(p.rounds) != 1 else ''}, the game {n}; "
+                                     f"the round{'s' if n - len(p.rounds) != 1 else ''} it lacks count{'s' if n - len(p.rounds) == 1 else ''} 0"})
         for i, row in enumerate(p.rounds, start=1):
             if row.bust:  # a busted row's cards are not scored: checked here
                 found = tick_row_problems(row.cards, True, decks=decks)

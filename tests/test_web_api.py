@@ -370,6 +370,16 @@ def test_allin_chips_corrected_by_number(web):
     assert rep["players"][0]["chips_left"] == sheet.chips_earned
 
 
+def test_the_same_photo_for_two_players_is_refused_for_the_second(web):
+    """One sheet photographed once and given to two players would count twice: the second is not read."""
+    gid = new_allin(web)
+    jpeg = webphotos.photo(1)
+    web.post(f"/allin/{gid}/players", data={"name": "Bob"}, files={"photo": ("bob.jpg", jpeg, "image/jpeg")})
+    r = web.post(f"/allin/{gid}/players", data={"name": "Cy"}, files={"photo": ("cy.jpg", jpeg, "image/jpeg")})
+    assert 'id="reader-message"' in r.text and "the same photo as Bob&#39;s (identical files)" in r.text
+    assert web.get(f"/allin/{gid}/report.json").status_code == 409  # no game is scored with Cy's sheet unread
+
+
 def test_a_picture_that_is_no_sheet_gets_the_readers_message(web):
     from PIL import Image
 

@@ -300,6 +300,8 @@ async def _read_photo(request: Request, game_id: str, player_id: str, data: byte
     if g is None:
         return
     player = _player(g, player_id)
+    twin = next((q["name"] for q in g.data["players"] if q["id"] != player_id and q.get("photo")
+                 and (store.blob(game_id, q["photo"]) or (None, b""))[1] == data), None)
     blob = store.put_blob(game_id, "image/*", data)
     old = [player.get(k) for k in ("photo", "annotated")]
 
@@ -311,7 +313,10 @@ async def _read_photo(request: Request, game_id: str, player_id: str, data: byte
     store.change(game_id, "allin", start)
     store.delete_blobs(game_id, [b for b in old if b])
     suffix = image_suffix(data)
-    if suffix is None:
+    if twin is not None:
+        result = {"error": f"the same photo as {twin}'s (identical files): one sheet would count twice; take a photo "
+                           "of this player's own sheet"}
+    elif suffix is None:
         result = {"error": "this is an HEIC picture, which sheetsmith cannot read: set the phone's camera to take JPEG "
                            "photos (on an iPhone: Settings, Camera, Formats, Most Compatible) and take it again"}
     else:

@@ -154,10 +154,16 @@ async def flip7_from_photos(request: Request):
     if not MIN_PLAYERS <= len(uploads) <= MAX_PLAYERS:
         problems.append(f"{len(uploads)} photos; give one tick pad photo per player, {MIN_PLAYERS} to {MAX_PLAYERS} players")
     readings = []
+    seen: dict[bytes, str] = {}  # a photo's bytes → the player it was read for
     for k, upload in enumerate(uploads if not problems else []):
         data = await read_upload(upload)
         stem = PurePath(upload.filename or "").stem.strip()
         name = player_name(PurePath(upload.filename).name) if stem else f"player {k + 1}"  # control characters made spaces
+        if data in seen:
+            problems.append(f"{name}: the same photo as {seen[data]}'s (identical files): one pad would count twice; "
+                            "give each player's pad its own photo")
+            continue
+        seen[data] = name
         suffix = image_suffix(data)
         if suffix is None:
             problems.append(f"{name}: not a photo sheetsmith reads (JPEG, PNG, WebP, TIFF)")
