@@ -166,7 +166,7 @@ async def flip7_from_photos(request: Request):
         seen[data] = name
         suffix = image_suffix(data)
         if suffix is None:
-            problems.append(f"{name}: not a photo sheetsmith reads (JPEG, PNG, WebP, TIFF)")
+            problems.append(f"{name}: not a photo sheetsmith reads (JPEG, PNG, WebP, TIFF, HEIC)")
             continue
         try:
             result = await request.app.state.photos.read(data, suffix, layout=None, player=name,
