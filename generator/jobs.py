@@ -666,17 +666,17 @@ def verify_tick_pads(docs) -> Verdict:
     return Verdict("flip7", report, found, notes=notes)
 
 
-def verify_pad_lines(players: Sequence[str], rounds: Sequence[dict], *, target: int = 200) -> Verdict:
+def verify_pad_lines(players: Sequence[str], rounds: Sequence[dict], *, target: int = 200, flip7_bonus: int = 15) -> Verdict:
     """:func:`verify` of a Flip 7 pad given as data (the web page's scorer): ``rounds`` maps each player to a
     :class:`~generator.rules.flip7.ScoreLine`.  The report is the one ``verify`` gives the same pad as a file
-    (:func:`generator.flip7_pad.dump_pad` writes that file).
+    (:func:`generator.flip7_pad.dump_pad` writes that file).  ``flip7_bonus``: a variant's Flip 7 bonus.
 
     Raises:
         InputError: players named twice or empty, a missing line, a round after the end of the game.
     """
     from .flip7_pad import pad_from_lines, pad_report
 
-    pad = pad_from_lines(list(players), list(rounds), target=target)
+    pad = pad_from_lines(list(players), list(rounds), target=target, flip7_bonus=flip7_bonus)
     report = pad_report(pad)
     problems = [Problem(pad.file, 0, 0, _who(p) + p["message"]) for p in report.get("problems", [])]
     return Verdict("flip7", report, problems + list(pad.warnings))

@@ -254,11 +254,15 @@ def test_corrected_pad_names_its_winner(pad):
     # The same pad with Cy's first round corrected to 50 (e.g. 12+11+10+9+8 = 50):
     # Cy 50+60+4 = 114; nobody has 200: in progress.  Corrected to 140 instead
     # (57 x 2 = 114, +10+8+6+2 = 140): Cy 140+60 = 200 after round 2, alone in the
-    # lead: the game ended there, so round 3 is refused as a round after the end.
+    # lead: the game ended there, so round 3 is a round after the end: a rule broken
+    # (the file was read), the pad needs correcting at round 3 and names no winner.
     report = pad_report(pad(IMPOSSIBLE_150.replace("{score: 150}", "{score: 50}")))
     assert (report["status"], report["winners"], report["impossible"]) == ("in_progress", [], [])
-    with pytest.raises(InputError, match="the game ended after round 2"):
-        pad(IMPOSSIBLE_150.replace("{score: 150}", "{score: 140}"))
+    report = pad_report(pad(IMPOSSIBLE_150.replace("{score: 150}", "{score: 140}")))
+    assert (report["status"], report["winners"], report["winner"]) == ("needs_correction", [], None)
+    assert report["impossible"] == [{"round": 3, "player": None}]
+    ((where, msg),) = [((q["round"], q["player"]), q["message"]) for q in report["problems"]]
+    assert where == (3, None) and "the game ended after round 2" in msg and "Cy leads alone with 200" in msg
 
 
 def test_one_or_two_players_scored_with_a_warning(pad):
@@ -342,18 +346,40 @@ def test_unknown_and_missing_player(errors):
     assert "round 1 has no line for Bob, Cy" in missing
 
 
-def test_round_after_the_end(errors):
+def test_round_after_the_end_is_a_rule_broken_not_an_unreadable_file(write_yaml):
+    # Rulebook, End of the game: the game ends at the end of the round in which someone
+    # reaches the target.  Target 20: Ann 10+11 = 21 after round 1, Bob 3: Ann leads alone,
+    # so round 2 was never played.  The file was read: exit 1, located at round 2 (line 6, col 5).
+    from generator.jobs import verify
+
     text = (
         "game: flip7\n"
         "players: [Ann, Bob]\n"
         "target: 20\n"
         "rounds:\n"
-        "  - {Ann: [10, 11], Bob: [3]}\n"  # Ann 21 >= 20, alone in the lead
-        "  - {Ann: [1], Bob: [2]}\n"  # line 6, col 5
+        "  - {Ann: [10, 11], Bob: [3]}\n"
+        "  - {Ann: [1], Bob: [2]}\n"
     )
-    ((line, col, msg),) = errors(text)
-    assert (line, col) == (6, 5)
-    assert "the game ended after round 1" in msg and "Ann leads alone with 21" in msg
+    verdict = verify([write_yaml(text, "pad.yaml")])
+    assert verdict.exit_code == 1
+    rep = verdict.report
+    assert (rep["status"], rep["winners"], rep["winner"]) == ("needs_correction", [], None)
+    assert rep["impossible"] == [{"round": 2, "player": None}]
+    assert rep["totals"] == {"Ann": 22, "Bob": 5}  # every round read is still scored
+    (err,) = [p for p in verdict.problems if p.is_error]
+    assert (err.line, err.col) == (6, 5)
+    assert "the game ended after round 1" in err.message and "Ann leads alone with 21" in err.message
+    assert "remove the 1 round after it" in err.message
+
+
+def test_an_end_on_an_impossible_round_is_no_end(pad):
+    # Target 50.  Round 1: Ann {score: 120} needs the x2 (without it a line makes at most
+    # 63 + 30 + 15 = 108), but Bob's cards hold the deck's only x2: the round is impossible,
+    # so Ann's 120 is no end of the game and round 2 is read as played (no second finding).
+    report = pad_report(pad("game: flip7\nplayers: [Ann, Bob]\ntarget: 50\nrounds:\n"
+                            "  - {Ann: {score: 120}, Bob: [3, x2]}\n  - {Ann: [1], Bob: [2]}\n"))
+    assert report["impossible"] == [{"round": 1, "player": None}]
+    assert [q["round"] for q in report["problems"]] == [1]
 
 
 @pytest.mark.parametrize(
