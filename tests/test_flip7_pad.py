@@ -461,3 +461,74 @@ def test_print_pad_winner(pad):
     print_pad(pad_report(p), console)
     out = console.export_text()
     assert "status: finished; winner: Ann" in out
+
+
+# --------------------------------------------------------------------------
+# Scores written alone take their share of the round (rulebook Setup: one x2 per
+# deck; How to play: the round ends at the first Flip 7)
+
+BREAK_IT = """
+game: flip7
+players: [Ann, Bob, Cy]
+rounds:
+  - Ann: {score: 171}
+    Bob: {score: 169}
+    Cy: {score: 3}
+  - Ann: {score: 10}
+    Bob: {score: 40}
+    Cy: {score: 3}
+"""
+
+
+def test_scores_written_alone_that_need_the_same_x2_are_impossible_cli(tmp_path):
+    # Without the x2 a line makes at most 63 + 30 + 15 = 108 (a Flip 7 of 12..6, every +N);
+    # without a Flip 7 at most 57 x 2 + 30 = 144.  171 and 169 both need the x2 and a
+    # Flip 7: one deck has one x2, and the round ends at the first Flip 7.
+    import subprocess
+    import sys
+
+    (tmp_path / "pad.yaml").write_text(BREAK_IT.lstrip(), encoding="utf-8")
+    res = subprocess.run([sys.executable, "-m", "generator.cli", "verify", "pad.yaml", "--json"], capture_output=True,
+                         text=True, cwd=tmp_path, timeout=120)
+    assert res.returncode == 1, res.stderr
+    rep = json.loads(res.stdout)
+    assert (rep["status"], rep["winners"], rep["winner"]) == ("needs_correction", [], None)
+    assert rep["impossible"] == [{"round": 1, "player": None}]
+    assert rep["totals"] == {"Ann": 181, "Bob": 209, "Cy": 6}
+    assert "pad.yaml:4:5: error: round 1: Ann's score 171 cannot be made without" in res.stderr
+
+
+def test_a_score_written_alone_beside_the_cards_holding_the_x2(pad):
+    # 120 > 108 needs the x2 (line 5: Ann), Bob's cards hold it: round 1 is impossible.
+    # Bob: (12+11+10+9+8) x 2 = 100.  Without Bob's x2, (50) = 50 and the round is fine.
+    text = "game: flip7\nplayers: [Ann, Bob, Cy]\nrounds:\n  - Ann: {score: 120}\n    Bob: [12, 11, 10, 9, 8, x2]\n    Cy: bust\n"
+    report = pad_report(pad(text))
+    assert report["rounds"] == [{"Ann": 120, "Bob": 100, "Cy": 0}]
+    assert report["status"] == "needs_correction" and report["impossible"] == [{"round": 1, "player": None}]
+    report = pad_report(pad(text.replace(", x2]", "]")))
+    assert report["rounds"] == [{"Ann": 120, "Bob": 50, "Cy": 0}]
+    assert (report["status"], report["problems"]) == ("in_progress", [])
+
+
+def test_a_variant_flip7_bonus_on_a_score_pad(pad, errors):
+    # Variant printed with `render flip7-pad --variant flip7_bonus=30`: a Flip 7 adds 30.
+    # Ann 0..6 = 21 + 30 = 51; Bob {score: 186} = 63 x 2 + 30 + 30, possible only with bonus 30;
+    # Cy 12 + x2 = 24.  Without the key, 186 is no score (the most is 171) and Ann's row is 36.
+    text = ("game: flip7\nplayers: [Ann, Bob, Cy]\nflip7_bonus: 30\nrounds:\n"
+            "  - {Ann: [0, 1, 2, 3, 4, 5, 6], Bob: {score: 150}, Cy: [12, x2]}\n")
+    report = pad_report(pad(text))
+    assert report["rounds"] == [{"Ann": 51, "Bob": 150, "Cy": 24}]
+    # Bob's 150 (even, above 144) needs a Flip 7 and the x2: Ann holds the Flip 7, Cy the x2
+    assert report["status"] == "needs_correction"
+    report = pad_report(pad(text.replace("Bob: {score: 150}", "Bob: {score: 40}")))
+    assert report["rounds"] == [{"Ann": 51, "Bob": 40, "Cy": 24}] and report["problems"] == []
+    default = pad_report(pad(text.replace("flip7_bonus: 30\n", "")))
+    assert default["rounds"][0]["Ann"] == 21 + 15
+    ((line, col, msg),) = errors(text.replace("flip7_bonus: 30", "flip7_bonus: 101"))
+    assert (line, col) == (3, 14) and "100" in msg
+    # dump_pad writes the bonus back when it is not 15; the file reads back the same
+    from generator.flip7_pad import dump_pad
+
+    p = pad(text)
+    again = pad(dump_pad(p.players, list(p.rounds), flip7_bonus=p.flip7_bonus))
+    assert again.flip7_bonus == 30 and pad_report(again)["rounds"] == pad_report(p)["rounds"]

@@ -291,3 +291,35 @@ def test_a_tick_pad_player_name_has_at_most_60_characters_as_on_every_sheet(tmp_
     res = run_cli("long.yaml", cwd=tmp_path)
     assert res.returncode == 2
     assert "long.yaml:3:9: error: player: string should have at most 60 characters" in res.stdout + res.stderr
+
+
+def test_rounds_after_the_end_are_located_in_the_pads_that_hold_them(tmp_path):
+    # Target 20.  Round 1: Ann 10+11 = 21, Bob 3, Cy 5: Ann leads alone at the target, so the game
+    # ended after round 1 (rulebook End of the game).  tb.yaml holds 1 round after it, tc.yaml 2:
+    # a rule broken, not an unreadable file (exit 1), named at each pad's row 2 (line 7, col 5).
+    (tmp_path / "ta.yaml").write_text(typed("Ann", "[10, 11]", "target: 20\n"), encoding="utf-8")
+    (tmp_path / "tb.yaml").write_text(typed("Bob", "[3]\n  - [4]", "target: 20\n"), encoding="utf-8")
+    (tmp_path / "tc.yaml").write_text(typed("Cy", "[5]\n  - [6]\n  - [7]", "target: 20\n"), encoding="utf-8")
+    res = run_cli("ta.yaml", "tb.yaml", "tc.yaml", "--json", cwd=tmp_path)
+    assert res.returncode == 1, res.stderr
+    got = json.loads(res.stdout)
+    assert (got["status"], got["winners"]) == ("needs_correction", [])
+    assert got["impossible"] == [{"round": 2, "player": "Bob"}, {"round": 2, "player": "Cy"}]
+    assert "ta.yaml" not in res.stderr  # Ann's pad stops where the game did: nothing lacks, nothing extra
+    assert "tb.yaml:7:5: error: round 2, Bob: the game ended after round 1 (Ann leads alone with 21, target 20); " \
+           "remove the 1 round after it" in res.stderr
+    assert "tc.yaml:7:5: error: round 2, Cy: the game ended after round 1" in res.stderr and "remove the 2 rounds" in res.stderr
+
+
+def test_a_variant_flip7_bonus_is_scored_on_tick_pads(tmp_path):
+    # `render flip7-tick-pad --variant target=300,flip7_bonus=30` prints a bonus of 30.
+    # Ann: 0..6 = 21 + 30 = 51; Bob: 12 x2 = 24.  With the rulebook's 15, Ann's row would be 36.
+    (tmp_path / "ann.yaml").write_text(typed("Ann", "[0, 1, 2, 3, 4, 5, 6]", "target: 300\nflip7_bonus: 30\n"), encoding="utf-8")
+    (tmp_path / "bob.yaml").write_text(typed("Bob", "[12, x2]", "target: 300\nflip7_bonus: 30\n"), encoding="utf-8")
+    res = run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["rounds"] == [{"Ann": 51, "Bob": 24}]
+    # one game has one bonus: a pad without the line (15) beside one of 30 is refused, named where it is
+    (tmp_path / "bob.yaml").write_text(typed("Bob", "[12, x2]", "target: 300\n"), encoding="utf-8")
+    res = run_cli("ann.yaml", "bob.yaml", cwd=tmp_path)
+    assert res.returncode == 2 and "bob.yaml:1:1: error: a Flip 7 bonus of 15, but 'ann.yaml' says 30" in res.stderr
