@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional
@@ -415,6 +416,26 @@ def check(files: List[Path] = typer.Argument(..., metavar="FILE...", help="Layou
     raise typer.Exit(check_exit_code(results))
 
 
+@contextmanager
+def _findings_as_json(as_json: bool, status: str):
+    """With ``--json``, a job stopped by a :class:`~generator.errors.FindingsError` (exit status 1: read, but a
+    person must look, or a log's illegal move) still puts a report on stdout: ``{"status": status, "problems":
+    [{"file", "line", "col", "message"}]}`` (docs/formats.md); the error then goes on as without ``--json``."""
+    from .errors import FindingsError
+
+    try:
+        yield
+    except FindingsError as exc:
+        if as_json:
+            import json
+
+            from .validation import json_for_terminal
+
+            rows = [{"file": p.file, "line": p.line, "col": p.col, "message": p.message} for p in exc.problems]
+            sys.stdout.write(json_for_terminal(json.dumps({"status": status, "problems": rows}, indent=2, ensure_ascii=False)) + "\n")
+        raise
+
+
 def _print_verdict(verdict, as_json: bool) -> None:
     """Print a :class:`~generator.jobs.Verdict`: the JSON report on stdout, or tables; problems on stderr."""
     import json
@@ -453,7 +474,8 @@ def verify(
 
     bars = PhotoBars([shown(f.name) for f in files if has_photos([f])], err())  # a bar per photo, on a terminal
     try:
-        verdict = verify_job(files, layout=layout, progress=bars)
+        with _findings_as_json(as_json, "uncertain"):
+            verdict = verify_job(files, layout=layout, progress=bars)
     finally:
         bars.stop()
     _print_verdict(verdict, as_json)
@@ -472,7 +494,8 @@ def replay(
     Exit status: 0 a legal game, 1 an illegal move (named with its round, player and cell), 2 the log cannot be read."""
     from .jobs import replay_log
 
-    verdict = replay_log(log, sheets_dir=sheets, force=force)
+    with _findings_as_json(as_json, "illegal_move"):
+        verdict = replay_log(log, sheets_dir=sheets, force=force)
     if verdict.written and not as_json:
         _say(f"final sheets: {', '.join(str(p) for p in verdict.written)}", to_err=False)
     _print_verdict(verdict, as_json)

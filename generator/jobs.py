@@ -703,6 +703,7 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
     Raises:
         InputError: every problem of every sheet; sheets of different layouts;
             two sheets with the same player name, or names that differ only in capitals.
+        FindingsError: valid sheets with fields a photo's reading left as ``?`` (exit 1).
     """
     from .registry import display_path
     from .rules.allin_sheet import report, score_game
@@ -710,15 +711,20 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
     from .yamlpos import load_yaml
 
     problems: list[Problem] = []
+    unsure: list[Problem] = []
     read = []
     for i, path in enumerate(paths):
         try:
             doc = docs[i] if docs else load_yaml(path, display=display_path(Path(path)))
             read.append((doc, sheet_from_document(doc, Path(path))))
+        except FindingsError as exc:  # a '?' left from a photo's reading: a person looks (exit 1)
+            unsure.extend(exc.problems)
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:
         raise InputError(problems)
+    if unsure:
+        raise FindingsError(unsure)
     first_doc, first = read[0]
     for doc, sheet in read[1:]:
         if sheet.layout.id != first.layout.id:
