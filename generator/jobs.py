@@ -128,6 +128,7 @@ class Rendered:
         source: the file the item was read from.
         shipped: True when that file is a shipped one (under ``layouts/``).
         lang: the language of the printed words (``en``, ``it``, …).
+        fill: the typed-in sheet or pad drawn on the item (``render --fill``), else None.
     """
 
     item: Any
@@ -143,6 +144,7 @@ class Rendered:
     source: Optional[Path] = None
     shipped: bool = True
     lang: str = "en"
+    fill: Optional[Path] = None
 
 
 def parse_back_offset(text: str) -> tuple[float, float]:
@@ -357,14 +359,14 @@ def render_loaded(item, *, fmt: str = "pdf", page=None, paper: str = "a4", dpi: 
     elif page == "all":
         each = [render_bytes([p], fmt, dpi=dpi) for p in pages]
         return Rendered(item, fmt, paper, each[0], len(pages), manifest, warnings + list(item.warnings),
-                        _bleed_note(manifest), each_page=each, source=source, shipped=shipped, lang=lang)
+                        _bleed_note(manifest), each_page=each, source=source, shipped=shipped, lang=lang, fill=fill)
     else:
         if not isinstance(page, int) or not 1 <= page <= len(pages):
             raise SheetsmithError(f"--page {page}: this item has {len(pages)} page{'s' if len(pages) > 1 else ''} on {paper}")
         chosen, number = pages[page - 1: page], page
     data = render_bytes(chosen, fmt, dpi=dpi)
     return Rendered(item, fmt, paper, data, len(pages), manifest, warnings + list(item.warnings), _bleed_note(manifest),
-                    page=number, source=source, shipped=shipped, lang=lang)
+                    page=number, source=source, shipped=shipped, lang=lang, fill=fill)
 
 
 def fill_pages(item, pages: list, fill: Path, others: Sequence[Path] = ()) -> list:
