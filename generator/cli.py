@@ -335,7 +335,7 @@ def watch(
     lang: str = typer.Option("en", "--lang", "-l", metavar="LANG", help=LANG_HELP),
 ) -> None:
     """Check and render FILE now and again on every save: the problems, or "ok, wrote FILE (0.12 s)".
-    Keeps running through errors; Ctrl-C stops it."""
+    Keeps running through errors; Ctrl-C stops it (exit status 0 when the last save was written, 1 when it had errors)."""
     from .i18n import check_lang
     from .watch import default_target, watch_rounds
 
@@ -343,8 +343,10 @@ def watch(
     lang = check_lang(lang)
     target = default_target(file, fmt=fmt.value, paper=paper.value, output=output, lang=lang) or f"output/<folder>/<id>-{paper.value}.{fmt.value}"
     rounds = watch_rounds(file, fmt=fmt.value, paper=paper.value, output=output, force=force, dpi=dpi, lang=lang)
+    last_ok = True
     try:
         for n, done in enumerate(rounds):
+            last_ok = done.ok
             if n == 0:
                 _say(f"watching {file}: every save is checked and written to {target}; Ctrl-C stops", to_err=False)
             _problems(done.problems)
@@ -356,7 +358,7 @@ def watch(
             sys.stdout.flush()
     except (KeyboardInterrupt, Interrupted):
         _say("stopped", to_err=False)
-    raise typer.Exit(0)
+    raise typer.Exit(0 if last_ok else 1)  # as 'check' would say of the file as it was last saved
 
 
 @app.command()

@@ -94,3 +94,21 @@ def test_watch_of_a_file_that_is_not_there_stops_at_once_with_exit_2(tmp_path):
             in res.stdout + res.stderr)
     assert "watching" not in res.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+def test_watch_stopped_on_a_broken_save_exits_1_as_check_would(tmp_path):
+    layout = tmp_path / "w.yaml"
+    new_layout("allin", layout)
+    layout.write_text(layout.read_text(encoding="utf-8").replace("golden: JH", "golden: JX"), encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "watch", "w.yaml"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "COLUMNS": "200"})
+    try:
+        Lines(proc).until("not written")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            code = proc.wait(timeout=TIMEOUT)
+        finally:
+            proc.kill()
+    assert code == 1
