@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Sequence
 
-from .errors import EXIT_OK, EXIT_PROBLEMS, FindingsError, InputError, Problem, SheetsmithError, UnreadableError
+from .errors import EXIT_OK, EXIT_PROBLEMS, FindingsError, InputError, OutputError, Problem, SheetsmithError, UnreadableError
 
 VERIFY_READS = ("verify reads typed-in sheets, score pads and round logs (YAML) or photos of sheets (JPEG, PNG); "
                 "to check a printed sheet, photograph it or type it in")
@@ -847,14 +847,16 @@ def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir:
         players: 1 to 8.
         seed: same seed, same game.
         layout: a shipped id or a layout file.
-        out_dir: the folder (default ``output/games/allin-LAYOUT-Np-seedS``, replaced freely).
+        out_dir: the folder (default ``output/games/allin-LAYOUT-Np-seedS``: its files are written again
+            freely while they are as sheetsmith wrote them; one edited since is replaced only with ``force``).
         force: replace files already in ``out_dir``.
 
     Raises:
-        SheetsmithError: players out of range; OutputError: files exist and ``force`` is False.
+        SheetsmithError: players out of range; OutputError: files exist (``out_dir``) or were edited (the
+            default folder) and ``force`` is False. The log and the sheets are written as one unit.
     """
-    from .allin_log import final_sheet_paths, write_final_sheets, write_game_log
-    from .output import check_targets
+    from .allin_log import dump_game_log, dump_sheet, final_sheet_paths, layout_ref_for
+    from .output import check_targets, write_together
     from .registry import load_layout, resolve_layout
     from .rules.allin_bot import simulate_game
     from .rules.allin_game import replay
@@ -865,11 +867,18 @@ def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir:
     sim = simulate_game(lay, players, seed)
     result = replay(sim.log)  # the referee checks the bot's game, as it would a player's log
     folder = out_dir or Path("output") / "games" / f"allin-{lay.id}-{players}p-seed{seed}"
-    overwrite = force or out_dir is None
-    check_targets([folder / "game.yaml", *final_sheet_paths(folder, result.sheets)], overwrite=overwrite)  # before writing any
-    log_path = write_game_log(folder / "game.yaml", sim.log, result=result, overwrite=overwrite)
-    sheet_paths = write_final_sheets(folder, result.sheets, overwrite=overwrite)
-    return SimulatedAllIn(result.score, folder, log_path, list(sheet_paths))
+    ref = layout_ref_for(lay, folder)
+    sheet_paths = final_sheet_paths(folder, result.sheets)
+    files = [(folder / "game.yaml", dump_game_log(sim.log, layout_ref=ref, result=result).encode("utf-8"))]
+    files += [(p, dump_sheet(s, layout_ref=ref).encode("utf-8")) for p, s in zip(sheet_paths, result.sheets)]
+    if out_dir is None and not force:  # the default folder: the same game written again is no change; an edit is kept
+        edited = [p for p, data in files if p.is_file() and p.read_bytes() != data]
+        if edited:
+            raise OutputError(f"{edited[0]}: changed since sheetsmith wrote it; pass --force to replace it, "
+                              "or -o DIR to write this game elsewhere")
+    check_targets([p for p, _ in files], overwrite=force or out_dir is None)  # before writing any
+    write_together(files)
+    return SimulatedAllIn(result.score, folder, files[0][0], list(sheet_paths))
 
 
 def parse_strategy(text: str) -> str:
