@@ -513,7 +513,7 @@ class Game(str, Enum):
 def simulate(
     game: Game = typer.Argument(..., case_sensitive=False, metavar="allin|flip7", help="allin or flip7."),
     players: int = typer.Option(4, "--players", "-n", metavar="N", help="Number of players."),
-    seed: int = typer.Option(1, "--seed", "-s", metavar="S", help="Same seed, same result."),
+    seed: int = typer.Option(1, "--seed", "-s", min=0, metavar="S", help="Same seed, same result (0 or more)."),
     layout: str = typer.Option("q-diamonds", "--layout", metavar="ID|FILE", help="allin: the sheet layout (id or file)."),
     out_dir: Optional[Path] = typer.Option(None, "-o", "--out-dir", metavar="DIR", help="allin: folder for the game log and final sheets (default output/games/...)."),
     force: bool = typer.Option(False, "--force", help="allin: replace files already in --out-dir."),
@@ -547,7 +547,7 @@ def balance(
     layouts: List[str] = typer.Argument(..., help="Layouts to measure: shipped ids or layout files (each is compared with Q♦)."),
     games: int = typer.Option(200, "--games", "-g", min=1, max=100_000, help="Games played on each sheet (the same deals on every sheet)."),
     players: int = typer.Option(4, "--players", "-n", min=1, max=8, help="Bots per game."),
-    seed: int = typer.Option(1, "--seed", "-s", help="Same seed, same figures."),
+    seed: int = typer.Option(1, "--seed", "-s", min=0, help="Same seed, same figures (0 or more)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="Worker processes (default: one per CPU, never more); the figures do not depend on it."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON on stdout."),
 ) -> None:

@@ -158,6 +158,7 @@ def test_check_exit_codes(tmp_path, capsys):
     ["render", "q-diamonds", "--dpi", "5"],                    # out of range (typer)
     ["render", "poker-deck", "--back-offset", "1"],           # one value, two needed
     ["simulate", "flip7", "--strategy", "always"],            # unknown strategy
+    ["simulate", "allin", "--seed", "-7"],                    # a negative seed would play seed 7's game again
     ["frobnicate"],                                           # no such command
 ])
 def test_usage_errors_exit_2(tmp_path, args, capsys):
