@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Sequence
 
-from .errors import EXIT_OK, EXIT_PROBLEMS, FindingsError, InputError, Problem, SheetsmithError, UnreadableError
+from .errors import EXIT_OK, EXIT_PROBLEMS, FindingsError, InputError, OutputError, Problem, SheetsmithError, UnreadableError
 
 VERIFY_READS = ("verify reads typed-in sheets, score pads and round logs (YAML) or photos of sheets (JPEG, PNG); "
                 "to check a printed sheet, photograph it or type it in")
@@ -128,6 +128,7 @@ class Rendered:
         source: the file the item was read from.
         shipped: True when that file is a shipped one (under ``layouts/``).
         lang: the language of the printed words (``en``, ``it``, …).
+        fill: the typed-in sheet or pad drawn on the item (``render --fill``), else None.
     """
 
     item: Any
@@ -143,6 +144,7 @@ class Rendered:
     source: Optional[Path] = None
     shipped: bool = True
     lang: str = "en"
+    fill: Optional[Path] = None
 
 
 def parse_back_offset(text: str) -> tuple[float, float]:
@@ -357,14 +359,14 @@ def render_loaded(item, *, fmt: str = "pdf", page=None, paper: str = "a4", dpi: 
     elif page == "all":
         each = [render_bytes([p], fmt, dpi=dpi) for p in pages]
         return Rendered(item, fmt, paper, each[0], len(pages), manifest, warnings + list(item.warnings),
-                        _bleed_note(manifest), each_page=each, source=source, shipped=shipped, lang=lang)
+                        _bleed_note(manifest), each_page=each, source=source, shipped=shipped, lang=lang, fill=fill)
     else:
         if not isinstance(page, int) or not 1 <= page <= len(pages):
             raise SheetsmithError(f"--page {page}: this item has {len(pages)} page{'s' if len(pages) > 1 else ''} on {paper}")
         chosen, number = pages[page - 1: page], page
     data = render_bytes(chosen, fmt, dpi=dpi)
     return Rendered(item, fmt, paper, data, len(pages), manifest, warnings + list(item.warnings), _bleed_note(manifest),
-                    page=number, source=source, shipped=shipped, lang=lang)
+                    page=number, source=source, shipped=shipped, lang=lang, fill=fill)
 
 
 def fill_pages(item, pages: list, fill: Path, others: Sequence[Path] = ()) -> list:
@@ -703,6 +705,7 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
     Raises:
         InputError: every problem of every sheet; sheets of different layouts;
             two sheets with the same player name, or names that differ only in capitals.
+        FindingsError: valid sheets with fields a photo's reading left as ``?`` (exit 1).
     """
     from .registry import display_path
     from .rules.allin_sheet import report, score_game
@@ -710,15 +713,20 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
     from .yamlpos import load_yaml
 
     problems: list[Problem] = []
+    unsure: list[Problem] = []
     read = []
     for i, path in enumerate(paths):
         try:
             doc = docs[i] if docs else load_yaml(path, display=display_path(Path(path)))
             read.append((doc, sheet_from_document(doc, Path(path))))
+        except FindingsError as exc:  # a '?' left from a photo's reading: a person looks (exit 1)
+            unsure.extend(exc.problems)
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:
         raise InputError(problems)
+    if unsure:
+        raise FindingsError(unsure)
     first_doc, first = read[0]
     for doc, sheet in read[1:]:
         if sheet.layout.id != first.layout.id:
@@ -839,14 +847,16 @@ def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir:
         players: 1 to 8.
         seed: same seed, same game.
         layout: a shipped id or a layout file.
-        out_dir: the folder (default ``output/games/allin-LAYOUT-Np-seedS``, replaced freely).
+        out_dir: the folder (default ``output/games/allin-LAYOUT-Np-seedS``: its files are written again
+            freely while they are as sheetsmith wrote them; one edited since is replaced only with ``force``).
         force: replace files already in ``out_dir``.
 
     Raises:
-        SheetsmithError: players out of range; OutputError: files exist and ``force`` is False.
+        SheetsmithError: players out of range; OutputError: files exist (``out_dir``) or were edited (the
+            default folder) and ``force`` is False. The log and the sheets are written as one unit.
     """
-    from .allin_log import final_sheet_paths, write_final_sheets, write_game_log
-    from .output import check_targets
+    from .allin_log import dump_game_log, dump_sheet, final_sheet_paths, layout_ref_for
+    from .output import check_targets, write_together
     from .registry import load_layout, resolve_layout
     from .rules.allin_bot import simulate_game
     from .rules.allin_game import replay
@@ -857,11 +867,18 @@ def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir:
     sim = simulate_game(lay, players, seed)
     result = replay(sim.log)  # the referee checks the bot's game, as it would a player's log
     folder = out_dir or Path("output") / "games" / f"allin-{lay.id}-{players}p-seed{seed}"
-    overwrite = force or out_dir is None
-    check_targets([folder / "game.yaml", *final_sheet_paths(folder, result.sheets)], overwrite=overwrite)  # before writing any
-    log_path = write_game_log(folder / "game.yaml", sim.log, result=result, overwrite=overwrite)
-    sheet_paths = write_final_sheets(folder, result.sheets, overwrite=overwrite)
-    return SimulatedAllIn(result.score, folder, log_path, list(sheet_paths))
+    ref = layout_ref_for(lay, folder)
+    sheet_paths = final_sheet_paths(folder, result.sheets)
+    files = [(folder / "game.yaml", dump_game_log(sim.log, layout_ref=ref, result=result).encode("utf-8"))]
+    files += [(p, dump_sheet(s, layout_ref=ref).encode("utf-8")) for p, s in zip(sheet_paths, result.sheets)]
+    if out_dir is None and not force:  # the default folder: the same game written again is no change; an edit is kept
+        edited = [p for p, data in files if p.is_file() and p.read_bytes() != data]
+        if edited:
+            raise OutputError(f"{edited[0]}: changed since sheetsmith wrote it; pass --force to replace it, "
+                              "or -o DIR to write this game elsewhere")
+    check_targets([p for p, _ in files], overwrite=force or out_dir is None)  # before writing any
+    write_together(files)
+    return SimulatedAllIn(result.score, folder, files[0][0], list(sheet_paths))
 
 
 def parse_strategy(text: str) -> str:
