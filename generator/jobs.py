@@ -346,6 +346,8 @@ def render_loaded(item, *, fmt: str = "pdf", page=None, paper: str = "a4", dpi: 
 
     if variant is not None:
         item = apply_variant(item, variant)
+    if fill is not None:  # a Flip 7 pad filled from a file prints the rules the file is scored by
+        item = _with_variant_of_fill(item, fill, asked=variant is not None)
     options = options or PrintOptions()
     if type(item).__name__ != "Deck" and options != PrintOptions():
         raise SheetsmithError("--card-size, --bleed, --no-backs and --back-offset apply to decks only")
@@ -367,6 +369,35 @@ def render_loaded(item, *, fmt: str = "pdf", page=None, paper: str = "a4", dpi: 
     data = render_bytes(chosen, fmt, dpi=dpi)
     return Rendered(item, fmt, paper, data, len(pages), manifest, warnings + list(item.warnings), _bleed_note(manifest),
                     page=number, source=source, shipped=shipped, lang=lang, fill=fill)
+
+
+def _with_variant_of_fill(item, fill: Path, *, asked: bool):
+    """The Flip 7 pad ``item`` printing the target and Flip 7 bonus of the typed-in pad ``fill`` (its header then
+    says what the totals follow); other items unchanged.
+
+    Raises:
+        SheetsmithError: ``asked`` (a ``--variant`` was given) and the file says otherwise.
+        InputError: the file cannot be read.
+    """
+    from .sheets.pads import Pad
+
+    if not (isinstance(item, Pad) and item.game == "flip7" and item.kind in ("pad", "tick-pad")):
+        return item
+    from .flip7_pad import load_flip7_pad
+    from .registry import display_path
+
+    pad = load_flip7_pad(fill, display=display_path(Path(fill)))
+    said = {"target": pad.target, "flip7_bonus": pad.flip7_bonus}
+    printed = {"target": item.variant.target, "flip7_bonus": item.variant.flip7_bonus}
+    if said == printed:
+        return item
+    if asked:
+        key = next(k for k in said if said[k] != printed[k])
+        raise SheetsmithError(f"{display_path(Path(fill))}: {key} {said[key]}, but --variant prints {printed[key]}: write "
+                              f"'{key}: {printed[key]}' in the file, or leave --variant out (the pad then prints the file's)")
+    if not 50 <= pad.target <= 1000:
+        raise SheetsmithError(f"{display_path(Path(fill))}: target {pad.target}: a printed pad shows a target of 50 to 1000")
+    return apply_variant(item, f"target={pad.target},flip7_bonus={pad.flip7_bonus}")
 
 
 def fill_pages(item, pages: list, fill: Path, others: Sequence[Path] = ()) -> list:
