@@ -29,18 +29,20 @@ import time
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from generator.fonts import FONT_DIR  # noqa: E402  (the sheet's own TrueType files)
+
 BARE = '''
 import io, sys
 from reportlab.pdfgen import canvas
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-import reportlab
 from pathlib import Path
-fonts = Path(reportlab.__file__).parent / "fonts"
-pdfmetrics.registerFont(TTFont("Vera", str(fonts / "Vera.ttf")))
-pdfmetrics.registerFont(TTFont("Vera-Bold", str(fonts / "VeraBd.ttf")))
+fonts = Path({fonts!r})
+pdfmetrics.registerFont(TTFont("Sans", str(fonts / "DejaVuSans.ttf")))
+pdfmetrics.registerFont(TTFont("Sans-Bold", str(fonts / "DejaVuSans-Bold.ttf")))
 buf = io.BytesIO()
-c = canvas.Canvas(buf, pagesize=(595.27, 841.89), pageCompression=1, initialFontName="Vera")
+c = canvas.Canvas(buf, pagesize=(595.27, 841.89), pageCompression=1, initialFontName="Sans")
 n = {counts!r}
 for i in range(n.get("Line", 0)):
     c.setStrokeColorRGB(0.1, 0.2, 0.3); c.setLineWidth(0.5); c.line(20 + i % 500, 30, 40 + i % 500, 800)
@@ -52,7 +54,7 @@ for i in range(n.get("Path_", 0)):
     p = c.beginPath(); p.moveTo(30, 30); p.curveTo(40, 50, 60, 50, 70, 30); p.lineTo(50, 10); p.close()
     c.drawPath(p, stroke=0, fill=1)
 for i in range(n.get("Text", 0)):
-    c.setFillColorRGB(0.1, 0.1, 0.2); c.setFont("Vera-Bold" if i % 3 else "Vera", 8)
+    c.setFillColorRGB(0.1, 0.1, 0.2); c.setFont("Sans-Bold" if i % 3 else "Sans", 8)
     c.saveState(); c.translate(20 + i % 500, 20 + i % 800); c.drawString(0, 0, "Text %d" % i); c.restoreState()
 c.showPage(); c.save()
 open(sys.argv[1], "wb").write(buf.getvalue())
@@ -93,7 +95,7 @@ def main() -> None:
     work = tempfile.mkdtemp(prefix="bench-startup-")
     try:
         bare = Path(work) / "bare.py"
-        bare.write_text(BARE.format(counts=dict(counts)), encoding="utf-8")
+        bare.write_text(BARE.format(counts=dict(counts), fonts=str(FONT_DIR)), encoding="utf-8")
         tool = sheetsmith_command()
         runs = {
             "python -c pass (the interpreter alone)": [sys.executable, "-c", "pass"],

@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional
@@ -201,8 +202,8 @@ def render(
     layout: str = typer.Argument(..., metavar="ID|FILE", help="A shipped id (see 'sheetsmith layouts') or a path to a layout, deck, chip sheet or pad YAML file."),
     fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, metavar="pdf|svg|png", help="Output format; default: from -o's extension, else pdf."),
     paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, metavar="a4|letter", help="Paper size."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default: output/<folder>/<id>-<paper>.<format> for a shipped id, <file>-<paper>.<format> next to your own file."),
-    force: bool = typer.Option(False, "--force", help="Replace an existing output of your own file or -o (and its manifest); shipped items' outputs are replaced freely."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default: output/<folder>/<id>-<paper>.<format> for a shipped id, <file>-<paper>.<format> next to your own file (with --fill: next to the filled-in file)."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing output of your own file, of --fill or -o (and its manifest); shipped items' outputs are replaced freely."),
     page: Optional[str] = typer.Option(None, "--page", "--pages", metavar="N|all", help="One page (1, 2, ...) in any format, or 'all': one SVG or PNG per page, NAME-p01.png, NAME-p02.png, ..."),
     dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="PNG resolution."),
     bleed: float = BLEED,
@@ -334,7 +335,7 @@ def watch(
     lang: str = typer.Option("en", "--lang", "-l", metavar="LANG", help=LANG_HELP),
 ) -> None:
     """Check and render FILE now and again on every save: the problems, or "ok, wrote FILE (0.12 s)".
-    Keeps running through errors; Ctrl-C stops it."""
+    Keeps running through errors; Ctrl-C stops it (exit status 0 when the last save was written, 1 when it had errors)."""
     from .i18n import check_lang
     from .watch import default_target, watch_rounds
 
@@ -342,8 +343,10 @@ def watch(
     lang = check_lang(lang)
     target = default_target(file, fmt=fmt.value, paper=paper.value, output=output, lang=lang) or f"output/<folder>/<id>-{paper.value}.{fmt.value}"
     rounds = watch_rounds(file, fmt=fmt.value, paper=paper.value, output=output, force=force, dpi=dpi, lang=lang)
+    last_ok = True
     try:
         for n, done in enumerate(rounds):
+            last_ok = done.ok
             if n == 0:
                 _say(f"watching {file}: every save is checked and written to {target}; Ctrl-C stops", to_err=False)
             _problems(done.problems)
@@ -355,7 +358,7 @@ def watch(
             sys.stdout.flush()
     except (KeyboardInterrupt, Interrupted):
         _say("stopped", to_err=False)
-    raise typer.Exit(0)
+    raise typer.Exit(0 if last_ok else 1)  # as 'check' would say of the file as it was last saved
 
 
 @app.command()
@@ -415,6 +418,26 @@ def check(files: List[Path] = typer.Argument(..., metavar="FILE...", help="Layou
     raise typer.Exit(check_exit_code(results))
 
 
+@contextmanager
+def _findings_as_json(as_json: bool, status: str):
+    """With ``--json``, a job stopped by a :class:`~generator.errors.FindingsError` (exit status 1: read, but a
+    person must look, or a log's illegal move) still puts a report on stdout: ``{"status": status, "problems":
+    [{"file", "line", "col", "message"}]}`` (docs/formats.md); the error then goes on as without ``--json``."""
+    from .errors import FindingsError
+
+    try:
+        yield
+    except FindingsError as exc:
+        if as_json:
+            import json
+
+            from .validation import json_for_terminal
+
+            rows = [{"file": p.file, "line": p.line, "col": p.col, "message": p.message} for p in exc.problems]
+            sys.stdout.write(json_for_terminal(json.dumps({"status": status, "problems": rows}, indent=2, ensure_ascii=False)) + "\n")
+        raise
+
+
 def _print_verdict(verdict, as_json: bool) -> None:
     """Print a :class:`~generator.jobs.Verdict`: the JSON report on stdout, or tables; problems on stderr."""
     import json
@@ -453,7 +476,8 @@ def verify(
 
     bars = PhotoBars([shown(f.name) for f in files if has_photos([f])], err())  # a bar per photo, on a terminal
     try:
-        verdict = verify_job(files, layout=layout, progress=bars)
+        with _findings_as_json(as_json, "uncertain"):
+            verdict = verify_job(files, layout=layout, progress=bars)
     finally:
         bars.stop()
     _print_verdict(verdict, as_json)
@@ -472,7 +496,8 @@ def replay(
     Exit status: 0 a legal game, 1 an illegal move (named with its round, player and cell), 2 the log cannot be read."""
     from .jobs import replay_log
 
-    verdict = replay_log(log, sheets_dir=sheets, force=force)
+    with _findings_as_json(as_json, "illegal_move"):
+        verdict = replay_log(log, sheets_dir=sheets, force=force)
     if verdict.written and not as_json:
         _say(f"final sheets: {', '.join(str(p) for p in verdict.written)}", to_err=False)
     _print_verdict(verdict, as_json)
@@ -488,7 +513,7 @@ class Game(str, Enum):
 def simulate(
     game: Game = typer.Argument(..., case_sensitive=False, metavar="allin|flip7", help="allin or flip7."),
     players: int = typer.Option(4, "--players", "-n", metavar="N", help="Number of players."),
-    seed: int = typer.Option(1, "--seed", "-s", metavar="S", help="Same seed, same result."),
+    seed: int = typer.Option(1, "--seed", "-s", min=0, metavar="S", help="Same seed, same result (0 or more)."),
     layout: str = typer.Option("q-diamonds", "--layout", metavar="ID|FILE", help="allin: the sheet layout (id or file)."),
     out_dir: Optional[Path] = typer.Option(None, "-o", "--out-dir", metavar="DIR", help="allin: folder for the game log and final sheets (default output/games/...)."),
     force: bool = typer.Option(False, "--force", help="allin: replace files already in --out-dir."),
@@ -522,7 +547,7 @@ def balance(
     layouts: List[str] = typer.Argument(..., help="Layouts to measure: shipped ids or layout files (each is compared with Q♦)."),
     games: int = typer.Option(200, "--games", "-g", min=1, max=100_000, help="Games played on each sheet (the same deals on every sheet)."),
     players: int = typer.Option(4, "--players", "-n", min=1, max=8, help="Bots per game."),
-    seed: int = typer.Option(1, "--seed", "-s", help="Same seed, same figures."),
+    seed: int = typer.Option(1, "--seed", "-s", min=0, help="Same seed, same figures (0 or more)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="Worker processes (default: one per CPU, never more); the figures do not depend on it."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON on stdout."),
 ) -> None:

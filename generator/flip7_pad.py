@@ -4,6 +4,7 @@
 game: flip7
 players: [Ann, Bob, Cy]
 target: 200                       # optional variant; default 200
+flip7_bonus: 15                   # optional variant; default 15 (the rulebook's)
 rounds:
   - Ann: [3, 5, 7, 10, 11, x2]    # the cards in front of the player at round end
     Bob: bust
@@ -15,12 +16,13 @@ Two kinds of findings:
 
 * **structural errors** stop the reading and raise :class:`~generator.errors.InputError`,
   each ``FILE:LINE:COL``: bad keys or types, a card token that is not a card
-  (or an action card), a player missing from a round or not in ``players``,
-  a round after the game has ended;
+  (or an action card), a player missing from a round or not in ``players``;
 * **scoring problems** go into the report's ``problems`` and do not stop the
   scoring: a written score that differs from its cards (the computed score
   counts), an impossible line, a card appearing in a round more often than
-  the deck holds, two Flip 7s in one round, a written score no cards can make.
+  the deck holds, two Flip 7s in one round, a written score no cards can make,
+  written scores that need more x2, +N cards or Flip 7s than the round has
+  (beside the cards listed), a round played after the game ended.
   Each is reported once, in the round and line where it is.
 
 A pad holding a line (or a round) that no game can produce has the status
@@ -39,7 +41,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, Sequence
+from typing import Annotated, Any, Literal, Mapping, Sequence
 
 import yaml
 from pydantic import Field
@@ -51,6 +53,8 @@ from .errors import InputError, Problem
 from .layout.schema import OneLine, StrictModel, validate
 from .rules.flip7 import (
     DEFAULT_TARGET,
+    FLIP7_BONUS,
+    MAX_FLIP7_BONUS,
     MAX_PLAYERS,
     PLAYERS_PER_DECK,
     PLUS,
@@ -82,6 +86,7 @@ class _PadSpec(StrictModel):
     game: str
     players: list[Annotated[OneLine, Field(max_length=60)]]
     target: int = Field(default=DEFAULT_TARGET, ge=1, le=100_000, strict=True)
+    flip7_bonus: int = Field(default=FLIP7_BONUS, ge=0, le=MAX_FLIP7_BONUS, strict=True)
     rounds: list[Any] = Field(default_factory=list)
 
 
@@ -96,6 +101,7 @@ class Pad:
         rounds: one mapping per round, player → :class:`~generator.rules.flip7.ScoreLine`
             (every player has a line in every round).
         warnings: findings that do not stop the scoring (1 or 2 players), located.
+        flip7_bonus: the points a Flip 7 adds (default the rulebook's 15; a variant's otherwise).
     """
 
     file: str
@@ -103,6 +109,7 @@ class Pad:
     target: int
     rounds: tuple[dict[str, ScoreLine], ...]
     warnings: tuple[Problem, ...] = ()
+    flip7_bonus: int = FLIP7_BONUS
 
     @property
     def decks(self) -> int:
@@ -141,19 +148,21 @@ def pad_from_document(doc: Document) -> Pad:
         rounds.append(_round(raw, i, players, doc, problems))
     if problems:
         raise InputError(problems)
-    _no_round_after_the_end(rounds, players, spec.target, doc)
     warnings = tuple(doc.problem(("players",), m, severity="warning") for m in player_count_warnings(len(players)))
-    return Pad(doc.file, players, spec.target, tuple(rounds), warnings)
+    return Pad(doc.file, players, spec.target, tuple(rounds), warnings, spec.flip7_bonus)
 
 
 def pad_from_lines(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreLine]], *, target: int = DEFAULT_TARGET,
-                   file: str = "pad") -> Pad:
-    """A pad from lines already in hand (the web page's taps), with the structural checks of
-    :func:`pad_from_document` that concern them: the players, a line for every player in every round,
-    no round after the one that ended the game.  :func:`dump_pad` writes the same pad as YAML.
+                   file: str = "pad", flip7_bonus: int = FLIP7_BONUS, refuse_after_end: bool = True) -> Pad:
+    """A pad from lines already in hand (the web page's taps, tick pads), with the structural checks of
+    :func:`pad_from_document` that concern them: the players, a line for every player in every round;
+    and, with ``refuse_after_end`` (the web page, which must not save such a round), no round after the
+    one that ended the game (otherwise :func:`pad_report` reports it).  :func:`dump_pad` writes the
+    same pad as YAML.
 
     Raises:
-        InputError: as :func:`load_flip7_pad` (without line and column: there is no file).
+        InputError: as :func:`load_flip7_pad` (without line and column: there is no file); a round
+            after the end of the game, with ``refuse_after_end``.
     """
     doc = Document(file, {})
     problems: list[Problem] = []
@@ -166,9 +175,13 @@ def pad_from_lines(players: list[str] | tuple[str, ...], rounds: list[dict[str, 
                                                                          else f"{', '.join(extra)} is not one of the players")))
     if problems:
         raise InputError(problems)
-    _no_round_after_the_end(list(rounds), names, target, doc)
     warnings = tuple(Problem(file, 0, 0, m, "warning") for m in player_count_warnings(len(names)))
-    return Pad(file, names, target, tuple(rounds), warnings)
+    pad = Pad(file, names, target, tuple(rounds), warnings, flip7_bonus)
+    if refuse_after_end:
+        end = _game_end(_checked(pad), pad.target)
+        if end is not None:
+            raise InputError([Problem(file, 0, 0, _after_end_text(pad, end))])
+    return pad
 
 
 def _players(names: list[str], doc: Document, problems: list[Problem]) -> tuple[str, ...]:
@@ -321,32 +334,63 @@ def _what(value: Any) -> str:
     return repr(value)
 
 
-def _no_round_after_the_end(rounds: list[dict[str, ScoreLine]], players: tuple[str, ...], target: int, doc: Document) -> None:
-    """Refuse rounds after the one that ended the game, unless that end rests on an impossible line (then it is no end)."""
-    decks = decks_for(len(players))
-    totals = {p: 0 for p in players}
-    impossible = False
-    for i, r in enumerate(rounds):
-        for p in players:
-            checked = score_line(r[p], decks=decks)
-            totals[p] += checked.score
-            impossible |= checked.impossible
-        impossible |= bool(round_problems(r, decks=decks))
+@dataclass(frozen=True)
+class _Checked:
+    """Every line and round of a pad scored and checked: the rows of counted scores, the problems
+    (report shape) and the places to correct, in the order of the rounds."""
+
+    rows: list[dict[str, int]]
+    problems: list[dict[str, Any]]
+    impossible: list[dict[str, Any]]
+
+
+def _checked(pad: Pad) -> _Checked:
+    decks, bonus = pad.decks, pad.flip7_bonus
+    rows: list[dict[str, int]] = []
+    problems: list[dict[str, Any]] = []
+    impossible: list[dict[str, Any]] = []
+    for i, r in enumerate(pad.rounds, start=1):
+        row: dict[str, int] = {}
+        for p in pad.players:
+            checked = score_line(r[p], decks=decks, flip7_bonus=bonus)
+            row[p] = checked.score
+            problems += [{"round": i, "player": p, "message": m} for m in checked.problems]
+            if checked.impossible:
+                impossible.append({"round": i, "player": p})
+        whole = round_problems(r, decks=decks, flip7_bonus=bonus)
+        problems += [{"round": i, "player": None, "message": m} for m in whole]
+        if whole:
+            impossible.append({"round": i, "player": None})
+        rows.append(row)
+    return _Checked(rows, problems, impossible)
+
+
+def _game_end(checked: _Checked, target: int | None = None) -> tuple[int, str, int] | None:
+    """``(k, winner, total)`` when the game ended after round ``k`` (rulebook *End of the game*: someone at
+    the target, leading alone) and rounds follow it; ``None`` otherwise.  An end that rests on an impossible
+    line or round is no end (the pad is corrected first), so the rounds after it are read as played."""
+    target = DEFAULT_TARGET if target is None else target
+    totals: dict[str, int] = {}
+    bad = {q["round"] for q in checked.impossible}
+    for k, row in enumerate(checked.rows[:-1], start=1):
+        for p, score in row.items():
+            totals[p] = totals.get(p, 0) + score
+        if k in bad:
+            return None
         status, winner = game_status(totals, target)
-        if status == "finished" and i + 1 < len(rounds) and not impossible:
-            extra = len(rounds) - i - 1
-            raise InputError(
-                [
-                    doc.problem(
-                        ("rounds", i + 1),
-                        f"the game ended after round {i + 1} ({winner} leads alone with {totals[winner]}, "  # type: ignore[index]
-                        f"target {target}); remove the {extra} round{'s' if extra > 1 else ''} after it",
-                    )
-                ]
-            )
+        if status == "finished":
+            return k, winner, totals[winner]  # type: ignore[return-value, index]
+    return None
 
 
-def pad_report(pad: Pad) -> dict:
+def _after_end_text(pad: Pad, end: tuple[int, str, int], extra: int | None = None) -> str:
+    k, winner, total = end
+    extra = len(pad.rounds) - k if extra is None else extra
+    return (f"the game ended after round {k} ({winner} leads alone with {total}, target {pad.target}); "
+            f"remove the {extra} round{'s' if extra > 1 else ''} after it")
+
+
+def pad_report(pad: Pad, *, rows_held: Mapping[str, int] | None = None) -> dict:
     """The report of DESIGN.md ("Flip 7 score pad (typed-in)") as plain data, ready for ``json.dumps``.
 
     Shape::
@@ -362,44 +406,44 @@ def pad_report(pad: Pad) -> dict:
          "warnings": [{"round": None, "player": None, "message": "..."}]}
 
     Rounds are numbered from 1.  The score that counts is the computed one
-    when a line lists its cards (or says bust), otherwise the written one.
+    when a line lists its cards (or says bust), otherwise the written one
+    (scored with the pad's Flip 7 bonus).
     ``player`` is ``None`` for a problem of the whole round (a card more often
-    than the deck holds, two Flip 7s).  Each problem is listed once, where it
-    is.  ``impossible`` lists the lines (and rounds) no game can produce: when
-    there is one, the status is ``needs_correction`` and no winner is named,
-    since the totals rest on a line that must be corrected first.  Otherwise
-    status and winners follow :func:`~generator.rules.flip7.game_status` on
-    the final totals.  ``decks`` is 2 for 19 to 36 players (card counts are
-    checked against two decks).  ``warnings`` (1 or 2 players) do not make
-    the pad wrong.
+    than the deck holds, two Flip 7s, written scores that need more than the
+    round has).  Each problem is listed once, where it is.  ``impossible`` lists
+    the lines (and rounds) no game can produce: when there is one, the status is
+    ``needs_correction`` and no winner is named, since the totals rest on a
+    line that must be corrected first.  A round played after the game ended
+    (rulebook *End of the game*) is one of them, at the first such round
+    (``"player": None``; with ``rows_held``, each tick pad's player → its number
+    of rows, at each pad that holds such a round).  Otherwise status and winners
+    follow :func:`~generator.rules.flip7.game_status` on the final totals.
+    ``decks`` is 2 for 19 to 36 players (card counts are checked against two
+    decks).  ``warnings`` (1 or 2 players) do not make the pad wrong.
     """
-    decks = pad.decks
-    totals = {p: 0 for p in pad.players}
-    rounds: list[dict[str, int]] = []
-    problems: list[dict[str, Any]] = []
-    impossible: list[dict[str, Any]] = []
-    for i, r in enumerate(pad.rounds, start=1):
-        row: dict[str, int] = {}
-        for p in pad.players:
-            checked = score_line(r[p], decks=decks)
-            row[p] = checked.score
-            totals[p] += checked.score
-            problems += [{"round": i, "player": p, "message": m} for m in checked.problems]
-            if checked.impossible:
-                impossible.append({"round": i, "player": p})
-        whole = round_problems(r, decks=decks)
-        problems += [{"round": i, "player": None, "message": m} for m in whole]
-        if whole:
-            impossible.append({"round": i, "player": None})
-        rounds.append(row)
+    checked = _checked(pad)
+    problems, impossible = checked.problems, checked.impossible
+    end = _game_end(checked, pad.target)
+    if end is not None:
+        k = end[0]
+        if rows_held is None:
+            problems.append({"round": k + 1, "player": None, "message": _after_end_text(pad, end)})
+            impossible.append({"round": k + 1, "player": None})
+        for p, held in (rows_held or {}).items():
+            if held > k:
+                problems.append({"round": k + 1, "player": p, "message": _after_end_text(pad, end, held - k)})
+                impossible.append({"round": k + 1, "player": p})
+        problems.sort(key=lambda q: q["round"])  # stable: in the round where each is
+        impossible.sort(key=lambda q: q["round"])
+    totals = {p: sum(row[p] for row in checked.rows) for p in pad.players}
     status: PadStatus
     status, winner = game_status(totals, pad.target)
     if impossible:
         status, winner = "needs_correction", None
     return {
         "game": "flip7",
-        "decks": decks,
-        "rounds": rounds,
+        "decks": pad.decks,
+        "rounds": checked.rows,
         "totals": totals,
         "status": status,
         "winners": [winner] if winner is not None else [],
@@ -411,8 +455,9 @@ def pad_report(pad: Pad) -> dict:
 
 
 def dump_pad(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreLine]], *, target: int = DEFAULT_TARGET,
-             comment: str = "A Flip 7 score pad, typed in by sheetsmith. Check it: sheetsmith verify FILE") -> str:
-    """The typed-in pad YAML (module docstring) of ``players``, ``target`` and ``rounds``; :func:`load_flip7_pad` reads it back.
+             flip7_bonus: int = FLIP7_BONUS, comment: str = "A Flip 7 score pad, typed in by sheetsmith. Check it: sheetsmith verify FILE") -> str:
+    """The typed-in pad YAML (module docstring) of ``players``, ``target``, ``flip7_bonus`` (written when not 15)
+    and ``rounds``; :func:`load_flip7_pad` reads it back.
 
     A line with cards is written as the list (``[3, 5, x2, "+4"]``), a bust as
     ``bust``, a score alone as ``{score: N}``, cards and a score as
@@ -432,6 +477,8 @@ def dump_pad(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreL
 
     out = [f"# {comment}"] if comment else []
     out += ["game: flip7", "players: [" + ", ".join(_scalar(p) for p in players) + "]", f"target: {target}"]
+    if flip7_bonus != FLIP7_BONUS:
+        out.append(f"flip7_bonus: {flip7_bonus}")
     out.append("rounds:" if rounds else "rounds: []")
     for r in rounds:
         for j, p in enumerate(p for p in players if p in r):

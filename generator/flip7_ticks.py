@@ -5,6 +5,7 @@ game: flip7
 sheet: tick-pad           # one player's tick pad; several files make one game
 player: Ann
 target: 200               # optional; default 200 (a photo's reading takes it from the pad's code)
+flip7_bonus: 15           # optional; default 15, the bonus printed on the pad (a variant's otherwise)
 rounds:                   # round by round, the boxes ticked
   - [3, 5, 7, 10, 11, x2]
   - [4, 9, bust]          # BUST ticked (beside the cards the player had): the round scores 0
@@ -31,17 +32,17 @@ from typing import Any
 from pydantic import Field
 
 from .errors import FindingsError, InputError, Problem
-from .layout.schema import StrictModel, validate
-from .rules.flip7 import DEFAULT_TARGET, FLIP7_BONUS, Card, ScoreLine, decks_for, tick_row_problems
+from .layout.schema import OneLine, StrictModel, validate
+from .rules.flip7 import DEFAULT_TARGET, FLIP7_BONUS, MAX_FLIP7_BONUS, Card, ScoreLine, decks_for, tick_row_problems
 from .yamlpos import Document, shown
 
 
 class _TickPadSpec(StrictModel):
     game: str
     sheet: str
-    player: str = Field(min_length=1)
+    player: OneLine = Field(min_length=1, max_length=60)
     target: int = Field(default=DEFAULT_TARGET, ge=1, le=100_000, strict=True)
-    flip7_bonus: int = Field(default=FLIP7_BONUS, ge=0, le=100, strict=True)
+    flip7_bonus: int = Field(default=FLIP7_BONUS, ge=0, le=MAX_FLIP7_BONUS, strict=True)
     rounds: list[Any] = Field(default_factory=list)
 
 
@@ -59,7 +60,7 @@ class TickRowLine:
 
 @dataclass(frozen=True)
 class TickPad:
-    """A typed-in tick pad: the file (as messages name it), the player, the target and the rows."""
+    """A typed-in tick pad: the file (as messages name it), the player, the target, the Flip 7 bonus and the rows."""
 
     file: str
     player: str
@@ -112,6 +113,8 @@ def tick_pad_from_document(doc: Document) -> TickPad:
                                               "in place of the '?' item, then verify this file again"))
                 continue
             if text.lower() == "bust":
+                if bust:
+                    problems.append(doc.problem(at, f"{label}: bust is written twice; the row has one BUST box: write it once"))
                 bust = True
                 continue
             card, message = _card(item, doc.nodes.get(at))
@@ -133,14 +136,15 @@ def tick_pads_report(pads: list[TickPad]) -> tuple[dict, list[Problem]]:
     Returns:
         the report of a typed-in Flip 7 pad (docs/formats.md; ``rounds``, ``totals``,
         ``status``, ``winners``, ``impossible``, ``problems`` …) and its problems located
-        ``FILE:LINE:COL`` at each player's row.  A pad with fewer rounds than the others
-        counts 0 for the rounds it lacks, reported.
+        ``FILE:LINE:COL`` at each player's row.  A pad with fewer rounds than the game
+        counts 0 for the rounds it lacks, reported.  Rows after the round that ended the
+        game are a problem of each pad holding them, at its first such row.  The pads are
+        scored with their Flip 7 bonus (``flip7_bonus``, 15 unless the pad printed another).
 
     Raises:
-        InputError: two pads of one player; pads of different targets or Flip 7 bonuses; a
-            round after the game has ended (:func:`generator.flip7_pad.pad_from_lines`).
+        InputError: two pads of one player; pads of different targets or Flip 7 bonuses.
     """
-    from .flip7_pad import pad_from_lines, pad_report
+    from .flip7_pad import _checked, _game_end, pad_from_lines, pad_report
 
     errors: list[Problem] = []
     seen: dict[str, TickPad] = {}
@@ -151,22 +155,30 @@ def tick_pads_report(pads: list[TickPad]) -> tuple[dict, list[Problem]]:
         seen.setdefault(p.player, p)
         if p.target != pads[0].target:
             errors.append(p.doc.problem(("target",), f"target {p.target}, but {shown(pads[0].file)} says {pads[0].target}; one game has one target"))
-        if p.flip7_bonus != FLIP7_BONUS:
-            errors.append(p.doc.problem(("flip7_bonus",), f"a Flip 7 bonus of {p.flip7_bonus}: sheetsmith scores the rulebook's {FLIP7_BONUS}"))
+        if p.flip7_bonus != pads[0].flip7_bonus:
+            errors.append(p.doc.problem(("flip7_bonus",) if "flip7_bonus" in p.doc.data else (),
+                                        f"a Flip 7 bonus of {p.flip7_bonus}, but {shown(pads[0].file)} says "
+                                        f"{pads[0].flip7_bonus}; one game has one bonus"))
     if errors:
         raise InputError(errors)
     players = [p.player for p in pads]
     n = max((len(p.rounds) for p in pads), default=0)
     empty = TickRowLine((), False)
     rounds = [{p.player: (p.rounds[i] if i < len(p.rounds) else empty).score_line() for p in pads} for i in range(n)]
-    report = pad_report(pad_from_lines(players, rounds, target=pads[0].target, file=pads[0].file))
+    game = pad_from_lines(players, rounds, target=pads[0].target, file=pads[0].file, flip7_bonus=pads[0].flip7_bonus,
+                          refuse_after_end=False)
+    report = pad_report(game, rows_held={p.player: len(p.rounds) for p in pads})
+    end = _game_end(_checked(game), game.target)
+    played = n if end is None else end[0]  # the rounds the game had
     by_player = {p.player: p for p in pads}
     decks = decks_for(len(players))
     extra: list[dict] = []
     for p in pads:
-        if len(p.rounds) < n:
+        if len(p.rounds) < played:
+            lack = played - len(p.rounds)
             extra.append({"round": len(p.rounds) + 1, "player": p.player,
-                          "message": f"this pad has {len(p.rounds)} rounds, the game {n}; the rounds it lacks count 0"})
+                          "message": f"this pad has {len(p.rounds)} round{'s' if len(p.rounds) != 1 else ''}, the game {played}; "
+                                     f"the round{'s' if lack != 1 else ''} it lacks count{'s' if lack == 1 else ''} 0"})
         for i, row in enumerate(p.rounds, start=1):
             if row.bust:  # a busted row's cards are not scored: checked here
                 found = tick_row_problems(row.cards, True, decks=decks)

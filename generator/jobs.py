@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Sequence
 
-from .errors import EXIT_OK, EXIT_PROBLEMS, FindingsError, InputError, Problem, SheetsmithError, UnreadableError
+from .errors import EXIT_OK, EXIT_PROBLEMS, FindingsError, InputError, OutputError, Problem, SheetsmithError, UnreadableError
 
 VERIFY_READS = ("verify reads typed-in sheets, score pads and round logs (YAML) or photos of sheets (JPEG, PNG); "
                 "to check a printed sheet, photograph it or type it in")
@@ -128,6 +128,7 @@ class Rendered:
         source: the file the item was read from.
         shipped: True when that file is a shipped one (under ``layouts/``).
         lang: the language of the printed words (``en``, ``it``, …).
+        fill: the typed-in sheet or pad drawn on the item (``render --fill``), else None.
     """
 
     item: Any
@@ -143,6 +144,7 @@ class Rendered:
     source: Optional[Path] = None
     shipped: bool = True
     lang: str = "en"
+    fill: Optional[Path] = None
 
 
 def parse_back_offset(text: str) -> tuple[float, float]:
@@ -344,6 +346,8 @@ def render_loaded(item, *, fmt: str = "pdf", page=None, paper: str = "a4", dpi: 
 
     if variant is not None:
         item = apply_variant(item, variant)
+    if fill is not None:  # a Flip 7 pad filled from a file prints the rules the file is scored by
+        item = _with_variant_of_fill(item, fill, asked=variant is not None)
     options = options or PrintOptions()
     if type(item).__name__ != "Deck" and options != PrintOptions():
         raise SheetsmithError("--card-size, --bleed, --no-backs and --back-offset apply to decks only")
@@ -357,14 +361,43 @@ def render_loaded(item, *, fmt: str = "pdf", page=None, paper: str = "a4", dpi: 
     elif page == "all":
         each = [render_bytes([p], fmt, dpi=dpi) for p in pages]
         return Rendered(item, fmt, paper, each[0], len(pages), manifest, warnings + list(item.warnings),
-                        _bleed_note(manifest), each_page=each, source=source, shipped=shipped, lang=lang)
+                        _bleed_note(manifest), each_page=each, source=source, shipped=shipped, lang=lang, fill=fill)
     else:
         if not isinstance(page, int) or not 1 <= page <= len(pages):
             raise SheetsmithError(f"--page {page}: this item has {len(pages)} page{'s' if len(pages) > 1 else ''} on {paper}")
         chosen, number = pages[page - 1: page], page
     data = render_bytes(chosen, fmt, dpi=dpi)
     return Rendered(item, fmt, paper, data, len(pages), manifest, warnings + list(item.warnings), _bleed_note(manifest),
-                    page=number, source=source, shipped=shipped, lang=lang)
+                    page=number, source=source, shipped=shipped, lang=lang, fill=fill)
+
+
+def _with_variant_of_fill(item, fill: Path, *, asked: bool):
+    """The Flip 7 pad ``item`` printing the target and Flip 7 bonus of the typed-in pad ``fill`` (its header then
+    says what the totals follow); other items unchanged.
+
+    Raises:
+        SheetsmithError: ``asked`` (a ``--variant`` was given) and the file says otherwise.
+        InputError: the file cannot be read.
+    """
+    from .sheets.pads import Pad
+
+    if not (isinstance(item, Pad) and item.game == "flip7" and item.kind in ("pad", "tick-pad")):
+        return item
+    from .flip7_pad import load_flip7_pad
+    from .registry import display_path
+
+    pad = load_flip7_pad(fill, display=display_path(Path(fill)))
+    said = {"target": pad.target, "flip7_bonus": pad.flip7_bonus}
+    printed = {"target": item.variant.target, "flip7_bonus": item.variant.flip7_bonus}
+    if said == printed:
+        return item
+    if asked:
+        key = next(k for k in said if said[k] != printed[k])
+        raise SheetsmithError(f"{display_path(Path(fill))}: {key} {said[key]}, but --variant prints {printed[key]}: write "
+                              f"'{key}: {printed[key]}' in the file, or leave --variant out (the pad then prints the file's)")
+    if not 50 <= pad.target <= 1000:
+        raise SheetsmithError(f"{display_path(Path(fill))}: target {pad.target}: a printed pad shows a target of 50 to 1000")
+    return apply_variant(item, f"target={pad.target},flip7_bonus={pad.flip7_bonus}")
 
 
 def fill_pages(item, pages: list, fill: Path, others: Sequence[Path] = ()) -> list:
@@ -666,17 +699,17 @@ def verify_tick_pads(docs) -> Verdict:
     return Verdict("flip7", report, found, notes=notes)
 
 
-def verify_pad_lines(players: Sequence[str], rounds: Sequence[dict], *, target: int = 200) -> Verdict:
+def verify_pad_lines(players: Sequence[str], rounds: Sequence[dict], *, target: int = 200, flip7_bonus: int = 15) -> Verdict:
     """:func:`verify` of a Flip 7 pad given as data (the web page's scorer): ``rounds`` maps each player to a
     :class:`~generator.rules.flip7.ScoreLine`.  The report is the one ``verify`` gives the same pad as a file
-    (:func:`generator.flip7_pad.dump_pad` writes that file).
+    (:func:`generator.flip7_pad.dump_pad` writes that file).  ``flip7_bonus``: a variant's Flip 7 bonus.
 
     Raises:
         InputError: players named twice or empty, a missing line, a round after the end of the game.
     """
     from .flip7_pad import pad_from_lines, pad_report
 
-    pad = pad_from_lines(list(players), list(rounds), target=target)
+    pad = pad_from_lines(list(players), list(rounds), target=target, flip7_bonus=flip7_bonus)
     report = pad_report(pad)
     problems = [Problem(pad.file, 0, 0, _who(p) + p["message"]) for p in report.get("problems", [])]
     return Verdict("flip7", report, problems + list(pad.warnings))
@@ -703,6 +736,7 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
     Raises:
         InputError: every problem of every sheet; sheets of different layouts;
             two sheets with the same player name, or names that differ only in capitals.
+        FindingsError: valid sheets with fields a photo's reading left as ``?`` (exit 1).
     """
     from .registry import display_path
     from .rules.allin_sheet import report, score_game
@@ -710,15 +744,20 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
     from .yamlpos import load_yaml
 
     problems: list[Problem] = []
+    unsure: list[Problem] = []
     read = []
     for i, path in enumerate(paths):
         try:
             doc = docs[i] if docs else load_yaml(path, display=display_path(Path(path)))
             read.append((doc, sheet_from_document(doc, Path(path))))
+        except FindingsError as exc:  # a '?' left from a photo's reading: a person looks (exit 1)
+            unsure.extend(exc.problems)
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:
         raise InputError(problems)
+    if unsure:
+        raise FindingsError(unsure)
     first_doc, first = read[0]
     for doc, sheet in read[1:]:
         if sheet.layout.id != first.layout.id:
@@ -839,14 +878,16 @@ def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir:
         players: 1 to 8.
         seed: same seed, same game.
         layout: a shipped id or a layout file.
-        out_dir: the folder (default ``output/games/allin-LAYOUT-Np-seedS``, replaced freely).
+        out_dir: the folder (default ``output/games/allin-LAYOUT-Np-seedS``: its files are written again
+            freely while they are as sheetsmith wrote them; one edited since is replaced only with ``force``).
         force: replace files already in ``out_dir``.
 
     Raises:
-        SheetsmithError: players out of range; OutputError: files exist and ``force`` is False.
+        SheetsmithError: players out of range; OutputError: files exist (``out_dir``) or were edited (the
+            default folder) and ``force`` is False. The log and the sheets are written as one unit.
     """
-    from .allin_log import final_sheet_paths, write_final_sheets, write_game_log
-    from .output import check_targets
+    from .allin_log import dump_game_log, dump_sheet, final_sheet_paths, layout_ref_for
+    from .output import check_targets, write_together
     from .registry import load_layout, resolve_layout
     from .rules.allin_bot import simulate_game
     from .rules.allin_game import replay
@@ -857,11 +898,18 @@ def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir:
     sim = simulate_game(lay, players, seed)
     result = replay(sim.log)  # the referee checks the bot's game, as it would a player's log
     folder = out_dir or Path("output") / "games" / f"allin-{lay.id}-{players}p-seed{seed}"
-    overwrite = force or out_dir is None
-    check_targets([folder / "game.yaml", *final_sheet_paths(folder, result.sheets)], overwrite=overwrite)  # before writing any
-    log_path = write_game_log(folder / "game.yaml", sim.log, result=result, overwrite=overwrite)
-    sheet_paths = write_final_sheets(folder, result.sheets, overwrite=overwrite)
-    return SimulatedAllIn(result.score, folder, log_path, list(sheet_paths))
+    ref = layout_ref_for(lay, folder)
+    sheet_paths = final_sheet_paths(folder, result.sheets)
+    files = [(folder / "game.yaml", dump_game_log(sim.log, layout_ref=ref, result=result).encode("utf-8"))]
+    files += [(p, dump_sheet(s, layout_ref=ref).encode("utf-8")) for p, s in zip(sheet_paths, result.sheets)]
+    if out_dir is None and not force:  # the default folder: the same game written again is no change; an edit is kept
+        edited = [p for p, data in files if p.is_file() and p.read_bytes() != data]
+        if edited:
+            raise OutputError(f"{edited[0]}: changed since sheetsmith wrote it; pass --force to replace it, "
+                              "or -o DIR to write this game elsewhere")
+    check_targets([p for p, _ in files], overwrite=force or out_dir is None)  # before writing any
+    write_together(files)
+    return SimulatedAllIn(result.score, folder, files[0][0], list(sheet_paths))
 
 
 def parse_strategy(text: str) -> str:

@@ -23,12 +23,13 @@ sheet's ``where`` (each card space's token and the chips values).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from pydantic import Field
 
 from .cards import Card, CardCodeError, parse_card
-from .errors import InputError, Problem
+from .errors import FindingsError, InputError, Problem
 from .layout.allin import AllInLayout
 from .layout.grid import cell_name
 from .layout.schema import OneLine, StrictModel, validate
@@ -82,8 +83,30 @@ def load_allin_sheet(path: str | Path, *, display: str | None = None) -> FilledS
     return sheet_from_document(doc, path)
 
 
+UNSURE = "?"
+"""What a photo's reading writes for a field a person must look at: a grid token, or a chip count ``"?"``."""
+
+
+def _unsure_message(field: str, what: str) -> str:
+    return (f"{field}: uncertain in the photo; look at the sheet, write {what} in place of '?', "
+            "then verify this file again")
+
+
 def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
-    """Check a parsed typed-in sheet (see :func:`load_allin_sheet`)."""
+    """Check a parsed typed-in sheet (see :func:`load_allin_sheet`).
+
+    Raises:
+        InputError: the file is not a valid sheet (exit status 2).
+        FindingsError: a valid sheet with fields a photo's reading left as ``?`` (a space, a chip count):
+            one problem per field, at its ``?`` (exit status 1, as when the photo itself is verified).
+    """
+    unsure: list[Problem] = []
+    chips = doc.data.get("chips")
+    if isinstance(chips, dict) and any(chips.get(k) == UNSURE for k in ("earned", "spent")):
+        for k in ("earned", "spent"):
+            if chips.get(k) == UNSURE:
+                unsure.append(doc.problem(("chips", k), _unsure_message(f"chips.{k}", "the number of circles filled")))
+        doc = replace(doc, data={**doc.data, "chips": {k: (0 if v == UNSURE else v) for k, v in chips.items()}})
     spec = validate(TypedSheetSpec, doc)
     if spec.game != "allin":
         raise InputError([doc.problem(("game",), f"this is a sheet of game '{spec.game}'; expected 'allin'")])
@@ -93,11 +116,13 @@ def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
     layout = load_layout(layout_path)
     problems: list[Problem] = []
     where: dict[str, tuple[str, int, int]] = {}
-    cards = _read_grid(spec.grid, layout, doc, problems, where)
+    cards = _read_grid(spec.grid, layout, doc, problems, where, unsure)
     if spec.player is None and text_problem(path.stem, "the file name"):  # the player is named after the file
         problems.append(doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add a 'player:' line)"))
     if problems:
         raise InputError(problems)
+    if unsure:
+        raise FindingsError(sorted(unsure, key=lambda p: (p.line, p.col)))
     for name, path_key in (("grid", ("grid",)), ("chips.earned", ("chips", "earned")), ("chips.spent", ("chips", "spent"))):
         at = doc.pos(path_key)
         where[name] = (doc.file, at.line, at.col)
@@ -112,9 +137,11 @@ def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
 
 
 def _read_grid(
-    text: str, layout: AllInLayout, doc: Document, problems: list[Problem], where: dict[str, tuple[str, int, int]]
+    text: str, layout: AllInLayout, doc: Document, problems: list[Problem], where: dict[str, tuple[str, int, int]],
+    unsure: list[Problem],
 ) -> dict[tuple[int, int], Card]:
-    """The cards of the ``grid:`` block by position; problems appended; ``where`` gets each card space's token position."""
+    """The cards of the ``grid:`` block by position; problems appended (``unsure``: a space left ``?`` by a
+    photo's reading); ``where`` gets each card space's token position."""
     grid = layout.grid
     lines = text.split("\n")
     rows = [(i, ln) for i, ln in enumerate(lines) if ln.strip()]
@@ -160,6 +187,9 @@ def _read_grid(
             pos = doc.block_text_pos(("grid",), *here)
             where[name] = (doc.file, pos.line, pos.col)
             if word == ".":
+                continue
+            if word == UNSURE:
+                unsure.append(at(*here, _unsure_message(name, "the card written there (a code such as QH, or '.' if it is empty)")))
                 continue
             if word == "-":
                 problems.append(at(*here, f"'-' at {name}, which is a card space; write '.' if it is empty"))

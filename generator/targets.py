@@ -43,7 +43,9 @@ def output_target(done: "Rendered", *, output: Optional[Path] = None, force: boo
     * ``-o FILE``: that file, replaced only with ``force``;
     * a shipped item: ``output/<folder>/<id>-<paper>.<fmt>`` (generated, replaced freely);
     * a user's file: next to it, ``<file stem>-<paper>.<fmt>``, replaced only with ``force``,
-      so a copy of a shipped sheet never overwrites the shipped sheet's output.
+      so a copy of a shipped sheet never overwrites the shipped sheet's output;
+    * ``--fill SHEET``: a player's filled sheet is theirs, never the blank sheet's file: next to the
+      typed-in file, ``<its stem>-<paper>.<fmt>`` (``ann.yaml`` → ``ann-a4.pdf``), replaced only with ``force``.
 
     A single page asked with ``--page N`` adds ``-pNN`` to the default name; another language than
     English adds ``-LANG`` after the paper (``q-diamonds-a4-it.pdf``), so it never replaces the English file.
@@ -53,6 +55,8 @@ def output_target(done: "Rendered", *, output: Optional[Path] = None, force: boo
     if output is not None:
         return output, force
     page = f"-p{done.page:02d}" if done.page is not None and done.pages > 1 else ""
+    if done.fill is not None:
+        return done.fill.parent / f"{output_stem(done.fill.stem, done.paper, done.lang)}{page}.{done.fmt}", force
     if done.shipped or done.source is None:
         return Path("output") / output_folder(done.item) / f"{output_stem(done.item.id, done.paper, done.lang)}{page}.{done.fmt}", True
     return done.source.parent / f"{output_stem(done.source.stem, done.paper, done.lang)}{page}.{done.fmt}", force

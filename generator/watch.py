@@ -80,13 +80,19 @@ def watch_rounds(file: str | Path, *, fmt: str = "pdf", paper: str = "a4", outpu
     (or Ctrl-C: the ``KeyboardInterrupt`` reaches the caller).
 
     Raises:
+        UnreadableError: before the first round, when ``file`` is not there (a misspelt name would be watched
+            for ever).
         OutputError: before the first round, when the output exists and ``force`` is False.
     """
     from watchfiles import watch
 
-    from .errors import OutputError
+    from .errors import OutputError, Problem, UnreadableError
 
     file = Path(file)
+    if not file.is_file():
+        what = "is a folder" if file.is_dir() else "not found"
+        raise UnreadableError([Problem(str(file), 0, 0, f"{what}; watch follows a layout file that exists "
+                                                       "(start one with: sheetsmith new allin FILE)")])
     target = default_target(file, fmt=fmt, paper=paper, output=output, lang=render_options.get("lang", "en"))
     if target is not None and target.exists() and not force:
         raise OutputError(f"{target}: already exists; pass --force to let watch replace it")

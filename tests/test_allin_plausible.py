@@ -34,7 +34,7 @@ from generator.layout.allin import load_allin_layout
 from generator.layout.grid import cell_name, golden_ring, parse_grid
 from generator.registry import load_layout, shipped_layouts
 from generator.rules.allin_bot import SimpleBot, simulate_game
-from generator.rules.allin_game import GameState, GoldenPick, Move, Ruleset, golden_cells, surrounds_golden
+from generator.rules.allin_game import ROUNDS, GameState, GoldenPick, Move, Ruleset, golden_cells, surrounds_golden
 from generator.rules.allin_plausible import RULES, check_sheet, groups
 from generator.rules.allin_sheet import FilledSheet, report, score_game
 from generator.sheetfile import load_allin_sheet
@@ -58,6 +58,9 @@ def sheet(names: str | list[str], layout=Q, earned: int = 0, spent: int = 0, pla
 
 
 def found(s: FilledSheet, **kw) -> list[tuple[str, str | None]]:
+    """The problems of a sheet taken in the middle of its game (``finished=False``: fewer than 23 cards is
+    not itself a problem there); tests of finished sheets pass ``finished=True``."""
+    kw.setdefault("finished", False)
     return [(p.rule, p.cell) for p in check_sheet(s, **kw)]
 
 
@@ -187,15 +190,70 @@ def test_an_empty_sheet_earns_no_chips():
     assert found(sheet([], earned=0)) == []
 
 
-def test_chips_earned_at_most_what_the_completed_hands_give():
-    # Cy's sheet (docs/examples/cy.yaml): a5 and b5 empty, so E (b5-e5) and F (column a) are not
-    # complete; complete: A 1, B 2, C 2, D 2, G 1, H 1, I 2, J 1 = 12 chips at most
+def test_chips_earned_at_most_what_the_completed_hands_give_and_at_least_one_a_two_figure_hand():
+    # Cy's sheet (docs/examples/cy.yaml): a5 empty, so F (column a) is not complete; complete:
+    # A 1, B 2, C 2, D 2, E 1, G 1, H 1, I 2, J 1 = 13 chips at most; the two-figure hands among them,
+    # B, C, D and I, give whoever completes them at least 1 chip each (2 to the first, 1 later): 4 at least
     cy = load_allin_sheet(EXAMPLES / "cy.yaml")
-    for earned, verdict in ((12, []), (13, [("chips-earned", "chips.earned")])):
+    for earned, verdict in ((3, [("chips-earned", "chips.earned")]), (4, []), (13, []), (14, [("chips-earned", "chips.earned")])):
         s = FilledSheet(cy.layout, "Cy", cy.cards, earned, 0)
-        assert found(s) == verdict
-    message = check_sheet(FilledSheet(cy.layout, "Cy", cy.cards, 13, 0))[0].message
-    assert "at most 12 (A 1, B 2, C 2, D 2, G 1, H 1, I 2, J 1)" in message
+        assert found(s) == verdict, earned
+    message = check_sheet(FilledSheet(cy.layout, "Cy", cy.cards, 14, 0))[0].message
+    assert "at most 13 (A 1, B 2, C 2, D 2, E 1, G 1, H 1, I 2, J 1)" in message
+    message = check_sheet(FilledSheet(cy.layout, "Cy", cy.cards, 3, 0))[0].message
+    assert "3 chips earned, but the completed two-figure hands B, C, D, I give at least 1 chip each (4 in all)" in message
+
+
+def cards_sheet(rows: list[str], earned: int = 0, spent: int = 0) -> FilledSheet:
+    """A Q♦ sheet from five rows of five tokens (``G`` the Golden Card, ``.`` empty)."""
+    cards = {}
+    for r, row in enumerate(rows):
+        for c, tok in enumerate(row.split()):
+            if tok not in ("G", "."):
+                cards[(c, r)] = parse_card(tok)
+    return FilledSheet(Q, "P", cards, earned, spent)
+
+
+def test_every_round_writes_a_card_while_a_space_is_left():
+    # Cy's finished sheet (23 cards, a5 left empty) is fine; without its 2C at b5 it holds 22 cards while
+    # a5 (linked to a4) and b5 (linked to c5) are empty: a round went by without a card
+    cy = load_allin_sheet(EXAMPLES / "cy.yaml")
+    assert found(cy, finished=True) == []
+    short = {k: v for k, v in cy.cards.items() if k != coord("b5")}
+    s = FilledSheet(cy.layout, "Cy", short, cy.chips_earned, cy.chips_spent)
+    assert found(s, finished=True) == [("rounds", None)]
+    assert "22 cards written" in check_sheet(s)[0].message and "(a5, b5)" in check_sheet(s)[0].message
+    assert found(s, finished=False) == []  # in the middle of a game, 22 cards is round 22
+    # an empty finished sheet: round 1 had a starting space to write in
+    (p,) = check_sheet(sheet([]))
+    assert p.rule == "rounds" and "an empty starting space (a1, e5)" in p.message
+
+
+# the helper's example: nine 5s, no chip spent.  The deck has four 5s; a value shows in at most 4 rounds; beyond
+# them, only the 2 Jokers' rounds and the Golden Deck card (the ring b2 c2 d2 b3 d3 b4 c4 d4 is all written: the
+# Golden Card is surrounded) come free: 9 - 4 = 5 extra, 5 - 3 = 2 need a chip each
+NINE_FIVES = ["5S 5H 5D 5C 2H", "5S 5H 5D 5C 2D", "5S 4H G QC 2C", "3D 4D QS 7H 2S", "AH AD AC 7S 8S"]
+
+
+@pytest.mark.parametrize("spent, flagged", [(0, True), (1, True), (2, False)])
+def test_more_of_a_value_than_the_deck_needs_chips(spent, flagged):
+    s = cards_sheet(NINE_FIVES, earned=15, spent=spent)
+    assert (("deck", "chips.spent") in found(s)) is flagged
+    if flagged:
+        msg = next(p.message for p in check_sheet(s) if p.rule == "deck")
+        assert msg.startswith("9 × 5 written") and f"at least 2 chips were spent, not {spent}" in msg
+
+
+@pytest.mark.parametrize("hearts, spent, flagged", [(15, 0, False), (16, 0, True), (16, 1, True), (16, 2, False)])
+def test_more_of_a_suit_than_the_deck_needs_two_chips_a_card(hearts, spent, flagged):
+    # 13 hearts in the deck; the ring is not all written (b2 and c2 are empty), so only the 2 Jokers' rounds are
+    # free: 15 hearts = 2 extra, both free; 16 = 3 extra, one changed by chips, 2 chips a suit
+    order = ["a1", "b1", "c1", "d1", "e1", "a2", "d2", "e2", "a3", "b3", "d3", "e3", "a4", "b4", "c4", "d4", "e4",
+             "a5", "b5", "c5", "d5", "e5"]
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    cards = {coord(n): parse_card(f"{ranks[i % 13]}{'H' if i < hearts else 'S'}") for i, n in enumerate(order)}
+    s = FilledSheet(Q, "P", cards, 15, spent)
+    assert (("deck", "chips.spent") in found(s)) is flagged
 
 
 def test_chips_earned_at_most_the_chip_track(tmp_path):
@@ -332,7 +390,8 @@ def _checked_every_round(sim, ruleset: Ruleset) -> tuple[int, int]:
     for rnd in sim.log.rounds:
         state.play_round(rnd.revealed, rnd.moves)
         for s in state.sheets():
-            assert check_sheet(s, golden_card_links=ruleset.golden_card_links) == [], (s.player, state.round)
+            finished = state.round == ROUNDS  # fewer than 23 cards is a problem of a finished sheet only
+            assert check_sheet(s, golden_card_links=ruleset.golden_card_links, finished=finished) == [], (s.player, state.round)
             checked += 1
             apart += any(not starts & set(g) for g in groups(s, golden_card_links=ruleset.golden_card_links))
     return checked, apart
@@ -384,14 +443,18 @@ def test_verify_json_reports_impossible_sheets_located_at_their_tokens(tmp_path)
     assert res.returncode == 1  # read, but an impossible sheet found (exit codes, DESIGN.md)
     data = json.loads(res.stdout)
     assert [p["impossible"] for p in data["players"]] == [False, False, True]
-    # the one card (b2, line 6 column 7) is not in a starting space; 60 chips (line 10, col 17) with no hand complete
+    # the one card (b2, line 6 column 7) is not in a starting space; one card on a finished sheet while the starting
+    # spaces are empty (at the grid, line 4 column 7); 60 chips (line 10, col 17) with no hand complete
     assert data["problems"] == [
         {"player": "Eve", "cell": "b2", "rule": "linked", "at": "eve.yaml:6:7", "line": 6, "col": 7,
          "message": data["problems"][0]["message"]},
-        {"player": "Eve", "cell": "chips.earned", "rule": "chips-earned", "at": "eve.yaml:10:17", "line": 10, "col": 17,
+        {"player": "Eve", "cell": None, "rule": "rounds", "at": "eve.yaml:4:7", "line": 4, "col": 7,
          "message": data["problems"][1]["message"]},
+        {"player": "Eve", "cell": "chips.earned", "rule": "chips-earned", "at": "eve.yaml:10:17", "line": 10, "col": 17,
+         "message": data["problems"][2]["message"]},
     ]
-    assert "starting space" in data["problems"][0]["message"] and "no hand is complete" in data["problems"][1]["message"]
+    assert "starting space" in data["problems"][0]["message"] and "no hand is complete" in data["problems"][2]["message"]
+    assert "1 card written, but a game has 23 rounds" in data["problems"][1]["message"]
     # Eve's 60 chips still beat Ann's 48 and Bob's 41 on points: the winner stands, marked impossible
     assert data["winners"] == ["Eve"]
 
@@ -404,7 +467,7 @@ def test_verify_table_marks_impossible_sheets_and_winner(tmp_path):
     # Ann alone against Eve takes every bonus her hands score: 30 + 23 + 4 = 57 < Eve's 60 chips
     assert res.returncode == 1
     assert "Eve — Q♦ sheet (q-diamonds) — IMPOSSIBLE SHEET" in out
-    assert "No game can produce the sheet of Eve (2 problems" in out
+    assert "No game can produce the sheet of Eve (3 problems" in out
     # the findings, each once, at its token, after the tables
     for finding in ("eve.yaml:6:7: error: b2: this card is not joined by links to a starting space",
                     "eve.yaml:10:17: error: chips.earned: 60 chips earned, but no hand is complete"):
@@ -416,9 +479,9 @@ def test_verify_table_marks_impossible_sheets_and_winner(tmp_path):
 
 
 def test_rules_in_the_documented_order():
-    assert RULES == ("start", "linked", "cards", "chips-earned", "chips-spent")
+    assert RULES == ("start", "linked", "cards", "rounds", "deck", "chips-earned", "chips-spent")
     s = sheet("b2", earned=3, spent=4)
-    assert [p.rule for p in check_sheet(s)] == ["linked", "chips-earned", "chips-spent"]
+    assert [p.rule for p in check_sheet(s)] == ["linked", "rounds", "chips-earned", "chips-spent"]
 
 
 def test_a_photo_of_an_impossible_sheet_is_scored_and_its_problems_located_in_the_read_file(tmp_path):
@@ -434,11 +497,11 @@ def test_a_photo_of_an_impossible_sheet_is_scored_and_its_problems_located_in_th
     (tmp_path / "ann.jpg").write_bytes(photo.jpeg)
     verdict = verify([tmp_path / "ann.jpg"])
     (p,) = verdict.score.players
-    assert p.impossible and [(pr.rule, pr.cell) for pr in p.problems] == [("linked", "c1"), ("chips-earned", "chips.earned")]
+    assert p.impossible and [(pr.rule, pr.cell) for pr in p.problems] == [("linked", "c1"), ("rounds", None), ("chips-earned", "chips.earned")]
     assert verdict.exit_code == 1 and verdict.report["players"][0]["impossible"] is True
     text = (tmp_path / "ann.read.yaml").read_text(encoding="utf-8").splitlines()
     (file, line, col) = p.problems[0].at
     assert file.endswith("ann.read.yaml") and text[line - 1][col - 1:col + 1] == "7D"
-    (file, line, col) = p.problems[1].at
+    (file, line, col) = p.problems[2].at
     assert text[line - 1][col - 1] == "3"
     assert [(f.line, f.col) for f in verdict.problems] == [pr.at[1:] for pr in p.problems]

@@ -12,6 +12,7 @@ which is what the ``sheetsmith`` script calls.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -124,6 +125,11 @@ def test_replay_an_illegal_move_exits_1_and_an_unreadable_log_exits_2(tmp_path, 
           "rounds:\n  - revealed: [2S, 3S]\n    moves:\n      Ann: {cell: c3, card: 2S}\n")
     code, _, err = status(["replay", "bad.yaml"], tmp_path, capsys)
     assert code == 1 and "round 1, Ann, c3" in err
+    # with --json the report still goes to stdout when the status is 1 (docs/formats.md)
+    code, out, err = status(["replay", "bad.yaml", "--json"], tmp_path, capsys)
+    got = json.loads(out)
+    assert code == 1 and got["status"] == "illegal_move" and len(got["problems"]) == 1
+    assert got["problems"][0]["file"] == "bad.yaml" and "round 1, Ann, c3" in got["problems"][0]["message"]
     write(tmp_path, "broken.yaml", "game: allin\nkind: game-log\nrounds: [\n")
     assert status(["replay", "broken.yaml"], tmp_path, capsys)[0] == 2
 
@@ -152,6 +158,7 @@ def test_check_exit_codes(tmp_path, capsys):
     ["render", "q-diamonds", "--dpi", "5"],                    # out of range (typer)
     ["render", "poker-deck", "--back-offset", "1"],           # one value, two needed
     ["simulate", "flip7", "--strategy", "always"],            # unknown strategy
+    ["simulate", "allin", "--seed", "-7"],                    # a negative seed would play seed 7's game again
     ["frobnicate"],                                           # no such command
 ])
 def test_usage_errors_exit_2(tmp_path, args, capsys):
@@ -226,3 +233,22 @@ def test_the_same_photo_under_two_names_is_refused_before_reading(tmp_path, caps
     code, _, err = status(["verify", "ann.png", "bob.png"], tmp_path, capsys)
     assert code == 2 and "bob.png: error: the same photo as ann.png" in err
     assert not list(tmp_path.glob("*.read.*"))
+
+
+def test_a_question_mark_left_from_a_photo_exits_1_as_the_photo_does(tmp_path, capsys):
+    """A ``.read.yaml`` verified as it is (its ``?`` not yet replaced) needs a person, like the photo: exit 1, every
+    ``?`` located; not "not a card code" (exit 2)."""
+    lines = GOOD_SHEET.splitlines()
+    row = next(i for i, ln in enumerate(lines) if ln.startswith("  10S JS"))
+    lines[row] = lines[row].replace("JS ", "?  ", 1)             # b1, the second token of grid row 1
+    lines = [ln.replace("earned: 6", 'earned: "?"') for ln in lines]
+    write(tmp_path, "ann.read.yaml", "\n".join(lines) + "\n")
+    code, out, err = status(["verify", "ann.read.yaml"], tmp_path, capsys)
+    assert code == 1 and out == ""
+    b1 = f"ann.read.yaml:{row + 1}:7: error: b1: uncertain in the photo"
+    chips_line = next(i for i, ln in enumerate(lines) if ln.startswith("chips:")) + 1
+    assert b1 in err and f"ann.read.yaml:{chips_line}:17: error: chips.earned: uncertain in the photo" in err
+    code, out, _ = status(["verify", "ann.read.yaml", "--json"], tmp_path, capsys)
+    got = json.loads(out)
+    assert code == 1 and got["status"] == "uncertain"
+    assert [(p["line"], p["col"]) for p in got["problems"]] == [(row + 1, 7), (chips_line, 17)]

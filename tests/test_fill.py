@@ -68,3 +68,23 @@ def test_render_fill_on_the_command_line(tmp_path):
                           "-o", str(tmp_path / "x.pdf")], capture_output=True, text=True, cwd=EXAMPLES, timeout=60)
     assert res.returncode == 2 and "for layout 'q-diamonds', not 'j-clubs'" in res.stderr
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_a_filled_sheet_is_written_next_to_its_file_never_over_the_blank_sheet(tmp_path):
+    """``render q-diamonds --fill ann.yaml`` writes ann-a4.pdf beside ann.yaml; the blank sheet's
+    output/allin/q-diamonds-a4.pdf is not touched, and a second run needs --force (the file is the player's)."""
+    (tmp_path / "ann.yaml").write_text((EXAMPLES / "ann.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+
+    def run(*extra):
+        return subprocess.run([sys.executable, "-m", "generator.cli", "render", "q-diamonds", "--fill", "ann.yaml", *extra],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=60)
+
+    res = run()
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "ann-a4.pdf").read_bytes()[:5] == b"%PDF-"
+    assert not (tmp_path / "output").exists()
+    before = (tmp_path / "ann-a4.pdf").read_bytes()
+    res = run()
+    assert res.returncode == 2 and "ann-a4.pdf: already exists; pass --force" in res.stderr
+    assert (tmp_path / "ann-a4.pdf").read_bytes() == before
+    assert run("--force").returncode == 0

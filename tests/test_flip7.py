@@ -43,6 +43,7 @@ from generator.rules.flip7 import (
     round_problems,
     round_score,
     score_line,
+    score_needs,
 )
 from generator.rules.flip7_round import (
     Choices,
@@ -324,6 +325,100 @@ def test_round_problems_deck_counts_and_one_flip7():
     (msg,) = round_problems(many)
     assert "appears 13 times" in msg and "holds 12" in msg
     assert round_problems(many, decks=2) == []
+
+
+# --------------------------------------------------------------------------
+# What a score written alone proves the line held (rulebook Setup: one x2 and one
+# of each +N per deck; How to play: the round ends at the first Flip 7)
+#
+# One deck, by hand.  Six different numbers at most without a Flip 7: 12+11+10+9+8+7
+# = 57; seven with one: 12+11+10+9+8+7+6 = 63 at most, 0+1+...+6 = 21 at least.  The
+# +N cards: 2+4+6+8+10 = 30, and every sum of them is even.
+#   * no x2, no Flip 7: 0..57 + an even 0..30: every score 0..87;
+#   * a Flip 7 without x2: 21..63 + 15 + even: every score 36..108;
+#   * the x2 without a Flip 7: 2 x (0..57) + even: every even score 0..144;
+#   * both: 2 x (21..63) + 15 + even: odd scores 57..171.
+# So the x2 is held exactly when the score is above 108 (no way without it reaches
+# more), and a Flip 7 exactly when the score is above 144 or is odd and above 87
+# (odd: no x2 and no Flip 7, at most 87, or a Flip 7, the bonus 15 being odd).
+
+
+def test_score_needs_x2_and_flip7_exhaustively_by_hand():
+    scores = possible_scores()
+    assert scores == set(range(0, 146)) | set(range(147, 172, 2))
+    for s in sorted(scores):
+        needs = score_needs(s)
+        assert ("x2" in needs) == (s > 108), s
+        assert ("flip7" in needs) == (s > 144 or (s % 2 == 1 and s > 87)), s
+    # 144 is only 57 x 2 + 30: every +N; 171 only 63 x 2 + 30 + 15: everything
+    assert score_needs(144) == {"x2": 1, "+2": 1, "+4": 1, "+6": 1, "+8": 1, "+10": 1}
+    assert score_needs(171) == {"flip7": 1, "x2": 1, "+2": 1, "+4": 1, "+6": 1, "+8": 1, "+10": 1}
+    # 169 = 2 x 63 + 28 + 15 (no +2) or 2 x 62 + 30 + 15: the +2 is not sure, the rest is
+    assert score_needs(169) == {"flip7": 1, "x2": 1, "+4": 1, "+6": 1, "+8": 1, "+10": 1}
+    # 120 = 2 x 57 + 6 = 2 x 55 + 10 = ...: the x2 and no one +N for sure
+    assert score_needs(120) == {"x2": 1}
+    assert score_needs(87) == {} and score_needs(40) == {}
+    with pytest.raises(ValueError):
+        score_needs(150)
+    # two decks: with one x2 at most 2 x 63 + 2 x 30 + 15 = 201; 301 (odd, so a Flip 7)
+    # needs both x2: 4 x 63 = 252, + 34 (two +10, two +8, +6 ... even) + 15 = 301
+    assert score_needs(301, decks=2) == {"flip7": 1, "x2": 2}
+    # 201: without x2 at most 63 + 60 + 15 = 138, so one x2 at least; 4 x 46 + 2 + 15 = 201 with two
+    assert score_needs(201, decks=2)["x2"] == 1
+
+
+L = ScoreLine
+
+
+@pytest.mark.parametrize("lines, decks, needles", [
+    # the break-it trial's pad, round 1: 171 and 169 both need the x2 and a Flip 7
+    ({"Ann": L(written=171), "Bob": L(written=169), "Cy": L(written=3)}, 1, ["Ann's score 171", "Bob's score 169", "x2", "Flip 7"]),
+    # 120 needs the x2, and Bob's cards hold the deck's only one
+    ({"Ann": L(written=120), "Bob": L(cards=(12, 11, 10, 9, 8, "x2"))}, 1, ["Ann's score 120", "x2", "(Bob)"]),
+    # 145 needs a Flip 7, and Bob's cards are one (0 to 6): the round ended there
+    ({"Ann": L(written=145), "Bob": L(cards=(0, 1, 2, 3, 4, 5, 6))}, 1, ["Ann's score 145", "a Flip 7", "(Bob)"]),
+    # 144 = 57 x 2 + 30 needs every +N; Bob holds the +2
+    ({"Ann": L(written=144), "Bob": L(cards=(3, "+2"))}, 1, ["Ann's score 144", "+2", "(Bob)"]),
+    # three 100s: each needs the x2 or a Flip 7 (100 > 87); the round has one of each
+    ({"Ann": L(written=100), "Bob": L(written=100), "Cy": L(written=100)}, 1, ["cannot all be made", "Ann 100"]),
+    # two decks: 301 needs both x2 (one x2 makes at most 201), and the cards hold both
+    ({"Ann": L(written=301), "Bob": L(cards=(3, "x2")), "Cy": L(cards=(4, "x2"))}, 2, ["Ann's score 301", "two x2", "(Bob, Cy)"]),
+])
+def test_scores_written_alone_take_their_share_of_the_round(lines, decks, needles):
+    (msg,) = round_problems(lines, decks=decks)
+    for needle in needles:
+        assert needle in msg, (needle, msg)
+
+
+@pytest.mark.parametrize("lines, decks", [
+    ({"Ann": L(written=120), "Bob": L(cards=(12, 11))}, 1),          # the x2 is free for Ann
+    ({"Ann": L(written=120), "Bob": L(cards=(3, "x2")), "Cy": L(bust=True)}, 2),  # two decks: two x2
+    # 100 by the x2 (2 x 50: 12+11+10+9+8) and 100 by a Flip 7 (12+11+10+9+8+7+4 = 61, +15, +10+8+6)
+    ({"Ann": L(written=100), "Bob": L(written=100)}, 1),
+    # two decks, three 120s: two by an x2 each (2 x 57 + 6), one by a Flip 7 without x2
+    # (63 + 15 + 42, 42 = 10+10+8+8+6)
+    ({"Ann": L(written=120), "Bob": L(written=120), "Cy": L(written=120)}, 2),
+    ({"Ann": L(written=57), "Bob": L(cards=(12, 11, 10, 9, 8, 7, "x2", "+2", "+4", "+6", "+8", "+10"))}, 1),  # 57: numbers alone
+    ({"Ann": L(bust=True, written=0), "Bob": L(written=150)}, 1),   # 150 is its own line's problem, not the round's
+])
+def test_scores_written_alone_that_fit_the_round(lines, decks):
+    assert round_problems(lines, decks=decks) == []
+
+
+def test_a_variant_flip7_bonus_is_scored_everywhere():
+    # Variant: a Flip 7 adds 30.  0..6 = 21, + 30 = 51; the best line 63 x 2 + 30 + 30 = 186;
+    # without a Flip 7 still 57 x 2 + 30 = 144; without the x2 at most 63 + 30 + 30 = 123.
+    assert round_score([0, 1, 2, 3, 4, 5, 6], flip7_bonus=30) == 51
+    assert round_score([0, 1, 2, 3, 4, 5, 6], flip7_bonus=0) == 21
+    assert max(possible_scores(1, 30)) == 186 and 172 not in possible_scores()
+    assert "x2" in score_needs(124, flip7_bonus=30) and "x2" not in score_needs(123, flip7_bonus=30)
+    assert score_line(ScoreLine(written=186), flip7_bonus=30).problems == ()
+    r = score_line(ScoreLine(cards=(0, 1, 2, 3, 4, 5, 6), written=36), flip7_bonus=30)
+    assert r.score == 51 and "+30 (Flip 7)" in r.problems[0]
+    (msg,) = round_problems({"Ann": L(written=172), "Bob": L(cards=(3, "x2"))}, flip7_bonus=30)
+    assert "172" in msg and "x2" in msg
+    with pytest.raises(ValueError):
+        round_score([3], flip7_bonus=101)
 
 
 # --------------------------------------------------------------------------

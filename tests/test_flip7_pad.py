@@ -254,11 +254,15 @@ def test_corrected_pad_names_its_winner(pad):
     # The same pad with Cy's first round corrected to 50 (e.g. 12+11+10+9+8 = 50):
     # Cy 50+60+4 = 114; nobody has 200: in progress.  Corrected to 140 instead
     # (57 x 2 = 114, +10+8+6+2 = 140): Cy 140+60 = 200 after round 2, alone in the
-    # lead: the game ended there, so round 3 is refused as a round after the end.
+    # lead: the game ended there, so round 3 is a round after the end: a rule broken
+    # (the file was read), the pad needs correcting at round 3 and names no winner.
     report = pad_report(pad(IMPOSSIBLE_150.replace("{score: 150}", "{score: 50}")))
     assert (report["status"], report["winners"], report["impossible"]) == ("in_progress", [], [])
-    with pytest.raises(InputError, match="the game ended after round 2"):
-        pad(IMPOSSIBLE_150.replace("{score: 150}", "{score: 140}"))
+    report = pad_report(pad(IMPOSSIBLE_150.replace("{score: 150}", "{score: 140}")))
+    assert (report["status"], report["winners"], report["winner"]) == ("needs_correction", [], None)
+    assert report["impossible"] == [{"round": 3, "player": None}]
+    ((where, msg),) = [((q["round"], q["player"]), q["message"]) for q in report["problems"]]
+    assert where == (3, None) and "the game ended after round 2" in msg and "Cy leads alone with 200" in msg
 
 
 def test_one_or_two_players_scored_with_a_warning(pad):
@@ -342,18 +346,40 @@ def test_unknown_and_missing_player(errors):
     assert "round 1 has no line for Bob, Cy" in missing
 
 
-def test_round_after_the_end(errors):
+def test_round_after_the_end_is_a_rule_broken_not_an_unreadable_file(write_yaml):
+    # Rulebook, End of the game: the game ends at the end of the round in which someone
+    # reaches the target.  Target 20: Ann 10+11 = 21 after round 1, Bob 3: Ann leads alone,
+    # so round 2 was never played.  The file was read: exit 1, located at round 2 (line 6, col 5).
+    from generator.jobs import verify
+
     text = (
         "game: flip7\n"
         "players: [Ann, Bob]\n"
         "target: 20\n"
         "rounds:\n"
-        "  - {Ann: [10, 11], Bob: [3]}\n"  # Ann 21 >= 20, alone in the lead
-        "  - {Ann: [1], Bob: [2]}\n"  # line 6, col 5
+        "  - {Ann: [10, 11], Bob: [3]}\n"
+        "  - {Ann: [1], Bob: [2]}\n"
     )
-    ((line, col, msg),) = errors(text)
-    assert (line, col) == (6, 5)
-    assert "the game ended after round 1" in msg and "Ann leads alone with 21" in msg
+    verdict = verify([write_yaml(text, "pad.yaml")])
+    assert verdict.exit_code == 1
+    rep = verdict.report
+    assert (rep["status"], rep["winners"], rep["winner"]) == ("needs_correction", [], None)
+    assert rep["impossible"] == [{"round": 2, "player": None}]
+    assert rep["totals"] == {"Ann": 22, "Bob": 5}  # every round read is still scored
+    (err,) = [p for p in verdict.problems if p.is_error]
+    assert (err.line, err.col) == (6, 5)
+    assert "the game ended after round 1" in err.message and "Ann leads alone with 21" in err.message
+    assert "remove the 1 round after it" in err.message
+
+
+def test_an_end_on_an_impossible_round_is_no_end(pad):
+    # Target 50.  Round 1: Ann {score: 120} needs the x2 (without it a line makes at most
+    # 63 + 30 + 15 = 108), but Bob's cards hold the deck's only x2: the round is impossible,
+    # so Ann's 120 is no end of the game and round 2 is read as played (no second finding).
+    report = pad_report(pad("game: flip7\nplayers: [Ann, Bob]\ntarget: 50\nrounds:\n"
+                            "  - {Ann: {score: 120}, Bob: [3, x2]}\n  - {Ann: [1], Bob: [2]}\n"))
+    assert report["impossible"] == [{"round": 1, "player": None}]
+    assert [q["round"] for q in report["problems"]] == [1]
 
 
 @pytest.mark.parametrize(
@@ -435,3 +461,74 @@ def test_print_pad_winner(pad):
     print_pad(pad_report(p), console)
     out = console.export_text()
     assert "status: finished; winner: Ann" in out
+
+
+# --------------------------------------------------------------------------
+# Scores written alone take their share of the round (rulebook Setup: one x2 per
+# deck; How to play: the round ends at the first Flip 7)
+
+BREAK_IT = """
+game: flip7
+players: [Ann, Bob, Cy]
+rounds:
+  - Ann: {score: 171}
+    Bob: {score: 169}
+    Cy: {score: 3}
+  - Ann: {score: 10}
+    Bob: {score: 40}
+    Cy: {score: 3}
+"""
+
+
+def test_scores_written_alone_that_need_the_same_x2_are_impossible_cli(tmp_path):
+    # Without the x2 a line makes at most 63 + 30 + 15 = 108 (a Flip 7 of 12..6, every +N);
+    # without a Flip 7 at most 57 x 2 + 30 = 144.  171 and 169 both need the x2 and a
+    # Flip 7: one deck has one x2, and the round ends at the first Flip 7.
+    import subprocess
+    import sys
+
+    (tmp_path / "pad.yaml").write_text(BREAK_IT.lstrip(), encoding="utf-8")
+    res = subprocess.run([sys.executable, "-m", "generator.cli", "verify", "pad.yaml", "--json"], capture_output=True,
+                         text=True, cwd=tmp_path, timeout=120)
+    assert res.returncode == 1, res.stderr
+    rep = json.loads(res.stdout)
+    assert (rep["status"], rep["winners"], rep["winner"]) == ("needs_correction", [], None)
+    assert rep["impossible"] == [{"round": 1, "player": None}]
+    assert rep["totals"] == {"Ann": 181, "Bob": 209, "Cy": 6}
+    assert "pad.yaml:4:5: error: round 1: Ann's score 171 cannot be made without" in res.stderr
+
+
+def test_a_score_written_alone_beside_the_cards_holding_the_x2(pad):
+    # 120 > 108 needs the x2 (line 5: Ann), Bob's cards hold it: round 1 is impossible.
+    # Bob: (12+11+10+9+8) x 2 = 100.  Without Bob's x2, (50) = 50 and the round is fine.
+    text = "game: flip7\nplayers: [Ann, Bob, Cy]\nrounds:\n  - Ann: {score: 120}\n    Bob: [12, 11, 10, 9, 8, x2]\n    Cy: bust\n"
+    report = pad_report(pad(text))
+    assert report["rounds"] == [{"Ann": 120, "Bob": 100, "Cy": 0}]
+    assert report["status"] == "needs_correction" and report["impossible"] == [{"round": 1, "player": None}]
+    report = pad_report(pad(text.replace(", x2]", "]")))
+    assert report["rounds"] == [{"Ann": 120, "Bob": 50, "Cy": 0}]
+    assert (report["status"], report["problems"]) == ("in_progress", [])
+
+
+def test_a_variant_flip7_bonus_on_a_score_pad(pad, errors):
+    # Variant printed with `render flip7-pad --variant flip7_bonus=30`: a Flip 7 adds 30.
+    # Ann 0..6 = 21 + 30 = 51; Bob {score: 186} = 63 x 2 + 30 + 30, possible only with bonus 30;
+    # Cy 12 + x2 = 24.  Without the key, 186 is no score (the most is 171) and Ann's row is 36.
+    text = ("game: flip7\nplayers: [Ann, Bob, Cy]\nflip7_bonus: 30\nrounds:\n"
+            "  - {Ann: [0, 1, 2, 3, 4, 5, 6], Bob: {score: 150}, Cy: [12, x2]}\n")
+    report = pad_report(pad(text))
+    assert report["rounds"] == [{"Ann": 51, "Bob": 150, "Cy": 24}]
+    # Bob's 150 (even, above 144) needs a Flip 7 and the x2: Ann holds the Flip 7, Cy the x2
+    assert report["status"] == "needs_correction"
+    report = pad_report(pad(text.replace("Bob: {score: 150}", "Bob: {score: 40}")))
+    assert report["rounds"] == [{"Ann": 51, "Bob": 40, "Cy": 24}] and report["problems"] == []
+    default = pad_report(pad(text.replace("flip7_bonus: 30\n", "")))
+    assert default["rounds"][0]["Ann"] == 21 + 15
+    ((line, col, msg),) = errors(text.replace("flip7_bonus: 30", "flip7_bonus: 101"))
+    assert (line, col) == (3, 14) and "100" in msg
+    # dump_pad writes the bonus back when it is not 15; the file reads back the same
+    from generator.flip7_pad import dump_pad
+
+    p = pad(text)
+    again = pad(dump_pad(p.players, list(p.rounds), flip7_bonus=p.flip7_bonus))
+    assert again.flip7_bonus == 30 and pad_report(again)["rounds"] == pad_report(p)["rounds"]

@@ -98,6 +98,21 @@ def test_simulated_game_replays_and_its_sheets_verify_with_the_same_totals(tmp_p
     assert res.returncode == 2 and "already exists" in res.stderr
 
 
+def test_simulate_into_its_default_folder_keeps_an_edited_file(tmp_path):
+    """The default folder (output/games/...) is written again freely while its files are as sheetsmith wrote
+    them (same seed, same bytes); a file edited since is replaced only with --force."""
+    args = ("simulate", "allin", "--players", "2", "--seed", "3")
+    log = tmp_path / "output" / "games" / "allin-q-diamonds-2p-seed3" / "game.yaml"
+    assert run(*args, cwd=tmp_path).returncode == 0 and log.is_file()
+    assert run(*args, cwd=tmp_path).returncode == 0  # the same game again: nothing of the user's is touched
+    log.write_text(log.read_text(encoding="utf-8") + "# my note\n", encoding="utf-8")
+    res = run(*args, cwd=tmp_path)
+    assert res.returncode == 2 and "game.yaml: changed since sheetsmith wrote it; pass --force" in res.stderr
+    assert log.read_text(encoding="utf-8").endswith("# my note\n")
+    assert run(*args, "--force", cwd=tmp_path).returncode == 0
+    assert not log.read_text(encoding="utf-8").endswith("# my note\n")
+
+
 def test_replay_refuses_an_illegal_move(tmp_path):
     log = tmp_path / "bad.yaml"
     log.write_text(

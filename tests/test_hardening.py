@@ -360,6 +360,17 @@ def test_dejavu_covers_latin_greek_and_cyrillic_in_every_weight():
         assert fonts.missing_glyphs(alphabets, weight) == []
 
 
+def test_ranges_every_face_has_are_in_every_face():
+    """The ranges the glyph check trusts without opening a font (``fonts.EVERY_FACE_HAS``) are in each shipped
+    face's character map, read with fontTools; a character outside them is still looked up in the font."""
+    for weight in ("regular", "bold", "italic"):
+        cmap = TTFont(fonts.font_path(weight)).getBestCmap()
+        for first, last in fonts.EVERY_FACE_HAS:
+            assert [hex(c) for c in range(first, last + 1) if c not in cmap] == []
+    # U+0378 is unassigned (a gap in the Greek block): outside the trusted ranges, and no face has it
+    assert fonts.missing_glyphs("A\u0378", "regular") == ["\u0378"]
+
+
 def test_latin_measures_as_before():
     """DejaVu Sans keeps Vera's advance widths for Latin: sheets lay out as they did (reportlab's own Vera as oracle)."""
     import reportlab

@@ -127,3 +127,18 @@ def test_render_fill_of_the_tick_pad_writes_a_pdf_page_per_player(tmp_path, caps
     code, out, err = status(["render", "flip7-tick-pad", "--fill", "pad.yaml", "-o", "ticks.pdf"], tmp_path, capsys)
     assert code == 0, err
     assert "(PDF, A4, 2 pages" in out
+
+
+def test_a_filled_pad_prints_the_rules_its_file_is_scored_by(tmp_path, capsys):
+    """A pad file with target 300 rendered on the pad: the header prints 300 (the totals follow 300); a --variant
+    that says otherwise is refused rather than printing one rule above totals that follow another."""
+    import pypdfium2 as pdfium
+
+    (tmp_path / "pad.yaml").write_text(PAD.replace("rounds:", "target: 300\nrounds:"), encoding="utf-8")
+    code, _, err = status(["render", "flip7-pad", "--fill", "pad.yaml", "-o", "pad.pdf"], tmp_path, capsys)
+    assert code == 0, err
+    text = pdfium.PdfDocument(str(tmp_path / "pad.pdf"))[0].get_textpage().get_text_range()
+    assert "first to 300 ends the game" in text and "first to 200" not in text
+    code, _, err = status(["render", "flip7-pad", "--fill", "pad.yaml", "--variant", "target=250", "-o", "x.pdf"], tmp_path, capsys)
+    assert code == 2 and "pad.yaml: target 300, but --variant prints 250" in err
+    assert not (tmp_path / "x.pdf").exists()

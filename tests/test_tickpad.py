@@ -179,7 +179,7 @@ def test_the_end_of_the_game_tie_and_winner(tmp_path):
     # a pad with fewer rounds than the others: the rounds it lacks count 0, reported (exit 1)
     (tmp_path / "bob.yaml").write_text(typed("bob", "[0, 1, 2, 3, 4, 5, \"+8\"]"), encoding="utf-8")
     res = run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path)
-    assert res.returncode == 1 and "round 2, bob: this pad has 1 rounds, the game 3" in res.stdout + res.stderr
+    assert res.returncode == 1 and "round 2, bob: this pad has 1 round, the game 3; the rounds it lacks count 0" in res.stdout + res.stderr
     assert json.loads(res.stdout)["totals"] == {"ann": 202, "bob": 23}
     # a tie for the lead at the target plays another round: with a target of 50,
     # Ann 12 11 10 9 +8 → 42+8 = 50 and Bob 12 11 10 9 8 → 50; then Ann 3, Bob 2: Ann 53 wins
@@ -212,6 +212,10 @@ def test_the_web_scorer_starts_a_game_from_tick_pad_photos(tmp_path):
         # two photos are not a game: refused, nothing guessed
         res = web.post("/flip7/photos", data={"title": "two"}, files=files[:2])
         assert "2 photos; give one tick pad photo per player" in res.text
+        # one pad's photo sent for two players: refused, that pad would count twice
+        twin = [*files[:2], ("photos", ("dee.jpg", files[0][1][1], "image/jpeg"))]
+        res = web.post("/flip7/photos", data={"title": "twin"}, files=twin)
+        assert "The tick pads cannot be scored yet" in res.text and "dee: the same photo as ann&#39;s (identical files)" in res.text
         # a photo named with an escape sequence: the player's name is made safe, as on the command line
         esc = [("photos", ("ann\x1b[31m.jpg", files[0][1][1], "image/jpeg")), *files[1:]]
         res = web.post("/flip7/photos", data={"title": "esc"}, files=esc)
@@ -270,3 +274,52 @@ def test_a_pad_whose_code_was_not_read_leaves_its_target_to_a_person(tmp_path):
     (tmp_path / "cy.yaml").write_text(read.replace('"200?"', "100"), encoding="utf-8")  # the person writes what the pad shows
     res = run_cli("cy.yaml", "--json", cwd=tmp_path)
     assert res.returncode == 0 and json.loads(res.stdout)["totals"] == {"cy": 8}  # named after the photo
+
+
+def test_bust_written_twice_in_a_row_is_refused_where_it_is(tmp_path):
+    """A tick pad's row has one BUST box: ``[bust, bust]`` is a slip of the typing, named at the second one."""
+    (tmp_path / "ann.yaml").write_text(typed("ann", "[bust, bust]"), encoding="utf-8")
+    res = run_cli("ann.yaml", cwd=tmp_path)
+    assert res.returncode == 2
+    assert "ann.yaml:5:12: error: round 1: bust is written twice; the row has one BUST box: write it once" in res.stdout + res.stderr
+
+
+def test_a_tick_pad_player_name_has_at_most_60_characters_as_on_every_sheet(tmp_path):
+    (tmp_path / "ok.yaml").write_text(typed("A" * 60, "[4]"), encoding="utf-8")
+    (tmp_path / "long.yaml").write_text(typed("A" * 61, "[4]"), encoding="utf-8")
+    assert run_cli("ok.yaml", cwd=tmp_path).returncode == 0
+    res = run_cli("long.yaml", cwd=tmp_path)
+    assert res.returncode == 2
+    assert "long.yaml:3:9: error: player: string should have at most 60 characters" in res.stdout + res.stderr
+
+
+def test_rounds_after_the_end_are_located_in_the_pads_that_hold_them(tmp_path):
+    # Target 20.  Round 1: Ann 10+11 = 21, Bob 3, Cy 5: Ann leads alone at the target, so the game
+    # ended after round 1 (rulebook End of the game).  tb.yaml holds 1 round after it, tc.yaml 2:
+    # a rule broken, not an unreadable file (exit 1), named at each pad's row 2 (line 7, col 5).
+    (tmp_path / "ta.yaml").write_text(typed("Ann", "[10, 11]", "target: 20\n"), encoding="utf-8")
+    (tmp_path / "tb.yaml").write_text(typed("Bob", "[3]\n  - [4]", "target: 20\n"), encoding="utf-8")
+    (tmp_path / "tc.yaml").write_text(typed("Cy", "[5]\n  - [6]\n  - [7]", "target: 20\n"), encoding="utf-8")
+    res = run_cli("ta.yaml", "tb.yaml", "tc.yaml", "--json", cwd=tmp_path)
+    assert res.returncode == 1, res.stderr
+    got = json.loads(res.stdout)
+    assert (got["status"], got["winners"]) == ("needs_correction", [])
+    assert got["impossible"] == [{"round": 2, "player": "Bob"}, {"round": 2, "player": "Cy"}]
+    assert "ta.yaml" not in res.stderr  # Ann's pad stops where the game did: nothing lacks, nothing extra
+    assert "tb.yaml:7:5: error: round 2, Bob: the game ended after round 1 (Ann leads alone with 21, target 20); " \
+           "remove the 1 round after it" in res.stderr
+    assert "tc.yaml:7:5: error: round 2, Cy: the game ended after round 1" in res.stderr and "remove the 2 rounds" in res.stderr
+
+
+def test_a_variant_flip7_bonus_is_scored_on_tick_pads(tmp_path):
+    # `render flip7-tick-pad --variant target=300,flip7_bonus=30` prints a bonus of 30.
+    # Ann: 0..6 = 21 + 30 = 51; Bob: 12 x2 = 24.  With the rulebook's 15, Ann's row would be 36.
+    (tmp_path / "ann.yaml").write_text(typed("Ann", "[0, 1, 2, 3, 4, 5, 6]", "target: 300\nflip7_bonus: 30\n"), encoding="utf-8")
+    (tmp_path / "bob.yaml").write_text(typed("Bob", "[12, x2]", "target: 300\nflip7_bonus: 30\n"), encoding="utf-8")
+    res = run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["rounds"] == [{"Ann": 51, "Bob": 24}]
+    # one game has one bonus: a pad without the line (15) beside one of 30 is refused, named where it is
+    (tmp_path / "bob.yaml").write_text(typed("Bob", "[12, x2]", "target: 300\n"), encoding="utf-8")
+    res = run_cli("ann.yaml", "bob.yaml", cwd=tmp_path)
+    assert res.returncode == 2 and "bob.yaml:1:1: error: a Flip 7 bonus of 15, but 'ann.yaml' says 30" in res.stderr

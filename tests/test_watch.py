@@ -42,13 +42,27 @@ class Lines:
                 return got
 
 
+def start_watch(folder: Path) -> subprocess.Popen:
+    """``sheetsmith watch w.yaml`` in ``folder``, its output merged and read line by line."""
+    return subprocess.Popen([sys.executable, "-m", "generator.cli", "watch", "w.yaml"], cwd=folder,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "COLUMNS": "200"})
+
+
+def ctrl_c(proc: subprocess.Popen) -> int:
+    """Press Ctrl-C (SIGINT) and return the exit status (the process is killed if it does not end)."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        return proc.wait(timeout=TIMEOUT)
+    finally:
+        proc.kill()
+
+
 def test_watch_rechecks_and_rerenders_on_every_save_and_stops_cleanly_on_ctrl_c(tmp_path):
     layout = tmp_path / "w.yaml"
     new_layout("allin", layout)
     good = layout.read_text(encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "watch", "w.yaml"], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "COLUMNS": "200"})
+    proc = start_watch(tmp_path)
     try:
         lines = Lines(proc)
         first = lines.until("ok, wrote")
@@ -69,11 +83,7 @@ def test_watch_rechecks_and_rerenders_on_every_save_and_stops_cleanly_on_ctrl_c(
         assert lines.until("ok, wrote")[-1].startswith("ok, wrote w-a4.pdf (")
         assert pdf.stat().st_mtime_ns > before
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            code = proc.wait(timeout=TIMEOUT)
-        finally:
-            proc.kill()
+        code = ctrl_c(proc)
     rest = []
     while True:
         line = lines.q.get(timeout=5)
@@ -83,3 +93,26 @@ def test_watch_rechecks_and_rerenders_on_every_save_and_stops_cleanly_on_ctrl_c(
     assert code == 0, rest
     assert rest == ["stopped"]
     assert not any("Traceback" in line for line in lines.seen + rest)
+
+
+def test_watch_of_a_file_that_is_not_there_stops_at_once_with_exit_2(tmp_path):
+    """A misspelt name would otherwise be watched for ever, 'not written' on a file that never comes."""
+    res = subprocess.run([sys.executable, "-m", "generator.cli", "watch", "nothere.yaml"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=TIMEOUT)
+    assert res.returncode == 2
+    assert ("nothere.yaml: error: not found; watch follows a layout file that exists (start one with: sheetsmith new allin FILE)"
+            in res.stdout + res.stderr)
+    assert "watching" not in res.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_watch_stopped_on_a_broken_save_exits_1_as_check_would(tmp_path):
+    layout = tmp_path / "w.yaml"
+    new_layout("allin", layout)
+    layout.write_text(layout.read_text(encoding="utf-8").replace("golden: JH", "golden: JX"), encoding="utf-8")
+    proc = start_watch(tmp_path)
+    try:
+        Lines(proc).until("not written")
+    finally:
+        code = ctrl_c(proc)
+    assert code == 1

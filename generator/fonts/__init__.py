@@ -55,6 +55,16 @@ FALLBACK_CANDIDATES = (
 DRAWN_AS_SHAPES = frozenset("♠♥♦♣")
 """Suit symbols: always drawn as vector shapes, never set in a font."""
 
+EVERY_FACE_HAS = ((0x20, 0x7E), (0xA0, 0x24F), (0x400, 0x4FF))
+"""Code point ranges (first, last) that each shipped DejaVu Sans face has a glyph for: ASCII, Latin-1 and
+Latin Extended-A and B, Cyrillic (``tests/test_hardening.py`` reads the font files to check every one).  Text
+within them is known to print without opening a font file: checking a layout's labels costs no font parsing."""
+
+
+def _surely_printable(text: str) -> bool:
+    """True when every character of ``text`` lies in :data:`EVERY_FACE_HAS` or is a suit drawn as a shape."""
+    return all(any(a <= ord(ch) <= b for a, b in EVERY_FACE_HAS) or ch in DRAWN_AS_SHAPES for ch in text)
+
 
 @dataclass(frozen=True)
 class Face:
@@ -152,6 +162,8 @@ def missing_glyphs(text: str, weight: str = "regular") -> list[str]:
     When no face covers the whole text, the characters that the face with the
     fewest gaps lacks.
     """
+    if _surely_printable(text):
+        return []
     first = primary(weight)
     if first.covers(text):
         return []

@@ -113,6 +113,14 @@ def _long_edges(edge: np.ndarray) -> np.ndarray:
     return keep[labels].astype(np.uint8)
 
 
+def _channel_max(img: np.ndarray) -> np.ndarray:
+    """The brightest channel of each pixel of a colour image (as ``img.max(axis=2)``, several times faster)."""
+    import cv2
+
+    b, g, r = cv2.split(img)
+    return cv2.max(cv2.max(b, g), r)
+
+
 def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origin: tuple[float, float]) -> Light:
     """The paper's brightness over a rectified region (see the module docstring).
 
@@ -127,7 +135,7 @@ def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origi
     lw, lh = max(4, int(round(w / ppm * LIGHT_PPM))), max(4, int(round(h / ppm * LIGHT_PPM)))
     small = cv2.resize(rect, (lw, lh), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
     tpl = cv2.resize(template_rgb[:, :, ::-1], (lw, lh), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
-    clipped = (rect.max(axis=2) >= int(SATURATED * 255)).astype(np.float32)
+    clipped = (_channel_max(rect) >= int(SATURATED * 255)).astype(np.float32)
     saturated = cv2.resize(clipped, (lw, lh), interpolation=cv2.INTER_AREA)
     # paper is measured where the template is (nearly) white or pale, a little away from darker print
     # (its edges are blurred differently in the photo); elsewhere the closing fills it in from around

@@ -35,10 +35,31 @@ stands at the end (rulebook ``000_e6ed0c80d6705b52.txt``; docs/rules.md,
 * **Card count** (``cards``).  One card a round over 23 rounds (*Game
   Overview*), plus one from the Golden Deck once the Golden Card is
   surrounded.
+* **Every round writes a card** (``rounds``).  A player must write a card
+  every round in an empty space linked to a written card (rounds 1 and 2: an
+  empty starting space), and a written card is never erased (*Write Down a
+  Card*).  A round without a card leaves the player with no such space, and
+  nothing after it can give one (the Golden Deck card comes only with a
+  written card), so the sheet ends with none.  A finished sheet with fewer
+  than 23 cards therefore has no empty space a card could have gone in: one
+  that has such a space skipped a round (or the game is not over).
+* **The deck's cards** (``deck``).  A written card takes its value from one
+  revealed card and its suit from one of the two (*Write Down a Card*); the
+  main deck reveals each of its cards once (54 cards less the 8 of the
+  Golden Deck, two a round over 23 rounds), so a value shows in at most 4
+  rounds and a suit in at most 13.  More cards of one value (or suit) than
+  that come only from a round with a Joker (2 at most), the Golden Deck card
+  (once the Golden Card is surrounded), or chips: 1 for each step of value,
+  2 for a suit (*Spending Poker Chips*).  So the cards beyond the deck's
+  supply, less those 2 + 1 free ones, need at least 1 chip each for a value
+  and 2 for a suit: never more than the chips spent.
 * **Chips earned** (``chips-earned``).  A completed hand gives at most 2
   chips (two-figure icon) or 1 (one-figure icon) to a player, once
   (*Completing a Hand*); and a chip earned fills one circle of the chip
-  track, so never more than the track has.
+  track, so never more than the track has.  A completed hand must be
+  declared, and a two-figure hand gives at least 1 chip to whoever completes
+  it (2 to the first, 1 to each later one): so at least one chip for each
+  completed two-figure hand, as far as the track has circles.
 * **Chips spent** (``chips-spent``).  Only chips a player has can be spent
   (*Spending Poker Chips*): never more than were earned.
 
@@ -50,10 +71,11 @@ Use :func:`check_sheet`.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..cards import RANK_LABELS
 from ..layout.grid import Coord, cell_name, golden_ring
 from .allin_game import ROUNDS, START_ROUNDS, complete_hands
 
@@ -62,7 +84,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SheetProblem", "check_sheet", "groups"]
 
-RULES = ("start", "linked", "cards", "chips-earned", "chips-spent")
+RULES = ("start", "linked", "cards", "rounds", "deck", "chips-earned", "chips-spent")
 """The rule identifiers a :class:`SheetProblem` may carry, in the order the checks run."""
 
 
@@ -124,7 +146,7 @@ def groups(sheet: FilledSheet, *, golden_card_links: bool = False) -> list[list[
     return found
 
 
-def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False) -> list[SheetProblem]:
+def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False, finished: bool = True) -> list[SheetProblem]:
     """Every plausibility problem of ``sheet``, in the order of :data:`RULES`.
 
     Args:
@@ -132,6 +154,8 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False) -> list[
             read from a file) locates each problem at its token.
         golden_card_links: the referee's option: the printed Golden Card
             counts as a written card for placement (default no).
+        finished: the sheet is at the end of its game (what ``verify`` scores): the ``rounds`` check
+            applies; False for a sheet in the middle of a game (every other check holds at any round).
 
     Returns:
         An empty list when a game could have produced the sheet as far as
@@ -225,9 +249,49 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False) -> list[
         )
         problem(None, "cards", f"{n} cards written; a game writes one a round, {ROUNDS} in all, {why}")
 
+    # Every round writes a card: fewer than 23 only when no empty space was left to write in.
+    if finished and n < ROUNDS:
+        open_spaces = _open_spaces(sheet, golden_card_links=golden_card_links)
+        if open_spaces:
+            where = "an empty starting space" if n < START_ROUNDS else "empty spaces linked to written cards"
+            problem(
+                None, "rounds",
+                f"{n} card{'s' if n != 1 else ''} written, but a game has {ROUNDS} rounds and every round each player "
+                f"writes a card while there is a space for it; this sheet still has {where} "
+                f"({_names(open_spaces)}): a round was skipped, or the game is not over (verify the finished sheets)",
+            )
+
+    # The deck's cards: values beyond 4 each and suits beyond 13 each need Jokers, the Golden Deck card or chips.
+    free = JOKERS + (1 if surrounded else 0)
+    by_rank = Counter(c.rank for c in cards.values())
+    by_suit = Counter(c.suit for c in cards.values())
+    extra_ranks = {r: k - RANK_SUPPLY for r, k in by_rank.items() if k > RANK_SUPPLY}
+    extra_suits = {u: k - SUIT_SUPPLY for u, k in by_suit.items() if k > SUIT_SUPPLY}
+    e_rank, e_suit = sum(extra_ranks.values()), sum(extra_suits.values())
+    need = max(0, e_rank - free) + 2 * max(0, e_suit - free)
+    if need > sheet.chips_spent:
+        beyond = [f"{by_rank[r]} × {RANK_LABELS[r]}" for r in sorted(extra_ranks)]
+        beyond += [f"{by_suit[u]} × {SUIT_NAMES[u]}" for u in sorted(extra_suits)]
+        golden_note = "the Golden Deck card (once the Golden Card is surrounded)" if not surrounded else "the Golden Deck card"
+        problem(
+            "chips.spent", "deck",
+            f"{', '.join(beyond)} written, beyond the deck's {RANK_SUPPLY} of a value and {SUIT_SUPPLY} of a suit; "
+            f"only the {JOKERS} Jokers' rounds, {golden_note} and chips (1 a step of value, 2 a suit) give more, "
+            f"so at least {need} chip{'s' if need != 1 else ''} were spent, not {sheet.chips_spent}",
+        )
+
     # Chips earned: what the completed hands can give, and the track's circles.
     complete = sorted(complete_hands(layout, cards))
     can_earn = sum(layout.hands[h].max_chips for h in complete)
+    doubles = [h for h in complete if layout.hands[h].max_chips >= 2]
+    at_least = min(len(doubles), layout.chips)
+    if sheet.chips_earned < at_least:
+        problem(
+            "chips.earned", "chips-earned",
+            f"{sheet.chips_earned} chip{'s' if sheet.chips_earned != 1 else ''} earned, but the completed two-figure "
+            f"hand{'s' if len(doubles) != 1 else ''} {', '.join(doubles)} give at least 1 chip each ({at_least} in all): "
+            "a completed hand is declared, and each chip earned is marked on the track",
+        )
     if sheet.chips_earned > min(can_earn, layout.chips):
         if can_earn <= layout.chips:
             given = (
@@ -255,6 +319,29 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False) -> list[
             "a player spends only chips already earned",
         )
     return out
+
+
+JOKERS = 2
+"""Jokers in the deck (*Components*): each makes one round's card free of the revealed values or suits."""
+RANK_SUPPLY = 4
+"""Cards of one value in a standard deck, one a suit: the rounds in which that value can show."""
+SUIT_SUPPLY = 13
+"""Cards of one suit in a standard deck: the rounds in which that suit can show."""
+SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def _open_spaces(sheet: FilledSheet, *, golden_card_links: bool = False) -> list[Coord]:
+    """The empty spaces a card could still be written in: an empty starting space while fewer than two cards
+    are written, else every empty space linked to a written card (or to the printed Golden Card, when it
+    counts as written); row by row."""
+    grid = sheet.layout.grid
+    cards = sheet.cards
+    golden = sheet.layout.golden_coord
+    if len(cards) < START_ROUNDS:
+        return sorted((c for c in grid.starts if c not in cards), key=_row_major)
+    written = set(cards) | ({golden} if golden_card_links else set())
+    return sorted({n for c in written for n in grid.neighbours(c)
+                   if n not in cards and n in grid.cells and grid.cells[n].writable}, key=_row_major)
 
 
 def _row_major(c: Coord) -> tuple[int, int]:

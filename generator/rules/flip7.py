@@ -63,7 +63,10 @@ SECOND_CHANCE = "second_chance"
 ACTIONS: tuple[str, ...] = (FREEZE, FLIP_THREE, SECOND_CHANCE)
 """The three action cards, three of each in the deck."""
 FLIP7_BONUS = 15
-"""Points added for seven different numbers (never doubled by x2)."""
+"""Points added for seven different numbers (never doubled by x2); a variant may print another bonus
+(``flip7_bonus`` on a pad, 0 to :data:`MAX_FLIP7_BONUS`), which every scoring function takes as ``flip7_bonus``."""
+MAX_FLIP7_BONUS = 100
+"""The largest Flip 7 bonus a variant may use."""
 FLIP7_SIZE = 7
 """How many different numbers make a Flip 7 (and end the round)."""
 DEFAULT_TARGET = 200
@@ -203,25 +206,26 @@ def is_flip7(cards: Iterable[Card]) -> bool:
     return len(set(numbers_of(cards))) >= FLIP7_SIZE
 
 
-def round_score(cards: Iterable[Card] | str) -> int:
+def round_score(cards: Iterable[Card] | str, *, flip7_bonus: int = FLIP7_BONUS) -> int:
     """Points of the cards in front of a player at the end of a round (rulebook *Scoring*).
 
     ``cards`` is any iterable of cards, in any order, or the text ``"bust"``.
     The score is: the sum of the numbers; doubled when ``x2`` is there (x2
     doubles only that sum, so x2 with no numbers gives 0; with two decks a
     second x2 doubles it again); plus every ``+N``; plus 15 for seven
-    different numbers.  A bust scores 0, and so does a line
-    showing a number twice (the second copy busted the player).  Action cards
-    score nothing and are ignored.
+    different numbers (``flip7_bonus``: a variant's bonus).  A bust scores 0,
+    and so does a line showing a number twice (the second copy busted the
+    player).  Action cards score nothing and are ignored.
 
     Raises:
-        ValueError: a value that is not a Flip 7 card.
+        ValueError: a value that is not a Flip 7 card; a bonus outside 0..:data:`MAX_FLIP7_BONUS`.
 
     >>> round_score([3, 5, 7, 10, 11, "x2"])
     72
     >>> round_score([12, 11, 10, 9, 8, 7, 6, "x2", "+10"])
     151
     """
+    _check_bonus(flip7_bonus)
     if isinstance(cards, str):
         if cards == "bust":
             return 0
@@ -233,11 +237,16 @@ def round_score(cards: Iterable[Card] | str) -> int:
     total = sum(nums) * 2 ** cards.count(X2)
     total += sum(PLUS[c] for c in cards if c in PLUS)  # type: ignore[index]
     if len(nums) >= FLIP7_SIZE:
-        total += FLIP7_BONUS
+        total += flip7_bonus
     return total
 
 
-def explain_score(cards: Sequence[Card]) -> str:
+def _check_bonus(flip7_bonus: int) -> None:
+    if type(flip7_bonus) is not int or not 0 <= flip7_bonus <= MAX_FLIP7_BONUS:
+        raise ValueError(f"a Flip 7 bonus is a whole number 0 to {MAX_FLIP7_BONUS}, not {flip7_bonus!r}")
+
+
+def explain_score(cards: Sequence[Card], *, flip7_bonus: int = FLIP7_BONUS) -> str:
     """The arithmetic of :func:`round_score` as text, for messages: ``"(3+5+7+10+11)×2 +10 +15 = 151"``."""
     cards = [check_card(c) for c in cards]
     nums = numbers_of(cards)
@@ -249,32 +258,98 @@ def explain_score(cards: Sequence[Card]) -> str:
         if c in PLUS:
             text += f" {c}"
     if len(nums) >= FLIP7_SIZE:
-        text += f" +{FLIP7_BONUS} (Flip 7)"
-    return f"{text} = {round_score(cards)}"
+        text += f" +{flip7_bonus} (Flip 7)"
+    return f"{text} = {round_score(cards, flip7_bonus=flip7_bonus)}"
+
+
+RESOURCES: tuple[str, ...] = ("flip7", X2, *PLUS)
+"""What a written score can prove a line held, each scarce within a round: a Flip 7 (one per round: the
+round ends at the first), the x2 and each ``+N`` (one per deck).  The order of a :data:`Needs` tuple."""
+
+Needs = tuple[int, ...]
+"""How many of each of :data:`RESOURCES` a line holds: ``(flip7, x2, +2, +4, +6, +8, +10)``."""
+
+
+def round_limits(decks: int = 1) -> Needs:
+    """How many of each of :data:`RESOURCES` one round can deal: one Flip 7 (the round ends at the first,
+    whatever the decks), and ``decks`` of the x2 and of each ``+N`` (rulebook *Setup*, *How to play*)."""
+    _check_decks(decks)
+    return (1,) + (decks,) * (len(RESOURCES) - 1)
 
 
 @lru_cache(maxsize=None)
-def possible_scores(decks: int = 1) -> frozenset[int]:
-    """Every score some possible final line makes with ``decks`` decks.
+def _number_sums(flip7: bool) -> frozenset[int]:
+    """Sums of the numbers of a line: six different numbers at most without a Flip 7, exactly seven with one."""
+    sizes = [FLIP7_SIZE] if flip7 else range(FLIP7_SIZE)
+    return frozenset(sum(c) for k in sizes for c in combinations(NUMBERS, k))
+
+
+@lru_cache(maxsize=None)
+def score_ways(decks: int = 1, flip7_bonus: int = FLIP7_BONUS) -> dict[int, tuple[Needs, ...]]:
+    """Score → the least each line making it holds: its minimal :data:`Needs` (no other way to the score
+    holds a part of one of them), for every score some possible final line makes with ``decks`` decks.
+
+    A line is: numbers (at most six different, or seven for a Flip 7, the round ending there),
+    ``k`` x2 cards (``k`` up to ``decks``: the numbers times ``2**k``), ``+N`` cards (each up to
+    ``decks`` times), and ``flip7_bonus`` for a Flip 7 (rulebook *Scoring*).  Numbers are left out
+    of the needs: every score has many sets of numbers, and only the 0 and the 1 are single cards.
+
+    Raises:
+        ValueError: ``decks`` is not 1 or 2; a bonus outside 0..:data:`MAX_FLIP7_BONUS`.
+    """
+    from itertools import product
+
+    _check_decks(decks)
+    _check_bonus(flip7_bonus)
+    ways: dict[int, set[Needs]] = {}
+    for flip7 in (0, 1):
+        sums = _number_sums(bool(flip7))
+        for k in range(decks + 1):
+            for plus in product(range(decks + 1), repeat=len(PLUS)):
+                p = sum(n * v for n, v in zip(plus, PLUS.values()))
+                needs = (flip7, k, *plus)
+                for s in sums:
+                    ways.setdefault(s * 2**k + p + flip7 * flip7_bonus, set()).add(needs)
+    return {score: _minimal(found) for score, found in sorted(ways.items())}
+
+
+def _minimal(found: set[Needs]) -> tuple[Needs, ...]:
+    kept: list[Needs] = []
+    for needs in sorted(found, key=sum):
+        if not any(all(a <= b for a, b in zip(small, needs)) for small in kept):
+            kept.append(needs)
+    return tuple(kept)
+
+
+def score_needs(score: int, *, decks: int = 1, flip7_bonus: int = FLIP7_BONUS) -> dict[str, int]:
+    """What every line scoring ``score`` holds: resource (:data:`RESOURCES`) → how many; ``{}`` when no
+    one resource is in every way to the score (the line may still need one of several: :func:`score_ways`).
+
+    With one deck and the rulebook's bonus of 15 (numbers 12 down to 7 add up to 57 at most without a
+    Flip 7, 12 down to 6 to 63 with one; the ``+N`` cards to 30): a line without the x2 scores at most
+    63 + 30 + 15 = 108, so above 108 the x2 is held; a line without a Flip 7 at most 57 × 2 + 30 = 144,
+    so above 144 a Flip 7 is held too (and every +N is, as 171 = 63 × 2 + 30 + 15 is the top).
+
+    Raises:
+        ValueError: no line scores ``score``; ``decks`` or the bonus out of range.
+    """
+    ways = score_ways(decks, flip7_bonus).get(score)
+    if ways is None:
+        raise ValueError(f"no line of cards scores {score}")
+    return {r: n for r, n in zip(RESOURCES, (min(w[i] for w in ways) for i in range(len(RESOURCES)))) if n}
+
+
+@lru_cache(maxsize=None)
+def possible_scores(decks: int = 1, flip7_bonus: int = FLIP7_BONUS) -> frozenset[int]:
+    """Every score some possible final line makes with ``decks`` decks (and a Flip 7 bonus of ``flip7_bonus``).
 
     One deck: 0..171, the even values 146..170 cannot be made.  Two decks:
     each modifier may be there twice (two x2 double the numbers twice).
 
     Raises:
-        ValueError: ``decks`` is not 1 or 2.
+        ValueError: ``decks`` is not 1 or 2; a bonus outside 0..:data:`MAX_FLIP7_BONUS`.
     """
-    _check_decks(decks)
-    plus_sums = {0}
-    for value in PLUS.values():
-        plus_sums = {p + value * k for p in plus_sums for k in range(decks + 1)}
-    factors = [2**k for k in range(decks + 1)]
-    out: set[int] = set()
-    for k in range(FLIP7_SIZE + 1):
-        bonus = FLIP7_BONUS if k == FLIP7_SIZE else 0
-        for s in {sum(nums) for nums in combinations(NUMBERS, k)}:
-            for f in factors:
-                out.update(s * f + bonus + p for p in plus_sums)
-    return frozenset(out)
+    return frozenset(score_ways(decks, flip7_bonus))
 
 
 # --------------------------------------------------------------------------
@@ -366,8 +441,8 @@ class LineScore:
     impossible: bool = False
 
 
-def score_line(line: ScoreLine, *, decks: int = 1) -> LineScore:
-    """Score and check one pad line (``decks``: 2 for a table of 19 to 36 players).
+def score_line(line: ScoreLine, *, decks: int = 1, flip7_bonus: int = FLIP7_BONUS) -> LineScore:
+    """Score and check one pad line (``decks``: 2 for a table of 19 to 36 players; ``flip7_bonus``: a variant's).
 
     The computed score counts whenever it can be computed (cards given, or a
     bust); a different written score is reported, not used.  A score written
@@ -387,11 +462,11 @@ def score_line(line: ScoreLine, *, decks: int = 1) -> LineScore:
             problems.append("the line says bust but also lists cards; write one or the other")
     elif line.cards is not None:
         problems.extend(line_problems(line.cards, decks=decks))
-        computed = round_score(line.cards)
+        computed = round_score(line.cards, flip7_bonus=flip7_bonus)
     elif line.written is not None:
         computed = None
-        if line.written not in possible_scores(decks):
-            top = max(possible_scores(decks))
+        if line.written not in possible_scores(decks, flip7_bonus):
+            top = max(possible_scores(decks, flip7_bonus))
             why = f"the most a round can score is {top}" if line.written > top else "no numbers, x2 and +N make it"
             problems.append(f"no line of cards scores {line.written} ({why})")
     else:
@@ -401,23 +476,28 @@ def score_line(line: ScoreLine, *, decks: int = 1) -> LineScore:
         if line.bust:
             problems.append(f"written score {line.written}, but a bust scores 0; 0 counts")
         else:
-            how = explain_score(line.cards or ())
+            how = explain_score(line.cards or (), flip7_bonus=flip7_bonus)
             problems.append(f"written score {line.written} but the cards score {computed} ({how}); {computed} counts")
     score = computed if computed is not None else int(line.written)  # type: ignore[arg-type]
     return LineScore(score, computed, line.written, tuple(problems), impossible)
 
 
-def round_problems(lines: Mapping[str, ScoreLine], *, decks: int = 1) -> list[str]:
+def round_problems(lines: Mapping[str, ScoreLine], *, decks: int = 1, flip7_bonus: int = FLIP7_BONUS) -> list[str]:
     """Checks across all players' lines of one round (messages; ``[]`` when the round is possible).
 
-    Only lines that list cards take part.  Checks: at most one Flip 7 (the
-    round ends at the first); no card more often than ``decks`` decks hold
-    (cards in front of players stay out of any reshuffle, so each physical card
-    is in at most one line of a round).  Per-line checks are :func:`line_problems`.
+    Checks: at most one Flip 7 (the round ends at the first); no card more
+    often than ``decks`` decks hold (cards in front of players stay out of any
+    reshuffle, so each physical card is in at most one line of a round); and
+    the lines that give only a score take their share too: a score proves what
+    the line held (:func:`score_ways`: above 108 the x2, above 144 a Flip 7 and
+    the x2, with one deck and the bonus of 15), so the written scores and the
+    cards listed must fit in one round's single Flip 7 and ``decks`` x2 and
+    ``+N`` cards together (:func:`_score_lines_fit`).  Busted lines take no
+    part.  Per-line checks are :func:`line_problems` and :func:`score_line`.
     Every finding makes the round impossible: no game deals it.
 
     Raises:
-        ValueError: ``decks`` is not 1 or 2; a card that is not a Flip 7 card.
+        ValueError: ``decks`` is not 1 or 2; a card that is not a Flip 7 card; a bonus out of range.
     """
     _check_decks(decks)
     out: list[str] = []
@@ -446,7 +526,77 @@ def round_problems(lines: Mapping[str, ScoreLine], *, decks: int = 1) -> list[st
             what = f"the number {c}" if is_number(c) else c
             holds = f"the deck holds {limit}" if decks == 1 else f"{decks} decks hold {limit}"
             out.append(f"{what} appears {_times(total[c])} in this round ({', '.join(holders[c])}); {holds}")
+    written = {p: line.written for p, line in lines.items()
+               if line.cards is None and not line.bust and line.written is not None}
+    used = (min(len(flip7), 1),) + tuple(min(total[r], decks) for r in RESOURCES[1:])
+    found = _score_lines_fit(written, used, holders, decks=decks, flip7_bonus=flip7_bonus, flip7_holder=flip7[:1])
+    if found:
+        out.append(found)
     return out
+
+
+def _score_lines_fit(written: Mapping[str, int], used: Needs, holders: Mapping[Card, list[str]], *, decks: int,
+                     flip7_bonus: int, flip7_holder: list[str]) -> str | None:
+    """``None`` when the scores ``written`` alone (player → score) can all be made with what the round has
+    left after the cards listed (``used``, capped at the limits: an excess is reported on its own);
+    otherwise the message.  Scores no line makes are left to :func:`score_line`.
+
+    Exact for what it looks at: each line picks one of its :func:`score_ways` (a memoised search over
+    the lines and what is left), so a round is refused only when no choice fits.
+    """
+    ways = score_ways(decks, flip7_bonus)
+    zero = (0,) * len(RESOURCES)
+    needing = [(p, s, ways[s]) for p, s in written.items() if s in ways and zero not in ways[s]]
+    if not needing:
+        return None
+    left0 = tuple(lim - u for lim, u in zip(round_limits(decks), used))
+
+    @lru_cache(maxsize=None)
+    def fits(i: int, left: Needs) -> bool:
+        if i == len(needing):
+            return True
+        return any(all(n <= l for n, l in zip(w, left)) and fits(i + 1, tuple(l - n for l, n in zip(left, w)))
+                   for w in needing[i][2])
+
+    if fits(0, left0):
+        return None
+    sure = {p: score_needs(s, decks=decks, flip7_bonus=flip7_bonus) for p, s, _ in needing}
+    short = [r for j, r in enumerate(RESOURCES) if used[j] + sum(n.get(r, 0) for n in sure.values()) > round_limits(decks)[j]]
+    if not short:
+        listed = ", ".join(f"{p} {s}" for p, s, _ in needing)
+        return (f"the scores written alone ({listed}) cannot all be made in one round beside the cards listed: "
+                f"each needs a Flip 7, the x2 or +N cards, and the round has {_round_has(decks)}")
+    parts = []
+    for p, s, _ in needing:
+        mine = [r for r in short if r in sure[p]]
+        if mine:
+            parts.append(f"{p}'s score {s} cannot be made without {_resources(mine, sure[p])}")
+    for j, r in enumerate(RESOURCES):
+        held = flip7_holder if r == "flip7" else holders.get(r, [])
+        if r in short and held:
+            parts.append(f"the cards listed ({', '.join(held)}) hold {_resource_name(r, used[j])}")
+    return "; ".join(parts) + f"; the round has {_round_has(decks, short)}"
+
+
+def _resource_name(r: str, n: int = 1) -> str:
+    return "a Flip 7" if r == "flip7" else (f"the {r}" if n == 1 else f"{_count_word(n)} {r}")
+
+
+def _count_word(n: int) -> str:
+    return {1: "one", 2: "two"}.get(n, str(n))
+
+
+def _resources(names: Sequence[str], counts: Mapping[str, int]) -> str:
+    items = [_resource_name(r, counts.get(r, 1)) for r in names]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _round_has(decks: int, which: Sequence[str] = RESOURCES) -> str:
+    """What one round can deal of ``which``, in words: ``one x2, one +4 and one Flip 7 at most``."""
+    parts = [f"{_count_word(decks)} {r}" for r in which if r != "flip7"]
+    if "flip7" in which:
+        parts.append("one Flip 7 at most (it ends the round)")
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 # --------------------------------------------------------------------------

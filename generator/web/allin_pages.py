@@ -26,7 +26,7 @@ from ..cards import RANK_LABELS, SHEET_RANK_ORDER, SUIT_SYMBOLS, SUITS, CardCode
 from ..errors import InputError, Problem
 from ..layout.grid import cell_name
 from ..registry import load_layout, resolve_layout, shipped_layouts
-from .common import attachment, error_page, image_suffix, is_heic, page, read_upload
+from .common import attachment, error_page, image_suffix, page, read_upload
 from .photos import PhotoTimeout
 from .store import new_id
 
@@ -253,7 +253,7 @@ async def allin_add_player(request: Request, game_id: str):
     player = {"id": new_id(), "name": name, "source": "typed", "tokens": {}, "chips": {"earned": 0, "spent": 0},
               "uncertain": [], "boxes": {}, "corrections": {}}
     if data:
-        if image_suffix(data) or is_heic(data):
+        if image_suffix(data):
             player["source"] = "photo"
         else:
             filled = _typed_file(request, data, g.data["layout"], name)
@@ -300,6 +300,8 @@ async def _read_photo(request: Request, game_id: str, player_id: str, data: byte
     if g is None:
         return
     player = _player(g, player_id)
+    twin = next((q["name"] for q in g.data["players"] if q["id"] != player_id and q.get("photo")
+                 and (store.blob(game_id, q["photo"]) or (None, b""))[1] == data), None)
     blob = store.put_blob(game_id, "image/*", data)
     old = [player.get(k) for k in ("photo", "annotated")]
 
@@ -311,12 +313,12 @@ async def _read_photo(request: Request, game_id: str, player_id: str, data: byte
     store.change(game_id, "allin", start)
     store.delete_blobs(game_id, [b for b in old if b])
     suffix = image_suffix(data)
-    if suffix is None:
-        result = {"error": "this is an HEIC picture, which sheetsmith cannot read: set the phone's camera to take JPEG "
-                           "photos (on an iPhone: Settings, Camera, Formats, Most Compatible) and take it again"}
+    if twin is not None:
+        result = {"error": f"the same photo as {twin}'s (identical files): one sheet would count twice; take a photo "
+                           "of this player's own sheet"}
     else:
         try:
-            result = await request.app.state.photos.read(data, suffix, layout=g.data["layout"], player=player["name"],
+            result = await request.app.state.photos.read(data, suffix or ".jpg", layout=g.data["layout"], player=player["name"],
                                                          display=f"the photo of {player['name']}")
         except PhotoTimeout:
             result = {"error": f"reading this photo took longer than {request.app.state.photos.timeout:.0f} s and was "
@@ -417,7 +419,7 @@ async def allin_retake(request: Request, game_id: str, player_id: str):
         data = kept[1] if kept else b""
     if not data:
         return error_page(request, "No photo", ["take a photo of the sheet first"])
-    if not (image_suffix(data) or is_heic(data)):
+    if not image_suffix(data):
         return error_page(request, "Not an image", ["this file is not a photo (JPEG, PNG, WebP, TIFF); take the photo again"],
                           status_code=422)
     await _read_photo(request, game_id, player_id, data)
@@ -502,7 +504,7 @@ def allin_blob(request: Request, game_id: str, blob_id: str):
     media, data = found
     if media == "image/*":
         media = {".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp", ".gif": "image/gif",
-                 ".bmp": "image/bmp", ".tif": "image/tiff"}.get(image_suffix(data) or "", "application/octet-stream")
+                 ".bmp": "image/bmp", ".tif": "image/tiff", ".heic": "image/heic"}.get(image_suffix(data) or "", "application/octet-stream")
     return Response(data, media_type=media, headers={"Cache-Control": "private, max-age=86400",
                                                      "X-Content-Type-Options": "nosniff"})
 

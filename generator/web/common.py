@@ -139,9 +139,11 @@ IMAGE_SIGNATURES = (
 
 
 def image_suffix(data: bytes) -> Optional[str]:
-    """The file ending of an image by its first bytes (JPEG, PNG, WebP, TIFF, BMP, GIF), or None."""
+    """The file ending of an image by its first bytes (JPEG, PNG, WebP, TIFF, BMP, GIF, HEIC), or None."""
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return ".webp"
+    if is_heic(data):  # read as the command line reads it (pillow-heif)
+        return ".heic"
     for sig, suffix in IMAGE_SIGNATURES:
         if data.startswith(sig):
             return suffix

@@ -1,7 +1,8 @@
 """Page 3: the Flip 7 scorer.  Each round, each player's cards are tapped; the score pad is scored by
 :func:`generator.jobs.verify_pad_lines` (the report of ``sheetsmith verify PAD.yaml``) after every change.
 
-A game's state is the pad itself: players, target and rounds, each line the
+A game's state is the pad itself: players, target (and ``flip7_bonus`` when a tick pad photo printed
+a variant's, 15 otherwise) and rounds, each line the
 cards in front of a player at the round's end, or a bust.  The page writes
 it as the typed-in pad (:func:`generator.flip7_pad.dump_pad`), so the
 download is exactly the file ``verify`` reads, and every score, total,
@@ -18,7 +19,7 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from .. import jobs
 from ..errors import InputError
 from ..flip7_pad import dump_pad
-from ..rules.flip7 import DEFAULT_TARGET, PLUS, X2, ScoreLine, is_flip7
+from ..rules.flip7 import DEFAULT_TARGET, FLIP7_BONUS, PLUS, X2, ScoreLine, is_flip7
 from .common import attachment, error_page, image_suffix, page, read_upload
 
 router = APIRouter()
@@ -40,7 +41,7 @@ def pad_text(game: dict, rounds: Optional[list[dict]] = None) -> str:
     """The game as a typed-in pad (``rounds`` instead of the stored ones, when given)."""
     rounds = game["rounds"] if rounds is None else rounds
     return dump_pad(game["players"], [{p: _line(r[p]) for p in game["players"] if p in r} for r in rounds],
-                    target=game["target"], comment=f"Flip 7: {game.get('title') or 'a game'}, kept with sheetsmith serve. "
+                    target=game["target"], flip7_bonus=game.get("flip7_bonus", FLIP7_BONUS), comment=f"Flip 7: {game.get('title') or 'a game'}, kept with sheetsmith serve. "
                                                     "Check it: sheetsmith verify FILE")
 
 
@@ -48,7 +49,8 @@ def score(game: dict, rounds: Optional[list[dict]] = None) -> dict:
     """The verifier's report of the game, with ``error`` (messages) when the pad cannot be scored."""
     rounds = game["rounds"] if rounds is None else rounds
     try:
-        verdict = jobs.verify_pad_lines(game["players"], [{p: _line(r[p]) for p in r} for r in rounds], target=game["target"])
+        verdict = jobs.verify_pad_lines(game["players"], [{p: _line(r[p]) for p in r} for r in rounds], target=game["target"],
+                                        flip7_bonus=game.get("flip7_bonus", FLIP7_BONUS))
     except InputError as exc:
         return {"error": [p.message for p in exc.problems], "rounds": [], "totals": {p: 0 for p in game["players"]},
                 "status": "in_progress", "winners": [], "problems": []}  # for the page only
@@ -154,13 +156,19 @@ async def flip7_from_photos(request: Request):
     if not MIN_PLAYERS <= len(uploads) <= MAX_PLAYERS:
         problems.append(f"{len(uploads)} photos; give one tick pad photo per player, {MIN_PLAYERS} to {MAX_PLAYERS} players")
     readings = []
+    seen: dict[bytes, str] = {}  # a photo's bytes → the player it was read for
     for k, upload in enumerate(uploads if not problems else []):
         data = await read_upload(upload)
         stem = PurePath(upload.filename or "").stem.strip()
         name = player_name(PurePath(upload.filename).name) if stem else f"player {k + 1}"  # control characters made spaces
+        if data in seen:
+            problems.append(f"{name}: the same photo as {seen[data]}'s (identical files): one pad would count twice; "
+                            "give each player's pad its own photo")
+            continue
+        seen[data] = name
         suffix = image_suffix(data)
         if suffix is None:
-            problems.append(f"{name}: not a photo sheetsmith reads (JPEG, PNG, WebP, TIFF)")
+            problems.append(f"{name}: not a photo sheetsmith reads (JPEG, PNG, WebP, TIFF, HEIC)")
             continue
         try:
             result = await request.app.state.photos.read(data, suffix, layout=None, player=name,
@@ -197,6 +205,8 @@ async def flip7_from_photos(request: Request):
                 rnd[r["player"]] = {"cards": [int(t) if t.isdigit() else t for t in tokens]}
         rounds.append(rnd)
     game = {"title": title or f"{len(names)} tick pads", "players": names, "target": readings[0]["target"], "rounds": rounds}
+    if readings[0].get("flip7_bonus", FLIP7_BONUS) != FLIP7_BONUS:  # a variant's pad: scored with the bonus it printed
+        game["flip7_bonus"] = readings[0]["flip7_bonus"]
     rep = score(game)
     if rep.get("error"):
         return error_page(request, "The tick pads cannot be scored yet", rep["error"], back="/flip7")

@@ -74,7 +74,7 @@ def read_tick_pad(data: bytes, suffix: str, *, layout: Optional[str], player: st
 
     Returns:
         ``{"error": message}`` when the photo cannot be read or shows another sheet, else ``{"player",
-        "target", "rows" (each round's tokens: ``3``, ``x2``, ``+4``, ``bust``; ``7?`` or ``?`` where a person
+        "target", "flip7_bonus" (the pad's, 15 unless a variant), "rows" (each round's tokens: ``3``, ``x2``, ``+4``, ``bust``; ``7?`` or ``?`` where a person
         must look), "uncertain" ([{"field", "reason"}]), "jpeg" (the annotated picture), "read_yaml"}``.
     """
     from ..errors import InputError
@@ -95,6 +95,7 @@ def read_tick_pad(data: bytes, suffix: str, *, layout: Optional[str], player: st
     return {
         "player": player,
         "target": reading.pad.variant.target,
+        "flip7_bonus": reading.pad.variant.flip7_bonus,
         "rows": [r.tokens() for r in reading.played],
         "uncertain": [{"field": f, "reason": r} for f, r in reading.uncertain],
         "jpeg": jpeg,
