@@ -216,12 +216,14 @@ def test_two_sheets_whose_players_differ_only_in_capitals_are_refused(tmp_path, 
 
 
 def test_a_blank_sheet_is_scored_but_named_as_blank(tmp_path, capsys):
-    # nothing written scores 0 (no rule is broken by an empty grid), but a blank sheet is most likely the wrong one
+    # nothing written scores 0, and a finished game leaves no blank sheet (round 1 had a starting space to write
+    # in: the rulebook's "players must write down a card"): exit 1, and the note says it is most likely the wrong one
     write(tmp_path, "ann.yaml", GOOD_SHEET)
     write(tmp_path, "bo.yaml", "game: allin\nlayout: q-diamonds\nplayer: Bo\ngrid: |\n"
           + "  .  .  .  .  .\n" * 2 + "  .  .  G  .  .\n" + "  .  .  .  .  .\n" * 2 + "chips: {earned: 0}\n")
     code, out, err = status(["verify", "ann.yaml", "bo.yaml"], tmp_path, capsys)
     assert "nothing is written on Bo's sheet" in out + err
+    assert code == 1 and "bo.yaml:4:7: error: 0 cards written, but a game has 23 rounds" in out + err
 
 
 def test_the_same_photo_under_two_names_is_refused_before_reading(tmp_path, capsys):
