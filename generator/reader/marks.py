@@ -726,7 +726,10 @@ def _outline_shift(b: MarkTarget, D: np.ndarray, tD: np.ndarray, prior: tuple[fl
     if on.sum() < 10:
         return prior
     mask = cv2.dilate(on, np.ones((3, 3), np.uint8)).astype(np.float32)
-    win = np.ascontiguousarray(D[ty0 + py - r:ty0 + py + sh + r, tx0 + px - r:tx0 + px + sw + r])
+    # a pen's tick is several times darker than the pale outline: capped at the outline's own darkness, so that
+    # the outline's shape, not the tick's strokes, decides where the box is
+    cap = 1.5 * float(tpl.max())
+    win = np.ascontiguousarray(np.minimum(D[ty0 + py - r:ty0 + py + sh + r, tx0 + px - r:tx0 + px + sw + r], cap))
     res = cv2.matchTemplate(win, tpl, cv2.TM_CCOEFF_NORMED, mask=mask)
     res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
     yy, xx = np.mgrid[0:res.shape[0], 0:res.shape[1]]
