@@ -670,6 +670,28 @@ def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
     return Verdict(first, report, problems)
 
 
+def _read_each(items, read) -> list:
+    """``read(item)`` for every item, every file's problems gathered before any is raised.
+
+    Raises:
+        InputError: the problems of every file that is not valid (exit 2), first;
+        FindingsError: else the ``?`` fields a photo's reading left, of every file (exit 1).
+    """
+    out, problems, unsure = [], [], []
+    for item in items:
+        try:
+            out.append(read(item))
+        except FindingsError as exc:  # a '?' left from a photo's reading: a person looks
+            unsure.extend(exc.problems)
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    if unsure:
+        raise FindingsError(unsure)
+    return out
+
+
 def verify_tick_pads(docs) -> Verdict:
     """Flip 7 tick pads (one player each, typed in or read from photos) scored as one game.
 
@@ -679,19 +701,7 @@ def verify_tick_pads(docs) -> Verdict:
     """
     from .flip7_ticks import tick_pad_from_document, tick_pads_report
 
-    pads, problems = [], []
-    unsure: list[Problem] = []
-    for doc in docs:
-        try:
-            pads.append(tick_pad_from_document(doc))
-        except FindingsError as exc:
-            unsure.extend(exc.problems)
-        except InputError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise InputError(problems)
-    if unsure:
-        raise FindingsError(unsure)
+    pads = _read_each(docs, tick_pad_from_document)
     report, found = tick_pads_report(pads)
     notes = []
     if len(pads) == 1:
@@ -743,21 +753,12 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
     from .sheetfile import sheet_from_document
     from .yamlpos import load_yaml
 
+    def read_one(i: int):
+        doc = docs[i] if docs else load_yaml(paths[i], display=display_path(Path(paths[i])))
+        return doc, sheet_from_document(doc, Path(paths[i]))
+
+    read = _read_each(range(len(paths)), read_one)
     problems: list[Problem] = []
-    unsure: list[Problem] = []
-    read = []
-    for i, path in enumerate(paths):
-        try:
-            doc = docs[i] if docs else load_yaml(path, display=display_path(Path(path)))
-            read.append((doc, sheet_from_document(doc, Path(path))))
-        except FindingsError as exc:  # a '?' left from a photo's reading: a person looks (exit 1)
-            unsure.extend(exc.problems)
-        except InputError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise InputError(problems)
-    if unsure:
-        raise FindingsError(unsure)
     first_doc, first = read[0]
     for doc, sheet in read[1:]:
         if sheet.layout.id != first.layout.id:
