@@ -35,6 +35,11 @@ def render_pdf(pages: Sequence[Scene], *, title: str = "") -> bytes:
 
 
 def _draw(c: rl_canvas.Canvas, scene: Scene) -> None:
+    """Draw one scene on the current page, setting a colour, line width, dash or font only when it changes.
+
+    Scenes hold hundreds of items in a few colours; writing each state operator once per change
+    instead of once per item keeps the content stream (and the time to write it) small.
+    """
     H = scene.height
 
     def X(x: float) -> float:
@@ -43,27 +48,60 @@ def _draw(c: rl_canvas.Canvas, scene: Scene) -> None:
     def Y(y: float) -> float:
         return (H - y) * MM
 
+    colors: dict[str, HexColor] = {}
+
+    def color(hex_code: str):
+        found = colors.get(hex_code)
+        if found is None:
+            found = colors[hex_code] = HexColor(hex_code)
+        return found
+
+    # What the page's graphics state holds now (None: not set by us yet); text drawn rotated
+    # changes it only inside saveState/restoreState, so it stays true afterwards.
+    fill_now: str | None = None
+    stroke_now: str | None = None
+    width_now: float | None = None
+    dash_now: tuple[float, ...] = ()
+    font_now: tuple[str, float] | None = None
+    draw_at = {"start": "drawString", "middle": "drawCentredString", "end": "drawRightString"}
     for item in scene.items:
         if isinstance(item, Text):
-            c.setFillColor(HexColor(item.color))
-            c.setFont(registered_font(item.weight, item.text), item.size)
-            c.saveState()
-            c.translate(X(item.x), Y(item.y))
+            face = registered_font(item.weight, item.text)
+            draw = getattr(c, draw_at[item.anchor])
             if item.angle:
+                c.saveState()
+                c.setFillColor(color(item.color))
+                c.setFont(face, item.size)
+                c.translate(X(item.x), Y(item.y))
                 c.rotate(item.angle)
-            draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}[item.anchor]
-            draw(0, 0, item.text)
-            c.restoreState()
+                draw(0, 0, item.text)
+                c.restoreState()
+                continue
+            if item.color != fill_now:
+                c.setFillColor(color(item.color))
+                fill_now = item.color
+            if (face, item.size) != font_now:
+                c.setFont(face, item.size)
+                font_now = (face, item.size)
+            draw(X(item.x), Y(item.y), item.text)
             continue
         paint = item.paint
         stroke = paint.stroke is not None
         fill = paint.fill is not None
         if stroke:
-            c.setStrokeColor(HexColor(paint.stroke))
-            c.setLineWidth(paint.width * MM)
-            c.setDash([d * MM for d in paint.dash] if paint.dash else [])
-        if fill:
-            c.setFillColor(HexColor(paint.fill))
+            if paint.stroke != stroke_now:
+                c.setStrokeColor(color(paint.stroke))
+                stroke_now = paint.stroke
+            if paint.width != width_now:
+                c.setLineWidth(paint.width * MM)
+                width_now = paint.width
+            dash = tuple(paint.dash) if paint.dash else ()
+            if dash != dash_now:
+                c.setDash([d * MM for d in dash] if dash else [])
+                dash_now = dash
+        if fill and paint.fill != fill_now:
+            c.setFillColor(color(paint.fill))
+            fill_now = paint.fill
         if isinstance(item, Line):
             c.line(X(item.x1), Y(item.y1), X(item.x2), Y(item.y2))
         elif isinstance(item, Rect):
@@ -86,8 +124,6 @@ def _draw(c: rl_canvas.Canvas, scene: Scene) -> None:
                 elif name == "Z":
                     p.close()
             c.drawPath(p, stroke=int(stroke), fill=int(fill), fillMode=FILL_NON_ZERO)
-        if stroke and paint.dash:
-            c.setDash([])
 
 
 __all__ = ["render_pdf", "MM", "PT"]

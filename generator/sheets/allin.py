@@ -666,10 +666,28 @@ def code_matrix(text: str) -> tuple[tuple[bool, ...], ...]:
 
 
 def _squares_ops(squares: list[tuple[float, float, float]]) -> tuple:
-    """One path of many squares, all wound the same way: filled as one shape, without seams between them."""
-    ops: list = []
+    """One path of many squares ``(x, y, side)`` in mm, all wound the same way: filled as one shape, without seams.
+
+    Squares that follow one another in the list and touch along a whole side (a run of black
+    modules in a row of a marker or QR code, or in a column once the page is turned) are drawn
+    as one rectangle: the same area, a quarter of the path's points.
+    """
+    rects: list[list[float]] = []  # x, y, w, h
     for x, y, s in squares:
-        ops += [("M", x, y), ("L", x + s, y), ("L", x + s, y + s), ("L", x, y + s), ("Z",)]
+        if rects:
+            last = rects[-1]
+            along_row = abs(last[1] - y) < 1e-9 and abs(last[3] - s) < 1e-9 and abs(last[0] + last[2] - x) < 1e-9
+            along_col = abs(last[0] - x) < 1e-9 and abs(last[2] - s) < 1e-9 and abs(last[1] + last[3] - y) < 1e-9
+            if along_row and last[2] >= last[3] - 1e-9:  # a square or a row's run grows to the right
+                last[2] += s
+                continue
+            if along_col and last[3] >= last[2] - 1e-9:  # a square or a column's run grows downwards
+                last[3] += s
+                continue
+        rects.append([x, y, s, s])
+    ops: list = []
+    for x, y, w, h in rects:
+        ops += [("M", x, y), ("L", x + w, y), ("L", x + w, y + h), ("L", x, y + h), ("Z",)]
     return tuple(ops)
 
 

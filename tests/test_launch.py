@@ -1,0 +1,67 @@
+"""The console script ends a finished command without Python's teardown (generator/launch.py): its exit
+code, its whole output (also through a pipe), exit handlers and still-running threads must come out as
+an ordinary exit would leave them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _python(code: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+
+
+def _script(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
+    """``sheetsmith ARGS`` as the console script runs it (generator.launch.main), output through pipes."""
+    code = ("import sys; sys.argv = ['sheetsmith', *sys.argv[1:]]\n"
+            "from generator.launch import main\nmain()\n")
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+
+
+def test_exit_codes_pass_through_unchanged(tmp_path):
+    assert _python("from generator.launch import quick_exit; quick_exit(None)", tmp_path).returncode == 0
+    assert _python("from generator.launch import quick_exit; quick_exit(2)", tmp_path).returncode == 2
+    text = _python("from generator.launch import quick_exit; quick_exit('stopped: the disk is full')", tmp_path)
+    assert (text.returncode, text.stderr) == (1, "stopped: the disk is full\n")  # as Python prints SystemExit('...')
+
+
+def test_exit_handlers_run_and_buffered_output_is_flushed_first(tmp_path):
+    code = ("import atexit, sys\n"
+            "atexit.register(lambda: print('handler ran'))\n"
+            "from generator.launch import quick_exit\n"
+            "sys.stdout.write('x' * 200000); sys.stderr.write('no newline')\n"
+            "quick_exit(3)\n")
+    res = _python(code, tmp_path)
+    assert res.returncode == 3
+    assert res.stdout == "x" * 200000 + "handler ran\n"
+    assert res.stderr == "no newline"
+
+
+def test_a_running_thread_is_waited_for(tmp_path):
+    code = ("import threading, time, pathlib\n"
+            "def late():\n    time.sleep(0.3); pathlib.Path('late.txt').write_text('done')\n"
+            "threading.Thread(target=late).start()\n"
+            "from generator.launch import quick_exit\nquick_exit(0)\n")
+    res = _python(code, tmp_path)
+    assert res.returncode == 0 and (tmp_path / "late.txt").read_text() == "done"
+
+
+def test_the_console_script_keeps_codes_and_whole_output_through_a_pipe(tmp_path):
+    listing = _script(["layouts", "--json"], tmp_path)
+    assert listing.returncode == 0
+    ids = {item["id"] for item in json.loads(listing.stdout)}  # the whole document arrived
+    assert {"q-diamonds", "flip7-deck", "flip7-tick-pad"} <= ids
+    missing = _script(["render", "no-such-sheet"], tmp_path)
+    assert missing.returncode == 2 and "no shipped layout 'no-such-sheet'" in missing.stderr
+    out = tmp_path / "q.pdf"
+    made = _script(["render", "q-diamonds", "-o", str(out)], tmp_path)
+    assert made.returncode == 0 and made.stdout.startswith(f"wrote {out}")
+    assert out.read_bytes().startswith(b"%PDF") and out.read_bytes().rstrip().endswith(b"%%EOF")
+    again = _script(["render", "q-diamonds", "-o", str(out)], tmp_path)  # a file of the user's: not replaced
+    assert again.returncode != 0 and "--force" in again.stderr
