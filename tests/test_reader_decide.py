@@ -169,3 +169,48 @@ def test_only_long_steps_of_the_light_are_shadow_edges():
     out = _long_edges(edge | ring | stub)
     assert out[10 * mm:70 * mm, 60 * mm].all() and out[:5 * mm, 100 * mm].all()
     assert not out[38 * mm:48 * mm, 18 * mm:28 * mm].any()
+
+
+def _knot_photo(shadow: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A blank region 80 × 60 mm at 8 px/mm (template, photo) under even light 0.9: a knot of dark print 12 mm square
+    with a 3 mm slit of paper in it that a bold pen stroke covers (as a circle round a suit beside a reward badge and its
+    icon), so the knot leaves the 9 mm closing no clean paper; with ``shadow``, the light right of x = 38 mm is 0.4."""
+    ppm = 8
+
+    def mm(v: float) -> int:
+        return int(round(v * ppm))
+
+    tpl = np.full((mm(60), mm(80), 3), 255, np.uint8)
+    tpl[mm(20):mm(32), mm(30):mm(42)] = 30
+    tpl[mm(20):mm(32), mm(33):mm(36)] = 255
+    photo = np.full(tpl.shape, 0.9 * 255, np.float32)
+    photo[tpl[..., 0] < 128] = 25
+    photo[mm(20):mm(32), mm(33):mm(36)] = 0.9 * 255 * 0.4
+    if shadow:
+        photo[:, mm(38):] *= 0.4
+    return tpl, photo.astype(np.uint8)
+
+
+def test_a_knot_of_print_is_filled_with_the_paper_around_it_not_taken_for_a_shadow():
+    """Under even light 0.9 the paper is 0.9 everywhere, in the knot too (a 9 mm closing alone finds only the pen stroke
+    there, 0.36, and the dark patch's rim passed for a shadow's edge): no edge, and the level within 3 % of 0.9."""
+    from generator.reader.light import estimate_light
+
+    tpl, photo = _knot_photo(False)
+    light = estimate_light(photo, tpl, 8.0, (0.0, 0.0))
+    assert not light.edge.any()
+    knot = light.level[int(18 * LIGHT_PPM):int(34 * LIGHT_PPM), int(28 * LIGHT_PPM):int(44 * LIGHT_PPM)]
+    assert abs(float(knot.min()) - 0.9) < 0.03 and abs(float(knot.max()) - 0.9) < 0.03
+
+
+def test_a_shadows_edge_through_a_knot_of_print_is_still_found():
+    """The same knot with a hard shadow's edge through it (x = 38 mm, the light 0.4 beyond): the edge is found along
+    its whole length beside the knot, above and below it, and the light on each side is right."""
+    from generator.reader.light import estimate_light
+
+    tpl, photo = _knot_photo(True)
+    light = estimate_light(photo, tpl, 8.0, (0.0, 0.0))
+    band = light.edge[:, int(37 * LIGHT_PPM):int(40 * LIGHT_PPM)].any(axis=1)
+    assert band[:int(18 * LIGHT_PPM)].all() and band[int(34 * LIGHT_PPM):].all()
+    assert abs(float(light.level[10, 20]) - 0.9) < 0.02 and abs(float(light.level[10, 140]) - 0.36) < 0.02
+    assert not light.edge[:, :int(30 * LIGHT_PPM)].any()  # nothing left of the knot

@@ -98,6 +98,16 @@ shade), while a dense knot of marks the closing cannot quite fill (a bold circle
 value) leaves a small closed ring of steps inside the region."""
 
 
+SPARSE_PAPER = 0.25
+SPARSE_RAMP = 0.2
+"""Where less than ``SPARSE_PAPER`` of the 9 mm disc around a point is paper the reader can measure (the rest is
+print), the 9 mm closing has too little paper to go on; up to ``SPARSE_PAPER + SPARSE_RAMP`` it is blended with the
+wider closing (:data:`KNOT_MM`), from there on it is trusted alone."""
+KNOT_MM = 16.0
+"""The wider closing's diameter (mm): it fills a knot of print up to this size (a reward badge beside its icon
+and a space's suits) while a long straight shadow's edge, as with any closing, keeps its place."""
+
+
 def _long_edges(edge: np.ndarray) -> np.ndarray:
     """``edge`` (``uint8`` at :data:`LIGHT_PPM`) without its small pieces that stay inside the region (see :data:`EDGE_MIN_MM`)."""
     import cv2
@@ -144,6 +154,16 @@ def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origi
     fine = cv2.medianBlur(ratio, 5)  # thin strokes and noise go, edges stay
     big = _disk(int(9 * LIGHT_PPM))
     closed = cv2.erode(cv2.dilate(fine, big), big)
+    # a knot of print wider than the closing (a reward badge, its icon and a space's suits side by side) leaves
+    # only a few paper pixels, dimmed by the print's blur and the marks: there the paper is taken from a wider closing
+    # (the closing's value at a point comes from every point of the disc around it: the least paper any of them sees)
+    seen_share = cv2.filter2D(valid.astype(np.float32), -1, big.astype(np.float32) / float(big.sum()),
+                              borderType=cv2.BORDER_REPLICATE)
+    trust = np.clip((cv2.erode(seen_share, big) - SPARSE_PAPER) / SPARSE_RAMP, 0.0, 1.0)
+    if float(trust.min()) < 1.0:
+        wider = _disk(int(KNOT_MM * LIGHT_PPM))
+        closed_wide = cv2.erode(cv2.dilate(fine, wider), wider)
+        closed = (trust[..., None] * closed + (1.0 - trust[..., None]) * closed_wide).astype(np.float32)
     hole = closed.max(axis=2) < 0.3 * max(float(np.median(closed.max(axis=2))), 1e-3)
     if hole.any():  # wider than 9 mm without paper (a marker, the code): the brightest within 15 mm
         wide = cv2.dilate(closed, _disk(int(15 * LIGHT_PPM)))
