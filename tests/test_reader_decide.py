@@ -214,3 +214,17 @@ def test_a_shadows_edge_through_a_knot_of_print_is_still_found():
     assert band[:int(18 * LIGHT_PPM)].all() and band[int(34 * LIGHT_PPM):].all()
     assert abs(float(light.level[10, 20]) - 0.9) < 0.02 and abs(float(light.level[10, 140]) - 0.36) < 0.02
     assert not light.edge[:, :int(30 * LIGHT_PPM)].any()  # nothing left of the knot
+
+
+def test_on_a_sheet_without_spent_ticks_a_blank_boxs_noise_is_blank_and_a_light_tick_is_never_read_blank():
+    """No spent box ticked (or one): the hand's spent tick cannot be measured, an assumed one (ink 0.30) sets the levels:
+    blank below 0.25 × 0.30 = 0.075, marked from 0.40 × 0.30 = 0.12.  A blank box holding 0.07 (what a small, soft photo
+    leaves in one; the assumed 0.25 put the blank level at 0.0625 and flagged it) is blank: 0 spent.  A light tick of
+    0.10 (the lightest measured, pencil in a soft 2 MP photo) is unsure, flagged; one of 0.15 is counted."""
+    cards = cards_of(2)
+    _, _, spent, uncertain = read(measured(cards, 1, 0, ink={("chip_spent", "14", ""): 0.07}))
+    assert spent.value == 0 and uncertain == {}
+    _, _, spent, uncertain = read(measured(cards, 1, 1, ink={("chip_spent", "1", ""): 0.10}, peak={("chip_spent", "1", ""): 0.10}))
+    assert spent.value is None and "spent boxes 1 unclear" in uncertain["chips.spent"]
+    _, _, spent, uncertain = read(measured(cards, 1, 1, ink={("chip_spent", "1", ""): 0.15}, peak={("chip_spent", "1", ""): 0.15}))
+    assert spent.value == 1 and uncertain == {}
