@@ -623,6 +623,7 @@ def main() -> None:
 
     # sheetsmith has no use for pydantic plugins; looking for them scans every installed package's entry points
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small products only: see generator.launch.quick_start
 
     def stop(signum, _frame):  # Ctrl-C, TERM and HUP end the run: temporary files are removed on the way out
         raise Interrupted(signum)

@@ -84,10 +84,18 @@ def quick_start() -> None:
     reference counting frees the rest).  A threshold of 100,000 keeps cycle collection for
     long runs (``serve``, ``watch``, ``simulate``) at a fraction of the cost.
     ``benchmarks/bench_startup.py`` measures the effect.
+
+    OpenBLAS (numpy's linear algebra) also gets one thread: sheetsmith's products are small
+    (a marker's blur models against its patch), and the photo reader spreads photos over
+    worker processes instead.  With a pool of threads each of the first few hundred small
+    products waits for the pool to wake (about 8 ms each on a 2-core machine: 0.3 s of a
+    ``verify``).  A value the environment already sets is kept.
     """
     import gc
+    import os
 
     gc.set_threshold(100_000, 20, 20)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def quick_exit(code: object) -> None:
