@@ -246,21 +246,31 @@ def _local_ppm(fit: SheetFit, x: float, y: float) -> float:
     return float(np.sqrt(np.linalg.norm(p[1] - p[0]) * np.linalg.norm(p[2] - p[0])))
 
 
-@lru_cache(maxsize=512)
-def _ideal_marker(marker_id: int, sigma_mm: float, ppm: float, margin: float) -> tuple[np.ndarray, float, float]:
-    """A marker drawn exactly at ``ppm`` with ``margin`` mm of paper, blurred by ``sigma_mm``:
-    (image minus its mean, flattened; its mean; its variance). Cached: the same for every photo."""
-    import cv2
-
+@lru_cache(maxsize=64)
+def _sharp_marker(marker_id: int, ppm: float, margin: float) -> np.ndarray:
+    """A marker drawn exactly at ``ppm`` with ``margin`` mm of paper around it: 1 on black cells, 0 on paper
+    (float32, read-only; the same for every photo)."""
     n = int(round((MARKER_SIZE + 2 * margin) * ppm))
     ideal = np.zeros((n, n), np.float32)
     cells = marker_cells(marker_id)
     cell = MARKER_SIZE / 6 * ppm
     off = margin * ppm
+    edges = [int(round(off + k * cell)) for k in range(7)]
     for r in range(6):
         for c in range(6):
             if cells[r][c]:
-                ideal[int(round(off + r * cell)):int(round(off + (r + 1) * cell)), int(round(off + c * cell)):int(round(off + (c + 1) * cell))] = 1.0
+                ideal[edges[r]:edges[r + 1], edges[c]:edges[c + 1]] = 1.0
+    ideal.setflags(write=False)
+    return ideal
+
+
+@lru_cache(maxsize=512)
+def _ideal_marker(marker_id: int, sigma_mm: float, ppm: float, margin: float) -> tuple[np.ndarray, float, float]:
+    """:func:`_sharp_marker` blurred by ``sigma_mm``: (image minus its mean, flattened; its mean; its variance).
+    Cached: the same for every photo."""
+    import cv2
+
+    ideal = _sharp_marker(marker_id, ppm, margin)
     model = cv2.GaussianBlur(ideal, (0, 0), sigma_mm * ppm) if sigma_mm > 0 else ideal
     v = model.ravel().astype(np.float64)
     mean = float(v.mean())
