@@ -18,6 +18,7 @@ a plain render start quickly.
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import sys
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from . import __version__
-from .errors import Interrupted, Problem, SheetsmithError
+from .errors import EXIT_UNREADABLE, Interrupted, Problem, SheetsmithError
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
@@ -645,6 +646,38 @@ def main() -> None:
     except (KeyboardInterrupt, Interrupted) as exc:
         _say("interrupted; nothing half-written was left behind")
         sys.exit(exc.code if isinstance(exc, Interrupted) else 130)
+    except OSError as exc:
+        if exc.filename is not None or exc.errno not in STREAM_ERRORS:  # a file's error: sheetsmith names those itself
+            raise
+        sys.exit(output_failed(exc))
+
+
+STREAM_ERRORS = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG)
+"""Errors of writing to standard output or error (they carry no file name): the reader of a pipe went
+away, or the file the output is redirected to cannot grow."""
+
+
+def output_failed(exc: OSError) -> int:
+    """Standard output could not be written (``exc``): the exit status to end with, after saying why.
+
+    A pipe whose reader stopped early (``sheetsmith layouts | head``) ends the run quietly with
+    status 1, as typer (click) and rich end it when they meet the closed pipe first; any other
+    failure (a full disk behind ``> report.json``) is said on standard error, exit status 2:
+    what was printed is incomplete, never to be taken for a whole report.  Standard output is
+    then pointed at the null device so that nothing else tries to write to it.
+    """
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    if exc.errno == errno.EPIPE:
+        return 1
+    try:
+        sys.stderr.write(f"error: the output could not be written ({exc.strerror or exc}): what was printed is incomplete\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return EXIT_UNREADABLE
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -106,7 +106,8 @@ def quick_exit(code: object) -> None:
     their objects, takes about 0.18 s of a 0.7 s render.  So the exit handlers run
     (temporary folders, worker pools), standard output and error are flushed, and
     ``os._exit`` ends the process.  While another thread still runs (the web server's),
-    the ordinary exit is taken instead, which waits for it.
+    the ordinary exit is taken instead, which waits for it.  Output that cannot be flushed
+    ends the run as :func:`generator.cli.output_failed` says (141 for a closed pipe, else 2).
 
     Raises:
         SystemExit: only on that ordinary exit.
@@ -123,11 +124,18 @@ def quick_exit(code: object) -> None:
         sys.stderr.write(f"{code}\n")
         code = 1
     atexit._run_exitfuncs()  # what the interpreter would run first on its way out
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe (sheetsmith ... | head): nothing more to say there
-            pass
+    try:
+        sys.stdout.flush()
+    except OSError as exc:  # the last of the output did not go out: a closed pipe, a full disk
+        from .cli import output_failed
+
+        code = output_failed(exc)
+    except ValueError:  # closed
+        pass
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
     os._exit(code)
 
 

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -65,3 +67,29 @@ def test_the_console_script_keeps_codes_and_whole_output_through_a_pipe(tmp_path
     assert out.read_bytes().startswith(b"%PDF") and out.read_bytes().rstrip().endswith(b"%%EOF")
     again = _script(["render", "q-diamonds", "-o", str(out)], tmp_path)  # a file of the user's: not replaced
     assert again.returncode != 0 and "--force" in again.stderr
+
+
+def _full_disk_run(cmd: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
+    with open("/dev/full", "w") as full:  # every write fails with "No space left on device"
+        return subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, text=True, cwd=tmp_path, timeout=120)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_output_to_a_full_disk_is_an_error_not_a_traceback_nor_a_success(tmp_path):
+    entry = "import sys; sys.argv[0] = 'sheetsmith'; from generator.{} import main; main()"
+    for module in ("launch", "cli"):  # the console script, and python -m generator.cli
+        for args in (["layouts", "--json"], ["layouts"], ["render", "q-diamonds", "-o", str(tmp_path / "q.pdf"), "--force"]):
+            res = _full_disk_run([sys.executable, "-c", entry.format(module), *args], tmp_path)
+            assert res.returncode == 2, (module, args, res.stderr)
+            assert res.stderr.endswith("error: the output could not be written (No space left on device): "
+                                       "what was printed is incomplete\n"), (module, args, res.stderr)
+            assert "Traceback" not in res.stderr
+
+
+def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path):
+    for args in (["layouts"], ["layouts", "--json"]):
+        code = "import sys; sys.argv[0] = 'sheetsmith'; from generator.launch import main; main()"
+        p = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+        p.stdout.close()  # the reader went away before the first line
+        err = p.stderr.read().decode()
+        assert p.wait(timeout=120) == 1 and err == "", (args, err)
