@@ -104,11 +104,28 @@ def _say(text: str, *, to_err: bool = True) -> None:
     text = for_terminal(text, keep_newlines=True)
     stream = sys.stderr if to_err else sys.stdout
     try:
-        print(text, file=stream, flush=True)
-    except UnicodeEncodeError:  # a terminal that cannot show ♦ and –
-        data = (text + "\n").encode(stream.encoding or "ascii", errors="replace")
-        stream.buffer.write(data) if hasattr(stream, "buffer") else stream.write(data.decode("ascii", "replace"))
-        stream.flush()
+        try:
+            print(text, file=stream, flush=True)
+        except UnicodeEncodeError:  # a terminal that cannot show ♦ and –
+            data = (text + "\n").encode(stream.encoding or "ascii", errors="replace")
+            stream.buffer.write(data) if hasattr(stream, "buffer") else stream.write(data.decode("ascii", "replace"))
+            stream.flush()
+    except OSError:
+        if not to_err:
+            raise  # standard output: the report is incomplete (main, output_failed)
+        _lose_stderr()  # a full disk behind 2>FILE: nothing can be said; the exit status still tells
+
+
+def _lose_stderr() -> None:
+    """Standard error cannot be written: point it at the null device, so that what is still buffered for it
+    (and every later message) goes nowhere instead of failing again at exit (Python would end with 120)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stderr.fileno())
+        os.close(null)
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _problems(problems, *, to_err: bool = True) -> None:
@@ -622,6 +639,9 @@ def main() -> None:
     """
     import os
 
+    from .launch import guard_standard_streams
+
+    guard_standard_streams()  # a closed stdout/stderr (>&-, 2>&-): see there
     # sheetsmith has no use for pydantic plugins; looking for them scans every installed package's entry points
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small products only: see generator.launch.quick_start
@@ -652,9 +672,9 @@ def main() -> None:
         sys.exit(output_failed(exc))
 
 
-STREAM_ERRORS = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG)
+STREAM_ERRORS = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG, errno.EBADF)
 """Errors of writing to standard output or error (they carry no file name): the reader of a pipe went
-away, or the file the output is redirected to cannot grow."""
+away, the file the output is redirected to cannot grow, or standard output was closed (``>&-``)."""
 
 
 def output_failed(exc: OSError) -> int:
