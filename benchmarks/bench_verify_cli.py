@@ -73,9 +73,11 @@ def make_photos(folder: Path, seed: int) -> list[Path]:
 
 
 def sheetsmith_command(tree: Path) -> tuple[list[str], dict]:
-    """``sheetsmith`` as its console script runs it (``from generator.cli import main; main()``), from the
-    checkout ``tree``; with the environment that makes this Python import that checkout's ``generator``."""
-    cmd = [sys.executable, "-c", "import sys; sys.argv[0] = 'sheetsmith'; from generator.cli import main; main()"]
+    """``sheetsmith`` as its console script runs it (``from generator.launch import main; main()``; a checkout
+    older than ``generator/launch.py``: ``generator.cli``), from the checkout ``tree``; with the environment
+    that makes this Python import that checkout's ``generator``."""
+    entry = "generator.launch" if (tree / "generator" / "launch.py").exists() else "generator.cli"
+    cmd = [sys.executable, "-c", f"import sys; sys.argv[0] = 'sheetsmith'; from {entry} import main; main()"]
     env = {**os.environ, "PYTHONPATH": str(tree) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     return cmd, env
 

@@ -18,6 +18,7 @@ a plain render start quickly.
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import sys
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from . import __version__
-from .errors import Interrupted, Problem, SheetsmithError
+from .errors import EXIT_UNREADABLE, Interrupted, Problem, SheetsmithError
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
@@ -103,11 +104,28 @@ def _say(text: str, *, to_err: bool = True) -> None:
     text = for_terminal(text, keep_newlines=True)
     stream = sys.stderr if to_err else sys.stdout
     try:
-        print(text, file=stream, flush=True)
-    except UnicodeEncodeError:  # a terminal that cannot show ♦ and –
-        data = (text + "\n").encode(stream.encoding or "ascii", errors="replace")
-        stream.buffer.write(data) if hasattr(stream, "buffer") else stream.write(data.decode("ascii", "replace"))
-        stream.flush()
+        try:
+            print(text, file=stream, flush=True)
+        except UnicodeEncodeError:  # a terminal that cannot show ♦ and –
+            data = (text + "\n").encode(stream.encoding or "ascii", errors="replace")
+            stream.buffer.write(data) if hasattr(stream, "buffer") else stream.write(data.decode("ascii", "replace"))
+            stream.flush()
+    except OSError:
+        if not to_err:
+            raise  # standard output: the report is incomplete (main, output_failed)
+        _lose_stderr()  # a full disk behind 2>FILE: nothing can be said; the exit status still tells
+
+
+def _lose_stderr() -> None:
+    """Standard error cannot be written: point it at the null device, so that what is still buffered for it
+    (and every later message) goes nowhere instead of failing again at exit (Python would end with 120)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stderr.fileno())
+        os.close(null)
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _problems(problems, *, to_err: bool = True) -> None:
@@ -621,8 +639,12 @@ def main() -> None:
     """
     import os
 
+    from .launch import guard_standard_streams
+
+    guard_standard_streams()  # a closed stdout/stderr (>&-, 2>&-): see there
     # sheetsmith has no use for pydantic plugins; looking for them scans every installed package's entry points
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small products only: see generator.launch.quick_start
 
     def stop(signum, _frame):  # Ctrl-C, TERM and HUP end the run: temporary files are removed on the way out
         raise Interrupted(signum)
@@ -644,6 +666,38 @@ def main() -> None:
     except (KeyboardInterrupt, Interrupted) as exc:
         _say("interrupted; nothing half-written was left behind")
         sys.exit(exc.code if isinstance(exc, Interrupted) else 130)
+    except OSError as exc:
+        if exc.filename is not None or exc.errno not in STREAM_ERRORS:  # a file's error: sheetsmith names those itself
+            raise
+        sys.exit(output_failed(exc))
+
+
+STREAM_ERRORS = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG, errno.EBADF)
+"""Errors of writing to standard output or error (they carry no file name): the reader of a pipe went
+away, the file the output is redirected to cannot grow, or standard output was closed (``>&-``)."""
+
+
+def output_failed(exc: OSError) -> int:
+    """Standard output could not be written (``exc``): the exit status to end with, after saying why.
+
+    A pipe whose reader stopped early (``sheetsmith layouts | head``) ends the run quietly with
+    status 1, as typer (click) and rich end it when they meet the closed pipe first; any other
+    failure (a full disk behind ``> report.json``) is said on standard error, exit status 2:
+    what was printed is incomplete, never to be taken for a whole report.  Standard output is
+    then pointed at the null device so that nothing else tries to write to it.
+    """
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    if exc.errno == errno.EPIPE:
+        return 1
+    try:
+        sys.stderr.write(f"error: the output could not be written ({exc.strerror or exc}): what was printed is incomplete\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return EXIT_UNREADABLE
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,6 +9,8 @@ Everything else goes to :func:`generator.cli.main`.
 
 from __future__ import annotations
 
+import errno
+import io
 import sys
 
 TOP_HELP = """\
@@ -58,11 +60,18 @@ def typer_help() -> str:
 
 def main() -> None:
     """Console entry point: the kept help for ``sheetsmith``, ``-h``, ``--help``; else :func:`generator.cli.main`."""
+    guard_standard_streams()
     if sys.argv[1:] in ([], ["--help"], ["-h"]) and "_SHEETSMITH_COMPLETE" not in __import__("os").environ:
         import shutil
 
         if shutil.get_terminal_size().columns >= 80:  # narrower: typer wraps to the width
-            sys.stdout.write(TOP_HELP)
+            try:
+                sys.stdout.write(TOP_HELP)
+                sys.stdout.flush()
+            except OSError as exc:  # a closed pipe, a full disk, a closed standard output
+                from .cli import output_failed
+
+                sys.exit(output_failed(exc))
             sys.exit(0)
     quick_start()
     from .cli import main as cli_main
@@ -75,6 +84,55 @@ def main() -> None:
     quick_exit(code)
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the process was started with it closed (``>&-``): every write fails with
+    ``EBADF``, as a write to the closed descriptor would, so that printing a report ends the run as
+    output that cannot be written does (:func:`generator.cli.output_failed`: exit status 2)."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def fileno(self) -> int:
+        return 1
+
+    def isatty(self) -> bool:
+        return False
+
+
+def guard_standard_streams() -> None:
+    """Give a standard stream that was closed when the process started (``>&-``, ``2>&-``, ``<&-``) a stand-in.
+
+    Python then starts with ``sys.stdout`` or ``sys.stderr`` ``None``: ``print(..., file=sys.stderr)`` would
+    go to standard output (into a JSON report), writing to ``sys.stdout`` would end in a traceback, and the
+    next file sheetsmith opens would take the free descriptor 0, 1 or 2 (a child process or a C library
+    writing there would write into it).  So each closed descriptor is opened on the null device; a closed
+    standard error takes the messages there (the exit status still tells how the run went), and a closed
+    standard output becomes :class:`_ClosedOutput`, whose writes fail.  Idempotent.
+    """
+    import os
+
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            pass
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
+
+
 def quick_start() -> None:
     """Make a short-lived ``sheetsmith`` process start faster; called before anything else is imported.
 
@@ -84,10 +142,18 @@ def quick_start() -> None:
     reference counting frees the rest).  A threshold of 100,000 keeps cycle collection for
     long runs (``serve``, ``watch``, ``simulate``) at a fraction of the cost.
     ``benchmarks/bench_startup.py`` measures the effect.
+
+    OpenBLAS (numpy's linear algebra) also gets one thread: sheetsmith's products are small
+    (a marker's blur models against its patch), and the photo reader spreads photos over
+    worker processes instead.  With a pool of threads each of the first few hundred small
+    products waits for the pool to wake (about 8 ms each on a 2-core machine: 0.3 s of a
+    ``verify``).  A value the environment already sets is kept.
     """
     import gc
+    import os
 
     gc.set_threshold(100_000, 20, 20)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def quick_exit(code: object) -> None:
@@ -98,7 +164,8 @@ def quick_exit(code: object) -> None:
     their objects, takes about 0.18 s of a 0.7 s render.  So the exit handlers run
     (temporary folders, worker pools), standard output and error are flushed, and
     ``os._exit`` ends the process.  While another thread still runs (the web server's),
-    the ordinary exit is taken instead, which waits for it.
+    the ordinary exit is taken instead, which waits for it.  Output that cannot be flushed
+    ends the run as :func:`generator.cli.output_failed` says (1 for a closed pipe, else 2).
 
     Raises:
         SystemExit: only on that ordinary exit.
@@ -112,14 +179,26 @@ def quick_exit(code: object) -> None:
     if code is None:
         code = 0
     elif not isinstance(code, int):
-        sys.stderr.write(f"{code}\n")
+        try:
+            sys.stderr.write(f"{code}\n")
+        except (OSError, ValueError, AttributeError):
+            pass
         code = 1
     atexit._run_exitfuncs()  # what the interpreter would run first on its way out
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe (sheetsmith ... | head): nothing more to say there
-            pass
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError as exc:  # the last of the output did not go out: a closed pipe, a full disk
+        from .cli import output_failed
+
+        code = output_failed(exc)
+    except ValueError:  # closed
+        pass
+    try:
+        if sys.stderr is not None:
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
     os._exit(code)
 
 

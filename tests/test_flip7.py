@@ -327,6 +327,21 @@ def test_round_problems_deck_counts_and_one_flip7():
     assert round_problems(many, decks=2) == []
 
 
+def test_a_busted_players_cards_hold_their_copies_until_the_round_ends():
+    # rulebook: a player who busts turns their cards over; cards in front of players stay there for the round
+    (msg,) = round_problems({"Ann": ScoreLine(cards=("x2", 4, 9), bust=True), "Bob": ScoreLine(cards=("x2", 5))})
+    assert "x2 appears twice" in msg and "Ann, Bob" in msg
+    (msg,) = round_problems({"Ann": ScoreLine(cards=(1, 7), bust=True), "Bob": ScoreLine(cards=(1, 3))})
+    assert "the number 1 appears twice" in msg
+    # ...and the busted x2 is not there for a score written alone that needs it (above 108 with one deck)
+    msgs = round_problems({"Ann": ScoreLine(cards=("x2", 4), bust=True), "Bob": ScoreLine(written=120)})
+    assert len(msgs) == 1 and "120" in msgs[0]
+    assert round_problems({"Ann": ScoreLine(cards=(4,), bust=True), "Bob": ScoreLine(written=120)}) == []
+    # a busted line is no Flip 7: one other player may still make the round's only one
+    seven = (0, 1, 2, 3, 4, 5, 6)
+    assert round_problems({"Ann": ScoreLine(cards=(7, 8, 9, 10, 11, 12, 6), bust=True), "Bob": ScoreLine(cards=seven[:-1] + (12,))}) == []
+
+
 # --------------------------------------------------------------------------
 # What a score written alone proves the line held (rulebook Setup: one x2 and one
 # of each +N per deck; How to play: the round ends at the first Flip 7)

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -65,3 +67,90 @@ def test_the_console_script_keeps_codes_and_whole_output_through_a_pipe(tmp_path
     assert out.read_bytes().startswith(b"%PDF") and out.read_bytes().rstrip().endswith(b"%%EOF")
     again = _script(["render", "q-diamonds", "-o", str(out)], tmp_path)  # a file of the user's: not replaced
     assert again.returncode != 0 and "--force" in again.stderr
+
+
+def _full_disk_run(cmd: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
+    with open("/dev/full", "w") as full:  # every write fails with "No space left on device"
+        return subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, text=True, cwd=tmp_path, timeout=120)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_output_to_a_full_disk_is_an_error_not_a_traceback_nor_a_success(tmp_path):
+    entry = "import sys; sys.argv[0] = 'sheetsmith'; from generator.{} import main; main()"
+    for module in ("launch", "cli"):  # the console script, and python -m generator.cli
+        for args in (["layouts", "--json"], ["layouts"], ["render", "q-diamonds", "-o", str(tmp_path / "q.pdf"), "--force"]):
+            res = _full_disk_run([sys.executable, "-c", entry.format(module), *args], tmp_path)
+            assert res.returncode == 2, (module, args, res.stderr)
+            assert res.stderr.endswith("error: the output could not be written (No space left on device): "
+                                       "what was printed is incomplete\n"), (module, args, res.stderr)
+            assert "Traceback" not in res.stderr
+
+
+def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path):
+    for args in (["layouts"], ["layouts", "--json"]):
+        code = "import sys; sys.argv[0] = 'sheetsmith'; from generator.launch import main; main()"
+        p = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+        p.stdout.close()  # the reader went away before the first line
+        err = p.stderr.read().decode()
+        assert p.wait(timeout=120) == 1 and err == "", (args, err)
+
+
+ENTRIES = {"console script": "launch", "python -m generator.cli": "cli"}
+"""Both ways in: ``sheetsmith`` (generator.launch.main, ending with the quick exit) and ``python -m generator.cli``."""
+
+
+def _closed_run(module: str, args: list[str], closed: int, cwd: Path, stderr=subprocess.PIPE) -> subprocess.CompletedProcess:
+    """Run ``sheetsmith ARGS`` with file descriptor ``closed`` (1 or 2) closed, as ``>&-`` / ``2>&-`` start it."""
+    import os
+
+    code = f"import sys; sys.argv[0] = 'sheetsmith'; from generator.{module} import main; main()"
+    return subprocess.run([sys.executable, "-c", code, *args], stdout=subprocess.PIPE if closed != 1 else None,
+                          stderr=stderr if closed != 2 else None, text=True, cwd=cwd, timeout=120,
+                          preexec_fn=lambda: os.close(closed))
+
+
+@pytest.mark.parametrize("module", ENTRIES.values(), ids=ENTRIES.keys())
+def test_a_closed_standard_error_leaves_the_exit_status_and_the_report_alone(module, tmp_path):
+    """``2>&-``: the messages are lost, but the status is the contract's (0 / 1 / 2), and no message lands in the
+    report on standard output (Python's ``print(file=None)`` prints to standard output)."""
+    listing = _closed_run(module, ["layouts", "--json"], 2, tmp_path)
+    assert listing.returncode == 0
+    assert "q-diamonds" in {item["id"] for item in json.loads(listing.stdout)}
+    pad = _closed_run(module, ["verify", "flip7-pad.yaml", "--json"], 2, REPO / "docs" / "examples")
+    assert pad.returncode == 1  # Cy's written 22 in round 7 is 8 + 12 = 20 by the cards
+    assert json.loads(pad.stdout)["totals"] == {"Ann": 198, "Bob": 201, "Cy": 225}
+    missing = _closed_run(module, ["verify", "no-such-sheet.yaml"], 2, tmp_path)
+    assert (missing.returncode, missing.stdout) == (2, "")
+    usage = _closed_run(module, ["verify"], 2, tmp_path)
+    assert (usage.returncode, usage.stdout) == (2, "")
+
+
+@pytest.mark.parametrize("module", ENTRIES.values(), ids=ENTRIES.keys())
+def test_a_closed_standard_output_is_output_that_cannot_be_written(module, tmp_path):
+    """``>&-``: a report that cannot be written at all ends as a full disk does (status 2, one line), never a
+    traceback nor a success; a run that failed anyway keeps its own status."""
+    said = "error: the output could not be written (standard output is closed): what was printed is incomplete\n"
+    for args in (["layouts"], ["layouts", "--json"], ["verify", "flip7-pad.yaml", "--json"], []):
+        res = _closed_run(module, args, 1, REPO / "docs" / "examples")
+        assert (res.returncode, res.stderr[-len(said):]) == (2, said), (args, res.stderr)
+        assert "Traceback" not in res.stderr
+    missing = _closed_run(module, ["verify", "no-such-sheet.yaml"], 1, tmp_path)
+    assert missing.returncode == 2 and missing.stderr == "no-such-sheet.yaml: error: file not found\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("module", ENTRIES.values(), ids=ENTRIES.keys())
+def test_standard_error_on_a_full_disk_leaves_the_exit_status_alone(module, tmp_path):
+    """``2>/dev/full``: the error message cannot be written; the status must still say what happened
+    (it was 1, "problems found", for a missing file)."""
+    code = f"import sys; sys.argv[0] = 'sheetsmith'; from generator.{module} import main; main()"
+    with open("/dev/full", "w") as full:
+        def run(*args, cwd=tmp_path):
+            return subprocess.run([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=full,
+                                  text=True, cwd=cwd, timeout=120)
+
+        assert run("verify", "no-such-sheet.yaml").returncode == 2
+        assert run("verify").returncode == 2  # a usage error
+        pad = run("verify", "flip7-pad.yaml", "--json", cwd=REPO / "docs" / "examples")
+        assert pad.returncode == 1 and json.loads(pad.stdout)["totals"]["Cy"] == 225
+        assert run("layouts", "--json").returncode == 0

@@ -246,6 +246,28 @@ def test_flip7_edit_and_undo_a_round(web):
     assert web.get(f"/flip7/{gid}/report.json").json()["totals"] == {"Ann": 10, "Bob": 0, "Cy": 7}
 
 
+def test_flip7_a_house_bonus_scores_every_round_and_travels_with_the_pad(web):
+    r = web.post("/flip7", data={"players": "Ann, Bob, Cy", "target": "200", "flip7_bonus": "30", "title": "house"})
+    gid = game_id(r)
+    # seven different numbers: 1+2+3+4+5+6+8 = 29, plus the house bonus 30 = 59 (the rulebook's 15 would make 44)
+    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["1", "2", "3", "4", "5", "6", "8"], 1: ["9"], 2: "bust"}))
+    rep = web.get(f"/flip7/{gid}/report.json").json()
+    assert rep["rounds"] == [{"Ann": 59, "Bob": 9, "Cy": 0}]
+    assert "Flip 7 bonus 30" in web.get(f"/flip7/{gid}").text
+    pad = web.get(f"/flip7/{gid}/pad.yaml")
+    assert b"flip7_bonus: 30" in pad.content
+    assert jobs.verify_texts([("pad.yaml", pad.content)]).report["totals"] == {"Ann": 59, "Bob": 9, "Cy": 0}
+    plain = new_flip7(web)  # left at 15: nothing extra in the game or its pad
+    assert "flip7_bonus" not in store(web).game(plain).data and b"flip7_bonus" not in web.get(f"/flip7/{plain}/pad.yaml").content
+
+
+@pytest.mark.parametrize("bonus", ["-1", "101", "abc", "1e2", "١٥"])
+def test_flip7_refuses_a_bonus_outside_0_to_100(web, bonus):
+    r = web.post("/flip7", data={"players": "Ann, Bob, Cy", "target": "200", "flip7_bonus": bonus})
+    assert r.status_code == 400 and f"Flip 7 bonus {bonus!r}" in html.unescape(r.text)
+    assert store(web).games("flip7") == []
+
+
 @pytest.mark.parametrize("players, target, message", [
     ("Ann, Bob", "200", "2 players named"),
     (", ".join(f"P{i}" for i in range(19)), "200", "19 players named"),

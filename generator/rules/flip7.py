@@ -492,8 +492,10 @@ def round_problems(lines: Mapping[str, ScoreLine], *, decks: int = 1, flip7_bonu
     the line held (:func:`score_ways`: above 108 the x2, above 144 a Flip 7 and
     the x2, with one deck and the bonus of 15), so the written scores and the
     cards listed must fit in one round's single Flip 7 and ``decks`` x2 and
-    ``+N`` cards together (:func:`_score_lines_fit`).  Busted lines take no
-    part.  Per-line checks are :func:`line_problems` and :func:`score_line`.
+    ``+N`` cards together (:func:`_score_lines_fit`).  A busted line's cards
+    count like any other's: a player who busts turns their cards over and
+    they stay in front of them until the round ends (rulebook, *bust*), so
+    they are not in the deck for anyone else.  Per-line checks are :func:`line_problems` and :func:`score_line`.
     Every finding makes the round impossible: no game deals it.
 
     Raises:
@@ -501,8 +503,9 @@ def round_problems(lines: Mapping[str, ScoreLine], *, decks: int = 1, flip7_bonu
     """
     _check_decks(decks)
     out: list[str] = []
-    with_cards = {p: line.cards for p, line in lines.items() if line.cards is not None and not line.bust}
-    flip7 = [p for p, cards in with_cards.items() if len(set(numbers_of(cards))) >= FLIP7_SIZE]
+    # a busted player's cards stay in front of them, turned over, until the round ends: they hold their copies too
+    with_cards = {p: line.cards for p, line in lines.items() if line.cards is not None}
+    flip7 = [p for p, cards in with_cards.items() if not lines[p].bust and len(set(numbers_of(cards))) >= FLIP7_SIZE]
     if len(flip7) > 1:
         out.append(
             f"{' and '.join(flip7)} each show seven different numbers; the round ends at the first Flip 7, "

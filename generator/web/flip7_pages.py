@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from .. import jobs
 from ..errors import InputError
 from ..flip7_pad import dump_pad
-from ..rules.flip7 import DEFAULT_TARGET, FLIP7_BONUS, PLUS, X2, ScoreLine, is_flip7
+from ..rules.flip7 import DEFAULT_TARGET, FLIP7_BONUS, MAX_FLIP7_BONUS, PLUS, X2, ScoreLine, is_flip7
 from .common import attachment, error_page, image_suffix, page, read_upload
 
 router = APIRouter()
@@ -109,27 +109,34 @@ def _entry_hints(round_data: dict) -> dict[str, list[str]]:
 @router.get("/flip7")
 def flip7_list(request: Request):
     """The games kept, and a form to start one."""
-    return page(request, "flip7_list.html", games=request.app.state.store.games("flip7"), target=DEFAULT_TARGET)
+    return page(request, "flip7_list.html", games=request.app.state.store.games("flip7"), target=DEFAULT_TARGET,
+                bonus=FLIP7_BONUS, max_bonus=MAX_FLIP7_BONUS)
 
 
 @router.post("/flip7")
 async def flip7_new(request: Request):
-    """Start a game: players (3 to 18, one per line or separated by commas), target and title."""
+    """Start a game: players (3 to 18, one per line or separated by commas), target, Flip 7 bonus (a house
+    variant, 0 to 100; the rulebook's 15 when left as it is) and title."""
     form = await request.form()
     raw = str(form.get("players", ""))
     names = [n.strip() for n in raw.replace(",", "\n").split("\n") if n.strip()]
     target_text = str(form.get("target", DEFAULT_TARGET)).strip()
+    bonus_text = str(form.get("flip7_bonus", FLIP7_BONUS)).strip() or str(FLIP7_BONUS)
     title = str(form.get("title", "")).strip()[:60]
     problems = []
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         problems.append(f"{len(names)} players named; Flip 7 is played by {MIN_PLAYERS} to {MAX_PLAYERS} with one deck")
     if not (target_text.isascii() and target_text.isdigit() and 50 <= int(target_text) <= 1000):
         problems.append(f"target {target_text!r}: give a whole number from 50 to 1000 (the usual game: 200)")
+    if not (bonus_text.isascii() and bonus_text.isdigit() and len(bonus_text) <= 3 and int(bonus_text) <= MAX_FLIP7_BONUS):
+        problems.append(f"Flip 7 bonus {bonus_text!r}: give a whole number from 0 to {MAX_FLIP7_BONUS} (the rulebook's: {FLIP7_BONUS})")
     if any(len(n) > 30 for n in names):
         problems.append("a name is longer than 30 characters; shorten it")
     if problems:
         return error_page(request, "The game cannot start yet", problems, back="/flip7")
     game = {"title": title or f"{len(names)} players", "players": names, "target": int(target_text), "rounds": []}
+    if int(bonus_text) != FLIP7_BONUS:  # a house variant: every round is scored with it, and the pad file says so
+        game["flip7_bonus"] = int(bonus_text)
     rep = score(game)
     if rep.get("error"):
         return error_page(request, "The game cannot start yet", rep["error"], back="/flip7")
