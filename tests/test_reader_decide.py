@@ -87,8 +87,42 @@ def test_a_nearly_empty_sheet_keeps_the_assumed_light_mark_when_its_few_marks_ar
     light = {("suit", cell_name(c), card.suit): 0.07 for c, card in cards.items()}
     blank = cell_name(SPACES[5])
     light[("suit", blank, "S")] = 0.03  # between the assumed blank level (0.025) and sure level (0.04)
+    light[("rank", blank, "7")] = 0.09  # ... and a faint tick beside it: unsure too (the ticks make 0.075 to 0.12)
     _, _, _, uncertain = read(measured(cards, 0, 0, ink=light))
     assert list(uncertain) == [blank] and "faint" in uncertain[blank]
+
+
+def test_a_lone_faint_suit_ring_on_an_empty_space_is_noise_but_not_beside_a_faint_tick_or_writing():
+    """A nearly empty sheet in a small photo: on a space with no rank ticked, even faintly, and nothing written, a
+    suit's ring a little darker than blank (0.03: above the assumed blank level 0.025, below the sure level 0.04,
+    a fifth of a circle) is the print's noise: the space is empty, as a card always has its rank ticked and its
+    value written.  The same ring beside a faint tick, or in a space with writing in it, is still for a person."""
+    cards = cards_of(2)
+    light = {("suit", cell_name(c), card.suit): 0.16 for c, card in cards.items()}
+    blank = cell_name(SPACES[5])
+    noise = {**light, ("suit", blank, "H"): 0.03}
+    cells, _, _, uncertain = read(measured(cards, 0, 0, ink=noise))
+    assert uncertain == {} and cells[SPACES[5]].status == "empty"
+    assert {c: r.card for c, r in cells.items() if r.status == "card"} == cards
+    _, _, _, uncertain = read(measured(cards, 0, 0, ink={**noise, ("rank", blank, "9"): 0.09}))
+    assert list(uncertain) == [blank] and "faint" in uncertain[blank]
+    _, _, _, uncertain = read(measured(cards, 0, 0, ink={**noise, ("value", blank, ""): 0.08}))
+    assert list(uncertain) == [blank]
+
+
+def test_two_clear_spent_ticks_show_the_hands_stroke_a_rubbed_out_third_is_not_counted():
+    """Chips spent 2, and a third tick rubbed out: its ink smeared over the box still holds 74 % of a tick's (above
+    the too-light share 0.62 of the ink), but its darkest strokes are 45 % of the two clear ticks' (below 0.62).
+    Two clear ticks are enough to know the hand's stroke: the third is unsure, never a third chip spent."""
+    cards = cards_of(6)
+    ink = {("chip_spent", "3", ""): 0.74 * SPENT}
+    peak = {("chip_spent", "3", ""): 0.45 * SPENT}
+    _, _, spent, uncertain = read(measured(cards, 5, 2, ink=ink, peak=peak))
+    assert spent.value is None and spent.unsure == [3] and spent.marked == [1, 2]
+    assert "spent boxes 3 unclear" in uncertain["chips.spent"]
+    # the same third tick with strokes as dark as the others' is a third chip spent
+    _, _, spent, uncertain = read(measured(cards, 5, 3, ink=ink))
+    assert spent.value == 3 and "chips.spent" not in uncertain
 
 
 def test_a_tight_circle_half_as_dark_as_the_others_is_read_and_a_rubbed_out_one_is_not():

@@ -597,9 +597,9 @@ def _measured(mark: float, kind: str) -> float | None:
     return None if mark == max(DEFAULT_MARK[kind], 3 * FLOOR[kind]) else mark
 
 
-def _peak_level(peaks: list[float]) -> float | None:
-    """The sheet's typical stroke darkness from its clear marks (``None`` with fewer than three)."""
-    return float(np.median(peaks)) if len(peaks) >= 3 else None
+def _peak_level(peaks: list[float], least: int = 3) -> float | None:
+    """The sheet's typical stroke darkness from its clear marks (``None`` with fewer than ``least``)."""
+    return float(np.median(peaks)) if len(peaks) >= least else None
 
 
 def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: float | None, share: float,
@@ -623,7 +623,9 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
     """Decisions for a row of chip circles or spent boxes ``(number, ink, peak)``: too-light marks unsure, and
     (with ``stroke_sure``) unsure ones with strokes as dark as the sheet's marked (:data:`STROKE_SURE`)."""
     out = [(i, _decide(v, blank, sure, mark)) for i, v, _ in items]
-    level = _peak_level([p for (i, v, p), (_, d) in zip(items, out) if d.marked and v >= 0.8 * mark])
+    # two clear marks already give the hand's stroke: a row often holds only two or three (chips spent), and
+    # a rubbed-out third, its ink smeared wide, shows its light strokes only against them
+    level = _peak_level([p for (i, v, p), (_, d) in zip(items, out) if d.marked and v >= 0.8 * mark], least=2)
     for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)):
         if d.marked and _too_light(v, mark, p, level, share, stroke_share):  # (no peak level: too few clear marks to tell)
             out[k] = (i, Decision(None, v, 0.0))
@@ -738,6 +740,11 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
     def uncertain(reason: str) -> CellReading:
         return CellReading(name, coord, "uncertain", None, 0.0, reason, state_r, state_s)
 
+    if not (ranks or r_uns or r_light or suits or s_light) and s_uns and value_ink < 2 * FLOOR["value"]:
+        # no rank ticked or even faintly, nothing written: a suit's ring a little darker than blank (below the
+        # sure level, a fraction of a circle's ink) is the print's or the paper's noise on an empty space, as in
+        # a small photo of a nearly empty sheet; a card always has its rank ticked and its value written
+        return CellReading(name, coord, "empty", None, conf, "", {}, {})
     problems = []
     if len(ranks) > 1:
         problems.append(f"ranks {_and(ranks)} are all ticked" if len(ranks) > 2 else f"ranks {_and(ranks)} are both ticked")
