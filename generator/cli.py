@@ -119,10 +119,10 @@ def _say(text: str, *, to_err: bool = True) -> None:
 def _lose_stderr() -> None:
     """Standard error cannot be written: point it at the null device, so that what is still buffered for it
     (and every later message) goes nowhere instead of failing again at exit (Python would end with 120)."""
+    from .launch import point_at_null
+
     try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stderr.fileno())
-        os.close(null)
+        point_at_null(sys.stderr.fileno())
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):
         pass
@@ -644,7 +644,10 @@ def main() -> None:
     guard_standard_streams()  # a closed stdout/stderr (>&-, 2>&-): see there
     # sheetsmith has no use for pydantic plugins; looking for them scans every installed package's entry points
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small products only: see generator.launch.quick_start
+    # OpenBLAS (NumPy's linear algebra) on one thread: sheetsmith's products are small (a marker's blur models
+    # against its patch) and photos are spread over worker processes; with a pool, each of the reader's first few
+    # hundred small products waited about 8 ms for it to wake (0.3 s of a verify on a 2-core machine)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
     def stop(signum, _frame):  # Ctrl-C, TERM and HUP end the run: temporary files are removed on the way out
         raise Interrupted(signum)
@@ -686,8 +689,10 @@ def output_failed(exc: OSError) -> int:
     what was printed is incomplete, never to be taken for a whole report.  Standard output is
     then pointed at the null device so that nothing else tries to write to it.
     """
+    from .launch import point_at_null
+
     try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        point_at_null(sys.stdout.fileno())
     except (OSError, ValueError):
         pass
     if exc.errno == errno.EPIPE:

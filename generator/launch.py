@@ -120,17 +120,31 @@ def guard_standard_streams() -> None:
     for fd in (0, 1, 2):
         try:
             os.fstat(fd)
-            continue
         except OSError:
-            pass
-        null = os.open(os.devnull, os.O_RDWR)
-        if null != fd:
-            os.dup2(null, fd)
-            os.close(null)
+            point_at_null(fd)
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
     if sys.stderr is None:
         sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
+
+
+def point_at_null(fd: int) -> None:
+    """Make file descriptor ``fd`` (a standard stream) write to and read from the null device; quietly does
+    nothing when that cannot be done."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+    except OSError:
+        return
+    try:
+        if null != fd:
+            os.dup2(null, fd)
+    except OSError:
+        pass
+    finally:
+        if null != fd:
+            os.close(null)
 
 
 def quick_start() -> None:
@@ -141,19 +155,12 @@ def quick_start() -> None:
     scene, and none of them frees anything (those objects live until the process ends;
     reference counting frees the rest).  A threshold of 100,000 keeps cycle collection for
     long runs (``serve``, ``watch``, ``simulate``) at a fraction of the cost.
-    ``benchmarks/bench_startup.py`` measures the effect.
-
-    OpenBLAS (numpy's linear algebra) also gets one thread: sheetsmith's products are small
-    (a marker's blur models against its patch), and the photo reader spreads photos over
-    worker processes instead.  With a pool of threads each of the first few hundred small
-    products waits for the pool to wake (about 8 ms each on a 2-core machine: 0.3 s of a
-    ``verify``).  A value the environment already sets is kept.
+    ``benchmarks/bench_startup.py`` measures the effect.  (The environment sheetsmith's
+    libraries start in is set by :func:`generator.cli.main`, for every entry.)
     """
     import gc
-    import os
 
     gc.set_threshold(100_000, 20, 20)
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def quick_exit(code: object) -> None:

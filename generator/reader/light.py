@@ -123,12 +123,12 @@ def _long_edges(edge: np.ndarray) -> np.ndarray:
     return keep[labels].astype(np.uint8)
 
 
-def _channel_max(img: np.ndarray) -> np.ndarray:
-    """The brightest channel of each pixel of a colour image (as ``img.max(axis=2)``, several times faster)."""
+def brightest_channel(img: np.ndarray) -> np.ndarray:
+    """The largest of each pixel's three channels (``img.max(axis=2)``, same dtype), channel by channel through
+    OpenCV: several times faster, and no whole-image copies (a fresh process pays for every new page of memory)."""
     import cv2
 
-    b, g, r = cv2.split(img)
-    return cv2.max(cv2.max(b, g), r)
+    return cv2.max(cv2.max(cv2.extractChannel(img, 0), cv2.extractChannel(img, 1)), cv2.extractChannel(img, 2))
 
 
 def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origin: tuple[float, float]) -> Light:
@@ -145,7 +145,7 @@ def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origi
     lw, lh = max(4, int(round(w / ppm * LIGHT_PPM))), max(4, int(round(h / ppm * LIGHT_PPM)))
     small = cv2.resize(rect, (lw, lh), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
     tpl = cv2.resize(template_rgb[:, :, ::-1], (lw, lh), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
-    clipped = (_channel_max(rect) >= int(SATURATED * 255)).astype(np.float32)
+    clipped = (brightest_channel(rect) >= int(SATURATED * 255)).astype(np.float32)
     saturated = cv2.resize(clipped, (lw, lh), interpolation=cv2.INTER_AREA)
     # paper is measured where the template is (nearly) white or pale, a little away from darker print
     # (its edges are blurred differently in the photo); elsewhere the closing fills it in from around
@@ -185,4 +185,4 @@ def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origi
     return Light(paper, level, edge.astype(bool), saturated, typical, origin)
 
 
-__all__ = ["Light", "estimate_light", "LIGHT_PPM"]
+__all__ = ["Light", "brightest_channel", "estimate_light", "LIGHT_PPM"]

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..scene import MarkTarget, Scene
 from ..sheets.allin import MARKER_SIZE, marker_cells
-from .light import estimate_light
+from .light import brightest_channel, estimate_light
 from .markers import SheetFit
 
 PPM = 8.0
@@ -151,19 +151,12 @@ def template_darkness(rgb: np.ndarray, chroma_sigma_px: float) -> tuple[np.ndarr
         for ch in (1, 2):  # Cr, Cb
             cv2.insertChannel(cv2.GaussianBlur(cv2.extractChannel(ycc, ch), (0, 0), chroma_sigma_px), ycc, ch)
         img = cv2.cvtColor(ycc, cv2.COLOR_YCrCb2RGB)
-    d = _brightest(img)
+    d = brightest_channel(img)
     np.subtract(np.float32(1.0), d, out=d)
     np.clip(img, 0, 1, out=img)
     lum = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
     np.subtract(np.float32(1.0), lum, out=lum)
     return d, lum
-
-
-def _brightest(img: np.ndarray) -> np.ndarray:
-    """The largest of each pixel's three channels (``img.max(axis=2)``), channel by channel through OpenCV."""
-    import cv2
-
-    return cv2.max(cv2.max(cv2.extractChannel(img, 0), cv2.extractChannel(img, 1)), cv2.extractChannel(img, 2))
 
 
 # --- rectifying -----------------------------------------------------------------------------
@@ -442,7 +435,7 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
     light = estimate_light(rect, crop, ppm, (x0, y0))
     flat = np.divide(rect, np.float32(255.0), dtype=np.float32)
     np.divide(flat, np.maximum(light.paper, np.float32(0.05)), out=flat)
-    D = _brightest(flat)
+    D = brightest_channel(flat)
     np.subtract(np.float32(1.0), D, out=D)
     L = 1.0 - cv2.min(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY), 1.0)
     field_ = blur if blur is not None else measure_blur(img, fit, ppm)

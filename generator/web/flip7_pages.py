@@ -113,6 +113,11 @@ def flip7_list(request: Request):
                 bonus=FLIP7_BONUS, max_bonus=MAX_FLIP7_BONUS)
 
 
+def _whole_number(text: str, low: int, high: int) -> bool:
+    """True when a form field holds a whole number from ``low`` to ``high`` in ASCII digits (at most six of them)."""
+    return text.isascii() and text.isdigit() and len(text) <= 6 and low <= int(text) <= high
+
+
 @router.post("/flip7")
 async def flip7_new(request: Request):
     """Start a game: players (3 to 18, one per line or separated by commas), target, Flip 7 bonus (a house
@@ -126,9 +131,9 @@ async def flip7_new(request: Request):
     problems = []
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         problems.append(f"{len(names)} players named; Flip 7 is played by {MIN_PLAYERS} to {MAX_PLAYERS} with one deck")
-    if not (target_text.isascii() and target_text.isdigit() and 50 <= int(target_text) <= 1000):
+    if not _whole_number(target_text, 50, 1000):
         problems.append(f"target {target_text!r}: give a whole number from 50 to 1000 (the usual game: 200)")
-    if not (bonus_text.isascii() and bonus_text.isdigit() and len(bonus_text) <= 3 and int(bonus_text) <= MAX_FLIP7_BONUS):
+    if not _whole_number(bonus_text, 0, MAX_FLIP7_BONUS):
         problems.append(f"Flip 7 bonus {bonus_text!r}: give a whole number from 0 to {MAX_FLIP7_BONUS} (the rulebook's: {FLIP7_BONUS})")
     if any(len(n) > 30 for n in names):
         problems.append("a name is longer than 30 characters; shorten it")
