@@ -43,6 +43,14 @@ RING_SECTORS = 12
 RING_RANK = 5
 """A suit's ring score is the ``RING_RANK``-th highest of its ``RING_SECTORS`` sector means."""
 
+WIDE_SPREAD = 1.5
+"""A spent box's ink over the box and around it (a tick along the outline or overshooting the box) is diluted over
+that wider window: it is multiplied by this before it is compared with the ink inside the box."""
+WIDE_OUTSIDE_MM2 = 0.4
+"""...only when the wider window has at least this much area (mm²) to measure outside the box's inner square; in a
+soft photo the margin kept clear of the print leaves it only the box's centre, a smaller sample of the inner ink
+that is not diluted (multiplied, a blank box's noise reached a light tick's ink: held-out nearly empty photos)."""
+
 
 @dataclass
 class TargetInk:
@@ -872,11 +880,18 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
             sigma = float(1.4826 * _median(np.abs(side - local))) if side.size >= 8 else 0.0
             wide = _top_mean(E, off, wx0, wy0, wx1, wy1, 0.4) - local - 0.97 * sigma
             inner = _top_mean(E, bad, xa, ya, xb, yb, 0.4) - local - 0.97 * sigma
+            # the factor undoes a dilution over the box and around it; in a soft photo the print's margin leaves
+            # the window nothing to measure but the box's centre (inside the inner square): a second, smaller
+            # sample of the inner ink, not diluted, whose noise doubled would pass for a light tick
+            cy0, cx0 = max(0, wy0), max(0, wx0)
+            seen = ~off[cy0:wy1, cx0:wx1]
+            seen[max(0, ya - cy0):max(0, yb - cy0), max(0, xa - cx0):max(0, xb - cx0)] = False
+            spread = WIDE_SPREAD if int(seen.sum()) >= WIDE_OUTSIDE_MM2 * ppm * ppm else 1.0
             inside = E[max(0, ya):yb, max(0, xa):xb][~bad[max(0, ya):yb, max(0, xa):xb]]
             # its strokes' darkness over the whole window, on the pale print too (subtracted): a tick drawn along the
             # box's outline has its darkest strokes there, and only they tell it from a rubbed-out one
             strokes = E[max(0, wy0):wy1, max(0, wx0):wx1][~bad[max(0, wy0):wy1, max(0, wx0):wx1]]
-            return max(inner, 1.5 * wide), max(_peak(inside), _peak(strokes, 0.97)) - local
+            return max(inner, spread * wide), max(_peak(inside), _peak(strokes, 0.97)) - local
         region = E[ya:yb, xa:xb]
         ok = ~bad[ya:yb, xa:xb]
         vals = region[ok]
