@@ -161,6 +161,45 @@ def quick_start() -> None:
     import gc
 
     gc.set_threshold(100_000, 20, 20)
+    if not LONG_RUNNING.intersection(sys.argv[1:]):  # a server keeps only what it needs
+        keep_freed_memory()
+
+
+LONG_RUNNING = frozenset({"serve", "watch"})
+"""Commands that run until stopped: their process gives freed memory back as usual."""
+
+
+HEAP_MMAP_THRESHOLD = 32 << 20
+"""Blocks up to this size (bytes; glibc's largest allowed) come from the heap, not from fresh pages (:func:`keep_freed_memory`)."""
+HEAP_TRIM_THRESHOLD = 512 << 20
+"""Freed heap memory up to this size (bytes) stays with the process instead of going back to the system."""
+
+
+def keep_freed_memory() -> None:
+    """Let a short ``sheetsmith`` process reuse the memory it frees (glibc only; elsewhere nothing happens).
+
+    Reading a photo makes and drops hundreds of page-sized arrays (4 to 48 MB).  glibc hands
+    every block over 128 KB out as fresh pages from the system and returns them when freed,
+    so each new array is paid again in page faults (the kernel zeroing every page): some
+    40,000 of them in a fresh ``sheetsmith verify`` of one 12 MP photo.  With blocks up to
+    :data:`HEAP_MMAP_THRESHOLD` taken from the heap and freed memory kept up to
+    :data:`HEAP_TRIM_THRESHOLD`, the next array reuses pages already touched (26,000 faults;
+    ``benchmarks/bench_verify_cli.py`` measures the effect).  The memory is the process's until
+    it ends, which for a command is moments later.
+    """
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt  # the C library the interpreter runs on
+    except (OSError, AttributeError, ImportError):  # not glibc (musl has it as a stub), no ctypes
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3  # glibc's <malloc.h>
+    mallopt(m_mmap_threshold, HEAP_MMAP_THRESHOLD)
+    mallopt(m_trim_threshold, HEAP_TRIM_THRESHOLD)
 
 
 def quick_exit(code: object) -> None:

@@ -154,3 +154,43 @@ def test_standard_error_on_a_full_disk_leaves_the_exit_status_alone(module, tmp_
         pad = run("verify", "flip7-pad.yaml", "--json", cwd=REPO / "docs" / "examples")
         assert pad.returncode == 1 and json.loads(pad.stdout)["totals"]["Cy"] == 225
         assert run("layouts", "--json").returncode == 0
+
+
+_FAULTS = """
+import ctypes, resource, sys
+from generator import launch
+if sys.argv[1] == "tuned":
+    launch.keep_freed_memory()
+libc = ctypes.CDLL(None)
+libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+size = 24 << 20  # an array of a rectified page
+first = libc.malloc(size); ctypes.memset(first, 1, size); libc.free(first)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+again = libc.malloc(size); ctypes.memset(again, 1, size)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator")
+def test_a_short_process_reuses_the_memory_it_freed_and_a_server_keeps_the_default(tmp_path, monkeypatch):
+    # 24 MB freed and asked for again: fresh pages from the system (some 6,000 page faults), or the same pages
+    plain = int(subprocess.run([sys.executable, "-c", _FAULTS, "plain"], capture_output=True, text=True, check=True).stdout)
+    tuned = int(subprocess.run([sys.executable, "-c", _FAULTS, "tuned"], capture_output=True, text=True, check=True).stdout)
+    if plain < 1000:
+        pytest.skip(f"this system's allocator already reuses the memory ({plain} page faults)")
+    assert tuned < plain / 10
+    # the console script tunes a command's process, not a long-running one's
+    import gc
+
+    import generator.launch as launch
+
+    calls = []
+    monkeypatch.setattr(launch, "keep_freed_memory", lambda: calls.append(True))
+    monkeypatch.setattr(gc, "set_threshold", lambda *a: None)  # (the test process keeps its own)
+    for argv, tuned_ in ((["sheetsmith", "verify", "ann.jpg"], True), (["sheetsmith", "serve", "--port", "0"], False),
+                         (["sheetsmith", "watch", "layouts/q-diamonds.yaml"], False)):
+        calls.clear()
+        monkeypatch.setattr(sys, "argv", argv)
+        launch.quick_start()
+        assert calls == ([True] if tuned_ else [])

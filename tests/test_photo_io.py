@@ -458,6 +458,52 @@ def test_a_changed_layout_file_is_a_cache_miss(tmp_path, monkeypatch):
     assert sheet_key("q-diamonds", None, "a4") is None  # a layout without a file is not cached
 
 
+def test_the_cache_folder_keeps_the_newest_entries_within_its_file_and_byte_bounds(tmp_path, monkeypatch):
+    import os
+
+    import generator.reader.cache as cache
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
+    monkeypatch.setattr(cache, "MAX_BYTES", 2500)
+    for k in range(5):  # 1000 bytes each, written one after another (mtimes 1, 2, ... s)
+        cache._store(folder, f"scene-{k}.pickle", bytes(1000))
+        os.utime(folder / f"scene-{k}.pickle", (k + 1, k + 1))
+    # the byte bound (2500) keeps two of 1000 bytes, the newest; the file bound (3) alone would keep three
+    cache._store(folder, "template-new.npy", bytes(1000))
+    assert sorted(p.name for p in folder.iterdir()) == ["scene-4.pickle", "template-new.npy"]
+    # one entry larger than the whole bound is still kept (the newest is never removed)
+    cache._store(folder, "template-big.npy", bytes(4000))
+    assert [p.name for p in folder.iterdir()] == ["template-big.npy"]
+
+
+def test_a_damaged_or_foreign_template_entry_is_rendered_anew(tmp_path, monkeypatch):
+    import generator.reader.cache as cache
+
+    monkeypatch.setenv("SHEETSMITH_CACHE", str(tmp_path / "cache"))
+    src = Path(resolve_layout("q-diamonds"))
+    page = np.full((6, 4, 3), 200, np.uint8)
+    key = ("q-diamonds", src, "abc", "a4")
+    assert cache.cached_template(key, 8.0, lambda: page) is page  # a miss: rendered, and kept
+    (entry,) = (tmp_path / "cache").iterdir()
+    assert entry.suffix == ".npy"
+    kept = cache.cached_template(key, 8.0, lambda: pytest.fail("rendered again"))
+    assert kept.dtype == np.uint8 and (kept == page).all()
+    for bad in (b"not numpy at all", _npy(np.zeros((6, 4), np.float32)), _npy(np.zeros((2, 2), object))):
+        entry.write_bytes(bad)  # garbage, another array's shape and type, an array of Python objects (never unpickled)
+        again = np.full((6, 4, 3), 7, np.uint8)
+        assert cache.cached_template(key, 8.0, lambda: again) is again
+
+
+def _npy(arr: np.ndarray) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    np.save(buf, arr, allow_pickle=True)
+    return buf.getvalue()
+
+
 def test_a_large_jpeg_is_decoded_at_reduced_size_and_reads_the_same(tmp_path, photo, game):
     import cv2
 

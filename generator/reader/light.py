@@ -149,7 +149,7 @@ def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origi
     saturated = cv2.resize(clipped, (lw, lh), interpolation=cv2.INTER_AREA)
     # paper is measured where the template is (nearly) white or pale, a little away from darker print
     # (its edges are blurred differently in the photo); elsewhere the closing fills it in from around
-    valid = cv2.erode((tpl.max(axis=2) >= 0.8).astype(np.uint8), _disk(3)).astype(bool)
+    valid = cv2.erode((brightest_channel(tpl) >= 0.8).astype(np.uint8), _disk(3)).astype(bool)
     ratio = np.where(valid[..., None], small / np.maximum(tpl, 0.8), 0).astype(np.float32)
     fine = cv2.medianBlur(ratio, 5)  # thin strokes and noise go, edges stay
     big = _disk(int(9 * LIGHT_PPM))
@@ -164,12 +164,13 @@ def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origi
         wider = _disk(int(KNOT_MM * LIGHT_PPM))
         closed_wide = cv2.erode(cv2.dilate(fine, wider), wider)
         closed = (trust[..., None] * closed + (1.0 - trust[..., None]) * closed_wide).astype(np.float32)
-    hole = closed.max(axis=2) < 0.3 * max(float(np.median(closed.max(axis=2))), 1e-3)
+    top = brightest_channel(closed)
+    hole = top < 0.3 * max(float(np.median(top)), 1e-3)
     if hole.any():  # wider than 9 mm without paper (a marker, the code): the brightest within 15 mm
         wide = cv2.dilate(closed, _disk(int(15 * LIGHT_PPM)))
         closed[hole] = wide[hole]
     paper_small = cv2.GaussianBlur(closed, (0, 0), 1.0 * LIGHT_PPM)
-    level = paper_small.max(axis=2)
+    level = brightest_channel(paper_small)
     typical = float(np.median(level))
     # hard shadow edges: a big change of log brightness within 2 mm
     log = np.log(np.maximum(level, 1e-3))

@@ -304,7 +304,7 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict
     margin = 2.0
     points, sig_px, sig_mm = [], [], []
 
-    sigmas = np.round(np.arange(0.0, 1.2501, 0.05), 3)
+    sigmas = [float(v) for v in np.round(np.arange(0.0, 1.2501, 0.05), 3)]
 
     for mid in list(fit.found):
         _, x, y = boxes[mid]
@@ -321,10 +321,17 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict
         g_var = float(g @ g) / g.size
         # least squares of photo = a * model + b, in closed form, for every blur at once: what is left of
         # the photo's variance; the best tenth of a millimetre, then the best twentieth beside it
-        models, var = _ideal_markers(mid, tuple(sigmas), ppm, margin)
-        cov = models @ g / g.size
-        misfit = g_var - cov * cov / np.maximum(var, 1e-12)
+        # (the models are made only for the blurs looked at: a fresh process makes each one once)
+        misfit = {}
+
+        def fit_at(idx: list[int]) -> None:
+            models, var = _ideal_markers(mid, tuple(sigmas[i] for i in idx), ppm, margin)
+            cov = models @ g / g.size
+            misfit.update(zip(idx, g_var - cov * cov / np.maximum(var, 1e-12)))
+
+        fit_at(list(range(0, len(sigmas) - 1, 2)))
         coarse = min(range(0, len(sigmas) - 1, 2), key=lambda i: misfit[i])
+        fit_at([i for i in (coarse - 1, coarse + 1) if 0 <= i < len(sigmas)])
         best = float(sigmas[min((i for i in (coarse - 1, coarse, coarse + 1) if 0 <= i < len(sigmas)), key=lambda i: misfit[i])])
         cx, cy = x + MARKER_SIZE / 2, y + MARKER_SIZE / 2
         points.append((cx, cy))
