@@ -74,6 +74,8 @@ def main() -> None:
                 sys.exit(output_failed(exc))
             sys.exit(0)
     quick_start()
+    if sys.argv[1:2] == ["verify"]:
+        _verify_early(sys.argv[2:])
     from .cli import main as cli_main
 
     try:
@@ -82,6 +84,29 @@ def main() -> None:
     except SystemExit as exc:
         code = exc.code
     quick_exit(code)
+
+
+def _verify_early(args: list[str]) -> None:
+    """``sheetsmith verify ARGS``: start decoding its one photo now, before the command line library and the
+    rest of sheetsmith are imported (:func:`generator.photos.start_early`; ``verify`` starts it again, which
+    does nothing, if this finds nothing).  Only ``--json`` and ``--layout ID`` are known here: with anything
+    else that looks like an option, nothing is started."""
+    files: list[str] = []
+    it = iter(args)
+    for arg in it:
+        if arg == "--json" or arg.startswith("--layout="):
+            continue
+        if arg == "--layout":
+            next(it, None)
+        elif arg == "--":
+            files.extend(it)
+        elif arg.startswith("-"):
+            return
+        else:
+            files.append(arg)
+    from .photos import start_early
+
+    start_early(files)
 
 
 class _ClosedOutput(io.TextIOBase):
@@ -202,6 +227,10 @@ def keep_freed_memory() -> None:
     mallopt(m_trim_threshold, HEAP_TRIM_THRESHOLD)
 
 
+DISPOSABLE_THREAD = "sheetsmith-disposable"
+"""The name of a daemon thread whose work a finished command may drop (it writes nothing): not waited for at exit."""
+
+
 def quick_exit(code: object) -> None:
     """End the process with ``code`` (``SystemExit``'s: ``None`` is 0, a text is printed and is 1) without teardown.
 
@@ -210,7 +239,7 @@ def quick_exit(code: object) -> None:
     their objects, takes about 0.18 s of a 0.7 s render.  So the exit handlers run
     (temporary folders, worker pools), standard output and error are flushed, and
     ``os._exit`` ends the process.  While another thread still runs (the web server's),
-    the ordinary exit is taken instead, which waits for it.  Output that cannot be flushed
+    the ordinary exit is taken instead, which waits for it (a :data:`DISPOSABLE_THREAD` is not waited for).  Output that cannot be flushed
     ends the run as :func:`generator.cli.output_failed` says (1 for a closed pipe, else 2).
 
     Raises:
@@ -220,7 +249,7 @@ def quick_exit(code: object) -> None:
     import os
     import threading
 
-    if threading.active_count() > 1:
+    if any(t is not threading.current_thread() and t.is_alive() and t.name != DISPOSABLE_THREAD for t in threading.enumerate()):
         sys.exit(code)
     if code is None:
         code = 0

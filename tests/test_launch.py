@@ -54,6 +54,35 @@ def test_a_running_thread_is_waited_for(tmp_path):
     assert res.returncode == 0 and (tmp_path / "late.txt").read_text() == "done"
 
 
+def test_a_disposable_thread_is_not_waited_for(tmp_path):
+    # the photo decoded early (generator/reader/early.py) writes nothing: a finished command does not wait for it
+    code = ("import threading, time\n"
+            "from generator.launch import DISPOSABLE_THREAD, quick_exit\n"
+            "threading.Thread(target=time.sleep, args=(60,), name=DISPOSABLE_THREAD, daemon=True).start()\n"
+            "quick_exit(3)\n")
+    started = __import__("time").monotonic()
+    res = _python(code, tmp_path)
+    assert res.returncode == 3 and __import__("time").monotonic() - started < 30
+
+
+@pytest.mark.parametrize("args, started", [
+    (["ann.jpg"], ["ann.jpg"]),
+    (["--layout", "q-diamonds", "ann.jpg", "--json"], ["ann.jpg"]),
+    (["--layout=q-diamonds", "--", "-odd.jpg"], ["-odd.jpg"]),
+    (["ann.jpg", "bob.yaml"], ["ann.jpg", "bob.yaml"]),  # start_early picks the photo among them
+    (["--jsn", "ann.jpg"], None),  # an option not known here: typer will say what is wrong; nothing started
+    (["--help"], None),
+])
+def test_verify_starts_decoding_its_photo_from_the_command_line_alone(monkeypatch, args, started):
+    import generator.launch as launch
+    import generator.photos as photos
+
+    seen = []
+    monkeypatch.setattr(photos, "start_early", lambda files: seen.append(list(files)))
+    launch._verify_early(args)
+    assert seen == ([started] if started is not None else [])
+
+
 def test_the_console_script_keeps_codes_and_whole_output_through_a_pipe(tmp_path):
     listing = _script(["layouts", "--json"], tmp_path)
     assert listing.returncode == 0

@@ -405,6 +405,57 @@ def test_photos_and_a_typed_in_sheet_verify_as_one_game_through_the_command_line
     ]
 
 
+# --- one photo decoded while sheetsmith is imported (generator/reader/early.py) ---------------------------
+
+
+def test_a_photo_decoded_early_reads_exactly_as_one_decoded_in_turn(tmp_path, monkeypatch, photo, game):
+    import generator.reader.read as read
+    from generator.reader import read_photo
+    from generator.reader.early import read_early
+
+    path = tmp_path / "ann.jpg"
+    path.write_bytes(photo)
+    plain = read_photo(path, display="ann.jpg")
+    read_early(path, "ann.jpg")
+    monkeypatch.setattr(read, "load_photo", lambda *a, **k: pytest.fail("decoded in turn although decoded early"))
+    early = read_photo(path, display="ann.jpg")
+    assert_reads(early, game.sheets[0])
+    assert {k: v.ink for k, v in early.measurement.inks.items()} == {k: v.ink for k, v in plain.measurement.inks.items()}
+    # taken once: the next reading decodes in turn
+    monkeypatch.undo()
+    assert_reads(read_photo(path, display="ann.jpg"), game.sheets[0])
+
+
+def test_an_early_decoding_of_a_file_changed_since_is_not_used(tmp_path, photo):
+    import os
+
+    from generator.reader import early
+
+    path = tmp_path / "ann.jpg"
+    path.write_bytes(photo)
+    early.read_early(path, "ann.jpg")
+    early._PENDING[(str(path), "ann.jpg")].thread.join()
+    os.utime(path, ns=(1, 1))  # the photo replaced by another (only its time differs here)
+    assert early.take_early(path, "ann.jpg") is None
+    assert early.take_early(path, "ann.jpg") is None  # nothing was started for it any more
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_an_early_decoding_fails_with_the_message_of_one_in_turn(tmp_path):
+    from generator.reader.early import read_early, take_early
+
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a photo at all\n")
+    fifo = tmp_path / "f.jpg"
+    os.mkfifo(fifo)  # must not hang: the file's type is checked before a byte is read
+    for path in (text, fifo):
+        read_early(path, path.name)
+        with pytest.raises(PhotoError) as exc:
+            take_early(path, path.name)
+        assert exc.value.message == error_of(path)
+    assert take_early(tmp_path / "missing.jpg", "missing.jpg") is None  # nothing could be started
+
+
 # --- the reader's cache ---------------------------------------------------------------------------------
 
 

@@ -203,9 +203,15 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
 
     path = Path(path)
     display = display or display_path(path)
-    img = load_photo(path, display)
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    detections = detect_all_markers(gray)
+    from .early import take_early
+
+    early = take_early(path, display)  # decoded while sheetsmith was being imported (sheetsmith verify)
+    if early is not None:
+        img, gray, detections = early
+    else:
+        img = load_photo(path, display)
+        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        detections = detect_all_markers(gray)
     if two_sheets(detections):
         raise PhotoError(display, TWO_SHEETS)
     found = largest(detections)
