@@ -1,7 +1,8 @@
 """Benchmark: reading phone photos of filled All In sheets, one row per kind of fault.
 
 Run:  python benchmarks/bench_photos.py [--photos 300] [--per-family 40] [--hard 40] [--start 9000]
-                                        [--families shadow,glare] [--workers 2] [--keep DIR] [-v]
+                                        [--count nearly-empty=100 ...] [--families shadow,glare]
+                                        [--workers 2] [--keep DIR] [-v]
 
 Every photo is synthetic and seeded (``generator/reader/synth_families.py``,
 ``synth.py``, ``synth_camera.py``): a game simulated by the bots on a shipped
@@ -255,12 +256,22 @@ def main() -> None:
     ap.add_argument("--per-family", type=int, default=40, help="photos of every other family (default 40)")
     ap.add_argument("--hard", type=int, default=40, help="photos of the hard sweep (default 40, 10 per case)")
     ap.add_argument("--families", help="only these rows' families, comma-separated (e.g. shadow,glare,realistic)")
+    ap.add_argument("--count", action="append", default=[], metavar="FAMILY=N",
+                    help="photos of one family, over --photos, --per-family or --hard (repeatable): "
+                         "e.g. --count nearly-empty=100 for a row whose exact share must show 99 %%")
     ap.add_argument("--workers", type=int, default=2, help="processes making photos (default 2)")
     ap.add_argument("--keep", type=Path, help="keep the photos in this folder (and reuse them on the next run)")
     ap.add_argument("--start", type=int, default=0, help="first seed (tune below 9000, report from 9000)")
     ap.add_argument("--json", type=Path, help="also write every photo's result to this file")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every photo not read exactly")
     args = ap.parse_args()
+    families = {f for fams in ROWS.values() for f in fams}
+    counts: dict[str, int] = {}
+    for item in args.count:
+        fam, _, n = item.partition("=")
+        if fam not in families or not n.isdigit():
+            ap.error(f"--count {item}: give FAMILY=N, FAMILY one of {', '.join(sorted(families))}")
+        counts[fam] = int(n)
     console = Console(width=180)
     folder = str(args.keep) if args.keep else tempfile.mkdtemp(prefix="sheetsmith-photos-")
     os.makedirs(folder, exist_ok=True)
@@ -273,7 +284,9 @@ def main() -> None:
                 continue
             if fam == "heic" and not heic:
                 continue
-            if fam == "realistic":
+            if fam in counts:
+                n = counts[fam]
+            elif fam == "realistic":
                 n = args.photos
             elif fam.startswith("hard-"):
                 n = args.hard // len(fams) + (1 if k < args.hard % len(fams) else 0)

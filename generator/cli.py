@@ -488,6 +488,9 @@ def verify(
 
     Exit status: 0 all read and nothing wrong, 1 problems found (a rule broken, a written score
     that differs, an impossible sheet, a photo field that needs a person), 2 a file cannot be read."""
+    from .photos import start_early
+
+    start_early(files)  # one photo: decoded while the modules below are imported
     from .jobs import verify as verify_job
     from .names import shown
     from .photo_cli import PhotoBars, has_photos

@@ -62,6 +62,16 @@ def has_photos(paths: Sequence[str | Path]) -> bool:
     return any(looks_like_photo(p) for p in paths)
 
 
+def start_early(paths: Sequence[str | Path]) -> None:
+    """When ``paths`` hold exactly one photo (which :func:`read_photos` then reads in this process), start
+    decoding it in the background while the rest of sheetsmith is imported (:mod:`.reader.early`)."""
+    photos = [Path(p) for p in paths if looks_like_photo(p)]
+    if len(photos) == 1:
+        from .reader.early import read_early
+
+        read_early(photos[0], display_name(photos[0]))
+
+
 def worker_count(photos: int) -> int:
     """How many worker processes read ``photos`` photos: one per CPU this process may use, at most one per photo."""
     try:

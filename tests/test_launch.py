@@ -54,6 +54,35 @@ def test_a_running_thread_is_waited_for(tmp_path):
     assert res.returncode == 0 and (tmp_path / "late.txt").read_text() == "done"
 
 
+def test_a_disposable_thread_is_not_waited_for(tmp_path):
+    # the photo decoded early (generator/reader/early.py) writes nothing: a finished command does not wait for it
+    code = ("import threading, time\n"
+            "from generator.launch import DISPOSABLE_THREAD, quick_exit\n"
+            "threading.Thread(target=time.sleep, args=(60,), name=DISPOSABLE_THREAD, daemon=True).start()\n"
+            "quick_exit(3)\n")
+    started = __import__("time").monotonic()
+    res = _python(code, tmp_path)
+    assert res.returncode == 3 and __import__("time").monotonic() - started < 30
+
+
+@pytest.mark.parametrize("args, started", [
+    (["ann.jpg"], ["ann.jpg"]),
+    (["--layout", "q-diamonds", "ann.jpg", "--json"], ["ann.jpg"]),
+    (["--layout=q-diamonds", "--", "-odd.jpg"], ["-odd.jpg"]),
+    (["ann.jpg", "bob.yaml"], ["ann.jpg", "bob.yaml"]),  # start_early picks the photo among them
+    (["--jsn", "ann.jpg"], None),  # an option not known here: typer will say what is wrong; nothing started
+    (["--help"], None),
+])
+def test_verify_starts_decoding_its_photo_from_the_command_line_alone(monkeypatch, args, started):
+    import generator.launch as launch
+    import generator.photos as photos
+
+    seen = []
+    monkeypatch.setattr(photos, "start_early", lambda files: seen.append(list(files)))
+    launch._verify_early(args)
+    assert seen == ([started] if started is not None else [])
+
+
 def test_the_console_script_keeps_codes_and_whole_output_through_a_pipe(tmp_path):
     listing = _script(["layouts", "--json"], tmp_path)
     assert listing.returncode == 0
@@ -154,3 +183,43 @@ def test_standard_error_on_a_full_disk_leaves_the_exit_status_alone(module, tmp_
         pad = run("verify", "flip7-pad.yaml", "--json", cwd=REPO / "docs" / "examples")
         assert pad.returncode == 1 and json.loads(pad.stdout)["totals"]["Cy"] == 225
         assert run("layouts", "--json").returncode == 0
+
+
+_FAULTS = """
+import ctypes, resource, sys
+from generator import launch
+if sys.argv[1] == "tuned":
+    launch.keep_freed_memory()
+libc = ctypes.CDLL(None)
+libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+size = 24 << 20  # an array of a rectified page
+first = libc.malloc(size); ctypes.memset(first, 1, size); libc.free(first)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+again = libc.malloc(size); ctypes.memset(again, 1, size)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator")
+def test_a_short_process_reuses_the_memory_it_freed_and_a_server_keeps_the_default(tmp_path, monkeypatch):
+    # 24 MB freed and asked for again: fresh pages from the system (some 6,000 page faults), or the same pages
+    plain = int(subprocess.run([sys.executable, "-c", _FAULTS, "plain"], capture_output=True, text=True, check=True).stdout)
+    tuned = int(subprocess.run([sys.executable, "-c", _FAULTS, "tuned"], capture_output=True, text=True, check=True).stdout)
+    if plain < 1000:
+        pytest.skip(f"this system's allocator already reuses the memory ({plain} page faults)")
+    assert tuned < plain / 10
+    # the console script tunes a command's process, not a long-running one's
+    import gc
+
+    import generator.launch as launch
+
+    calls = []
+    monkeypatch.setattr(launch, "keep_freed_memory", lambda: calls.append(True))
+    monkeypatch.setattr(gc, "set_threshold", lambda *a: None)  # (the test process keeps its own)
+    for argv, tuned_ in ((["sheetsmith", "verify", "ann.jpg"], True), (["sheetsmith", "serve", "--port", "0"], False),
+                         (["sheetsmith", "watch", "layouts/q-diamonds.yaml"], False)):
+        calls.clear()
+        monkeypatch.setattr(sys, "argv", argv)
+        launch.quick_start()
+        assert calls == ([True] if tuned_ else [])

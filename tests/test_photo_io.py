@@ -405,6 +405,57 @@ def test_photos_and_a_typed_in_sheet_verify_as_one_game_through_the_command_line
     ]
 
 
+# --- one photo decoded while sheetsmith is imported (generator/reader/early.py) ---------------------------
+
+
+def test_a_photo_decoded_early_reads_exactly_as_one_decoded_in_turn(tmp_path, monkeypatch, photo, game):
+    import generator.reader.read as read
+    from generator.reader import read_photo
+    from generator.reader.early import read_early
+
+    path = tmp_path / "ann.jpg"
+    path.write_bytes(photo)
+    plain = read_photo(path, display="ann.jpg")
+    read_early(path, "ann.jpg")
+    monkeypatch.setattr(read, "load_photo", lambda *a, **k: pytest.fail("decoded in turn although decoded early"))
+    early = read_photo(path, display="ann.jpg")
+    assert_reads(early, game.sheets[0])
+    assert {k: v.ink for k, v in early.measurement.inks.items()} == {k: v.ink for k, v in plain.measurement.inks.items()}
+    # taken once: the next reading decodes in turn
+    monkeypatch.undo()
+    assert_reads(read_photo(path, display="ann.jpg"), game.sheets[0])
+
+
+def test_an_early_decoding_of_a_file_changed_since_is_not_used(tmp_path, photo):
+    import os
+
+    from generator.reader import early
+
+    path = tmp_path / "ann.jpg"
+    path.write_bytes(photo)
+    early.read_early(path, "ann.jpg")
+    early._PENDING[(str(path), "ann.jpg")].thread.join()
+    os.utime(path, ns=(1, 1))  # the photo replaced by another (only its time differs here)
+    assert early.take_early(path, "ann.jpg") is None
+    assert early.take_early(path, "ann.jpg") is None  # nothing was started for it any more
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_an_early_decoding_fails_with_the_message_of_one_in_turn(tmp_path):
+    from generator.reader.early import read_early, take_early
+
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a photo at all\n")
+    fifo = tmp_path / "f.jpg"
+    os.mkfifo(fifo)  # must not hang: the file's type is checked before a byte is read
+    for path in (text, fifo):
+        read_early(path, path.name)
+        with pytest.raises(PhotoError) as exc:
+            take_early(path, path.name)
+        assert exc.value.message == error_of(path)
+    assert take_early(tmp_path / "missing.jpg", "missing.jpg") is None  # nothing could be started
+
+
 # --- the reader's cache ---------------------------------------------------------------------------------
 
 
@@ -456,6 +507,52 @@ def test_a_changed_layout_file_is_a_cache_miss(tmp_path, monkeypatch):
     mine.write_bytes(src.read_bytes().replace(b"bonus: 3", b"bonus: 5", 1))
     assert sheet_key("q-diamonds", mine, "a4") != a
     assert sheet_key("q-diamonds", None, "a4") is None  # a layout without a file is not cached
+
+
+def test_the_cache_folder_keeps_the_newest_entries_within_its_file_and_byte_bounds(tmp_path, monkeypatch):
+    import os
+
+    import generator.reader.cache as cache
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
+    monkeypatch.setattr(cache, "MAX_BYTES", 2500)
+    for k in range(5):  # 1000 bytes each, written one after another (mtimes 1, 2, ... s)
+        cache._store(folder, f"scene-{k}.pickle", bytes(1000))
+        os.utime(folder / f"scene-{k}.pickle", (k + 1, k + 1))
+    # the byte bound (2500) keeps two of 1000 bytes, the newest; the file bound (3) alone would keep three
+    cache._store(folder, "template-new.npy", bytes(1000))
+    assert sorted(p.name for p in folder.iterdir()) == ["scene-4.pickle", "template-new.npy"]
+    # one entry larger than the whole bound is still kept (the newest is never removed)
+    cache._store(folder, "template-big.npy", bytes(4000))
+    assert [p.name for p in folder.iterdir()] == ["template-big.npy"]
+
+
+def test_a_damaged_or_foreign_template_entry_is_rendered_anew(tmp_path, monkeypatch):
+    import generator.reader.cache as cache
+
+    monkeypatch.setenv("SHEETSMITH_CACHE", str(tmp_path / "cache"))
+    src = Path(resolve_layout("q-diamonds"))
+    page = np.full((6, 4, 3), 200, np.uint8)
+    key = ("q-diamonds", src, "abc", "a4")
+    assert cache.cached_template(key, 8.0, lambda: page) is page  # a miss: rendered, and kept
+    (entry,) = (tmp_path / "cache").iterdir()
+    assert entry.suffix == ".npy"
+    kept = cache.cached_template(key, 8.0, lambda: pytest.fail("rendered again"))
+    assert kept.dtype == np.uint8 and (kept == page).all()
+    for bad in (b"not numpy at all", _npy(np.zeros((6, 4), np.float32)), _npy(np.zeros((2, 2), object))):
+        entry.write_bytes(bad)  # garbage, another array's shape and type, an array of Python objects (never unpickled)
+        again = np.full((6, 4, 3), 7, np.uint8)
+        assert cache.cached_template(key, 8.0, lambda: again) is again
+
+
+def _npy(arr: np.ndarray) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    np.save(buf, arr, allow_pickle=True)
+    return buf.getvalue()
 
 
 def test_a_large_jpeg_is_decoded_at_reduced_size_and_reads_the_same(tmp_path, photo, game):

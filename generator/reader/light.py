@@ -131,6 +131,41 @@ def brightest_channel(img: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(cv2.extractChannel(img, 0), cv2.extractChannel(img, 1)), cv2.extractChannel(img, 2))
 
 
+_SEEN: dict[tuple, tuple] = {}
+
+
+def _paper_seen(template_rgb: np.ndarray, lw: int, lh: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`estimate_light` takes from the blank template alone, at ``(lw, lh)`` pixels: the template
+    (BGR float32, 0–1), where paper is measured (bool), how far the 9 mm closing can be trusted there (0–1), and
+    where enough paper is seen to look for a shadow's edge (bool).  Kept for the last few templates (the same
+    template object serves every photo of its sheet: :func:`generator.reader.marks.blank_page`)."""
+    import cv2
+
+    key = (id(template_rgb), template_rgb.shape, lw, lh)
+    hit = _SEEN.get(key)
+    if hit is not None and hit[0] is template_rgb:
+        return hit[1:]
+    tpl = cv2.resize(template_rgb[:, :, ::-1], (lw, lh), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    # paper is measured where the template is (nearly) white or pale, a little away from darker print
+    # (its edges are blurred differently in the photo); elsewhere the closing fills it in from around
+    valid = cv2.erode((brightest_channel(tpl) >= 0.8).astype(np.uint8), _disk(3)).astype(bool)
+    # a knot of print wider than the closing (a reward badge, its icon and a space's suits side by side) leaves
+    # only a few paper pixels, dimmed by the print's blur and the marks: there the paper is taken from a wider closing
+    # (the closing's value at a point comes from every point of the disc around it: the least paper any of them sees)
+    big = _disk(int(9 * LIGHT_PPM))
+    seen_share = cv2.filter2D(valid.astype(np.float32), -1, big.astype(np.float32) / float(big.sum()),
+                              borderType=cv2.BORDER_REPLICATE)
+    trust = np.clip((cv2.erode(seen_share, big) - SPARSE_PAPER) / SPARSE_RAMP, 0.0, 1.0)
+    # (not where the paper is hardly seen: a marker, the sheet code; the brightness there is guessed)
+    seen = cv2.blur(valid.astype(np.float32), (int(4 * LIGHT_PPM) + 1,) * 2) > 0.25
+    for arr in (tpl, valid, trust, seen):
+        arr.setflags(write=False)
+    _SEEN[key] = (template_rgb, tpl, valid, trust, seen)
+    while len(_SEEN) > 4:
+        _SEEN.pop(next(iter(_SEEN)), None)
+    return tpl, valid, trust, seen
+
+
 def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origin: tuple[float, float]) -> Light:
     """The paper's brightness over a rectified region (see the module docstring).
 
@@ -144,39 +179,29 @@ def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origi
     h, w = rect.shape[:2]
     lw, lh = max(4, int(round(w / ppm * LIGHT_PPM))), max(4, int(round(h / ppm * LIGHT_PPM)))
     small = cv2.resize(rect, (lw, lh), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
-    tpl = cv2.resize(template_rgb[:, :, ::-1], (lw, lh), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
     clipped = (brightest_channel(rect) >= int(SATURATED * 255)).astype(np.float32)
     saturated = cv2.resize(clipped, (lw, lh), interpolation=cv2.INTER_AREA)
-    # paper is measured where the template is (nearly) white or pale, a little away from darker print
-    # (its edges are blurred differently in the photo); elsewhere the closing fills it in from around
-    valid = cv2.erode((tpl.max(axis=2) >= 0.8).astype(np.uint8), _disk(3)).astype(bool)
+    tpl, valid, trust, seen = _paper_seen(template_rgb, lw, lh)
     ratio = np.where(valid[..., None], small / np.maximum(tpl, 0.8), 0).astype(np.float32)
     fine = cv2.medianBlur(ratio, 5)  # thin strokes and noise go, edges stay
     big = _disk(int(9 * LIGHT_PPM))
     closed = cv2.erode(cv2.dilate(fine, big), big)
-    # a knot of print wider than the closing (a reward badge, its icon and a space's suits side by side) leaves
-    # only a few paper pixels, dimmed by the print's blur and the marks: there the paper is taken from a wider closing
-    # (the closing's value at a point comes from every point of the disc around it: the least paper any of them sees)
-    seen_share = cv2.filter2D(valid.astype(np.float32), -1, big.astype(np.float32) / float(big.sum()),
-                              borderType=cv2.BORDER_REPLICATE)
-    trust = np.clip((cv2.erode(seen_share, big) - SPARSE_PAPER) / SPARSE_RAMP, 0.0, 1.0)
     if float(trust.min()) < 1.0:
         wider = _disk(int(KNOT_MM * LIGHT_PPM))
         closed_wide = cv2.erode(cv2.dilate(fine, wider), wider)
         closed = (trust[..., None] * closed + (1.0 - trust[..., None]) * closed_wide).astype(np.float32)
-    hole = closed.max(axis=2) < 0.3 * max(float(np.median(closed.max(axis=2))), 1e-3)
+    top = brightest_channel(closed)
+    hole = top < 0.3 * max(float(np.median(top)), 1e-3)
     if hole.any():  # wider than 9 mm without paper (a marker, the code): the brightest within 15 mm
         wide = cv2.dilate(closed, _disk(int(15 * LIGHT_PPM)))
         closed[hole] = wide[hole]
     paper_small = cv2.GaussianBlur(closed, (0, 0), 1.0 * LIGHT_PPM)
-    level = paper_small.max(axis=2)
+    level = brightest_channel(paper_small)
     typical = float(np.median(level))
     # hard shadow edges: a big change of log brightness within 2 mm
     log = np.log(np.maximum(level, 1e-3))
     k = _disk(int(2 * LIGHT_PPM) + 1)
     step = cv2.dilate(log, k) - cv2.erode(log, k)
-    # (not where the paper is hardly seen: a marker, the sheet code; the brightness there is guessed)
-    seen = cv2.blur(valid.astype(np.float32), (int(4 * LIGHT_PPM) + 1,) * 2) > 0.25
     edge = ((step > EDGE_STEP) & seen).astype(np.uint8)
     if edge.any():
         edge = _long_edges(edge)

@@ -137,7 +137,7 @@ def template(scene: Scene, key: tuple, ppm: float = PPM) -> np.ndarray:
     return _TEMPLATES[k]
 
 
-_DARKNESS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+_DARKNESS: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 """The template's darkness over a measured region, by template, region and colour softness (the same for
 photos of one sheet taken alike)."""
 
@@ -312,7 +312,7 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict
     margin = 2.0
     points, sig_px, sig_mm = [], [], []
 
-    sigmas = np.round(np.arange(0.0, 1.2501, 0.05), 3)
+    sigmas = [float(v) for v in np.round(np.arange(0.0, 1.2501, 0.05), 3)]
 
     for mid in list(fit.found):
         _, x, y = boxes[mid]
@@ -329,10 +329,17 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict
         g_var = float(g @ g) / g.size
         # least squares of photo = a * model + b, in closed form, for every blur at once: what is left of
         # the photo's variance; the best tenth of a millimetre, then the best twentieth beside it
-        models, var = _ideal_markers(mid, tuple(sigmas), ppm, margin)
-        cov = models @ g / g.size
-        misfit = g_var - cov * cov / np.maximum(var, 1e-12)
+        # (the models are made only for the blurs looked at: a fresh process makes each one once)
+        misfit = {}
+
+        def fit_at(idx: list[int]) -> None:
+            models, var = _ideal_markers(mid, tuple(sigmas[i] for i in idx), ppm, margin)
+            cov = models @ g / g.size
+            misfit.update(zip(idx, g_var - cov * cov / np.maximum(var, 1e-12)))
+
+        fit_at(list(range(0, len(sigmas) - 1, 2)))
         coarse = min(range(0, len(sigmas) - 1, 2), key=lambda i: misfit[i])
+        fit_at([i for i in (coarse - 1, coarse + 1) if 0 <= i < len(sigmas)])
         best = float(sigmas[min((i for i in (coarse - 1, coarse, coarse + 1) if 0 <= i < len(sigmas)), key=lambda i: misfit[i])])
         cx, cy = x + MARKER_SIZE / 2, y + MARKER_SIZE / 2
         points.append((cx, cy))
@@ -408,6 +415,44 @@ def _bbox(targets: list[MarkTarget], pad: float) -> tuple[float, float, float, f
     )
 
 
+def _page_region(scene: Scene, ppm: float) -> tuple[float, float, float, float]:
+    """The page region (x0, y0, x1, y1) mm that :func:`measure` rectifies: every target and anchor with room
+    to search around them, its top-left corner on the template's pixel grid at ``ppm``."""
+    groups = _groups(scene)
+    all_targets = [t for g, a in groups.values() for t in g + a]
+    x0, y0, x1, y1 = _bbox(all_targets, SEARCH_MM + 4.0)
+    x0, y0, x1, y1 = max(0.0, x0), max(0.0, y0), min(scene.width, x1), min(scene.height, y1)
+    # (NumPy float64 corners, as before: rectify() then builds its sample positions in float64)
+    return np.floor(x0 * ppm) / ppm, np.floor(y0 * ppm) / ppm, x1, y1
+
+
+def blank_page(scene: Scene, template_key: tuple, photo_ppm: float, ppm: float = PPM) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The blank sheet over :func:`measure`'s page region at ``ppm`` pixels per mm, as a photo of
+    ``photo_ppm`` pixels per page mm would show it: the template (RGB ``uint8``, ``(h, w, 3)``) and its
+    darkness and luminance darkness (:func:`template_darkness`, float32 ``(h, w)``).
+
+    Kept for the process (a few pages): a photo's reading may make them in a thread while the
+    grid is being fitted (:func:`generator.reader.read.read_photo`) and :func:`measure` then finds them.
+    """
+    x0, y0, x1, y1 = _page_region(scene, ppm)
+    w, h = int(round((x1 - x0) * ppm)), int(round((y1 - y0) * ppm))  # as rectify() sizes it
+    # colour in a photo is softer than brightness (Bayer sensor, JPEG 4:2:0): about two photo pixels
+    chroma = round(max(2.0 / max(photo_ppm, 1e-6), 0.2) * ppm * 4) / 4
+    key = (template_key, ppm, x0, y0, w, h, chroma)
+    hit = _DARKNESS.get(key)
+    if hit is None:
+        full = template(scene, template_key, ppm)
+        oy, ox = int(round(y0 * ppm)), int(round(x0 * ppm))
+        crop = np.full((h, w, 3), 255, np.uint8)
+        sub = full[oy:oy + h, ox:ox + w]
+        crop[: sub.shape[0], : sub.shape[1]] = sub
+        hit = (crop, *template_darkness(crop, chroma))
+        _DARKNESS[key] = hit
+        while len(_DARKNESS) > 4:
+            _DARKNESS.pop(next(iter(_DARKNESS)), None)
+    return hit
+
+
 def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, ppm: float = PPM, *, blur: BlurField | None = None,
             grid=None) -> Measurement:
     """Measure the ink in every mark target of ``scene`` on the photo ``img`` (BGR uint8).
@@ -426,20 +471,11 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
     import cv2
 
     groups = _groups(scene)
-    all_targets = [t for g, a in groups.values() for t in g + a]
-    pad = SEARCH_MM + 4.0
-    W, H = scene.width, scene.height
-    x0, y0, x1, y1 = _bbox(all_targets, pad)
-    x0, y0, x1, y1 = max(0.0, x0), max(0.0, y0), min(W, x1), min(H, y1)
-    # page region at ppm, aligned to the template's pixel grid
-    x0, y0 = np.floor(x0 * ppm) / ppm, np.floor(y0 * ppm) / ppm
-    rect = rectify(img, fit, (x0, y0, x1, y1), ppm)
-    full = template(scene, template_key, ppm)
-    oy, ox = int(round(y0 * ppm)), int(round(x0 * ppm))
+    region = _page_region(scene, ppm)
+    x0, y0, x1, y1 = region
+    rect = rectify(img, fit, region, ppm)
     h, w = rect.shape[:2]
-    crop = np.full((h, w, 3), 255, np.uint8)
-    sub = full[oy:oy + h, ox:ox + w]
-    crop[: sub.shape[0], : sub.shape[1]] = sub
+    crop, tD, tL = blank_page(scene, template_key, fit.px_per_mm, ppm)
     light = estimate_light(rect, crop, ppm, (x0, y0))
     flat = np.divide(rect, np.float32(255.0), dtype=np.float32)
     np.divide(flat, np.maximum(light.paper, np.float32(0.05)), out=flat)
@@ -448,14 +484,6 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
     L = 1.0 - cv2.min(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY), 1.0)
     field_ = blur if blur is not None else measure_blur(img, fit, ppm)
     blur = field_.median
-    # colour in a photo is softer than brightness (Bayer sensor, JPEG 4:2:0): about two photo pixels
-    chroma = round(max(2.0 / max(fit.px_per_mm, 1e-6), 0.2) * ppm * 4) / 4
-    key = (template_key, ppm, x0, y0, w, h, chroma)
-    if key not in _DARKNESS:
-        _DARKNESS[key] = template_darkness(crop, chroma)
-        while len(_DARKNESS) > 4:
-            _DARKNESS.pop(next(iter(_DARKNESS)))
-    tD, tL = _DARKNESS[key]
     s_px = max(blur, 0.05) * ppm
     tDb = cv2.GaussianBlur(tD, (0, 0), s_px)
     tLb = cv2.GaussianBlur(tL, (0, 0), s_px)

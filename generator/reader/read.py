@@ -20,6 +20,7 @@ circles, chips spent the ticked boxes under them.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -27,6 +28,7 @@ import numpy as np
 
 from ..cards import Card, parse_card
 from ..errors import InputError
+from ..launch import DISPOSABLE_THREAD
 from ..layout.allin import AllInLayout
 from ..layout.grid import Coord, cell_name
 from ..paper import Paper
@@ -39,7 +41,7 @@ from .errors import PhotoError
 from .image import load_photo
 from .markers import SheetFit, detect_all_markers, fit_sheet, largest, outside_sides, two_sheets
 from .gridfit import GridFit, fit_grid
-from .marks import PPM, Measurement, measure, measure_blur, shrink, template
+from .marks import PPM, Measurement, blank_page, measure, measure_blur, shrink, template
 
 MIN_PX_PER_MM = 1.9
 """Below this many photo pixels per page millimetre the marks are too small to read."""
@@ -203,9 +205,15 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
 
     path = Path(path)
     display = display or display_path(path)
-    img = load_photo(path, display)
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    detections = detect_all_markers(gray)
+    from .early import take_early
+
+    early = take_early(path, display)  # decoded while sheetsmith was being imported (sheetsmith verify)
+    if early is not None:
+        img, gray, detections = early
+    else:
+        img = load_photo(path, display)
+        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        detections = detect_all_markers(gray)
     if two_sheets(detections):
         raise PhotoError(display, TWO_SHEETS)
     found = largest(detections)
@@ -281,8 +289,12 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
     key = (lay.id, lay.source, digest, fit.paper.id)
     # the grid fitted on its own print: right where the screen is folded up or the sheet curls
     scale = sfit.px_per_mm / fit.px_per_mm
-    grid = fit_grid(src, sfit, scene, template(scene, key), PPM, blur,
-                    markers={i: c * scale for i, c in found.items() if i in printed})
+    page = template(scene, key)
+    # the blank page's darkness (0.1 s, nearly all in OpenCV) is made beside the grid's fitting
+    ahead = threading.Thread(target=_blank_page_ahead, args=(scene, key, sfit.px_per_mm), name=DISPOSABLE_THREAD, daemon=True)
+    ahead.start()
+    grid = fit_grid(src, sfit, scene, page, PPM, blur, markers={i: c * scale for i, c in found.items() if i in printed})
+    ahead.join()
     if not any(a.used for a in grid.anchors.values()) and fit.residual_mm > MAX_RESIDUAL_MM:
         raise PhotoError(
             display,
@@ -312,6 +324,15 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
         layout_ref=layout or lay.id,
         preview=preview,
     )
+
+
+def _blank_page_ahead(scene: Scene, key: tuple, photo_ppm: float) -> None:
+    """:func:`.marks.blank_page`, made ahead for :func:`.marks.measure` (which makes it itself if this fails, or if
+    the grid's fit changes the photo's scale enough to ask for another)."""
+    try:
+        blank_page(scene, key, photo_ppm)
+    except Exception:  # measure() meets it again, in the reading's own thread
+        pass
 
 
 TWO_SHEETS = "two sheets in one photo: take one photo per sheet"
