@@ -575,3 +575,31 @@ def test_a_large_jpeg_is_decoded_at_reduced_size_and_reads_the_same(tmp_path, ph
     # a 12 MP photo is always decoded whole
     small = cv2.imencode(".jpg", cv2.resize(img, (4000, 3000)))[1].tobytes()
     assert _reduction(small, 4000, 3000) == 1
+
+
+def test_several_photos_start_the_workers_fork_server_early_and_one_photo_its_decoding(tmp_path, monkeypatch):
+    import sys
+    from multiprocessing import forkserver
+
+    import generator.photos as photos
+    import generator.reader.early as early
+
+    a, b, sheet = tmp_path / "ann.jpg", tmp_path / "bob.jpg", tmp_path / "cy.yaml"
+    for p in (a, b, sheet):
+        p.write_bytes(b"")
+    calls = []
+    # the fork server is told nothing of this process's main module (it would import it: the whole command line)
+    monkeypatch.setattr(forkserver, "ensure_running", lambda: calls.append(sys.modules["__main__"].__dict__.get("__spec__")))
+    monkeypatch.setattr(early, "read_early", lambda path, display: calls.append(("decode", Path(path).name, display)))
+    if photos._context().get_start_method() != "forkserver":
+        pytest.skip("no fork server on this system (workers are spawned)")
+    monkeypatch.setattr(photos, "worker_count", lambda n: min(n, 2))
+    photos.start_early([a, b, sheet])
+    assert calls == [None]
+    calls.clear()
+    photos.start_early([a, sheet])  # one photo: decoded in this process
+    assert calls == [("decode", "ann.jpg", photos.display_name(a))]
+    calls.clear()
+    monkeypatch.setattr(photos, "worker_count", lambda n: 1)  # one CPU: the photos are read one after another here
+    photos.start_early([a, b])
+    assert calls == []
