@@ -262,3 +262,17 @@ def test_on_a_sheet_without_spent_ticks_a_blank_boxs_noise_is_blank_and_a_light_
     assert spent.value is None and "spent boxes 1 unclear" in uncertain["chips.spent"]
     _, _, spent, uncertain = read(measured(cards, 1, 1, ink={("chip_spent", "1", ""): 0.15}, peak={("chip_spent", "1", ""): 0.15}))
     assert spent.value == 1 and uncertain == {}
+
+
+def test_in_a_soft_photo_a_rubbed_out_spent_tick_as_dark_as_two_thirds_of_the_others_is_not_counted():
+    """Chips spent 9 in a soft photo (blur 0.5 mm, a 1920 × 1080 photo of an A4 sheet): a tenth tick rubbed out keeps
+    0.69 of a tick's ink and 0.71 of its strokes (the photo's blur hides the eraser's smear).  Both are above the
+    sharp-photo share 0.62, but in a photo 0.2 mm softer than 0.3 mm the share is 0.62 + 0.5 × 0.2 = 0.72: unsure,
+    never a tenth chip spent.  A light real tick there (ink 0.68, its strokes 0.8 of the others') still counts."""
+    cards = cards_of(12)
+    box = ("chip_spent", "10", "")
+    _, _, spent, uncertain = read(measured(cards, 10, 9, ink={box: 0.69 * SPENT}, peak={box: 0.71 * SPENT}, blur=0.5))
+    assert spent.value is None and spent.unsure == [10] and spent.marked == list(range(1, 10))
+    assert "spent boxes 10 unclear" in uncertain["chips.spent"]
+    _, _, spent, uncertain = read(measured(cards, 10, 10, ink={box: 0.68 * SPENT}, peak={box: 0.8 * SPENT}, blur=0.5))
+    assert spent.value == 10 and "chips.spent" not in uncertain

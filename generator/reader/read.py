@@ -579,7 +579,8 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         earned = CountReading(None, 0.0, hidden_e, earned.marked, earned.unsure)
         hidden_s = hidden_s or "the chip circles above the spent boxes cannot be read"
     pb, ps, pm = _levels("spent", [v for _, v, _ in chips_s])
-    spent = _count(_light_decisions(chips_s, pb, ps, pm, LIGHT["spent"], STROKE_LIGHT["spent"], STROKE_SURE["spent"]), "spent boxes")
+    spent_light = min(LIGHT_SOFT_CAP, LIGHT["spent"] + LIGHT_SOFT["spent"] * max(0.0, m.blur_mm - SOFT_MM))
+    spent = _count(_light_decisions(chips_s, pb, ps, pm, spent_light, STROKE_LIGHT["spent"], STROKE_SURE["spent"]), "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
     if hidden_s:
         spent = CountReading(None, 0.0, hidden_s, spent.marked, spent.unsure)
@@ -594,6 +595,18 @@ of its kind and its darkest strokes are below this share of the sheet's own stro
 alone are (a rubbed-out mark smeared over its box can hold as much ink as a light tick): what
 an eraser leaves (15–60 % of the graphite) is lighter than every mark the same hand made.  A tick that
 mostly misses its box still has strokes as dark as the others; a rubbed-out one does not."""
+
+LIGHT_SOFT = {"spent": 0.5}
+"""How much the too-light share (:data:`LIGHT`, ink and strokes both) of a spent tick widens per mm of blur beyond
+:data:`SOFT_MM` (up to :data:`LIGHT_SOFT_CAP`).  In a sharp photo a rubbed-out tick's strokes show the eraser's
+smear and fall well under the sheet's own; in a soft one the photo's blur hides that smear, and what is left
+(up to 60 % of the graphite, plus the smudge and the photo's noise, which lift a faint mark's measures more than a
+dark one's) reaches 0.71 of the sheet's ticks in ink and strokes alike (a 1920 × 1080 photo, blur 0.5 mm, of a
+tuning seed), while the lightest real ticks there keep one of the two above about 0.72.  A light real tick caught
+by the wider share is unsure, flagged: never a rubbed-out tick counted."""
+
+LIGHT_SOFT_CAP = 0.75
+"""The too-light share never widens past this (a real tick's ink or strokes stay above it)."""
 
 SOFT_MM = 0.3
 """In a photo softer than this (blur sigma, mm on the page; a pen's stroke is 0.3–0.5 mm wide) a circle's ring ink
