@@ -146,6 +146,8 @@ def _read_one(job: tuple, report: Progress):
         report(index, "failed")
         return PhotoFailure(path, display, tuple(exc.problems))
     reading.preview = None  # drawn into .annotated; not sent back from a worker (3 MB)
+    if hasattr(reading, "canvas"):
+        reading.canvas = None
     report(index, "done")
     return reading
 

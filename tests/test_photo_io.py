@@ -603,3 +603,15 @@ def test_several_photos_start_the_workers_fork_server_early_and_one_photo_its_de
     monkeypatch.setattr(photos, "worker_count", lambda n: 1)  # one CPU: the photos are read one after another here
     photos.start_early([a, b])
     assert calls == []
+
+
+def test_work_done_ahead_gives_its_value_or_none_when_it_failed():
+    import threading
+
+    from generator.launch import DISPOSABLE_THREAD
+    from generator.reader.early import Ahead
+
+    names = []
+    ok = Ahead(lambda a, b: names.append(threading.current_thread().name) or a * b, 6, 7)
+    assert ok.result() == 42 and names == [DISPOSABLE_THREAD]  # made in a thread a finished command need not wait for
+    assert Ahead(lambda: 1 / 0).result() is None  # the caller then does the work itself and meets the error

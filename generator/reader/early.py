@@ -1,4 +1,5 @@
-"""Decoding the one photo of a ``sheetsmith verify`` while the rest of sheetsmith is still being imported.
+"""Work done ahead, in background threads: the one photo of a ``sheetsmith verify`` decoded while the rest of
+sheetsmith is still being imported (:func:`read_early`), and parts of a reading made beside others (:class:`Ahead`).
 
 A fresh ``sheetsmith verify photo.jpg`` spends about 0.35 s importing the layouts, the
 rules and the reader before it opens the photo; decoding a 12 MP JPEG and finding its
@@ -98,4 +99,29 @@ def take_early(path: str | Path, display: str) -> tuple | None:
     return early.result
 
 
-__all__ = ["read_early", "take_early"]
+class Ahead:
+    """``fn(*args)`` run in a daemon thread (:data:`~generator.launch.DISPOSABLE_THREAD`: it writes nothing), while
+    the calling thread does other work; for work done mostly inside OpenCV, NumPy or Pillow, which let Python
+    run meanwhile.  :meth:`result` waits for it.
+    """
+
+    def __init__(self, fn, *args):
+        self._fn, self._args = fn, args
+        self._value = None
+        self._failed = False
+        self._thread = threading.Thread(target=self._run, name=DISPOSABLE_THREAD, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._value = self._fn(*self._args)
+        except BaseException:  # the caller does the work itself, and meets the error in its own thread
+            self._failed = True
+
+    def result(self):
+        """The value ``fn`` returned, or ``None`` when it raised (the caller then does the work itself)."""
+        self._thread.join()
+        return None if self._failed else self._value
+
+
+__all__ = ["Ahead", "read_early", "take_early"]

@@ -172,8 +172,12 @@ def annotated_png(reading: PhotoReading, *, ppm: float = 4.0) -> bytes:
     from PIL import ImageDraw
 
     paper = reading.paper
-    img_bgr = reading.preview if reading.preview is not None and abs(reading.preview_ppm - ppm) < 1e-9 else _photo_page(reading, ppm)
-    base, page_size, col_w = annotation_canvas(img_bgr, ppm)
+    if reading.canvas is not None and abs(reading.preview_ppm - ppm) < 1e-9:
+        ground, page_size, col_w = reading.canvas
+        base = ground.copy()  # (drawn on: the reading's own stays blank)
+    else:
+        img_bgr = reading.preview if reading.preview is not None and abs(reading.preview_ppm - ppm) < 1e-9 else _photo_page(reading, ppm)
+        base, page_size, col_w = annotation_canvas(img_bgr, ppm)
     draw = ImageDraw.Draw(base, "RGBA")
     green, red, orange, ink = (0, 140, 60), (210, 30, 30), (230, 120, 0), (20, 20, 20)
     marks = {(t.kind, t.owner, t.key): t for t in reading.scene.marks}

@@ -20,7 +20,6 @@ circles, chips spent the ticked boxes under them.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -28,7 +27,6 @@ import numpy as np
 
 from ..cards import Card, parse_card
 from ..errors import InputError
-from ..launch import DISPOSABLE_THREAD
 from ..layout.allin import AllInLayout
 from ..layout.grid import Coord, cell_name
 from ..paper import Paper
@@ -37,6 +35,7 @@ from ..rules.allin_sheet import FilledSheet
 from ..scene import Scene
 from ..sheets.allin import SHEET_FORMAT, SheetCode, build_allin_sheet, code_box, geometry_hash
 from .code import CodeReading, read_code
+from .early import Ahead, take_early
 from .errors import PhotoError
 from .image import load_photo
 from .markers import SheetFit, detect_all_markers, fit_sheet, largest, outside_sides, two_sheets
@@ -145,6 +144,8 @@ class PhotoReading:
     preview: np.ndarray | None = field(default=None, repr=False)
     """The whole page straightened at ``preview_ppm`` pixels per mm (BGR), for the annotated picture."""
     preview_ppm: float = 4.0
+    canvas: tuple | None = field(default=None, repr=False)
+    """The annotated picture's canvas made from :attr:`preview` (:func:`.output.annotation_canvas`), or ``None``."""
     annotated: bytes | None = field(default=None, repr=False)
     """The annotated picture (PNG bytes), once drawn (:func:`generator.photos.read_photos` draws it)."""
 
@@ -205,8 +206,6 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
 
     path = Path(path)
     display = display or display_path(path)
-    from .early import take_early
-
     early = take_early(path, display)  # decoded while sheetsmith was being imported (sheetsmith verify)
     if early is not None:
         img, gray, detections = early
@@ -290,23 +289,22 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
     # the grid fitted on its own print: right where the screen is folded up or the sheet curls
     scale = sfit.px_per_mm / fit.px_per_mm
     page = template(scene, key)
-    # the blank page's darkness (0.1 s, nearly all in OpenCV) is made beside the grid's fitting
-    ahead = threading.Thread(target=_blank_page_ahead, args=(scene, key, sfit.px_per_mm), name=DISPOSABLE_THREAD, daemon=True)
-    ahead.start()
+    # the blank page's darkness (0.1 s, nearly all in OpenCV) is made beside the grid's fitting (measure() makes it
+    # itself if this failed, or if the grid's fit changes the photo's scale enough to ask for another)
+    darkness = Ahead(blank_page, scene, key, sfit.px_per_mm)
     grid = fit_grid(src, sfit, scene, page, PPM, blur, markers={i: c * scale for i, c in found.items() if i in printed})
-    ahead.join()
+    darkness.result()
     if not any(a.used for a in grid.anchors.values()) and fit.residual_mm > MAX_RESIDUAL_MM:
         raise PhotoError(
             display,
             f"the markers do not fit one flat sheet (off by {fit.residual_mm:.1f} mm): lay the sheet flat and take the photo again",
         )
     sfit = grid.fit
+    picture = Ahead(_picture_ground, src, sfit)  # the annotated picture's ground, made beside the measuring
     m = measure(src, sfit, scene, key, blur=blur_field, grid=grid)
     cells, earned, spent = decide(lay, m)
-    from .marks import rectify
-
     fit = replace(sfit, homography=np.diag([1 / scale, 1 / scale, 1.0]) @ sfit.homography, px_per_mm=sfit.px_per_mm / scale)
-    preview = rectify(src, sfit, (0.0, 0.0, fit.paper.width, fit.paper.height), 4.0, border=(150, 150, 150))
+    preview, canvas = picture.result() or _picture_ground(src, sfit)
     return PhotoReading(
         path=path,
         display=display,
@@ -323,16 +321,18 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
         image_size=(img.shape[1], img.shape[0]),
         layout_ref=layout or lay.id,
         preview=preview,
+        canvas=canvas,
     )
 
 
-def _blank_page_ahead(scene: Scene, key: tuple, photo_ppm: float) -> None:
-    """:func:`.marks.blank_page`, made ahead for :func:`.marks.measure` (which makes it itself if this fails, or if
-    the grid's fit changes the photo's scale enough to ask for another)."""
-    try:
-        blank_page(scene, key, photo_ppm)
-    except Exception:  # measure() meets it again, in the reading's own thread
-        pass
+def _picture_ground(src: np.ndarray, fit: SheetFit, ppm: float = 4.0) -> tuple[np.ndarray, tuple]:
+    """The whole page straightened from ``src`` through ``fit`` at ``ppm`` pixels per mm (BGR, grey beyond the
+    photo), and the annotated picture's canvas made from it (:func:`.output.annotation_canvas`)."""
+    from .marks import rectify
+    from .output import annotation_canvas
+
+    preview = rectify(src, fit, (0.0, 0.0, fit.paper.width, fit.paper.height), ppm, border=(150, 150, 150))
+    return preview, annotation_canvas(preview, ppm)
 
 
 TWO_SHEETS = "two sheets in one photo: take one photo per sheet"
