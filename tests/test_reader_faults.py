@@ -343,3 +343,20 @@ def test_verify_of_a_photo_with_glare_writes_a_question_mark_and_exits_1(tmp_pat
     lineno, col = (int(v) for v in line.split(":")[1:3])
     text = (tmp_path / "ann.read.yaml").read_text(encoding="utf-8")
     assert text.splitlines()[lineno - 1][col - 1] == "?"
+
+
+def test_a_sheet_under_2_3_pixels_per_mm_is_refused_not_read(tmp_path):
+    # tuning seed 12 of the erased family in a 1280 x 720 frame (2.0 px/mm, blur 0.48 mm): at 1.9 px/mm allowed it
+    # was read, chips spent 9 with no '?' where the player spent 8 (a rubbed-out tick counted)
+    from generator.reader import read_photo
+    from generator.reader.errors import PhotoError
+    from generator.reader.synth import synth_photo
+    from generator.reader.synth_families import case
+
+    c = case("erased", 12, frame=(1280, 720))
+    photo = synth_photo(c.sheet, c.paper, "erased:12", params=c.params, style=c.style, game=c.game, extra=c.extra, others=c.others)
+    path = tmp_path / "far.jpg"
+    path.write_bytes(photo.jpeg)
+    with pytest.raises(PhotoError) as exc:
+        read_photo(path)
+    assert "the sheet is too small in the photo (2.0 pixels per mm; at least 2.3 needed)" in exc.value.message

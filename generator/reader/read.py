@@ -42,8 +42,10 @@ from .markers import SheetFit, detect_all_markers, fit_sheet, largest, outside_s
 from .gridfit import GridFit, fit_grid
 from .marks import PPM, Measurement, blank_page, measure, measure_blur, shrink, template
 
-MIN_PX_PER_MM = 1.9
-"""Below this many photo pixels per page millimetre the marks are too small to read."""
+MIN_PX_PER_MM = 2.3
+"""Below this many photo pixels per page millimetre the marks are too small to read.  (At 1.9 to 2.2, in
+soft 1280 × 720 frames, three of some forty tuning photos had a field read wrong without a ``?``: a rubbed-out
+tick counted, a suit taken for its neighbour, a card read empty.)"""
 MAX_BLUR_MM = 0.75
 """Above this blur (Gaussian sigma, mm on the page, measured on the markers) the photo is refused."""
 REJECT_SCORE = 0.45
