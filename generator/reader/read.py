@@ -63,7 +63,8 @@ DEFAULT_MARK = {"box": 0.16, "ring": 0.16, "bubble": 0.30, "spent": 0.30}
 """Typical mark ink assumed when the sheet has too few marks of a kind to measure it.  For a spent box, whose ink is
 taken over the box and around it against its own band, a blank box in a small or soft photo reaches 0.09 (the tuning
 photos: 5 of 3 200 blank boxes above 0.0625, 2 above 0.075), while the lightest spent tick measured, light pencil in a
-soft 2 MP photo, holds 0.10: so blank below 0.075, a tick from 0.12, unsure between."""
+soft 2 MP photo, holds 0.10: so blank below 0.075, a tick from 0.12, unsure between.  (Measured before the wider
+window was weighted up only when it sees beyond the box's centre: blank boxes in soft photos now read lower.)"""
 
 
 @dataclass
