@@ -10,7 +10,7 @@ command knows its photo; :func:`take_early` hands the result to
 
 The result is used only when it is exactly what the ordinary path would give: the same
 file (device, inode, size and modification time unchanged since the thread started) read
-through the same functions (:func:`.image.load_photo`, :func:`.markers.detect_all_markers`);
+through the same functions (:func:`.image.load_photo`, :func:`.detect.detect_all_markers`);
 a :class:`~.errors.PhotoError` is raised as the ordinary path would raise it; anything
 else (no memory, an OpenCV failure) is left for the ordinary path to meet again.  The
 thread writes nothing, so a process may end without waiting for it
@@ -49,14 +49,14 @@ class _EarlyRead:
         try:
             import cv2
 
+            # (leaf modules, OpenCV and NumPy: nothing the main thread, importing the layouts, may hold a lock on)
+            from .detect import detect_all_markers
             from .image import load_photo
 
             img = load_photo(self.path, self.display)
             gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-            from .markers import detect_all_markers  # (imports the sheets: after the decoding, which needs only OpenCV)
-
             self.result = (img, gray, detect_all_markers(gray))
-        except BaseException as exc:  # handed to the thread that takes the result
+        except BaseException as exc:  # noqa: BLE001  (handed to the thread that takes the result)
             self.error = exc
 
 
@@ -115,7 +115,7 @@ class Ahead:
     def _run(self) -> None:
         try:
             self._value = self._fn(*self._args)
-        except BaseException:  # the caller does the work itself, and meets the error in its own thread
+        except BaseException:  # noqa: BLE001  (the caller does the work itself, and meets the error in its own thread)
             self._failed = True
 
     def result(self):

@@ -14,15 +14,13 @@ found and where the fit puts them — is the quality figure of the fit.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from ..paper import Paper, papers
-from ..sheets.allin import MARKER_DICTIONARY, MARKER_SIZE, marker_block, marker_boxes
+from ..sheets.allin import MARKER_SIZE, marker_block, marker_boxes
+from .detect import DETECT_SIDE, detect_all_markers  # noqa: F401  (re-exported)
 
-DETECT_SIDE = 1800
-"""Markers are searched in a copy of the photo scaled down to this longest side (pixels)."""
 DROP_MM = 3.0
 """When the fit misses some marker corner by more than this (mm), the marker without which the others
 fit best is left out (while at least three stay)."""
@@ -107,49 +105,6 @@ class SheetFit:
     def to_page(self, pts_px: np.ndarray) -> np.ndarray:
         """Map photo pixels ``(N, 2)`` to page millimetres ``(N, 2)`` (the homography alone)."""
         return _apply(np.linalg.inv(self.homography), pts_px)
-
-
-@lru_cache(maxsize=1)
-def _detector():
-    import cv2
-
-    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, MARKER_DICTIONARY))
-    params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    params.cornerRefinementWinSize = 3
-    params.adaptiveThreshWinSizeMin = 7
-    params.adaptiveThreshWinSizeMax = 37
-    params.adaptiveThreshWinSizeStep = 15
-    params.minMarkerPerimeterRate = 0.02
-    params.polygonalApproxAccuracyRate = 0.05
-    params.errorCorrectionRate = 0.5
-    return cv2.aruco.ArucoDetector(dictionary, params)
-
-
-def detect_all_markers(gray: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """Every ArUco marker detection in a grey photo ``(H, W) uint8``, an id as often as it is seen.
-
-    Returns:
-        ``(id, corners)`` pairs, the corners ``(4, 2)`` in photo pixels (float32) in the
-        marker's own order: top-left, top-right, bottom-right, bottom-left as printed.
-    """
-    import cv2
-
-    h, w = gray.shape[:2]
-    scale = min(1.0, DETECT_SIDE / max(h, w))
-    small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    corners, ids, _ = _detector().detectMarkers(small)
-    out: list[tuple[int, np.ndarray]] = []
-    if ids is None:
-        return out
-    for c, i in zip(corners, ids.ravel()):
-        pts = c.reshape(4, 2).astype(np.float32) / scale
-        if scale < 1:  # refine the corners on the full-size photo
-            win = int(max(2, min(6, 0.8 / scale)))
-            pts = cv2.cornerSubPix(gray, pts.reshape(-1, 1, 2).copy(), (win, win), (-1, -1),
-                                   (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)).reshape(4, 2)
-        out.append((int(i), pts))
-    return out
 
 
 def largest(detections: list[tuple[int, np.ndarray]]) -> dict[int, np.ndarray]:

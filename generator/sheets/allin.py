@@ -55,6 +55,7 @@ from ..scene import (
     star_points,
     text_width,
 )
+from .aruco import MARKER_DICTIONARY  # noqa: F401  (defined with the marker table; re-exported)
 
 AID_HANDS = (
     # (category key, points, example in card codes with suit symbols)
@@ -529,8 +530,6 @@ def _chip_track(scene: Scene, layout: AllInLayout, x0: float, x1: float, y: floa
 
 SHEET_FORMAT = 1
 """Version of the machine-readable additions (markers, sheet code, mark geometry rules); in the sheet code."""
-MARKER_DICTIONARY = "DICT_4X4_50"
-"""The ArUco dictionary of the markers (OpenCV name): 4 × 4 bits inside a one-cell black border."""
 MARKER_SIZE = 12.0
 """Side of a marker in mm, black border included (6 cells of 2 mm)."""
 MARKER_INSET = 10.0

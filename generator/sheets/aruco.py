@@ -7,6 +7,9 @@ compares every marker with OpenCV, which the photo reader uses to find them.
 
 from __future__ import annotations
 
+MARKER_DICTIONARY = "DICT_4X4_50"
+"""The ArUco dictionary of the markers (OpenCV name): 4 × 4 bits inside a one-cell black border."""
+
 DICT_4X4_50: tuple[int, ...] = (
     0x4ACD, 0xF065, 0xCCD2, 0x66B9, 0xAB61, 0x8632, 0x61D1, 0x3B0D, 0x0125, 0x30A9,
     0x066E, 0xEE58, 0xF148, 0xD5F0, 0xDB4E, 0xD9C1, 0xB99A, 0x99FF, 0x93A1, 0x8950,
