@@ -212,8 +212,6 @@ def keep_freed_memory() -> None:
     ``benchmarks/bench_verify_cli.py`` measures the effect).  The memory is the process's until
     it ends, which for a command is moments later.
     """
-    import sys
-
     if not sys.platform.startswith("linux"):
         return
     try:

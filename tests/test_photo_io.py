@@ -434,7 +434,7 @@ def test_an_early_decoding_of_a_file_changed_since_is_not_used(tmp_path, photo):
     path = tmp_path / "ann.jpg"
     path.write_bytes(photo)
     early.read_early(path, "ann.jpg")
-    early._PENDING[(str(path), "ann.jpg")].thread.join()
+    early._PENDING[(str(path), "ann.jpg")][1].result()  # (the decoding finished)
     os.utime(path, ns=(1, 1))  # the photo replaced by another (only its time differs here)
     assert early.take_early(path, "ann.jpg") is None
     assert early.take_early(path, "ann.jpg") is None  # nothing was started for it any more

@@ -36,31 +36,46 @@ def _identity(path: Path) -> tuple[int, int, int, int] | None:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-class _EarlyRead:
-    """One photo being decoded in a daemon thread (see the module docstring)."""
+class Ahead:
+    """``fn(*args)`` run in a daemon thread (:data:`~generator.launch.DISPOSABLE_THREAD`: it writes nothing), while
+    the calling thread does other work; for work done mostly inside OpenCV, NumPy or Pillow, which let Python
+    run meanwhile.  :meth:`result` waits for it; :attr:`error` is what it raised, if anything.
+    """
 
-    def __init__(self, path: Path, display: str, identity: tuple[int, int, int, int]):
-        self.path, self.display, self.identity = path, display, identity
-        self.result: tuple | None = None
+    def __init__(self, fn, *args):
+        self._fn, self._args = fn, args
+        self._value = None
         self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, name=DISPOSABLE_THREAD, daemon=True)
+        self._thread = threading.Thread(target=self._run, name=DISPOSABLE_THREAD, daemon=True)
+        self._thread.start()
 
     def _run(self) -> None:
         try:
-            import cv2
-
-            # (leaf modules, OpenCV and NumPy: nothing the main thread, importing the layouts, may hold a lock on)
-            from .detect import detect_all_markers
-            from .image import load_photo
-
-            img = load_photo(self.path, self.display)
-            gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-            self.result = (img, gray, detect_all_markers(gray))
-        except BaseException as exc:  # noqa: BLE001  (handed to the thread that takes the result)
+            self._value = self._fn(*self._args)
+        except BaseException as exc:  # noqa: BLE001  (the caller does the work itself, and meets the error in its own thread)
             self.error = exc
 
+    def result(self):
+        """The value ``fn`` returned, or ``None`` when it raised (the caller then does the work itself)."""
+        self._thread.join()
+        return None if self.error is not None else self._value
 
-_PENDING: dict[tuple[str, str], _EarlyRead] = {}
+
+def _decode(path: Path, display: str) -> tuple:
+    """The photo as :func:`generator.reader.read.read_photo` starts it: ``(image BGR, grey, marker detections)``."""
+    import cv2
+
+    # (leaf modules, OpenCV and NumPy: nothing the main thread, importing the layouts, may hold a lock on)
+    from .detect import detect_all_markers
+    from .image import load_photo
+
+    img = load_photo(path, display)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    return img, gray, detect_all_markers(gray)
+
+
+_PENDING: dict[tuple[str, str], tuple[tuple[int, int, int, int], Ahead]] = {}
+"""(path, display) → the file's identity when its decoding started, and the decoding."""
 
 
 def read_early(path: str | Path, display: str) -> None:
@@ -73,9 +88,7 @@ def read_early(path: str | Path, display: str) -> None:
     identity = _identity(path)
     if identity is None or (os.fspath(path), display) in _PENDING:  # nothing to read, or already started
         return
-    early = _EarlyRead(path, display, identity)
-    _PENDING[(os.fspath(path), display)] = early
-    early.thread.start()
+    _PENDING[(os.fspath(path), display)] = (identity, Ahead(_decode, path, display))
 
 
 def take_early(path: str | Path, display: str) -> tuple | None:
@@ -86,42 +99,17 @@ def take_early(path: str | Path, display: str) -> tuple | None:
     Raises:
         PhotoError: the photo cannot be read (the message :func:`.image.load_photo` gives).
     """
-    early = _PENDING.pop((os.fspath(Path(path)), display), None)
-    if early is None:
+    path = Path(path)
+    pending = _PENDING.pop((os.fspath(path), display), None)
+    if pending is None:
         return None
-    early.thread.join()
-    if _identity(early.path) != early.identity:
+    identity, work = pending
+    found = work.result()
+    if _identity(path) != identity:
         return None
-    if isinstance(early.error, PhotoError):
-        raise early.error
-    if early.error is not None:
-        return None
-    return early.result
-
-
-class Ahead:
-    """``fn(*args)`` run in a daemon thread (:data:`~generator.launch.DISPOSABLE_THREAD`: it writes nothing), while
-    the calling thread does other work; for work done mostly inside OpenCV, NumPy or Pillow, which let Python
-    run meanwhile.  :meth:`result` waits for it.
-    """
-
-    def __init__(self, fn, *args):
-        self._fn, self._args = fn, args
-        self._value = None
-        self._failed = False
-        self._thread = threading.Thread(target=self._run, name=DISPOSABLE_THREAD, daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            self._value = self._fn(*self._args)
-        except BaseException:  # noqa: BLE001  (the caller does the work itself, and meets the error in its own thread)
-            self._failed = True
-
-    def result(self):
-        """The value ``fn`` returned, or ``None`` when it raised (the caller then does the work itself)."""
-        self._thread.join()
-        return None if self._failed else self._value
+    if isinstance(work.error, PhotoError):
+        raise work.error
+    return found
 
 
 __all__ = ["Ahead", "read_early", "take_early"]
