@@ -62,7 +62,7 @@ def shown(text: str) -> str:
 
 def display_name(path: str | Path) -> str:
     """``path`` as messages show it (relative to the working folder when inside it), escaped by :func:`shown`."""
-    from .registry import display_path
+    from .paths import display_path
 
     return shown(display_path(Path(path)))
 

@@ -44,3 +44,12 @@ def data_root(env: str | None = None, package_parent: Path | None = None) -> Pat
 ROOT = data_root(os.environ.get("SHEETSMITH_HOME"))
 LAYOUTS_DIR = ROOT / "layouts"
 TEMPLATES_DIR = ROOT / "templates"
+
+
+def display_path(path: Path) -> str:
+    """A path as messages show it: relative to the working folder when inside it.  (Here, among the light
+    modules, so that ``sheetsmith verify`` can name its photo before the layouts are imported.)"""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError, RuntimeError):  # outside the folder, or a link loop (RuntimeError before Python 3.13)
+        return str(path)

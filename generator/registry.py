@@ -10,7 +10,7 @@ from typing import Iterable
 
 from .errors import InputError, Problem, UnreadableError
 from .layout.allin import AllInLayout, layout_from_document
-from .paths import LAYOUTS_DIR
+from .paths import LAYOUTS_DIR, display_path  # (display_path: kept importable from here)
 from .validation import quote, text_problem
 from .yamlpos import load_yaml, shown
 
@@ -34,14 +34,6 @@ def shipped_layouts() -> list[ShippedLayout]:
     """Every shipped layout, sorted by game then id (the Q♦ starter sheet first among All In sheets)."""
     found = [ShippedLayout(p.stem, p.parent.name, p) for p in LAYOUTS_DIR.glob("*/*.yaml")]
     return sorted(found, key=lambda s: (s.game, s.id != "q-diamonds", s.id))
-
-
-def display_path(path: Path) -> str:
-    """A path as messages show it: relative to the working folder when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError, RuntimeError):  # outside the folder, or a link loop (RuntimeError before Python 3.13)
-        return str(path)
 
 
 def resolve_layout(ref: str) -> Path:

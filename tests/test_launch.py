@@ -83,6 +83,20 @@ def test_verify_starts_decoding_its_photo_from_the_command_line_alone(monkeypatc
     assert seen == ([started] if started is not None else [])
 
 
+def test_the_photo_starts_decoding_before_the_layouts_are_imported(tmp_path):
+    """The early decoding is only worth it if it starts before the heavy imports (the layouts import
+    pydantic: 0.2 s): naming the photo for messages must not pull them in."""
+    code = ("import sys\n"
+            "from generator.launch import _verify_early\n"
+            "from generator.reader import early\n"
+            "_verify_early(['ann.jpg'])\n"
+            "print(sorted(k[1] for k in early._PENDING), 'generator.registry' in sys.modules,"
+            " 'generator.layout.allin' in sys.modules, 'pydantic' in sys.modules)\n")
+    (tmp_path / "ann.jpg").write_bytes(b"\xff\xd8\xff\xe0 not really a JPEG")
+    res = _python(code, tmp_path)
+    assert res.stdout.split() == ["['ann.jpg']", "False", "False", "False"], res.stderr
+
+
 def test_the_console_script_keeps_codes_and_whole_output_through_a_pipe(tmp_path):
     listing = _script(["layouts", "--json"], tmp_path)
     assert listing.returncode == 0
