@@ -468,14 +468,17 @@ def test_the_blank_sheet_comes_from_the_disk_cache_and_a_changed_layout_misses_i
     monkeypatch.setenv("SHEETSMITH_CACHE", str(tmp_path / "cache"))
     (tmp_path / "ann.jpg").write_bytes(photo)
     marks._TEMPLATES.clear()
+    marks._DARKNESS.clear()
     read._SCENES.clear()
     first = read_photo(tmp_path / "ann.jpg")
     names = sorted(p.name.split("-")[0] for p in (tmp_path / "cache").iterdir())
-    assert names == ["scene", "template"]
-    # a fresh process: nothing in memory, and nothing may be drawn or rendered
+    assert names == ["darkness", "scene", "template"]
+    # a fresh process: nothing in memory, and nothing may be drawn, rendered or made from the rendering again
     marks._TEMPLATES.clear()
+    marks._DARKNESS.clear()
     read._SCENES.clear()
     monkeypatch.setattr(pdf, "render_pdf", lambda *a, **k: pytest.fail("rendered again"))
+    monkeypatch.setattr(marks, "template_darkness", lambda *a, **k: pytest.fail("darkness made again"))
     monkeypatch.setattr(read, "build_allin_sheet", lambda *a, **k: pytest.fail("drawn again"))
     again = read_photo(tmp_path / "ann.jpg")
     assert_reads(again, game.sheets[0])
@@ -490,6 +493,7 @@ def test_the_blank_sheet_comes_from_the_disk_cache_and_a_changed_layout_misses_i
     monkeypatch.undo()
     monkeypatch.setenv("SHEETSMITH_CACHE", "off")
     marks._TEMPLATES.clear()
+    marks._DARKNESS.clear()
     read._SCENES.clear()
     assert_reads(read_photo(tmp_path / "ann.jpg"), game.sheets[0])
 
@@ -545,6 +549,28 @@ def test_a_damaged_or_foreign_template_entry_is_rendered_anew(tmp_path, monkeypa
         entry.write_bytes(bad)  # garbage, another array's shape and type, an array of Python objects (never unpickled)
         again = np.full((6, 4, 3), 7, np.uint8)
         assert cache.cached_template(key, 8.0, lambda: again) is again
+
+
+def test_the_blank_pages_darkness_is_kept_exactly_and_by_colour_softness(tmp_path, monkeypatch):
+    import generator.reader.cache as cache
+
+    monkeypatch.setenv("SHEETSMITH_CACHE", str(tmp_path / "cache"))
+    src = Path(resolve_layout("q-diamonds"))
+    key = ("q-diamonds", src, "abc", "a4")
+    rng = np.random.default_rng(3)
+    d, lum = rng.random((5, 7), dtype=np.float32), rng.random((5, 7), dtype=np.float32)
+    made = cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), lambda: (d, lum))
+    assert all((a == b).all() for a, b in zip(made, (d, lum)))
+    kept = cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), lambda: pytest.fail("made again"))
+    assert [a.dtype for a in kept] == [np.float32, np.float32]
+    assert (kept[0] == d).all() and (kept[1] == lum).all()  # bit for bit: the reading does not change
+    # another colour softness (another phone's photo) is another entry
+    other = (np.zeros((5, 7), np.float32), np.ones((5, 7), np.float32))
+    assert cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.5), lambda: other)[1].all()
+    assert len(list((tmp_path / "cache").iterdir())) == 2
+    for entry in (tmp_path / "cache").iterdir():  # an entry of another type is made anew
+        entry.write_bytes(_npy(np.zeros((2, 5, 7), np.uint8)))
+    assert (cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), lambda: (d, lum))[0] == d).all()
 
 
 def _npy(arr: np.ndarray) -> bytes:

@@ -431,8 +431,9 @@ def blank_page(scene: Scene, template_key: tuple, photo_ppm: float, ppm: float =
     ``photo_ppm`` pixels per page mm would show it: the template (RGB ``uint8``, ``(h, w, 3)``) and its
     darkness and luminance darkness (:func:`template_darkness`, float32 ``(h, w)``).
 
-    Kept for the process (a few pages): a photo's reading may make them in a thread while the
-    grid is being fitted (:func:`generator.reader.read.read_photo`) and :func:`measure` then finds them.
+    Kept for the process (a few pages) and in the cache folder (:func:`.cache.cached_darkness`); a photo's
+    reading may make or load them in a thread while the grid is being fitted
+    (:func:`generator.reader.read.read_photo`), and :func:`measure` then finds them.
     """
     x0, y0, x1, y1 = _page_region(scene, ppm)
     w, h = int(round((x1 - x0) * ppm)), int(round((y1 - y0) * ppm))  # as rectify() sizes it
@@ -446,7 +447,10 @@ def blank_page(scene: Scene, template_key: tuple, photo_ppm: float, ppm: float =
         crop = np.full((h, w, 3), 255, np.uint8)
         sub = full[oy:oy + h, ox:ox + w]
         crop[: sub.shape[0], : sub.shape[1]] = sub
-        hit = (crop, *template_darkness(crop, chroma))
+        from .cache import cached_darkness
+
+        # on disk across runs (reader/cache.py): for one sheet, photos of one phone ask for the same softness
+        hit = (crop, *cached_darkness(template_key, (ppm, float(x0), float(y0), w, h, chroma), lambda: template_darkness(crop, chroma)))
         _DARKNESS[key] = hit
         while len(_DARKNESS) > 4:
             _DARKNESS.pop(next(iter(_DARKNESS)), None)
