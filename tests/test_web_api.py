@@ -486,3 +486,26 @@ def test_games_resume_after_a_restart_and_delete_removes_photos(tmp_path):
         c.post(f"/allin/{ai}/delete")
         assert c.get(f"/allin/{ai}").status_code == 404
         assert store(c).blob(ai, photo) is None
+
+
+def test_the_pages_jpeg_is_the_annotated_picture_the_png_holds():
+    """The web page's JPEG is made from the annotated picture itself (no PNG encoded and decoded on the way):
+    it must show exactly the picture that ``sheetsmith verify`` writes as ``.read.png``."""
+    from PIL import Image
+
+    from generator.reader.output import annotated_png
+    from generator.reader.read import read_photo
+    from generator.web.photos import read_sheet
+
+    jpeg = webphotos.photo(1)
+    page = read_sheet(jpeg, ".jpg", layout=None, player="Bob", display="bob.jpg")
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "photo.jpg"
+        path.write_bytes(jpeg)
+        png = annotated_png(read_photo(path, display="bob.jpg", player="Bob"))
+    with Image.open(io.BytesIO(png)) as im:
+        buf = io.BytesIO()
+        im.convert("RGB").save(buf, "JPEG", quality=85)  # the PNG's pixels, as a JPEG of the same quality
+    assert page["jpeg"] == buf.getvalue()

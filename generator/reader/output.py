@@ -163,8 +163,14 @@ def annotation_canvas(img_bgr: np.ndarray, ppm: float):
 
 
 def annotated_png(reading: PhotoReading, *, ppm: float = 4.0) -> bytes:
-    """The annotated picture of a reading, as PNG bytes: the whole page at ``ppm`` pixels per mm and, beside
+    """The annotated picture of a reading (:func:`annotated_image`) as PNG bytes, compressed at :data:`PNG_LEVEL`."""
+    return _png(annotated_image(reading, ppm=ppm))
+
+
+def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
+    """The annotated picture of a reading, as an RGB Pillow image: the whole page at ``ppm`` pixels per mm and, beside
     it, a column with the summary and every uncertain field's reason, keyed by the cell name shown on the page.
+    (The web page sends it as a JPEG, straight from the image.)
 
     On the page: each card read in green over its space, its rank box and suit outlined; each uncertain
     space framed in red with a ``?`` and its cell name; chips counted ringed; unclear chips framed in red.
@@ -259,7 +265,7 @@ def annotated_png(reading: PhotoReading, *, ppm: float = 4.0) -> bytes:
                 break
             y = _wrap(draw, ", ".join(fields), x, y, width, bold, red)
             y = _wrap(draw, reason, x + 2 * ppm, y, width - 2 * ppm, body, ink) + 1.5 * ppm
-    return _png(base)
+    return base
 
 
 PNG_LEVEL = 1

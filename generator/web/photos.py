@@ -41,7 +41,7 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
         picture, JPEG), "read_yaml", "summary"}``.
     """
     from ..errors import InputError
-    from ..reader.output import annotated_png, read_yaml
+    from ..reader.output import annotated_image, read_yaml
     from ..reader.read import read_photo
 
     with tempfile.TemporaryDirectory(prefix="sheetsmith-photo-") as folder:
@@ -49,7 +49,7 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
         path.write_bytes(data)
         try:
             reading = read_photo(path, layout=layout, display=display, player=player)
-            jpeg = _jpeg(annotated_png(reading))
+            jpeg = _jpeg(annotated_image(reading))
         except InputError as exc:
             return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
         except Exception as exc:  # a fault of the reader's: the page says so, the server goes on
@@ -87,7 +87,7 @@ def read_tick_pad(data: bytes, suffix: str, *, layout: Optional[str], player: st
             reading = read_photo(path, layout=layout, display=display, player=player)
             if not hasattr(reading, "played"):
                 return {"error": f"{display} shows an All In sheet, not a Flip 7 tick pad: score it on the All In page"}
-            jpeg = _jpeg(reading.annotated_png())
+            jpeg = _jpeg(reading.annotated_image())
         except InputError as exc:
             return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
         except Exception as exc:  # a fault of the reader's: the page says so, the server goes on
@@ -122,13 +122,11 @@ def _boxes(reading) -> dict[str, list[float]]:
     return out
 
 
-def _jpeg(png: bytes, quality: int = 85) -> bytes:
-    """The annotated picture as a JPEG: light for a phone on the page."""
-    from PIL import Image
-
-    with Image.open(io.BytesIO(png)) as im:
-        buf = io.BytesIO()
-        im.convert("RGB").save(buf, "JPEG", quality=quality)
+def _jpeg(image, quality: int = 85) -> bytes:
+    """The annotated picture (a Pillow image) as JPEG bytes: light for a phone on the page.  (Made from the
+    image itself: encoding a PNG first, then decoding it, took 0.1 s more a photo.)"""
+    buf = io.BytesIO()
+    image.convert("RGB").save(buf, "JPEG", quality=quality)
     return buf.getvalue()
 
 

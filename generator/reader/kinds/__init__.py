@@ -10,7 +10,7 @@ the photo to that kind's module here.  A kind module only says:
 
 * ``owns_item(item)`` — whether a loaded layout item is of this kind;
 * ``read(context)`` — which scene to rebuild and how its measured marks become a
-  reading (with ``uncertain``, ``to_yaml()``, ``annotated_png()`` and ``locate()``),
+  reading (with ``uncertain``, ``to_yaml()``, ``annotated_png()``, ``annotated_image()`` and ``locate()``),
   i.e. a typed-in file of its game.
 
 Adding the next readable sheet kind is one more module in :data:`KINDS`: its

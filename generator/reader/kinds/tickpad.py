@@ -257,6 +257,10 @@ class TickPadReading:
         """The pad as the reader saw it (see :func:`annotated_png`)."""
         return annotated_png(self, ppm=ppm)
 
+    def annotated_image(self, ppm: float = 4.0):
+        """The same picture as a Pillow image (see :func:`annotated_image`)."""
+        return annotated_image(self, ppm=ppm)
+
 
 def _yaml_token(t: str) -> str:
     """A token as YAML: numbers bare, ``x2`` and ``bust`` bare, ``"+4"`` and anything with ``?`` quoted."""
@@ -467,11 +471,18 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
 
 
 def annotated_png(reading: TickPadReading, *, ppm: float = 4.0) -> bytes:
-    """The pad straightened, each tick read ringed in green, each unsure box framed in red with its name;
+    """The pad's annotated picture (:func:`annotated_image`) as PNG bytes."""
+    from ..output import _png
+
+    return _png(annotated_image(reading, ppm=ppm))
+
+
+def annotated_image(reading: TickPadReading, *, ppm: float = 4.0):
+    """The pad's annotated picture, an RGB Pillow image: the pad straightened, each tick read ringed in green, each unsure box framed in red with its name;
     a column beside it lists what was read, round by round, and every uncertain field with its reason."""
     from PIL import ImageDraw
 
-    from ..output import _font, _png, _tag, _wrap, annotation_canvas
+    from ..output import _font, _tag, _wrap, annotation_canvas
 
     img_bgr = reading.preview if reading.preview is not None and abs(reading.preview_ppm - ppm) < 1e-9 else \
         rectify(np.asarray(_load(reading)), reading.fit, (0.0, 0.0, reading.scene.width, reading.scene.height), ppm, border=(150, 150, 150))
@@ -516,7 +527,7 @@ def annotated_png(reading: TickPadReading, *, ppm: float = 4.0) -> bytes:
         y = _wrap(draw, f"{len(unc)} uncertain: look at the pad and write what is there in the .read.yaml", x, y, width, bold, red)
         for name, reason in unc[:12]:
             y = _wrap(draw, f"{name}: {reason}", x, y + 0.5 * ppm, width, body, ink)
-    return _png(base)
+    return base
 
 
 def _load(reading: TickPadReading):
