@@ -360,7 +360,7 @@ def _loo(pts: np.ndarray, vals: np.ndarray) -> np.ndarray:
 
 
 def fit_grid(img: np.ndarray, fit: SheetFit, scene: Scene, template_rgb: np.ndarray, template_ppm: float,
-             blur_mm: float, markers: dict[int, np.ndarray] | None = None) -> GridFit:
+             blur_mm: float, markers: dict[int, np.ndarray] | None = None, gray: np.ndarray | None = None) -> GridFit:
     """Refit the page map on the sheet's own print (see the module docstring).
 
     The anchors are found twice: through the marker fit, over :func:`search_mm`; then through the fit
@@ -373,6 +373,7 @@ def fit_grid(img: np.ndarray, fit: SheetFit, scene: Scene, template_rgb: np.ndar
         template_rgb: the blank page rendered at ``template_ppm`` pixels per mm (RGB ``uint8``).
         blur_mm: the photo's blur (Gaussian sigma, page mm).
         markers: marker id → its four corners in ``img`` pixels, for the markers that may join the fit.
+        gray: ``img`` in grey (``cv2.COLOR_BGR2GRAY``), when already made (the photo's markers were found on it).
 
     Returns:
         the :class:`GridFit`; its ``fit`` is ``fit`` itself when too few anchors are found (fewer than six).
@@ -390,7 +391,8 @@ def fit_grid(img: np.ndarray, fit: SheetFit, scene: Scene, template_rgb: np.ndar
 
     # the photo in grey, scaled down once so nothing aliases at GRID_PPM
     f = min(1.0, 2.5 * GRID_PPM / max(fit.px_per_mm, 1e-6))
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    if gray is None or gray.shape != img.shape[:2]:
+        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
     small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 0.8 else gray
     scale = np.diag([f, f, 1.0]) if f < 0.8 else np.eye(3)
     current, warped = fit, False

@@ -295,7 +295,8 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
     # the blank page's darkness (0.1 s, nearly all in OpenCV) is made beside the grid's fitting (measure() makes it
     # itself if this failed, or if the grid's fit changes the photo's scale enough to ask for another)
     darkness = Ahead(blank_page, scene, key, sfit.px_per_mm)
-    grid = fit_grid(src, sfit, scene, page, PPM, blur, markers={i: c * scale for i, c in found.items() if i in printed})
+    grid = fit_grid(src, sfit, scene, page, PPM, blur, markers={i: c * scale for i, c in found.items() if i in printed},
+                    gray=gray if src is img else None)
     darkness.result()
     if not any(a.used for a in grid.anchors.values()) and fit.residual_mm > MAX_RESIDUAL_MM:
         raise PhotoError(
