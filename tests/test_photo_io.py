@@ -440,6 +440,20 @@ def test_an_early_decoding_of_a_file_changed_since_is_not_used(tmp_path, photo):
     assert early.take_early(path, "ann.jpg") is None  # nothing was started for it any more
 
 
+def test_an_early_decoding_of_a_file_rewritten_in_place_with_its_time_put_back_is_not_used(tmp_path, photo):
+    from generator.reader import early
+
+    path = tmp_path / "ann.jpg"
+    path.write_bytes(photo)
+    before = os.stat(path)
+    early.read_early(path, "ann.jpg")
+    early._PENDING[(str(path), "ann.jpg")][1].result()  # (the decoding finished)
+    with open(path, "r+b") as fh:  # another photo of the same size written over it, as rsync --inplace --times does
+        fh.write(photo)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # same inode, size and modification time
+    assert early.take_early(path, "ann.jpg") is None
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_an_early_decoding_fails_with_the_message_of_one_in_turn(tmp_path):
     from generator.reader.early import read_early, take_early
