@@ -573,18 +573,24 @@ def test_the_blank_pages_darkness_is_kept_exactly_and_by_colour_softness(tmp_pat
     key = ("q-diamonds", src, "abc", "a4")
     rng = np.random.default_rng(3)
     d, lum = rng.random((5, 7), dtype=np.float32), rng.random((5, 7), dtype=np.float32)
-    made = cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), lambda: (d, lum))
+    made = cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), (5, 7), lambda: (d, lum))
     assert all((a == b).all() for a, b in zip(made, (d, lum)))
-    kept = cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), lambda: pytest.fail("made again"))
+    kept = cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), (5, 7), lambda: pytest.fail("made again"))
     assert [a.dtype for a in kept] == [np.float32, np.float32]
     assert (kept[0] == d).all() and (kept[1] == lum).all()  # bit for bit: the reading does not change
     # another colour softness (another phone's photo) is another entry
     other = (np.zeros((5, 7), np.float32), np.ones((5, 7), np.float32))
-    assert cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.5), lambda: other)[1].all()
+    assert cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.5), (5, 7), lambda: other)[1].all()
     assert len(list((tmp_path / "cache").iterdir())) == 2
     for entry in (tmp_path / "cache").iterdir():  # an entry of another type is made anew
         entry.write_bytes(_npy(np.zeros((2, 5, 7), np.uint8)))
-    assert (cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), lambda: (d, lum))[0] == d).all()
+    assert (cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), (5, 7), lambda: (d, lum))[0] == d).all()
+    # ... and one of another size (a foreign file under the entry's name): compared with a photo, it broke the reading
+    for bad in ((2, 4, 7), (2, 5, 8), (3, 5, 7), (2, 5, 7, 1), (2, 35)):
+        for entry in (tmp_path / "cache").iterdir():
+            entry.write_bytes(_npy(np.zeros(bad, np.float32)))
+        got = cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), (5, 7), lambda: (d, lum))
+        assert [a.shape for a in got] == [(5, 7), (5, 7)] and (got[0] == d).all() and (got[1] == lum).all()
 
 
 def _npy(arr: np.ndarray) -> bytes:

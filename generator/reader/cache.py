@@ -143,19 +143,22 @@ def cached_template(key: tuple, ppm: float, render: Callable[[], np.ndarray]) ->
                         lambda a: a.dtype == np.uint8 and a.ndim == 3 and a.shape[2] == 3)
 
 
-def cached_darkness(key: tuple, extra: tuple, make: Callable[[], tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+def cached_darkness(key: tuple, extra: tuple, shape: tuple[int, int],
+                    make: Callable[[], tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """The blank page's darkness and luminance darkness over a region (float32 ``(h, w)`` each, as
     :func:`generator.reader.marks.template_darkness` makes them): from the cache, else ``make()`` (and kept).
 
     Args:
         key: the sheet, as for :func:`cached_template`.
         extra: what else they depend on: the resolution, the region and the colour softness.
+        shape: the region's ``(h, w)`` in pixels: an entry of another size (a foreign or damaged file under
+            the right name) is made anew, never compared with a photo.
 
     Both are kept in one ``.npy`` file (``(2, h, w)`` float32, 32 MB for an A4 page at 8 pixels per mm): read back in
     some 20 ms, where making them takes 0.1 s of OpenCV work.
     """
     both = cached_array("darkness", key, extra, lambda: np.stack(make()),
-                        lambda a: a.dtype == np.float32 and a.ndim == 3 and a.shape[0] == 2)
+                        lambda a: a.dtype == np.float32 and a.shape == (2, *shape))
     return both[0], both[1]
 
 
