@@ -547,6 +547,26 @@ def test_the_cache_folder_keeps_the_newest_entries_within_its_file_and_byte_boun
     assert [p.name for p in folder.iterdir()] == ["template-big.npy"]
 
 
+def test_the_cache_folder_removes_only_its_own_entries(tmp_path, monkeypatch):
+    """SHEETSMITH_CACHE may name a folder with the user's own files (or another run's temporary file in it): the
+    bounds count and remove only the cache's entries."""
+    import generator.reader.cache as cache
+
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 2)
+    monkeypatch.setattr(cache, "MAX_BYTES", 2500)
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    mine = ["ann.jpg", "notes.txt", "scene.pickle", "template-old.npy.bak", "README", ".darkness-x.npy.1a2b3c4d.tmp"]
+    for k, name in enumerate(mine):  # older than any entry, and 3000 bytes each: over both bounds by themselves
+        (folder / name).write_bytes(bytes(3000))
+        os.utime(folder / name, (k + 1, k + 1))
+    for k in range(3):
+        cache._store(folder, f"scene-{k}.pickle", bytes(1000))
+        os.utime(folder / f"scene-{k}.pickle", (100 + k, 100 + k))
+    cache._store(folder, "darkness-new.npy", bytes(1000))
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*mine, "scene-2.pickle", "darkness-new.npy"])
+
+
 def test_a_damaged_or_foreign_template_entry_is_rendered_anew(tmp_path, monkeypatch):
     import generator.reader.cache as cache
 

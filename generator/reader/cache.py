@@ -25,6 +25,7 @@ import hashlib
 import io
 import os
 import pickle
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -32,7 +33,7 @@ from typing import Callable
 import numpy as np
 
 MAX_ENTRIES = 64
-"""Files kept in the cache folder; the least recently written go first."""
+"""Entries kept in the cache folder (files named like :data:`ENTRY`); the least recently written go first."""
 MAX_BYTES = 200_000_000
 """… and at most this many bytes in all (a template is 12 MB: some 16 of them)."""
 ENV = "SHEETSMITH_CACHE"
@@ -100,12 +101,18 @@ def _load(path: Path, read: Callable[[Path], object]):
         return None
 
 
+ENTRY = re.compile(r"(?:scene|template|darkness)-[^./]+\.(?:pickle|npy)")
+"""The name of a cache entry: only such files are ever removed from the folder (``SHEETSMITH_CACHE`` may name a
+folder that holds the user's own files too; another process's temporary, ``.NAME.xxxxxxxx.tmp``, is left alone)."""
+
+
 def _store(folder: Path, name: str, data: bytes) -> None:
     try:
         from ..output import write_atomic
 
         write_atomic(folder / name, data)
-        entries = sorted(((p, p.stat()) for p in folder.glob("*.*")), key=lambda e: e[1].st_mtime, reverse=True)
+        entries = sorted(((p, p.stat()) for p in folder.iterdir() if ENTRY.fullmatch(p.name)),
+                         key=lambda e: e[1].st_mtime, reverse=True)
         total = 0
         for k, (old, st) in enumerate(entries):  # newest first: keep while within both bounds
             total += st.st_size
@@ -193,4 +200,4 @@ def cached_array(kind: str, key: tuple, extra: tuple, make: Callable[[], np.ndar
     return arr
 
 
-__all__ = ["cache_dir", "cached_array", "cached_darkness", "cached_scene", "cached_template", "code_fingerprint", "sheet_key", "MAX_ENTRIES", "MAX_BYTES"]
+__all__ = ["cache_dir", "cached_array", "cached_darkness", "cached_scene", "cached_template", "code_fingerprint", "sheet_key", "ENTRY", "MAX_ENTRIES", "MAX_BYTES"]
