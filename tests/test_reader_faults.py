@@ -360,3 +360,34 @@ def test_a_sheet_under_2_3_pixels_per_mm_is_refused_not_read(tmp_path):
     with pytest.raises(PhotoError) as exc:
         read_photo(path)
     assert "the sheet is too small in the photo (2.0 pixels per mm; at least 2.3 needed)" in exc.value.message
+
+
+def test_the_annotated_png_holds_exactly_the_picture_drawn():
+    """The annotated picture is encoded by OpenCV's libpng (no row filter, run-length zlib): a standard 8-bit RGB
+    PNG that any reader decodes to exactly the pixels drawn, colours in order (not BGR)."""
+    import io
+    import zlib
+
+    from PIL import Image
+
+    from generator.reader import output
+
+    rng = np.random.default_rng(7)
+    pixels = rng.integers(0, 256, (37, 53, 3), dtype=np.uint8)  # noise: no encoder could guess it
+    pixels[:5] = (210, 30, 30)  # and a red band: red must stay red
+    png = output._png(Image.fromarray(pixels, "RGB"))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height, depth, colour = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big"), png[24], png[25]
+    assert (width, height, depth, colour) == (53, 37, 8, 2)  # 8-bit truecolour
+    with Image.open(io.BytesIO(png)) as im:
+        assert im.mode == "RGB" and (np.asarray(im) == pixels).all()
+    # every row unfiltered (filter byte 0): the data is the rows themselves, each led by a 0
+    idat = b""
+    pos = 8
+    while pos < len(png):
+        n = int.from_bytes(png[pos:pos + 4], "big")
+        if png[pos + 4:pos + 8] == b"IDAT":
+            idat += png[pos + 8:pos + 8 + n]
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    assert raw == b"".join(b"\x00" + row.tobytes() for row in pixels)

@@ -19,7 +19,6 @@ that name with its reason, wrapped: nothing is drawn over the page's print.
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 from pathlib import Path
 
@@ -274,10 +273,16 @@ takes 20 times as long: 0.44 s against 0.02 s for an A4 page at 4 pixels per mm)
 
 
 def _png(image) -> bytes:
-    """A Pillow image as PNG bytes, compressed at :data:`PNG_LEVEL`."""
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", compress_level=PNG_LEVEL)
-    return buf.getvalue()
+    """A Pillow image (RGB) as PNG bytes (8-bit RGB), compressed at :data:`PNG_LEVEL`, through OpenCV's libpng with
+    no row filter and zlib's run-length strategy: a photo's grain gains nothing from PNG's filters, which Pillow tries
+    on every row.  Half the time of Pillow's encoder (0.045 s against 0.097 s for an A4 page at 4 pixels per mm), and
+    a smaller file (1.5 MB against 1.7 MB); the same pixels."""
+    import cv2
+
+    bgr = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2BGR)
+    _, data = cv2.imencode(".png", bgr, [cv2.IMWRITE_PNG_COMPRESSION, PNG_LEVEL, cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_NONE,
+                                         cv2.IMWRITE_PNG_STRATEGY, cv2.IMWRITE_PNG_STRATEGY_RLE])
+    return data.tobytes()
 
 
 def _tag(draw, text: str, x: float, y: float, font, fill) -> None:
