@@ -441,6 +441,20 @@ def test_an_early_decoding_of_a_file_changed_since_is_not_used(tmp_path, photo):
     assert early.take_early(path, "ann.jpg") is None  # nothing was started for it any more
 
 
+def test_an_early_decoding_of_a_file_rewritten_in_place_with_its_time_put_back_is_not_used(tmp_path, photo):
+    from generator.reader import early
+
+    path = tmp_path / "ann.jpg"
+    path.write_bytes(photo)
+    before = os.stat(path)
+    early.read_early(path, "ann.jpg")
+    early._PENDING[(str(path), "ann.jpg")][1].result()  # (the decoding finished)
+    with open(path, "r+b") as fh:  # another photo of the same size written over it, as rsync --inplace --times does
+        fh.write(photo)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # same inode, size and modification time
+    assert early.take_early(path, "ann.jpg") is None
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_an_early_decoding_fails_with_the_message_of_one_in_turn(tmp_path):
     from generator.reader.early import read_early, take_early
@@ -534,6 +548,26 @@ def test_the_cache_folder_keeps_the_newest_entries_within_its_file_and_byte_boun
     assert [p.name for p in folder.iterdir()] == ["template-big.npy"]
 
 
+def test_the_cache_folder_removes_only_its_own_entries(tmp_path, monkeypatch):
+    """SHEETSMITH_CACHE may name a folder with the user's own files (or another run's temporary file in it): the
+    bounds count and remove only the cache's entries."""
+    import generator.reader.cache as cache
+
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 2)
+    monkeypatch.setattr(cache, "MAX_BYTES", 2500)
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    mine = ["ann.jpg", "notes.txt", "scene.pickle", "template-old.npy.bak", "README", ".darkness-x.npy.1a2b3c4d.tmp"]
+    for k, name in enumerate(mine):  # older than any entry, and 3000 bytes each: over both bounds by themselves
+        (folder / name).write_bytes(bytes(3000))
+        os.utime(folder / name, (k + 1, k + 1))
+    for k in range(3):
+        cache._store(folder, f"scene-{k}.pickle", bytes(1000))
+        os.utime(folder / f"scene-{k}.pickle", (100 + k, 100 + k))
+    cache._store(folder, "darkness-new.npy", bytes(1000))
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*mine, "scene-2.pickle", "darkness-new.npy"])
+
+
 def test_a_damaged_or_foreign_template_entry_is_rendered_anew(tmp_path, monkeypatch):
     import generator.reader.cache as cache
 
@@ -560,18 +594,24 @@ def test_the_blank_pages_darkness_is_kept_exactly_and_by_colour_softness(tmp_pat
     key = ("q-diamonds", src, "abc", "a4")
     rng = np.random.default_rng(3)
     d, lum = rng.random((5, 7), dtype=np.float32), rng.random((5, 7), dtype=np.float32)
-    made = cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), lambda: (d, lum))
+    made = cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), (5, 7), lambda: (d, lum))
     assert all((a == b).all() for a, b in zip(made, (d, lum)))
-    kept = cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), lambda: pytest.fail("made again"))
+    kept = cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), (5, 7), lambda: pytest.fail("made again"))
     assert [a.dtype for a in kept] == [np.float32, np.float32]
     assert (kept[0] == d).all() and (kept[1] == lum).all()  # bit for bit: the reading does not change
     # another colour softness (another phone's photo) is another entry
     other = (np.zeros((5, 7), np.float32), np.ones((5, 7), np.float32))
-    assert cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.5), lambda: other)[1].all()
+    assert cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.5), (5, 7), lambda: other)[1].all()
     assert len(list((tmp_path / "cache").iterdir())) == 2
     for entry in (tmp_path / "cache").iterdir():  # an entry of another type is made anew
         entry.write_bytes(_npy(np.zeros((2, 5, 7), np.uint8)))
-    assert (cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), lambda: (d, lum))[0] == d).all()
+    assert (cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), (5, 7), lambda: (d, lum))[0] == d).all()
+    # ... and one of another size (a foreign file under the entry's name): compared with a photo, it broke the reading
+    for bad in ((2, 4, 7), (2, 5, 8), (3, 5, 7), (2, 5, 7, 1), (2, 35)):
+        for entry in (tmp_path / "cache").iterdir():
+            entry.write_bytes(_npy(np.zeros(bad, np.float32)))
+        got = cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), (5, 7), lambda: (d, lum))
+        assert [a.shape for a in got] == [(5, 7), (5, 7)] and (got[0] == d).all() and (got[1] == lum).all()
 
 
 def _npy(arr: np.ndarray) -> bytes:

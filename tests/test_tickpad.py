@@ -224,6 +224,28 @@ def test_the_web_scorer_starts_a_game_from_tick_pad_photos(tmp_path):
         assert set(web.get(f"/flip7/{game_id}/report.json").json()["totals"]) == {"ann [31m", "bob", "cy"}
 
 
+def test_the_web_pages_read_a_tick_pad_photo_as_a_pad_and_refuse_it_as_an_all_in_sheet(tmp_path):
+    """The web page's worker jobs: the pad's JPEG shows the picture ``verify`` writes as ``.read.png``; the All In
+    job, given a pad (no layout to refuse it by), says what the photo shows, not that the reader failed."""
+    import io
+
+    from PIL import Image
+
+    from generator.reader.read import read_photo
+    from generator.web.photos import read_sheet, read_tick_pad
+
+    photo = synth_tick_photo(pad(), TICKS["cy"], paper("a4"), "web-jobs", params=params(rotation=30.0), style=BLUE, dpi=DPI)
+    got = read_tick_pad(photo.jpeg, ".jpg", layout=None, player="cy", display="cy.jpg")
+    assert got["rows"] == [["bust"], ["8", "9", "x2"], ["11", "12", "+6"]] and got["uncertain"] == []
+    (tmp_path / "cy.jpg").write_bytes(photo.jpeg)
+    with Image.open(io.BytesIO(read_photo(tmp_path / "cy.jpg", display="cy.jpg", player="cy").annotated_png())) as im:
+        buf = io.BytesIO()
+        im.convert("RGB").save(buf, "JPEG", quality=85)  # the PNG's pixels, as a JPEG of the same quality
+    assert got["jpeg"] == buf.getvalue()
+    assert read_sheet(photo.jpeg, ".jpg", layout=None, player="cy", display="cy.jpg") == {
+        "error": "cy.jpg shows a Flip 7 tick pad, not an All In sheet: score it on the Flip 7 page"}
+
+
 def test_layout_option_names_the_pad_or_is_refused(tmp_path):
     photo = synth_tick_photo(pad(), TICKS["cy"], paper("a4"), "layout", params=params(rotation=30.0), style=BLUE, dpi=DPI)
     (tmp_path / "cy.jpg").write_bytes(photo.jpeg)

@@ -25,6 +25,7 @@ import hashlib
 import io
 import os
 import pickle
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -32,7 +33,7 @@ from typing import Callable
 import numpy as np
 
 MAX_ENTRIES = 64
-"""Files kept in the cache folder; the least recently written go first."""
+"""Entries kept in the cache folder (files named like :data:`ENTRY`); the least recently written go first."""
 MAX_BYTES = 200_000_000
 """… and at most this many bytes in all (a template is 12 MB: some 16 of them)."""
 ENV = "SHEETSMITH_CACHE"
@@ -100,12 +101,18 @@ def _load(path: Path, read: Callable[[Path], object]):
         return None
 
 
+ENTRY = re.compile(r"(?:scene|template|darkness)-[^./]+\.(?:pickle|npy)")
+"""The name of a cache entry: only such files are ever removed from the folder (``SHEETSMITH_CACHE`` may name a
+folder that holds the user's own files too; another process's temporary, ``.NAME.xxxxxxxx.tmp``, is left alone)."""
+
+
 def _store(folder: Path, name: str, data: bytes) -> None:
     try:
         from ..output import write_atomic
 
         write_atomic(folder / name, data)
-        entries = sorted(((p, p.stat()) for p in folder.glob("*.*")), key=lambda e: e[1].st_mtime, reverse=True)
+        entries = sorted(((p, p.stat()) for p in folder.iterdir() if ENTRY.fullmatch(p.name)),
+                         key=lambda e: e[1].st_mtime, reverse=True)
         total = 0
         for k, (old, st) in enumerate(entries):  # newest first: keep while within both bounds
             total += st.st_size
@@ -143,19 +150,22 @@ def cached_template(key: tuple, ppm: float, render: Callable[[], np.ndarray]) ->
                         lambda a: a.dtype == np.uint8 and a.ndim == 3 and a.shape[2] == 3)
 
 
-def cached_darkness(key: tuple, extra: tuple, make: Callable[[], tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+def cached_darkness(key: tuple, extra: tuple, shape: tuple[int, int],
+                    make: Callable[[], tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """The blank page's darkness and luminance darkness over a region (float32 ``(h, w)`` each, as
     :func:`generator.reader.marks.template_darkness` makes them): from the cache, else ``make()`` (and kept).
 
     Args:
         key: the sheet, as for :func:`cached_template`.
         extra: what else they depend on: the resolution, the region and the colour softness.
+        shape: the region's ``(h, w)`` in pixels: an entry of another size (a foreign or damaged file under
+            the right name) is made anew, never compared with a photo.
 
     Both are kept in one ``.npy`` file (``(2, h, w)`` float32, 32 MB for an A4 page at 8 pixels per mm): read back in
     some 20 ms, where making them takes 0.1 s of OpenCV work.
     """
     both = cached_array("darkness", key, extra, lambda: np.stack(make()),
-                        lambda a: a.dtype == np.float32 and a.ndim == 3 and a.shape[0] == 2)
+                        lambda a: a.dtype == np.float32 and a.shape == (2, *shape))
     return both[0], both[1]
 
 
@@ -190,4 +200,4 @@ def cached_array(kind: str, key: tuple, extra: tuple, make: Callable[[], np.ndar
     return arr
 
 
-__all__ = ["cache_dir", "cached_array", "cached_darkness", "cached_scene", "cached_template", "code_fingerprint", "sheet_key", "MAX_ENTRIES", "MAX_BYTES"]
+__all__ = ["cache_dir", "cached_array", "cached_darkness", "cached_scene", "cached_template", "code_fingerprint", "sheet_key", "ENTRY", "MAX_ENTRIES", "MAX_BYTES"]

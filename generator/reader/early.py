@@ -9,7 +9,7 @@ command knows its photo; :func:`take_early` hands the result to
 :func:`generator.reader.read.read_photo`, which would otherwise do the same work itself.
 
 The result is used only when it is exactly what the ordinary path would give: the same
-file (device, inode, size and modification time unchanged since the thread started) read
+file (device, inode, size, modification and change times unchanged since the thread started) read
 through the same functions (:func:`.image.load_photo`, :func:`.detect.detect_all_markers`);
 a :class:`~.errors.PhotoError` is raised as the ordinary path would raise it; anything
 else (no memory, an OpenCV failure) is left for the ordinary path to meet again.  The
@@ -27,13 +27,15 @@ from ..launch import DISPOSABLE_THREAD
 from .errors import PhotoError
 
 
-def _identity(path: Path) -> tuple[int, int, int, int] | None:
-    """The file's (device, inode, size, modification time in ns), or ``None`` when it cannot be looked at."""
+def _identity(path: Path) -> tuple[int, int, int, int, int] | None:
+    """The file's (device, inode, size, modification time and status change time in ns), or ``None`` when it
+    cannot be looked at.  (The change time too: a file rewritten in place at the same size, its modification
+    time then set back, as ``rsync --inplace --times`` or ``touch -r`` do, keeps the other four.)"""
     try:
         st = os.stat(path)
     except (OSError, ValueError):
         return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 class Ahead:
@@ -74,7 +76,7 @@ def _decode(path: Path, display: str) -> tuple:
     return img, gray, detect_all_markers(gray)
 
 
-_PENDING: dict[tuple[str, str], tuple[tuple[int, int, int, int], Ahead]] = {}
+_PENDING: dict[tuple[str, str], tuple[tuple[int, int, int, int, int], Ahead]] = {}
 """(path, display) → the file's identity when its decoding started, and the decoding."""
 
 

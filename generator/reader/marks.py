@@ -450,7 +450,8 @@ def blank_page(scene: Scene, template_key: tuple, photo_ppm: float, ppm: float =
         from .cache import cached_darkness
 
         # on disk across runs (reader/cache.py): for one sheet, photos of one phone ask for the same softness
-        hit = (crop, *cached_darkness(template_key, (ppm, float(x0), float(y0), w, h, chroma), lambda: template_darkness(crop, chroma)))
+        hit = (crop, *cached_darkness(template_key, (ppm, float(x0), float(y0), w, h, chroma), (h, w),
+                                      lambda: template_darkness(crop, chroma)))
         _DARKNESS[key] = hit
         while len(_DARKNESS) > 4:
             _DARKNESS.pop(next(iter(_DARKNESS)), None)

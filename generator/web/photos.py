@@ -49,6 +49,8 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
         path.write_bytes(data)
         try:
             reading = read_photo(path, layout=layout, display=display, player=player)
+            if hasattr(reading, "played"):  # (no --layout to refuse it: the reader read it as what it is)
+                return {"error": f"{display} shows a Flip 7 tick pad, not an All In sheet: score it on the Flip 7 page"}
             jpeg = _jpeg(annotated_image(reading))
         except InputError as exc:
             return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
