@@ -306,6 +306,39 @@ class PairPlan:
     png: bytes = field(repr=False, default=b"")
 
 
+def pair_problems(photos: Sequence[Path], *, given: Sequence[Path] = ()) -> list[Problem]:
+    """What forbids writing the photos' pairs, found from their paths alone (see :func:`plan_pairs`): checked
+    before any photo is read, so that a refusal comes at once, not after seconds of reading."""
+    given_set = {Path(p).resolve() for p in given}
+    taken: set[Path] = set()
+    return [p for p in (_blocked(photo, given_set, taken) for photo in photos) if p is not None]
+
+
+def _blocked(photo: Path, given_set: set[Path], taken: set[Path]) -> Problem | None:
+    """Why ``photo``'s pair must not be written (``None`` when it may): its ``.read.yaml`` is given on the command
+    line too, another photo of ``taken`` reads into it, or the user edited it since sheetsmith wrote it."""
+    from .reader.output import edited_by_user
+
+    yaml_path, _ = read_outputs(photo)
+    shown_yaml = display_name(yaml_path)
+    where = yaml_path.resolve()
+    if where in given_set:
+        return Problem(shown_yaml, 0, 0, f"is given on the command line and would also be written from the photo "
+                                         f"{display_name(photo)}; give one or the other")
+    if where in taken:
+        return Problem(display_name(photo), 0, 0, f"another photo of the same name also reads into {shown_yaml}; rename one of them")
+    taken.add(where)
+    if os.path.lexists(yaml_path):
+        try:
+            old = yaml_path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            old = ""
+        if edited_by_user(old):
+            return Problem(shown_yaml, 0, 0, f"has been edited since sheetsmith read {display_name(photo)} into it; score it with "
+                                             f"'sheetsmith verify {shown_yaml}', or delete it to read the photo again")
+    return None
+
+
 def plan_pairs(photos: Sequence[Path], readings: Sequence, *, given: Sequence[Path] = ()) -> tuple[list[PairPlan], list[Problem]]:
     """Decide, for every photo read, what is written where — before anything is written.
 
@@ -318,7 +351,7 @@ def plan_pairs(photos: Sequence[Path], readings: Sequence, *, given: Sequence[Pa
         sheetsmith wrote it, one given on the command line too, two photos reading into one file).
     """
     from .allin_log import layout_ref_for
-    from .reader.output import annotated_png, edited_by_user, read_yaml
+    from .reader.output import annotated_png, read_yaml
 
     problems: list[Problem] = []
     plans: list[PairPlan] = []
@@ -327,27 +360,10 @@ def plan_pairs(photos: Sequence[Path], readings: Sequence, *, given: Sequence[Pa
     for photo, reading in zip(photos, readings):
         yaml_path, png_path = read_outputs(photo)
         shown_yaml = display_name(yaml_path)
-        where = yaml_path.resolve()
-        if where in given_set:
-            problems.append(Problem(shown_yaml, 0, 0, f"is given on the command line and would also be written from the photo "
-                                                      f"{display_name(photo)}; give one or the other"))
+        problem = _blocked(photo, given_set, taken)
+        if problem is not None:
+            problems.append(problem)
             continue
-        if where in taken:
-            problems.append(Problem(display_name(photo), 0, 0, f"another photo of the same name also reads into {shown_yaml}; rename one of them"))
-            continue
-        taken.add(where)
-        if os.path.lexists(yaml_path):
-            try:
-                old = yaml_path.read_bytes().decode("utf-8")
-            except (OSError, UnicodeDecodeError):
-                old = ""
-            if edited_by_user(old):
-                problems.append(Problem(
-                    shown_yaml, 0, 0,
-                    f"has been edited since sheetsmith read {display_name(photo)} into it; score it with "
-                    f"'sheetsmith verify {shown_yaml}', or delete it to read the photo again",
-                ))
-                continue
         if hasattr(reading, "to_yaml"):  # a sheet of another kind (generator.reader.kinds) writes its own file
             text = reading.to_yaml(file_name=shown_yaml)
             png = reading.annotated if reading.annotated is not None else reading.annotated_png()
@@ -422,6 +438,9 @@ def photo_inputs(paths: Sequence[str | Path], *, layout: str | None, notes: list
     twins = identical_photos(photos)
     if twins:
         raise InputError(twins)
+    blocked = pair_problems(photos, given=[p for p in paths if p not in photos])  # refused at once, before reading
+    if blocked:
+        raise InputError(blocked)
     results = read_photos(photos, layout=layout, progress=progress, workers=workers)
     failed = [r for r in results if isinstance(r, PhotoFailure)]
     if failed:
@@ -486,5 +505,5 @@ def _locate(text: str, reading, name: str) -> tuple[int, int]:
     return 0, 0
 
 
-__all__ = ["read_photos", "has_photos", "PhotoFailure", "plan_pairs", "write_pairs", "uncertain_problems", "photo_inputs",
+__all__ = ["read_photos", "has_photos", "PhotoFailure", "pair_problems", "plan_pairs", "write_pairs", "uncertain_problems", "photo_inputs",
            "read_outputs", "worker_count", "PairPlan", "STAGES", "Progress"]

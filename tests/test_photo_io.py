@@ -296,7 +296,8 @@ def test_the_checksum_covers_the_whole_file():
     assert edited_by_user(text + text.splitlines(keepends=True)[-1])  # two checksum lines
 
 
-def test_a_written_read_yaml_is_unedited_and_any_added_line_is_an_edit(tmp_path, photo):
+def test_a_written_read_yaml_is_unedited_and_any_added_line_is_an_edit(tmp_path, photo, monkeypatch):
+    import generator.photos as photos
     from generator.photos import photo_inputs
     from generator.reader.output import edited_by_user
 
@@ -306,6 +307,8 @@ def test_a_written_read_yaml_is_unedited_and_any_added_line_is_an_edit(tmp_path,
     assert text.splitlines()[-1].startswith("# sheetsmith read checksum: ")
     assert not edited_by_user(text)
     (tmp_path / "ann.read.yaml").write_text(text + "player: Annie\n", encoding="utf-8")
+    # refused at once: the photo is not read first (that took seconds, to then write nothing)
+    monkeypatch.setattr(photos, "read_photos", lambda *a, **k: pytest.fail("the photo was read"))
     with pytest.raises(InputError, match="ann.read.yaml: error: has been edited since sheetsmith read .*ann.jpg into it"):
         photo_inputs([tmp_path / "ann.jpg"], layout=None, workers=1)
     assert (tmp_path / "ann.read.yaml").read_text(encoding="utf-8").endswith("player: Annie\n")

@@ -220,6 +220,7 @@ def bad_photos(tmp_path_factory):
     rng = np.random.default_rng(3)
     table = cv2.GaussianBlur(rng.uniform(0, 255, (900, 1200, 3)).astype(np.uint8), (0, 0), 1.2)  # a wooden table, no sheet
     cv2.imwrite(str(folder / "table.jpg"), table)
+    cv2.imwrite(str(folder / "plain.png"), np.full((1200, 1600, 3), (90, 140, 200), np.uint8))  # one even colour
     (folder / "notes.jpg").write_text("this is not a picture\n", encoding="utf-8")
     (folder / "bomb.png").write_bytes(png_header_only(30000, 30000))
     cv2.imwrite(str(folder / "tiny.jpg"), table[:400, :500])
@@ -235,6 +236,8 @@ def bad_photos(tmp_path_factory):
     "name, args, message",
     [
         ("table.jpg", (), "no All In sheet found"),
+        # nothing in it at all: no edges, yet not a blur (a blurred sheet would still show its tones)
+        ("plain.png", (), "no All In sheet found: none of the sheet's corner markers (black squares) is in the photo"),
         ("notes.jpg", (), "not an image (the file holds text): sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in sheets (.yaml)"),
         ("bomb.png", (), "too large to read safely (its header claims 900 MP)"),
         ("tiny.jpg", (), "only 500 × 400 pixels"),

@@ -87,7 +87,7 @@ def test_hard_shadow_edge_flags_the_spaces_it_crosses_and_reads_the_rest(tmp_pat
     reading = read_photo(photo(tmp_path, sheet, params(hard_shadow=(cx + 4.0, cy, 35.0, 0.62, 0.8)), game=score))
     assert right_or_flagged(reading, sheet) == []
     flagged = dict(reading.uncertain)
-    assert flagged and all("hard shadow's edge runs across" in why for f, why in flagged.items() if not f.startswith("chips"))
+    assert flagged and all("a hard shadow's edge, or something over the sheet, runs across" in why for f, why in flagged.items() if not f.startswith("chips"))
     # the edge runs through about one space in a row: the shaded and lit spaces away from it are read
     assert sum(c.status != "uncertain" for c in reading.cells.values()) >= 14
 
@@ -144,6 +144,32 @@ def test_a_thumb_over_a_space_hides_it(tmp_path):
     reading = read_photo(path)
     assert right_or_flagged(reading, sheet) == []
     assert "not visible" in dict(reading.uncertain)[name]
+
+
+def test_a_dark_object_over_a_whole_space_is_never_blamed_on_the_shadow_alone(tmp_path):
+    """A dark disc (a brown counter, a fingertip in shade) over a whole space: its rim is as sharp a step of light as a
+    shadow's edge. The space is flagged, and the reason names an object as well as a shadow (a new user, told only
+    to remove a shadow, looked for one that was not there)."""
+    import cv2
+
+    sheet, score = sheet_of("q-diamonds", 5)
+    coord = sorted(sheet.cards)[7]
+    name = cell_name(coord)
+    path = photo(tmp_path, sheet, params(rotation=0.0, tilt=0.0), game=score)
+    reading = read_photo(path)
+    reads_exactly(reading, sheet)
+    img = cv2.imread(str(path))
+    (cx, cy), = reading.fit.to_image(np.array([centre_of(build_allin_sheet(sheet.layout, paper("a4")), name)]))
+    radius = 13.0 * reading.fit.px_per_mm
+    mask = np.zeros(img.shape[:2], np.float32)
+    cv2.circle(mask, (int(cx), int(cy)), int(radius), 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), 2)[..., None]
+    img = (img * (1 - mask) + np.array([70, 95, 140]) * mask).astype(np.uint8)
+    cv2.imwrite(str(path), img)
+    reading = read_photo(path)
+    assert right_or_flagged(reading, sheet) == []
+    why = dict(reading.uncertain)[name]
+    assert "not visible" in why or "something over the sheet" in why, why
 
 
 # --- erasures -------------------------------------------------------------------------------------

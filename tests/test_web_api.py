@@ -417,6 +417,12 @@ def test_a_picture_that_is_no_sheet_gets_the_readers_message(web):
 def test_not_an_image_nor_a_sheet_and_heic(web):
     gid = new_allin(web)
     r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("a.jpg", b"%PDF-1.4 not a photo", "image/jpeg")})
+    # named as a photo: the page says what the file holds, as the command line does (not a YAML parser's complaint)
+    assert r.status_code == 422 and "this is a PDF document" in r.text and "typed-in sheet sheetsmith can read" not in r.text
+    r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("text.jpg", b"hello there\n", "image/jpeg")})
+    assert r.status_code == 422 and "not an image (the file holds text)" in r.text
+    # the same bytes under a sheet's name are a typed-in sheet that is not valid
+    r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"file": ("ann.yaml", b"hello there\n", "text/yaml")})
     assert r.status_code == 422 and "not a valid typed-in sheet" in r.text
     heic = b"\x00\x00\x00\x18ftypheic" + b"\x00" * 64
     r = web.post(f"/allin/{gid}/players", data={"name": "Bob"}, files={"photo": ("a.heic", heic, "image/heic")})

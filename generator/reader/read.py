@@ -365,13 +365,20 @@ def _near_code(fit: SheetFit, found: dict[int, np.ndarray]) -> SheetFit:
 
 
 def _too_soft(gray: np.ndarray) -> bool:
-    """True when the photo has almost no sharp edges anywhere (a blur, not a missing sheet)."""
+    """True when the photo has almost no sharp edges anywhere, yet shows something (a blur, not a missing sheet):
+    a photo of one even tone (a blank wall, a covered lens) has no edges either, but no blurred sheet in it."""
     import cv2
 
     h, w = gray.shape
     f = min(1.0, 1000 / max(h, w))
     small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else gray
-    return float(cv2.Laplacian(small, cv2.CV_32F).var()) < 12.0
+    low, high = np.percentile(small, (1, 99))
+    return float(cv2.Laplacian(small, cv2.CV_32F).var()) < 12.0 and high - low >= MIN_TONES
+
+
+MIN_TONES = 24
+"""Grey levels between a photo's darkest and brightest percent below which it shows nothing at all (one even
+tone), so that its lack of edges says nothing of blur; a blurred sheet on a table spans far more."""
 
 
 _SCENES: dict[tuple, tuple[AllInLayout, Scene]] = {}
@@ -696,7 +703,8 @@ def _dark_strokes(peak: float | None, peak_level: float | None, share: float | N
 
 HIDDEN = {
     "outside": "outside the photo",
-    "edge": "a hard shadow's edge runs across {what}: take the photo again without the shadow",
+    "edge": "a hard shadow's edge, or something over the sheet, runs across {what}: take the photo again in even light "
+            "with nothing over the sheet",
     "glare": "glare: the printed {print} are not visible",
     "hidden": "the printed {print} are not visible (covered, or washed out)",
 }

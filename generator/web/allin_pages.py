@@ -244,17 +244,23 @@ async def allin_add_player(request: Request, game_id: str):
     problem = _name_problem(g, name)
     if problem:
         return error_page(request, "The player cannot be added", [problem], back=f"/allin/{game_id}")
-    data = b""
+    data, sent_as = b"", ""
     for key in ("photo", "file"):
         upload = form.get(key)
         if upload is not None and not isinstance(upload, str):
             got = await read_upload(upload)
-            data = data or got
+            if got and not data:
+                data, sent_as = got, str(getattr(upload, "filename", "") or "")
     player = {"id": new_id(), "name": name, "source": "typed", "tokens": {}, "chips": {"earned": 0, "spent": 0},
               "uncertain": [], "boxes": {}, "corrections": {}}
     if data:
         if image_suffix(data):
             player["source"] = "photo"
+        elif _named_as_photo(sent_as):  # a photo's name on what is no photo: say what the file holds, as the CLI does
+            from ..reader.image import format_error, sniff
+
+            return error_page(request, "Not a photo", [format_error(*sniff(data[:4096], _suffix(sent_as))) or "not an image"],
+                              back=f"/allin/{game_id}", status_code=422)
         else:
             filled = _typed_file(request, data, g.data["layout"], name)
             if isinstance(filled, Response):
@@ -270,6 +276,20 @@ async def allin_add_player(request: Request, game_id: str):
     if form.get("mode") == "typed" or not data:
         return RedirectResponse(f"/allin/{game_id}/p/{player['id']}/grid", status_code=303)
     return RedirectResponse(f"/allin/{game_id}#players", status_code=303)
+
+
+def _suffix(filename: str) -> str:
+    """A file name's ending, lower case (``""`` for none)."""
+    from pathlib import PurePath
+
+    return PurePath(filename).suffix.lower()
+
+
+def _named_as_photo(filename: str) -> bool:
+    """True when an upload's file name ends like a photo's (``IMG_1.jpg``): what it holds is meant as one."""
+    from ..reader.image import PHOTO_SUFFIXES
+
+    return _suffix(filename) in PHOTO_SUFFIXES
 
 
 def _typed_file(request: Request, data: bytes, layout_id: str, name: str):
