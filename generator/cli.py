@@ -460,7 +460,13 @@ def _print_verdict(verdict, as_json: bool) -> None:
     """Print a :class:`~generator.jobs.Verdict`: the JSON report on stdout, or tables; problems on stderr."""
     import json
 
-    for note in verdict.notes if not as_json else [n for n in verdict.notes if "read into" in n]:
+    if as_json:
+        notes = [n for n in verdict.notes if "read into" in n]
+    else:
+        from . import terminal
+
+        notes = [n for n in verdict.notes if not terminal.in_tables(verdict, n)]  # (those are printed under the tables)
+    for note in notes:
         _say(note)
     if as_json:  # the report on stdout, its problems located on stderr
         from .validation import json_for_terminal
@@ -468,8 +474,6 @@ def _print_verdict(verdict, as_json: bool) -> None:
         sys.stdout.write(json_for_terminal(json.dumps(verdict.report, indent=2, ensure_ascii=False)) + "\n")
         _problems(verdict.problems)
     else:  # the tables list every problem once, located
-        from . import terminal
-
         terminal.print_verdict(verdict, out())
 
 

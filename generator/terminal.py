@@ -17,6 +17,15 @@ from .sheetverify import print_game
 from .validation import capped_lines, for_terminal
 
 
+TABLE_NOTES = ("one sheet scored alone", "the log stops")
+"""The starts of the notes that :func:`print_verdict` prints under an All In game's tables (they qualify the scores)."""
+
+
+def in_tables(verdict: Any, note: str) -> bool:
+    """True when :func:`print_verdict` prints ``note`` under the tables (so it is not said again on standard error)."""
+    return verdict.game == "allin" and note.startswith(TABLE_NOTES)
+
+
 def print_verdict(verdict: Any, console: Console) -> None:
     """Print a :class:`~generator.jobs.Verdict` as its game's tables, its problems (each once,
     ``FILE:LINE:COL: severity: message``), then its notes about scoring."""
@@ -25,7 +34,7 @@ def print_verdict(verdict: Any, console: Console) -> None:
         for line in capped_lines(verdict.problems):  # spelled out for the terminal, a few of each kind
             console.print(line, style="yellow" if ": warning: " in line else "red", markup=False, highlight=False, soft_wrap=True)
         for note in verdict.notes:
-            if note.startswith("one sheet scored alone") or note.startswith("the log stops"):
+            if in_tables(verdict, note):
                 console.print(Text(note, style="dim" if note.startswith("one sheet") else "yellow"))
     elif verdict.game == "flip7":
         from .flip7_pad import print_pad

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pypdfium2 as pdfium
 
@@ -35,6 +36,9 @@ hands:
   J: {reward: double, bonus: 4}
   K: {reward: double, bonus: 4}
 """
+
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def run(*args, cwd=None):
@@ -169,3 +173,13 @@ def test_render_default_output_goes_next_to_builds(tmp_path):
     res = run("render", "j-clubs", "--format", "svg", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "output" / "allin" / "j-clubs-a4.svg").is_file()
+
+
+def test_a_sheet_scored_alone_is_said_once_under_the_tables():
+    """The note that qualifies the scores of a lone sheet comes once, under its tables (it was also said on
+    standard error first: a terminal showed it twice)."""
+    res = run("verify", str(REPO / "docs" / "examples" / "ann.yaml"))
+    assert res.returncode == 0, res.stderr
+    note = "one sheet scored alone"
+    assert res.stdout.count(note) == 1 and note not in res.stderr
+    assert res.stdout.rstrip().splitlines()[-1].startswith(note)
