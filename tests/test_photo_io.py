@@ -551,6 +551,30 @@ def test_the_cache_folder_keeps_the_newest_entries_within_its_file_and_byte_boun
     assert [p.name for p in folder.iterdir()] == ["template-big.npy"]
 
 
+def test_an_entry_read_is_kept_before_one_unused_longer(tmp_path, monkeypatch):
+    """The bounds remove the entries unused longest: a sheet's template read a moment ago outlives an older
+    darkness entry of another photo sharpness, however much earlier it was written."""
+    import os
+
+    import generator.reader.cache as cache
+
+    monkeypatch.setenv("SHEETSMITH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 2)
+    src = Path(resolve_layout("q-diamonds"))
+    key = ("q-diamonds", src, "abc", "a4")
+    page = np.full((6, 4, 3), 200, np.uint8)
+    cache.cached_template(key, 8.0, lambda: page)
+    cache.cached_darkness(key, (8.0, 0.0, 0.0, 4, 6, 1.0), (6, 4), lambda: (np.zeros((6, 4), np.float32),) * 2)
+    folder = tmp_path / "cache"
+    by_kind = {p.name.split("-")[0]: p for p in folder.iterdir()}
+    os.utime(by_kind["template"], (1, 1))  # written long ago ...
+    os.utime(by_kind["darkness"], (2, 2))
+    cache.cached_template(key, 8.0, lambda: pytest.fail("rendered again"))  # ... but read just now
+    cache.cached_darkness(key, (8.0, 0.0, 0.0, 4, 6, 1.5), (6, 4), lambda: (np.ones((6, 4), np.float32),) * 2)
+    assert sorted(p.name.split("-")[0] for p in folder.iterdir()) == ["darkness", "template"]
+    assert by_kind["template"].exists() and not by_kind["darkness"].exists()
+
+
 def test_the_cache_folder_removes_only_its_own_entries(tmp_path, monkeypatch):
     """SHEETSMITH_CACHE may name a folder with the user's own files (or another run's temporary file in it): the
     bounds count and remove only the cache's entries."""
@@ -583,6 +607,10 @@ def test_a_damaged_or_foreign_template_entry_is_rendered_anew(tmp_path, monkeypa
     assert entry.suffix == ".npy"
     kept = cache.cached_template(key, 8.0, lambda: pytest.fail("rendered again"))
     assert kept.dtype == np.uint8 and (kept == page).all()
+    # the page's size is checked when it is known: an entry of another size is rendered anew
+    assert cache.cached_template(key, 8.0, lambda: pytest.fail("rendered again"), (0.5, 0.75)) is not None  # 4 x 6 px
+    other = np.full((7, 4, 3), 9, np.uint8)
+    assert cache.cached_template(key, 8.0, lambda: other, (0.5, 0.5)) is other  # 4 x 4 px expected: 6 rows is 2 too many
     for bad in (b"not numpy at all", _npy(np.zeros((6, 4), np.float32)), _npy(np.zeros((2, 2), object))):
         entry.write_bytes(bad)  # garbage, another array's shape and type, an array of Python objects (never unpickled)
         again = np.full((6, 4, 3), 7, np.uint8)

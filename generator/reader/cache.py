@@ -16,7 +16,8 @@ templates (the size and time of every ``.py`` and template file), so a change
 anywhere — a new release, an edited layout, a developer's edit to the drawing
 code — reads as a miss and the entry is made anew.  An entry that cannot be
 read is made anew; one that cannot be written is skipped (the cache only
-saves time).  At most :data:`MAX_ENTRIES` files are kept, the oldest removed.
+saves time).  At most :data:`MAX_ENTRIES` files are kept, those unused longest removed first (reading an
+entry marks it used).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Callable
 import numpy as np
 
 MAX_ENTRIES = 64
-"""Entries kept in the cache folder (files named like :data:`ENTRY`); the least recently written go first."""
+"""Entries kept in the cache folder (files named like :data:`ENTRY`); the least recently used (written or read) go first."""
 MAX_BYTES = 200_000_000
 """… and at most this many bytes in all (a template is 12 MB: some 16 of them)."""
 ENV = "SHEETSMITH_CACHE"
@@ -93,12 +94,20 @@ def sheet_key(layout_id: str, source: str | Path | None, paper_id: str, *extra: 
 
 
 def _load(path: Path, read: Callable[[Path], object]):
+    """The entry at ``path`` read by ``read`` (``None`` when missing, damaged or foreign: it is then made anew);
+    an entry read is marked as just used, so that the folder's bounds remove the entries unused longest."""
     if not path.is_file():
         return None
     try:
-        return read(path)
+        value = read(path)
     except Exception:  # a damaged or foreign entry: made anew
         return None
+    if value is not None:
+        try:
+            os.utime(path)
+        except OSError:  # a read-only cache: it only saves time
+            pass
+    return value
 
 
 ENTRY = re.compile(r"(?:scene|template|darkness)-[^./]+\.(?:pickle|npy)")
@@ -136,18 +145,24 @@ def cached_scene(layout, paper, build: Callable[[], object]):
     return scene
 
 
-def cached_template(key: tuple, ppm: float, render: Callable[[], np.ndarray]) -> np.ndarray:
+def cached_template(key: tuple, ppm: float, render: Callable[[], np.ndarray], page_mm: tuple[float, float] | None = None) -> np.ndarray:
     """The blank page rendered at ``ppm`` pixels per mm (RGB ``uint8``): from the cache, else ``render()`` (and kept).
 
     Args:
         key: ``(layout id, layout file, geometry hash, paper id)``, as :func:`generator.reader.marks.template` takes it.
+        page_mm: the page's ``(width, height)`` in mm: an entry more than a pixel off that size at ``ppm`` (a
+            foreign or damaged file under the right name) is rendered anew.
 
     Stored as a NumPy ``.npy`` file, uncompressed: an A4 page at 8 pixels per mm is 12 MB, and reads back in
     a few milliseconds, where decoding the same page from PNG (0.5 MB) took 60 ms of every fresh
     ``sheetsmith verify``.  :data:`MAX_BYTES` bounds the folder.
     """
-    return cached_array("template", key, (ppm,), render,
-                        lambda a: a.dtype == np.uint8 and a.ndim == 3 and a.shape[2] == 3)
+    def valid(a: np.ndarray) -> bool:
+        if a.dtype != np.uint8 or a.ndim != 3 or a.shape[2] != 3:
+            return False
+        return page_mm is None or (abs(a.shape[1] - page_mm[0] * ppm) <= 1.5 and abs(a.shape[0] - page_mm[1] * ppm) <= 1.5)
+
+    return cached_array("template", key, (ppm,), render, valid)
 
 
 def cached_darkness(key: tuple, extra: tuple, shape: tuple[int, int],
@@ -161,8 +176,8 @@ def cached_darkness(key: tuple, extra: tuple, shape: tuple[int, int],
         shape: the region's ``(h, w)`` in pixels: an entry of another size (a foreign or damaged file under
             the right name) is made anew, never compared with a photo.
 
-    Both are kept in one ``.npy`` file (``(2, h, w)`` float32, 32 MB for an A4 page at 8 pixels per mm): read back in
-    some 20 ms, where making them takes 0.1 s of OpenCV work.
+    Both are kept in one ``.npy`` file (``(2, h, w)`` float32, about 18 MB for the region of an A4 page at 8 pixels
+    per mm): read back in some 20 ms, where making them takes 0.1 s of OpenCV work.
     """
     both = cached_array("darkness", key, extra, lambda: np.stack(make()),
                         lambda a: a.dtype == np.float32 and a.shape == (2, *shape))

@@ -131,7 +131,7 @@ def template(scene: Scene, key: tuple, ppm: float = PPM) -> np.ndarray:
 
             return np.asarray(pdf_to_images(render_pdf([scene]), dpi=ppm * 25.4)[0], np.uint8)
 
-        _TEMPLATES[k] = cached_template(key, ppm, render)  # on disk across runs (reader/cache.py)
+        _TEMPLATES[k] = cached_template(key, ppm, render, (scene.width, scene.height))  # on disk across runs (reader/cache.py)
         while len(_TEMPLATES) > 12:
             _TEMPLATES.pop(next(iter(_TEMPLATES)))
     return _TEMPLATES[k]
