@@ -47,9 +47,10 @@ TEMPLATES_DIR = ROOT / "templates"
 
 
 def display_path(path: Path) -> str:
-    """A path as messages show it: relative to the working folder when inside it.  (Here, among the light
-    modules, so that ``sheetsmith verify`` can name its photo before the layouts are imported.)"""
+    """A path as messages show it: relative to the working folder when inside it, by the name the user gave (a
+    symbolic link is named, not its target).  (Here, among the light modules, so that ``sheetsmith verify`` can
+    name its photo before the layouts are imported.)"""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError, RuntimeError):  # outside the folder, or a link loop (RuntimeError before Python 3.13)
+        return str(Path(os.path.abspath(path)).relative_to(Path(os.path.abspath(os.getcwd()))))
+    except (ValueError, OSError):  # outside the folder, or no working folder any more
         return str(path)

@@ -317,6 +317,20 @@ def test_a_written_read_yaml_is_unedited_and_any_added_line_is_an_edit(tmp_path,
 # --- names from the file system ----------------------------------------------------------------------------
 
 
+def test_a_link_is_named_as_the_user_gave_it(tmp_path, monkeypatch):
+    """Messages name the path typed (a link's own name), relative to the working folder when inside it."""
+    from generator.paths import display_path
+
+    (tmp_path / "photos").mkdir()
+    (tmp_path / "photos" / "p0.jpg").write_bytes(b"")
+    (tmp_path / "alias.jpg").symlink_to(tmp_path / "photos" / "p0.jpg")
+    monkeypatch.chdir(tmp_path)
+    assert display_path(Path("alias.jpg")) == "alias.jpg"
+    assert display_path(tmp_path / "alias.jpg") == "alias.jpg"
+    assert display_path(Path("photos/../alias.jpg")) == "alias.jpg"
+    assert display_path(Path("/elsewhere/x.jpg")) == "/elsewhere/x.jpg"
+
+
 def test_escaping_names():
     from generator.names import clean_name, shown
 
