@@ -120,28 +120,37 @@ def test_glare_on_a_space_is_flagged_never_read_empty(tmp_path):
     assert reading.cells[coord].card is None
 
 
-def test_a_thumb_over_a_space_hides_it(tmp_path):
+def _object_over(tmp_path, layout_id: str, index: int, draw, colour: tuple[int, int, int], soft_px: float):
+    """A photo of a sheet that reads exactly, then an object painted over its ``index``-th space:
+    ``draw(mask, reading, scene, name)`` fills the object's shape into ``mask`` (photo pixels) with 1, its edge is
+    softened by ``soft_px`` and it takes ``colour`` (BGR).  Returns ``(the reading after, the sheet, the space's name)``."""
     import cv2
 
-    sheet, score = sheet_of("k-spades", 5)
-    coord = sorted(sheet.cards)[4]
-    name = cell_name(coord)
+    sheet, score = sheet_of(layout_id, 5)
+    name = cell_name(sorted(sheet.cards)[index])
     path = photo(tmp_path, sheet, params(rotation=0.0, tilt=0.0), game=score)
     reading = read_photo(path)
     reads_exactly(reading, sheet)
-    # a thumb (skin coloured, soft-edged) over the space's rank rows
     img = cv2.imread(str(path))
-    scene = build_allin_sheet(sheet.layout, paper("a4"))
-    ranks = [t for t in scene.marks if t.owner == name and t.kind == "rank"]
-    x0, y0 = min(t.x for t in ranks), min(t.y for t in ranks)
-    x1, y1 = max(t.x + t.w for t in ranks), max(t.y + t.h for t in ranks)
-    quad = reading.fit.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
     mask = np.zeros(img.shape[:2], np.float32)
-    cv2.fillPoly(mask, [quad.astype(np.int32)], 1.0)
-    mask = cv2.GaussianBlur(mask, (0, 0), 3)[..., None]
-    img = (img * (1 - mask) + np.array([120, 150, 205]) * mask).astype(np.uint8)
+    draw(mask, reading, build_allin_sheet(sheet.layout, paper("a4")), name)
+    mask = cv2.GaussianBlur(mask, (0, 0), soft_px)[..., None]
+    img = (img * (1 - mask) + np.array(colour) * mask).astype(np.uint8)
     cv2.imwrite(str(path), img)
-    reading = read_photo(path)
+    return read_photo(path), sheet, name
+
+
+def test_a_thumb_over_a_space_hides_it(tmp_path):
+    import cv2
+
+    def thumb(mask, reading, scene, name):  # skin coloured, soft-edged, over the space's rank rows
+        ranks = [t for t in scene.marks if t.owner == name and t.kind == "rank"]
+        x0, y0 = min(t.x for t in ranks), min(t.y for t in ranks)
+        x1, y1 = max(t.x + t.w for t in ranks), max(t.y + t.h for t in ranks)
+        quad = reading.fit.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+        cv2.fillPoly(mask, [quad.astype(np.int32)], 1.0)
+
+    reading, sheet, name = _object_over(tmp_path, "k-spades", 4, thumb, (120, 150, 205), 3)
     assert right_or_flagged(reading, sheet) == []
     assert "not visible" in dict(reading.uncertain)[name]
 
@@ -152,21 +161,11 @@ def test_a_dark_object_over_a_whole_space_is_never_blamed_on_the_shadow_alone(tm
     to remove a shadow, looked for one that was not there)."""
     import cv2
 
-    sheet, score = sheet_of("q-diamonds", 5)
-    coord = sorted(sheet.cards)[7]
-    name = cell_name(coord)
-    path = photo(tmp_path, sheet, params(rotation=0.0, tilt=0.0), game=score)
-    reading = read_photo(path)
-    reads_exactly(reading, sheet)
-    img = cv2.imread(str(path))
-    (cx, cy), = reading.fit.to_image(np.array([centre_of(build_allin_sheet(sheet.layout, paper("a4")), name)]))
-    radius = 13.0 * reading.fit.px_per_mm
-    mask = np.zeros(img.shape[:2], np.float32)
-    cv2.circle(mask, (int(cx), int(cy)), int(radius), 1.0, -1)
-    mask = cv2.GaussianBlur(mask, (0, 0), 2)[..., None]
-    img = (img * (1 - mask) + np.array([70, 95, 140]) * mask).astype(np.uint8)
-    cv2.imwrite(str(path), img)
-    reading = read_photo(path)
+    def disc(mask, reading, scene, name):
+        (cx, cy), = reading.fit.to_image(np.array([centre_of(scene, name)]))
+        cv2.circle(mask, (int(cx), int(cy)), int(13.0 * reading.fit.px_per_mm), 1.0, -1)
+
+    reading, sheet, name = _object_over(tmp_path, "q-diamonds", 7, disc, (70, 95, 140), 2)
     assert right_or_flagged(reading, sheet) == []
     why = dict(reading.uncertain)[name]
     assert "not visible" in why or "something over the sheet" in why, why
