@@ -226,7 +226,9 @@ def keep_freed_memory() -> None:
 
 
 DISPOSABLE_THREAD = "sheetsmith-disposable"
-"""The name of a daemon thread whose work a finished command may drop (it writes nothing): not waited for at exit."""
+"""The name of a thread whose work a finished command may drop (it writes nothing): :func:`quick_exit` does not wait
+for it (``os._exit`` ends it with the process).  It is no daemon: an ordinary interpreter exit waits for it, since a
+daemon thread stopped at shutdown while inside OpenCV aborts the process."""
 
 
 def quick_exit(code: object) -> None:

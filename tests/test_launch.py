@@ -238,3 +238,4 @@ def test_a_short_process_reuses_the_memory_it_freed_and_a_server_keeps_the_defau
         monkeypatch.setattr(sys, "argv", argv)
         launch.quick_start()
         assert calls == ([True] if tuned_ else [])
+

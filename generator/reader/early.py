@@ -40,7 +40,7 @@ def _identity(path: Path) -> tuple[int, int, int, int, int] | None:
 
 
 class Ahead:
-    """``fn(*args)`` run in a daemon thread (:data:`~generator.launch.DISPOSABLE_THREAD`: it writes nothing), while
+    """``fn(*args)`` run in a thread (:data:`~generator.launch.DISPOSABLE_THREAD`: it writes nothing), while
     the calling thread does other work; for work done mostly inside OpenCV, NumPy or Pillow, which let Python
     run meanwhile.  :meth:`result` waits for it; :attr:`error` is what it raised, if anything.
     """
@@ -49,7 +49,9 @@ class Ahead:
         self._fn, self._args = fn, args
         self._value = None
         self.error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, name=DISPOSABLE_THREAD, daemon=True)
+        # not a daemon: an ordinary interpreter exit waits for it (a daemon thread stopped at shutdown while inside
+        # OpenCV aborts the process: "FATAL: exception not rethrown"); the console script's quick exit does not
+        self._thread = threading.Thread(target=self._run, name=DISPOSABLE_THREAD, daemon=False)
         self._thread.start()
 
     def _run(self) -> None:
