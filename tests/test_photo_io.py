@@ -499,18 +499,22 @@ def test_the_blank_sheet_comes_from_the_disk_cache_and_a_changed_layout_misses_i
 
     monkeypatch.setenv("SHEETSMITH_CACHE", str(tmp_path / "cache"))
     (tmp_path / "ann.jpg").write_bytes(photo)
-    marks._TEMPLATES.clear()
-    marks._DARKNESS.clear()
-    read._SCENES.clear()
+    def forget():  # what a fresh process does not have
+        marks._TEMPLATES.clear()
+        marks._DARKNESS.clear()
+        marks.marker_models.cache_clear()
+        marks._ideal_markers.cache_clear()
+        read._SCENES.clear()
+
+    forget()
     first = read_photo(tmp_path / "ann.jpg")
-    names = sorted(p.name.split("-")[0] for p in (tmp_path / "cache").iterdir())
-    assert names == ["darkness", "scene", "template"]
+    names = sorted({p.name.split("-")[0] for p in (tmp_path / "cache").iterdir()})
+    assert names == ["darkness", "markers", "scene", "template"]
     # a fresh process: nothing in memory, and nothing may be drawn, rendered or made from the rendering again
-    marks._TEMPLATES.clear()
-    marks._DARKNESS.clear()
-    read._SCENES.clear()
+    forget()
     monkeypatch.setattr(pdf, "render_pdf", lambda *a, **k: pytest.fail("rendered again"))
     monkeypatch.setattr(marks, "template_darkness", lambda *a, **k: pytest.fail("darkness made again"))
+    monkeypatch.setattr(marks, "_ideal_marker", lambda *a, **k: pytest.fail("marker models made again"))
     monkeypatch.setattr(read, "build_allin_sheet", lambda *a, **k: pytest.fail("drawn again"))
     again = read_photo(tmp_path / "ann.jpg")
     assert_reads(again, game.sheets[0])
@@ -524,9 +528,7 @@ def test_the_blank_sheet_comes_from_the_disk_cache_and_a_changed_layout_misses_i
     # with the cache off, everything is made anew
     monkeypatch.undo()
     monkeypatch.setenv("SHEETSMITH_CACHE", "off")
-    marks._TEMPLATES.clear()
-    marks._DARKNESS.clear()
-    read._SCENES.clear()
+    forget()
     assert_reads(read_photo(tmp_path / "ann.jpg"), game.sheets[0])
 
 
@@ -657,6 +659,36 @@ def test_the_blank_pages_darkness_is_kept_exactly_and_by_colour_softness(tmp_pat
             entry.write_bytes(_npy(np.zeros(bad, np.float32)))
         got = cache.cached_darkness(key, (8.0, 1.0, 2.0, 7, 5, 1.25), (5, 7), lambda: (d, lum))
         assert [a.shape for a in got] == [(5, 7), (5, 7)] and (got[0] == d).all() and (got[1] == lum).all()
+
+
+def test_the_marker_blur_models_come_from_the_cache_exactly(tmp_path, monkeypatch):
+    """The blur models of a corner marker are the same for every photo: made once, kept in the reader's cache, and
+    read back bit for bit (the photo's measured blur must not change)."""
+    import generator.reader.marks as marks
+
+    monkeypatch.setenv("SHEETSMITH_CACHE", str(tmp_path / "cache"))
+    marks.marker_models.cache_clear()
+    marks._ideal_markers.cache_clear()
+    table = marks.marker_models(3, 8.0, 2.0)
+    (entry,) = (tmp_path / "cache").iterdir()
+    assert entry.name.startswith("markers-") and entry.suffix == ".npy"
+    for k, sigma in ((0, 0.0), (5, 0.25), (25, 1.25)):
+        centred, _, var = marks._ideal_marker(3, sigma, 8.0, 2.0)
+        assert table[k, 0] == var and (table[k, 1:] == centred).all()
+    models, variances = marks._ideal_markers(3, (0.25, 1.25), 8.0, 2.0)
+    assert models.flags.c_contiguous and (models == table[[5, 25], 1:]).all() and (variances == table[[5, 25], 0]).all()
+    # a fresh process: read back, not made again
+    marks.marker_models.cache_clear()
+    real = marks._ideal_marker
+    monkeypatch.setattr(marks, "_ideal_marker", lambda *a: pytest.fail("made again"))
+    assert (np.asarray(marks.marker_models(3, 8.0, 2.0)) == table).all()
+    # a damaged entry is made anew
+    marks.marker_models.cache_clear()
+    monkeypatch.setattr(marks, "_ideal_marker", real)
+    entry.write_bytes(_npy(np.zeros((26, 5), np.float64)))
+    assert (np.asarray(marks.marker_models(3, 8.0, 2.0)) == table).all()
+    marks.marker_models.cache_clear()
+    marks._ideal_markers.cache_clear()
 
 
 def _npy(arr: np.ndarray) -> bytes:

@@ -289,11 +289,34 @@ def _ideal_marker(marker_id: int, sigma_mm: float, ppm: float, margin: float) ->
     return centred, mean, float(centred @ centred / v.size)
 
 
+BLUR_SIGMAS = tuple(float(v) for v in np.round(np.arange(0.0, 1.2501, 0.05), 3))
+"""The blurs (Gaussian sigma, mm on the page) :func:`measure_blur` tries: 0 to 1.25 mm in steps of 0.05."""
+
+
+@lru_cache(maxsize=32)
+def marker_models(marker_id: int, ppm: float, margin: float) -> np.ndarray:
+    """Every blur model of a marker (:func:`_ideal_marker`, one row per blur of :data:`BLUR_SIGMAS`): float64
+    ``(len(BLUR_SIGMAS), 1 + n * n)``, each row the model's variance, then its centred pixels (``n`` the side of
+    the marker and its ``margin`` at ``ppm``).  The same for every photo: kept in the reader's cache
+    (:func:`.cache.cached_marker_models`), read-only."""
+    from .cache import cached_marker_models
+
+    n = int(round((MARKER_SIZE + 2 * margin) * ppm))
+
+    def make() -> np.ndarray:
+        rows = [_ideal_marker(marker_id, s, ppm, margin) for s in BLUR_SIGMAS]
+        return np.stack([np.concatenate(([var], centred)) for centred, _, var in rows])
+
+    return cached_marker_models((marker_id, ppm, margin, BLUR_SIGMAS), make,
+                                lambda a: a.dtype == np.float64 and a.shape == (len(BLUR_SIGMAS), 1 + n * n))
+
+
 @lru_cache(maxsize=64)
 def _ideal_markers(marker_id: int, sigmas: tuple[float, ...], ppm: float, margin: float) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_ideal_marker` for every blur of ``sigmas``: the centred models as rows of one matrix, and their variances."""
-    rows = [_ideal_marker(marker_id, s, ppm, margin) for s in sigmas]
-    return np.stack([r[0] for r in rows]), np.array([r[2] for r in rows])
+    """:func:`_ideal_marker` for every blur of ``sigmas`` (blurs of :data:`BLUR_SIGMAS`): the centred models as rows of
+    one matrix (contiguous), and their variances; taken from :func:`marker_models`."""
+    picked = np.asarray(marker_models(marker_id, ppm, margin)[[BLUR_SIGMAS.index(s) for s in sigmas]])
+    return np.ascontiguousarray(picked[:, 1:]), np.ascontiguousarray(picked[:, 0])
 
 
 def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict[int, np.ndarray] | None = None) -> BlurField:
@@ -312,7 +335,7 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict
     margin = 2.0
     points, sig_px, sig_mm = [], [], []
 
-    sigmas = [float(v) for v in np.round(np.arange(0.0, 1.2501, 0.05), 3)]
+    sigmas = list(BLUR_SIGMAS)
 
     for mid in list(fit.found):
         _, x, y = boxes[mid]
