@@ -185,10 +185,13 @@ def quick_start() -> None:
     """
     import gc
 
-    gc.set_threshold(100_000, 20, 20)
+    gc.set_threshold(*GC_THRESHOLDS)
     if not LONG_RUNNING.intersection(sys.argv[1:]):  # a server keeps only what it needs
         keep_freed_memory()
 
+
+GC_THRESHOLDS = (100_000, 20, 20)
+"""The cyclic garbage collector's thresholds in a short-lived process (:func:`quick_start`, the photo workers)."""
 
 LONG_RUNNING = frozenset({"serve", "watch"})
 """Commands that run until stopped: their process gives freed memory back as usual."""

@@ -159,8 +159,16 @@ _QUEUE = None
 
 def _init_worker(queue) -> None:
     """In each worker: report stages through ``queue``; leave Ctrl-C to the parent; one OpenCV thread
-    (the photos are the parallel work); freed memory kept for the next photo (:func:`generator.launch.keep_freed_memory`)."""
+    (the photos are the parallel work); freed memory kept for the next photo (:func:`generator.launch.keep_freed_memory`);
+    the garbage collector as a short command has it (:func:`generator.launch.quick_start`), and blind to what the
+    fork server imported (``gc.freeze``: its passes no longer walk those objects, nor copy their pages)."""
+    import gc
     import signal
+
+    from .launch import GC_THRESHOLDS, keep_freed_memory
+
+    gc.set_threshold(*GC_THRESHOLDS)
+    gc.freeze()
 
     global _QUEUE
     _QUEUE = queue
@@ -173,8 +181,6 @@ def _init_worker(queue) -> None:
         cv2.setNumThreads(1)
     except ImportError:  # pragma: no cover
         pass
-    from .launch import keep_freed_memory
-
     keep_freed_memory()  # a worker reads a photo or two, then ends
 
 
@@ -187,8 +193,9 @@ def _read_in_worker(job: tuple):
     return _read_one(job, _worker_report)
 
 
-WORKER_MODULES = ["numpy", "cv2", "PIL.Image", "PIL.ImageDraw", "generator.photos", "generator.reader.read",
-                  "generator.reader.output", "generator.reader.marks", "generator.reader.cache", "generator.registry",
+WORKER_MODULES = ["numpy", "numpy.ma", "cv2", "PIL.Image", "PIL.ImageDraw", "PIL.JpegImagePlugin", "PIL.PngImagePlugin",
+                  "platformdirs", "generator.photos", "generator.reader.read", "generator.reader.output",
+                  "generator.reader.marks", "generator.reader.cache", "generator.reader.kinds.tickpad", "generator.registry",
                   "generator.components.deck", "generator.components.chips"]
 """What a worker needs for its first photo: imported once by the fork server, before it forks the workers."""
 

@@ -759,3 +759,16 @@ def test_work_done_ahead_gives_its_value_or_none_when_it_failed():
     ok = Ahead(lambda a, b: names.append(threading.current_thread().name) or a * b, 6, 7)
     assert ok.result() == 42 and names == [DISPOSABLE_THREAD]  # made in a thread a finished command need not wait for
     assert Ahead(lambda: 1 / 0).result() is None  # the caller then does the work itself and meets the error
+
+
+def test_a_photo_worker_starts_as_a_short_command_does(tmp_path):
+    """A worker reads a photo or two and ends: its garbage collector runs as rarely as a short command's, and never
+    walks what the fork server imported before forking it (frozen); one OpenCV thread (the photos are the parallel
+    work)."""
+    code = ("import gc, cv2\n"
+            "import generator.photos as photos\n"
+            "from generator.launch import GC_THRESHOLDS\n"
+            "photos._init_worker(None)\n"
+            "print(gc.get_threshold() == GC_THRESHOLDS, gc.get_freeze_count() > 1000, cv2.getNumThreads())\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert res.stdout.split() == ["True", "True", "1"], res.stderr
