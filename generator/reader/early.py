@@ -14,8 +14,9 @@ file (device, inode, size, modification and change times unchanged since the thr
 through the same functions (:func:`.image.load_photo`, :func:`.detect.detect_all_markers`);
 a :class:`~.errors.PhotoError` is raised as the ordinary path would raise it; anything
 else (no memory, an OpenCV failure) is left for the ordinary path to meet again.  The
-thread writes nothing, so a process may end without waiting for it
-(:func:`generator.launch.quick_exit`).
+thread writes nothing, so the console script's quick exit does not wait for it
+(:func:`generator.launch.quick_exit`); an ordinary interpreter exit does (the thread is no
+daemon: one stopped at shutdown inside OpenCV aborts the process).
 """
 
 from __future__ import annotations
