@@ -193,7 +193,7 @@ def _read_in_worker(job: tuple):
     return _read_one(job, _worker_report)
 
 
-WORKER_MODULES = ["numpy", "numpy.ma", "cv2", "PIL.Image", "PIL.ImageDraw", "PIL.JpegImagePlugin", "PIL.PngImagePlugin",
+WORKER_MODULES = ["numpy", "cv2", "PIL.Image", "PIL.ImageDraw", "PIL.JpegImagePlugin", "PIL.PngImagePlugin",
                   "platformdirs", "generator.photos", "generator.reader.read", "generator.reader.output",
                   "generator.reader.marks", "generator.reader.cache", "generator.reader.kinds.tickpad", "generator.registry",
                   "generator.components.deck", "generator.components.chips"]

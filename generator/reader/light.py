@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .numeric import median
+
 LIGHT_PPM = 2.0
 """Resolution (pixels per mm) of the light estimate."""
 EDGE_STEP = 0.25
@@ -191,13 +193,13 @@ def estimate_light(rect: np.ndarray, template_rgb: np.ndarray, ppm: float, origi
         closed_wide = cv2.erode(cv2.dilate(fine, wider), wider)
         closed = (trust[..., None] * closed + (1.0 - trust[..., None]) * closed_wide).astype(np.float32)
     top = brightest_channel(closed)
-    hole = top < 0.3 * max(float(np.median(top)), 1e-3)
+    hole = top < 0.3 * max(float(median(top)), 1e-3)
     if hole.any():  # wider than 9 mm without paper (a marker, the code): the brightest within 15 mm
         wide = cv2.dilate(closed, _disk(int(15 * LIGHT_PPM)))
         closed[hole] = wide[hole]
     paper_small = cv2.GaussianBlur(closed, (0, 0), 1.0 * LIGHT_PPM)
     level = brightest_channel(paper_small)
-    typical = float(np.median(level))
+    typical = float(median(level))
     # hard shadow edges: a big change of log brightness within 2 mm
     log = np.log(np.maximum(level, 1e-3))
     k = _disk(int(2 * LIGHT_PPM) + 1)

@@ -32,6 +32,7 @@ from ..scene import MarkTarget, Scene
 from ..sheets.allin import MARKER_SIZE, marker_cells
 from .light import brightest_channel, estimate_light
 from .markers import SheetFit
+from .numeric import median
 
 PPM = 8.0
 """Pixels per millimetre of the rectified page."""
@@ -368,8 +369,8 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict
         points.append((cx, cy))
         sig_mm.append(best)
         sig_px.append(best * _local_ppm(fit, cx, cy))
-    median = float(np.median(sig_mm)) if sig_mm else 0.3
-    return BlurField(fit, tuple(points), tuple(sig_px), median)
+    typical = float(median(sig_mm)) if sig_mm else 0.3
+    return BlurField(fit, tuple(points), tuple(sig_px), typical)
 
 
 # --- registration and scoring --------------------------------------------------------------------
@@ -565,9 +566,9 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
     sub = (slice(None, None, 3), slice(None, None, 3))
     paper_px = (~dark[sub]) & (tDb[sub] < 0.02)
     e_paper = (D[sub] - tDb[sub])[paper_px]
-    base = float(np.median(e_paper)) if e_paper.size else 0.0
-    noise = float(1.4826 * np.median(np.abs(e_paper - base))) if e_paper.size else 0.02
-    base_l = float(np.median(L[sub][paper_px])) if e_paper.size else 0.0
+    base = float(median(e_paper)) if e_paper.size else 0.0
+    noise = float(1.4826 * np.float32(median(np.abs(e_paper - base)))) if e_paper.size else 0.02  # (in float32, as ever)
+    base_l = float(median(L[sub][paper_px])) if e_paper.size else 0.0
     L_ink = L - np.float32(base_l)  # the photo's luminance darkness less its paper's (made once: it is a whole page)
     inks: dict[tuple[str, str, str], TargetInk] = {}
     for name, (targets, _) in groups.items():
@@ -591,7 +592,7 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
             for k, o in enumerate(order):
                 near = [own[p] for p in order[max(0, k - 2):k + 3] if p != o]
                 if len(near) >= 2:
-                    mx, my = float(np.median([v[0] for v in near])), float(np.median([v[1] for v in near]))
+                    mx, my = float(median([v[0] for v in near])), float(median([v[1] for v in near]))
                     fixed[o] = own[o] if np.hypot(own[o][0] - mx, own[o][1] - my) <= 0.35 else (mx, my)
             own.update(fixed)
             for t in targets:
@@ -646,7 +647,7 @@ def _gain(photo: np.ndarray, tpl: np.ndarray, bad: np.ndarray) -> float:
     on = (tpl > 0.05) & (tpl < 0.3) & ~bad
     if int(on.sum()) < 20:
         return 1.0
-    ratio = float(_median(photo[on] / tpl[on]))
+    ratio = float(median(photo[on] / tpl[on]))
     return min(2.5, max(0.6, ratio))
 
 
@@ -668,7 +669,7 @@ def _contrast(t: MarkTarget, Lp: np.ndarray, tl: np.ndarray, origin: tuple[float
     on = tt > max(0.05, 0.5 * float(tt.max()))
     if int(on.sum()) < 6:
         return float("nan")
-    return float(_median(Lp[ya:yb, xa:xb][on]) / max(float(_median(tt[on])), 1e-3))
+    return float(median(Lp[ya:yb, xa:xb][on]) / max(float(median(tt[on])), 1e-3))
 
 
 def _cover(t: MarkTarget, Lp: np.ndarray, tl: np.ndarray, origin: tuple[float, float], ppm: float) -> float:
@@ -693,7 +694,7 @@ def _cover(t: MarkTarget, Lp: np.ndarray, tl: np.ndarray, origin: tuple[float, f
     ring = ~inner & (tt < 0.25 * peak)
     if int(on.sum()) < 6 or int(ring.sum()) < 6:
         return float("nan")
-    return float((_median(lp[on]) - _median(lp[ring])) / max(float(_median(tt[on]) - _median(tt[ring])), 1e-3))
+    return float((median(lp[on]) - median(lp[ring])) / max(float(median(tt[on]) - median(tt[ring])), 1e-3))
 
 
 COVERED = 0.5
@@ -711,7 +712,7 @@ def _judge_visibility(inks: dict, fit: SheetFit, shape: tuple, light) -> None:
     for ti in inks.values():
         if ti.contrast == ti.contrast:
             by_kind.setdefault(ti.target.kind, []).append(ti.contrast)
-    typical = {k: float(np.median(v)) for k, v in by_kind.items() if len(v) >= 4}
+    typical = {k: float(median(v)) for k, v in by_kind.items() if len(v) >= 4}
     # the rank boxes, chip circles and spent boxes are printed in the same pale blue; the rank boxes, nearly all
     # blank on any sheet, give its contrast (a filled chip circle's ink darkens its outline)
     for kind in ("chip_earned", "chip_spent"):
@@ -739,7 +740,7 @@ def _judge_visibility(inks: dict, fit: SheetFit, shape: tuple, light) -> None:
             ti.hidden = "glare" if light.glare(box) else "hidden"
     # covered spaces: most of their rank boxes do not stand out from the band around them
     covers = [ti.cover for ti in items if ti.target.kind == "rank" and ti.cover == ti.cover]
-    norm = float(np.median(covers)) if len(covers) >= 13 else 0.0
+    norm = float(median(covers)) if len(covers) >= 13 else 0.0
     if norm > 1e-3:
         spaces: dict[str, list] = {}
         for ti in items:
@@ -872,19 +873,6 @@ def _ring_geometry(w: int, h: int, cx: float, cy: float, r0: float, r1: float) -
     return tuple((ring & (sector == k)) for k in range(RING_SECTORS))
 
 
-def _median(vals: np.ndarray) -> float:
-    """The median of a 1-D array, as :func:`numpy.median` gives it (NaN when any value is NaN), found by one
-    partition: several times faster on the small arrays the reader takes thousands of medians of."""
-    n = vals.size
-    if n == 0:
-        return float("nan")
-    k = n // 2
-    part = np.partition(vals, (k - 1, k, n - 1) if n % 2 == 0 else (k, n - 1))
-    if part[-1] != part[-1]:
-        return float("nan")
-    return float(part[k]) if n % 2 else float((part[k - 1] + part[k]) / 2)
-
-
 def _top_mean(E: np.ndarray, bad: np.ndarray, xa: int, ya: int, xb: int, yb: int, share: float) -> float:
     """The mean of the darkest ``share`` of ``E[ya:yb, xa:xb]`` where not ``bad`` (0 when too few pixels)."""
     xa, ya = max(0, xa), max(0, ya)
@@ -932,8 +920,8 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
             rows = slice(max(0, int(round(y))), int(round(y + h)))
             side = np.concatenate([E[rows, :max(0, int(round(x)) - gap)][~off[rows, :max(0, int(round(x)) - gap)]],
                                    E[rows, int(round(x + w)) + gap:][~off[rows, int(round(x + w)) + gap:]]])
-            local = float(_median(side)) if side.size >= 8 else 0.0
-            sigma = float(1.4826 * _median(np.abs(side - local))) if side.size >= 8 else 0.0
+            local = float(median(side)) if side.size >= 8 else 0.0
+            sigma = float(1.4826 * median(np.abs(side - local))) if side.size >= 8 else 0.0
             wide = _top_mean(E, off, wx0, wy0, wx1, wy1, 0.4) - local - 0.97 * sigma
             inner = _top_mean(E, bad, xa, ya, xb, yb, 0.4) - local - 0.97 * sigma
             # the factor undoes a dilution over the box and around it; in a soft photo the print's margin leaves
@@ -972,7 +960,7 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
         vals = region[(d <= 0.72 * r) & ~bad[ya:yb, xa:xb]]
         off = near if near is not None else bad
         ring = region[(d >= 1.1 * r) & (d <= R) & ~off[ya:yb, xa:xb]]
-        local = float(_median(ring)) if ring.size >= 8 else 0.0
+        local = float(median(ring)) if ring.size >= 8 else 0.0
         return (float(vals.mean()) - local if vals.size >= 4 else 0.0), _peak(vals) - local
     # suit: a ring around the printed symbol
     k = t.w / 3.9

@@ -39,6 +39,7 @@ from .early import Ahead, take_early
 from .errors import PhotoError
 from .image import load_photo
 from .markers import SheetFit, detect_all_markers, fit_sheet, largest, outside_sides, two_sheets
+from .numeric import median
 from .gridfit import GridFit, fit_grid
 from .marks import PPM, Measurement, blank_page, measure, measure_blur, shrink, template
 
@@ -499,10 +500,10 @@ def _levels(kind: str, per_space_max: list[float], floor: float | None = None) -
     floor = FLOOR[kind] if floor is None else floor
     clear = [v for v in per_space_max if v >= 2.5 * floor]
     if len(clear) >= 3:
-        mark = float(np.median(clear))
+        mark = float(median(clear))
     else:  # too few clear marks to measure the hand: the assumed mark, or theirs when darker (a nearly empty sheet
         # in pen: the print's faint residue around a blank suit must not pass for a light pencil circle)
-        mark = max([DEFAULT_MARK[kind], float(np.median(clear))] if clear else [DEFAULT_MARK[kind]])
+        mark = max([DEFAULT_MARK[kind], float(median(clear))] if clear else [DEFAULT_MARK[kind]])
     mark = max(mark, 3 * floor)
     return max(floor, BLANK[kind] * mark), max(1.5 * floor, SURE[kind] * mark), mark
 
@@ -527,17 +528,17 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     suit_of = {c: {k: inks[("suit", names[c], k)].ink for k in _keys(inks, "suit", names[c])} for c in cells}
     value_of = {c: inks[("value", names[c], "")].ink for c in cells if ("value", names[c], "") in inks}
     # each space's blank level is its boxes' median (one of thirteen at most is ticked)
-    rb, rs, rm = _levels("box", [max(v.values()) - float(np.median(list(v.values()))) for v in rank_of.values()])
+    rb, rs, rm = _levels("box", [max(v.values()) - float(median(list(v.values()))) for v in rank_of.values()])
     sb, ss, sm = _levels("ring", [max(v.values()) for v in suit_of.values()])
-    usual_base = float(np.median([np.median(list(v.values())) for v in rank_of.values()]))  # blank boxes, in any space
+    usual_base = float(median([median(list(v.values())) for v in rank_of.values()]))  # blank boxes, in any space
     order = [s for s in SUITS]
     out: dict[Coord, CellReading] = {}
     judged: dict[Coord, tuple[dict, dict, dict, dict]] = {}
     for c in cells:
         # this space's own blank level: most of its rank boxes and ring sectors are blank
-        rank_base = float(np.median(list(rank_of[c].values())))
+        rank_base = float(median(list(rank_of[c].values())))
         sectors = [v for k in suit_of[c] for v in (inks[("suit", names[c], k)].sectors or ()) if v == v]
-        suit_base = float(np.median(sectors)) if sectors else 0.0
+        suit_base = float(median(sectors)) if sectors else 0.0
         why = _hidden([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]], "space")
         if why:
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, why, {}, {})
@@ -644,7 +645,7 @@ def _measured(mark: float, kind: str) -> float | None:
 
 def _peak_level(peaks: list[float], least: int = 3) -> float | None:
     """The sheet's typical stroke darkness from its clear marks (``None`` with fewer than ``least``)."""
-    return float(np.median(peaks)) if len(peaks) >= least else None
+    return float(median(peaks)) if len(peaks) >= least else None
 
 
 def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: float | None, share: float,

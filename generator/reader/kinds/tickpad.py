@@ -33,6 +33,7 @@ from ..code import CodeReading
 from ..errors import PhotoError
 from ..markers import SheetFit
 from ..marks import BlurField, Measurement, measure, rectify
+from ..numeric import median
 from . import PhotoContext
 
 TICK_KEYS = [str(n) for n in range(13)] + ["×2", "+2", "+4", "+6", "+8", "+10", "BUST"]
@@ -422,9 +423,9 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
     owners = sorted({t.owner for t in scene.marks if t.kind == "tick"}, key=lambda o: int(o.removeprefix("round")))
     raw = {o: {k: inks[("tick", o, k)].ink for k in TICK_KEYS if ("tick", o, k) in inks} for o in owners}
     base = {o: float(np.percentile(list(v.values()), 30)) for o, v in raw.items()}
-    usual = float(np.median(list(base.values()))) if base else 0.0
+    usual = float(median(list(base.values()))) if base else 0.0
     clear = [max(v.values()) - base[o] for o, v in raw.items() if max(v.values()) - base[o] >= 2.5 * FLOOR]
-    mark = max(float(np.median(clear)) if len(clear) >= 3 else DEFAULT_MARK, 3 * FLOOR)
+    mark = max(float(median(clear)) if len(clear) >= 3 else DEFAULT_MARK, 3 * FLOOR)
     blank_lv, sure_lv = max(FLOOR, BLANK * mark), max(1.5 * FLOOR, SURE * mark)
     m.levels = {"tick": (blank_lv, sure_lv, mark)}
     decided: dict[str, dict[str, object]] = {}
