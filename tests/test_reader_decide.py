@@ -276,3 +276,23 @@ def test_in_a_soft_photo_a_rubbed_out_spent_tick_as_dark_as_two_thirds_of_the_ot
     assert "spent boxes 10 unclear" in uncertain["chips.spent"]
     _, _, spent, uncertain = read(measured(cards, 10, 10, ink={box: 0.68 * SPENT}, peak={box: 0.8 * SPENT}, blur=0.5))
     assert spent.value == 10 and "chips.spent" not in uncertain
+
+
+def test_a_spaces_reason_says_what_the_marks_leave_open():
+    """The reason given for an uncertain space names the choice left open, in the player's terms (no ink figures)."""
+    from generator.reader.read import Decision, _cell
+
+    blank, sure, unsure = Decision(False, 0.0, 1.0), Decision(True, 0.6, 1.0), Decision(None, 0.1, 0.2)
+    ranks = {k: blank for k in ("2", "9", "J", "K")}
+    suits = {k: blank for k in "CDHS"}
+    light_tick = _cell("b3", (1, 2), ranks | {"J": unsure}, suits | {"H": sure}, 0.0, light={"J"})
+    assert light_tick.status == "uncertain"
+    assert light_tick.reason == "rank J: much lighter than the other ticks: a light tick, or one rubbed out?"
+    faint = _cell("b3", (1, 2), ranks | {"9": unsure}, suits | {"H": sure}, 0.0)
+    assert faint.reason == "rank 9: faint, ticked or not?"
+    no_tick = _cell("b3", (1, 2), ranks, suits | {"D": sure}, 0.3)
+    assert no_tick.reason == "suit D is circled but no rank box is clearly ticked"
+    no_circle = _cell("b3", (1, 2), ranks | {"K": sure}, suits, 0.3)
+    assert no_circle.reason == "rank K is ticked but no suit is clearly circled"
+    card = _cell("b3", (1, 2), ranks | {"K": sure}, suits | {"S": sure}, 0.3)
+    assert (card.status, card.card.code) == ("card", "KS")

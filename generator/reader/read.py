@@ -798,9 +798,9 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
     if len(suits) > 1:
         problems.append(f"suits {_and(suits)} are all circled" if len(suits) > 2 else f"suits {_and(suits)} are both circled")
     if r_light:
-        problems.append(f"rank {_or(r_light)}: much lighter than the other ticks (rubbed out?)")
+        problems.append(f"rank {_or(r_light)}: much lighter than the other ticks: a light tick, or one rubbed out?")
     if s_light:
-        problems.append(f"suit {_or(s_light)}: much lighter than the other circles (rubbed out?)")
+        problems.append(f"suit {_or(s_light)}: much lighter than the other circles: a light circle, or one rubbed out?")
     if r_uns:
         problems.append(f"rank {_or(r_uns)}: faint, ticked or not?")
     if s_uns:
@@ -814,9 +814,9 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
                 return uncertain("something is written in the space but no rank is ticked and no suit circled")
             return CellReading(name, coord, "empty", None, conf, "", state_r, state_s)
         if ranks:
-            problems.append(f"rank {ranks[0]} is ticked but no suit is circled")
+            problems.append(f"rank {ranks[0]} is ticked but no suit is clearly circled")
         else:
-            problems.append(f"suit {suits[0]} is circled but no rank is ticked")
+            problems.append(f"suit {suits[0]} is circled but no rank box is clearly ticked")
     return uncertain("; ".join(problems))
 
 

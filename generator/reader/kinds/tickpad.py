@@ -457,7 +457,7 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
         conf = 1.0
         for k, d in decided[o].items():
             if d.marked and _too_light(d.ink, measured, inks[("tick", o, k)].peak, peak, LIGHT):
-                row.unsure[k] = f"{TOKEN[k]}: much lighter than the other ticks (rubbed out?)"
+                row.unsure[k] = f"{TOKEN[k]}: much lighter than the other ticks: a light tick, or one rubbed out?"
             elif d.marked:
                 row.ticked.append(k)
             elif d.marked is None:
