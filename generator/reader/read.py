@@ -583,8 +583,10 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         out[c].inks = {**ranks, **suits}
     chips_e = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_earned"))
     chips_s = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_spent"))
+    luma = {(k, int(t.target.owner)): t.peak_luma for (k, _, _), t in inks.items() if k in ("chip_earned", "chip_spent")}
     eb, es, em = _levels("bubble", [v for _, v, _ in chips_e])
-    earned = _count(_light_decisions(chips_e, eb, es, em, LIGHT["bubble"], STROKE_LIGHT["bubble"]), "chip circles")
+    earned = _count(_luma_light(_light_decisions(chips_e, eb, es, em, LIGHT["bubble"], STROKE_LIGHT["bubble"]),
+                                [luma[("chip_earned", i)] for i, _, _ in chips_e], em, STROKE_LIGHT["bubble"]), "chip circles")
     hidden_e = _hidden([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles")
     hidden_s = _hidden([t for (k, _, _), t in inks.items() if k == "chip_spent"], "spent boxes")
     if hidden_e:  # the spent boxes are read against the circles above them
@@ -592,7 +594,8 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         hidden_s = hidden_s or "the chip circles above the spent boxes cannot be read"
     pb, ps, pm = _levels("spent", [v for _, v, _ in chips_s])
     spent_light = min(LIGHT_SOFT_CAP, LIGHT["spent"] + LIGHT_SOFT["spent"] * max(0.0, m.blur_mm - SOFT_MM))
-    spent = _count(_light_decisions(chips_s, pb, ps, pm, spent_light, STROKE_LIGHT["spent"], STROKE_SURE["spent"]), "spent boxes")
+    spent = _count(_luma_light(_light_decisions(chips_s, pb, ps, pm, spent_light, STROKE_LIGHT["spent"], STROKE_SURE["spent"]),
+                               [luma[("chip_spent", i)] for i, _, _ in chips_s], pm, STROKE_LIGHT["spent"]), "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
     if hidden_s:
         spent = CountReading(None, 0.0, hidden_s, spent.marked, spent.unsure)
@@ -681,6 +684,27 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
             # strokes in the box's window, yet little ink in it: a tick that mostly misses its box
             out[k] = (i, Decision(True, v, 0.5) if _dark_strokes(p, level, stroke_sure) else Decision(None, v, 0.0))
     return out
+
+
+def _luma_light(decisions: list[tuple[int, Decision]], peaks_luma: list[float], mark: float,
+                share: float) -> list[tuple[int, Decision]]:
+    """The decisions for a row of chip circles or spent boxes (:func:`_light_decisions`), with every marked one
+    whose strokes are far lighter in luminance than the row's other marks made unsure.
+
+    ``peaks_luma`` are the targets' :attr:`~.marks.TargetInk.peak_luma`, in the order of ``decisions``.  The
+    brightest-channel darkness the marks are read by keeps the pale blue print out, but it sees blue ink only
+    middling dark: a grey smear of graphite left by an eraser (60 % of a pencil's) matched a blue pen's filled
+    circles there (an independent tester's photo: counted as a chip).  In luminance the pen's marks are far
+    darker than the smear, so a mark below ``share`` of the row's typical luminance strokes (the median over
+    its clearly marked targets, at least two) is too light, as :data:`LIGHT` says.  A row in one pencil or pen
+    keeps its brightest-channel and luminance strokes in the same proportion, so nothing changes for it.
+    """
+    clear = [p for (_, d), p in zip(decisions, peaks_luma) if d.marked and d.ink >= 0.8 * mark and p == p]
+    level = _peak_level(clear, least=2)
+    if level is None or level <= 0.0:
+        return decisions
+    return [(i, Decision(None, d.ink, 0.0)) if d.marked and p == p and p < share * level else (i, d)
+            for (i, d), p in zip(decisions, peaks_luma)]
 
 
 STROKE_SURE = {"box": 0.75, "spent": 0.75}

@@ -356,7 +356,8 @@ def _bubble(ink: _Ink, t: MarkTarget, style: HandStyle, rng: random.Random) -> N
 
 def _erased(page: np.ndarray, dpi: int, style: HandStyle, rng: random.Random, t: MarkTarget, residue: float) -> None:
     """A mark made on target ``t`` and rubbed out: ``residue`` (0–1) of its graphite is left, smeared a
-    little by the eraser, with a faint smudge around it."""
+    little by the eraser, with a faint smudge around it.  Only graphite rubs out: a hand in pen made the mark
+    in pencil (30–75 % grey), as a player who pencils a chip in before deciding does."""
     import cv2
 
     ppm = dpi / 25.4
@@ -364,7 +365,11 @@ def _erased(page: np.ndarray, dpi: int, style: HandStyle, rng: random.Random, t:
     x0, y0 = t.x - pad, t.y - pad
     pw, ph = int(round((t.w + 2 * pad) * ppm)), int(round((t.h + 2 * pad) * ppm))
     patch = np.ones((ph, pw, 3), np.float32)
-    ink = _Ink(patch, dpi, style.pen, rng)
+    pen = style.pen
+    if pen.kind != "pencil":
+        g = 1.0 - rng.uniform(0.3, 0.75)
+        pen = Pen("pencil", (g, g, g * 1.02), rng.uniform(0.35, 0.55), grainy=True)
+    ink = _Ink(patch, dpi, pen, rng)
     local = MarkTarget(t.kind, t.owner, t.key, t.x - x0, t.y - y0, t.w, t.h)
     {"rank": _box_mark, "chip_spent": _box_mark, "suit": _circle, "chip_earned": _bubble}[t.kind](ink, local, style, rng)
     dark = 1.0 - patch

@@ -120,7 +120,9 @@ def case(family: str, seed: int, *, frame: tuple[int, int] | None = None) -> Cas
     if family == "erased":
         g = 1.0 - rng.uniform(0.3, 0.75)
         style = random_style(rng)
-        c.style = replace(style, pen=Pen("pencil", (g, g, g * 1.02), rng.uniform(0.35, 0.55), grainy=True))
+        if rng.random() < 0.6:  # a hand in pencil; else in pen, the rubbed-out marks pencilled (synth._erased)
+            style = replace(style, pen=Pen("pencil", (g, g, g * 1.02), rng.uniform(0.35, 0.55), grainy=True))
+        c.style = style
         erased = []
         written = sorted(sheet.cards.items())
         for coord, card in rng.sample(written, min(len(written), rng.randint(1, 4))):
