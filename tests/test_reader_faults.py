@@ -190,6 +190,19 @@ def test_erased_marks_are_never_counted(tmp_path, residue):
     assert sheet.chips_spent + 1 not in reading.chips_spent.marked  # nor the rubbed-out spent tick
 
 
+@pytest.mark.parametrize("seed", [6, 7, 8])  # (7 and 8 were counted before)
+def test_a_pencilled_chip_rubbed_out_among_blue_pen_fills_is_never_counted(tmp_path, seed):
+    """A hand in blue pen pencils a chip in, then rubs it out, leaving 60 % of the graphite: in the brightest
+    channel the grey smear is about as dark as the blue fills (an independent tester's photo read it as a chip
+    earned); its strokes' luminance is far lighter than theirs."""
+    sheet, score = sheet_of("q-diamonds", 7)
+    erased = [("chip_earned", str(sheet.chips_earned + 1), "", 0.6)]
+    reading = read_photo(photo(tmp_path, sheet, params(), seed=seed, style=BLUE, game=score, extra={"erased": erased}))
+    assert right_or_flagged(reading, sheet) == []
+    assert sheet.chips_earned + 1 not in reading.chips_earned.marked
+    assert reading.chips_earned.value in (sheet.chips_earned, None)
+
+
 def test_a_spent_tick_that_mostly_misses_its_box_is_counted(tmp_path):
     """The last spent tick drawn a third of the box to the right and below: its strokes run along the box's
     outline and out of it, leaving little ink inside (it was read blank, one spent too few, with no flag)."""

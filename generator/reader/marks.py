@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from itertools import combinations
 
 import numpy as np
 
@@ -575,12 +574,6 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
     noise = float(1.4826 * np.float32(median(np.abs(e_paper - base)))) if e_paper.size else 0.02  # (in float32, as ever)
     base_l = float(median(L[sub][paper_px])) if e_paper.size else 0.0
     L_ink = L - np.float32(base_l)  # the photo's luminance darkness less its paper's (made once: it is a whole page)
-    # the chip track's spent boxes, each found by its own printed outline, then checked against the track's bend
-    spent = {t.owner: t for name, (targets, _) in groups.items() if name.startswith("chips") for t in targets
-             if t.kind == "chip_spent"}
-    own = {o: _outline_shift(b, D, tD, _local_shift(b.x + b.w / 2, b.y + b.h / 2, bend), x0, y0, ppm,
-                             field_.at(b.x + b.w / 2, b.y + b.h / 2)) for o, b in spent.items()}
-    own = along_track(own, {o: b.x + b.w / 2 for o, b in spent.items()})
     inks: dict[tuple[str, str, str], TargetInk] = {}
     for name, (targets, _) in groups.items():
         dx, dy, _, _ = registration[name]
@@ -592,6 +585,20 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
         pw, ph = ix1 - ix0, iy1 - iy0
         centre = (ix0 + pw / 2 - 0.5 + dx * ppm, iy0 + ph / 2 - 0.5 + dy * ppm)
         if name.startswith("chips"):
+            boxes = {t.owner: t for t in targets if t.kind == "chip_spent"}
+            own = {}
+            for o, b in boxes.items():
+                prior = _local_shift(b.x + b.w / 2, b.y + b.h / 2, bend)
+                own[o] = _outline_shift(b, D, tD, prior, x0, y0, ppm, field_.at(b.x + b.w / 2, b.y + b.h / 2))
+            # the sheet bends smoothly along the track: a chip far from its neighbours' median was misled
+            order = sorted(own, key=lambda o: boxes[o].x)
+            fixed = {}
+            for k, o in enumerate(order):
+                near = [own[p] for p in order[max(0, k - 2):k + 3] if p != o]
+                if len(near) >= 2:
+                    mx, my = float(median([v[0] for v in near])), float(median([v[1] for v in near]))
+                    fixed[o] = own[o] if np.hypot(own[o][0] - mx, own[o][1] - my) <= 0.35 else (mx, my)
+            own.update(fixed)
             for t in targets:
                 sx, sy = own.get(t.owner) or _local_shift(t.x + t.w / 2, t.y + t.h / 2, bend)
                 sg = field_.at(t.x + t.w / 2, t.y + t.h / 2)
@@ -819,60 +826,6 @@ def _outline_shift(b: MarkTarget, D: np.ndarray, tD: np.ndarray, prior: tuple[fl
     if score < 0.3:
         return prior
     return (prior[0] + (mx - r) / ppm, prior[1] + (my - r) / ppm)
-
-
-TRACK_INLIER_MM = 0.25
-"""A spent box whose own outline lies this close to the track's bend (:func:`along_track`) supports it."""
-TRACK_MISLED_MM = 0.35
-"""A spent box whose own outline lies farther than this from the track's bend was misled (a bold cross over its
-outline, a filled chip above it): the bend's position is taken instead."""
-
-
-def along_track(own: dict[str, tuple[float, float]], xs: dict[str, float]) -> dict[str, tuple[float, float]]:
-    """The spent boxes' shifts (mm) with each misled one replaced by the track's bend there.
-
-    Args:
-        own: box owner → the shift (dx, dy) mm its own printed outline was found at (:func:`_outline_shift`).
-        xs: box owner → the box's centre x on the page (mm): the track runs along x.
-
-    Returns:
-        owner → shift (dx, dy) mm.  The sheet bends smoothly, so along the track the true shifts lie on a gentle
-        curve: the quadratic in x that the most boxes agree with (within :data:`TRACK_INLIER_MM`; every three
-        boxes tried, then refitted on those that agree) is the bend, when at least six boxes and three in five
-        agree.  A box farther than :data:`TRACK_MISLED_MM` from it takes the bend's shift.  A run of boxes with
-        bold crosses at one end of the track agrees among itself, so a comparison with near neighbours alone
-        would keep it; the curve through all the clean boxes does not.  With fewer boxes in agreement, each box
-        is compared with the median of its two neighbours on either side instead.
-    """
-    order = sorted(own, key=lambda o: xs[o])
-    n = len(order)
-    shifts = np.array([own[o] for o in order], np.float64).reshape(-1, 2)
-    if n >= 6:
-        x = np.array([xs[o] for o in order], np.float64)
-        x = (x - x.mean()) / max(float(np.ptp(x)), 1e-6)
-        V = np.vander(x, 3)  # (n, 3): x², x, 1
-        trios = np.array(list(combinations(range(n), 3)))
-        A, b = V[trios], shifts[trios]  # (k, 3, 3), (k, 3, 2)
-        ok = np.abs(np.linalg.det(A)) > 1e-9
-        coef = np.linalg.solve(A[ok], b[ok])  # (k, 3, 2)
-        res = np.hypot(*np.moveaxis(V @ coef - shifts, -1, 0))  # (k, n)
-        inliers = res <= TRACK_INLIER_MM
-        count = inliers.sum(axis=1)
-        best = int(np.lexsort((np.where(inliers, res, 0.0).sum(axis=1), -count))[0])
-        keep = inliers[best]
-        if int(keep.sum()) >= max(6, 0.6 * n):
-            fit = np.linalg.lstsq(V[keep], shifts[keep], rcond=None)[0]
-            bend = V @ fit
-            far = np.hypot(*(shifts - bend).T) > TRACK_MISLED_MM
-            return {o: (tuple(float(v) for v in bend[i]) if far[i] else own[o]) for i, o in enumerate(order)}
-    fixed = dict(own)
-    for k, o in enumerate(order):
-        near = [own[p] for p in order[max(0, k - 2):k + 3] if p != o]
-        if len(near) >= 2:
-            mx, my = float(median([v[0] for v in near])), float(median([v[1] for v in near]))
-            if np.hypot(own[o][0] - mx, own[o][1] - my) > TRACK_MISLED_MM:
-                fixed[o] = (mx, my)
-    return fixed
 
 
 def _local_shift(x: float, y: float, anchors: list[tuple[float, float, float, float, float]], reach: float = 22.0) -> tuple[float, float]:
