@@ -13,8 +13,9 @@ pencil to felt pen, sloppiness), then photographed with the same camera and faul
 of the frame, defocus and motion blur, noise, light gradient and soft shadow, JPEG
 55–95, 1920 × 1080 to 4000 × 3000), the *hard sweep* (1280 × 720, tilt 40°, JPEG
 40, printed at 94 %), a *hard shadow* edge swept across the table, *glare* on a
-row, and *erased* ticks (pencil, 1–4 ticks rubbed out on blank boxes of played
-rows, 15–60 % of the graphite left).
+row, and *erased* ticks (1–4 ticks pencilled on blank boxes of played rows and
+rubbed out, 15–60 % of the graphite left; about one pad in five is otherwise
+ticked in pen).
 
 Counted: pads read exactly (nothing ``?``, every box of all 15 rows right); pads
 flagged (some box or row ``?``, or the photo refused); pads with a box read wrong
@@ -100,7 +101,8 @@ def make_photo(job: tuple[str, int, str]) -> tuple[str, int, str, list[list[str]
         p = replace(p, glare=(rng.uniform(25, 250), rng.uniform(50, 180), rng.uniform(6.0, 18.0), rng.uniform(0.4, 1.8)))
     elif family == "erased":
         g = 1.0 - rng.uniform(0.3, 0.75)
-        style = replace(style, pen=Pen("pencil", (g, g, g * 1.02), rng.uniform(0.35, 0.55), grainy=True))
+        if rng.random() < 0.6:  # a hand in pencil; else in pen, the rubbed-out ticks pencilled (synth._erased)
+            style = replace(style, pen=Pen("pencil", (g, g, g * 1.02), rng.uniform(0.35, 0.55), grainy=True))
         from generator.sheets.pads import TICKS
 
         for _ in range(rng.randint(1, 4)):

@@ -203,6 +203,23 @@ def test_a_pencilled_chip_rubbed_out_among_blue_pen_fills_is_never_counted(tmp_p
     assert reading.chips_earned.value in (sheet.chips_earned, None)
 
 
+@pytest.mark.parametrize("seed", [9, 10, 11])  # (10 was read as the card before)
+def test_a_card_pencilled_and_rubbed_out_on_a_blue_pen_sheet_is_never_read(tmp_path, seed):
+    """A whole card (rank tick and suit circle) pencilled into an empty space, then rubbed out (60 % of the
+    graphite left), on a sheet written in blue pen: read K♠ without a flag when judged in the brightest channel
+    alone; its strokes' luminance is far lighter than the pen's ticks."""
+    from dataclasses import replace as replaced
+
+    sheet, score = sheet_of("q-diamonds", 7)
+    drop = sorted(sheet.cards)[5:17:2]
+    sheet = replaced(sheet, cards={c: v for c, v in sheet.cards.items() if c not in drop})
+    space = cell_name(drop[seed % len(drop)])
+    erased = [("rank", space, "K", 0.6), ("suit", space, "S", 0.6)]
+    reading = read_photo(photo(tmp_path, sheet, params(), seed=seed, style=BLUE, game=score, extra={"erased": erased}))
+    assert right_or_flagged(reading, sheet) == []
+    assert reading.cells[drop[seed % len(drop)]].status in ("empty", "uncertain")
+
+
 def test_a_spent_tick_that_mostly_misses_its_box_is_counted(tmp_path):
     """The last spent tick drawn a third of the box to the right and below: its strokes run along the box's
     outline and out of it, leaving little ink inside (it was read blank, one spent too few, with no flag)."""

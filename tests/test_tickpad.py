@@ -107,6 +107,20 @@ def test_a_rubbed_out_tick_is_never_counted(tmp_path, residue):
     assert [r.ticked for r in reading.played if r.round != 2] == [TICKS["ann"][0], TICKS["ann"][2]]
 
 
+@pytest.mark.parametrize("seed", [4, 5, 6, 8])  # (each was counted before)
+def test_a_pencilled_tick_rubbed_out_on_a_blue_pen_pad_is_never_counted(tmp_path, seed):
+    """A 7 pencilled in on a pad ticked in blue pen, then rubbed out (60 % of the graphite left): in the
+    brightest channel as dark as the pen's ticks, in luminance far lighter."""
+    from generator.reader.read import read_photo
+
+    photo = synth_tick_photo(pad(), TICKS["ann"], paper("a4"), f"erased{seed}", params=params(), style=BLUE, dpi=DPI,
+                             erased=[(2, "7", 0.6)])
+    (tmp_path / "ann.jpg").write_bytes(photo.jpeg)
+    reading = read_photo(tmp_path / "ann.jpg")
+    assert "7" not in reading.rows[1].ticked
+    assert [r.ticked for r in reading.played if r.round != 2] == [TICKS["ann"][0], TICKS["ann"][2]]
+
+
 def test_a_half_rubbed_out_tick_is_a_question_mark_and_exit_1(tmp_path):
     rows = TICKS["ann"]
     photo = synth_tick_photo(pad(), rows, paper("a4"), "erased", params=params(), style=PENCIL, dpi=DPI,

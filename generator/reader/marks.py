@@ -72,9 +72,11 @@ class TargetInk:
     cover: float = float("nan")
     """For a rank box: its print against the band around it (:func:`_cover`), as a share of the template's."""
     peak_luma: float = float("nan")
-    """For a chip circle or spent box: :attr:`peak` measured in luminance darkness instead of the brightest
-    channel's (NaN elsewhere).  Blue ink is dark in luminance but only middling in the brightest channel, where a
-    grey smear of rubbed-out graphite can match it; in luminance the smear stays far lighter."""
+    """For a rank or tick box, a chip circle or a spent box: :attr:`peak` measured in luminance darkness instead of
+    the brightest channel's (NaN elsewhere).  Blue ink is dark in luminance but only middling in the brightest
+    channel, where a grey smear of rubbed-out graphite can match it; in luminance the smear stays far lighter."""
+    ink_luma: float = float("nan")
+    """For a rank or tick box: :attr:`ink` measured in luminance darkness (NaN elsewhere)."""
     hidden: str = ""
     """Why the target cannot be judged: ``outside`` (the photo), ``edge`` (of a hard shadow), ``glare``,
     ``hidden`` (its print is not visible), or ``""``."""
@@ -613,6 +615,8 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
         tl = _blurred(tL, (iy0, iy1, ix0, ix1), sg * ppm)
         E = patch_d - base - _gain(patch_d - base, tg, bad) * tg
         origin = (x0 + ix0 / ppm, y0 + iy0 / ppm)
+        # the same extra darkness in luminance, for the boxes (see TargetInk.peak_luma)
+        El = patch_l - _gain(patch_l, tl, bad) * tl if any(t.kind in ("rank", "tick") for t in targets) else None
         for t in targets:
             ink, peak = _target_ink(t, E, bad, origin, ppm, sg)
             con = _contrast(t, patch_l, tl, origin, ppm)
@@ -620,8 +624,11 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
                 inks[(t.kind, t.owner, t.key)] = TargetInk(t, ring_score(ink), (dx, dy), ink, peak, con)
             else:
                 inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (dx, dy), None, peak, con)
-            if t.kind == "rank":
-                inks[(t.kind, t.owner, t.key)].cover = _cover(t, patch_l, tl, origin, ppm)
+            if t.kind in ("rank", "tick"):
+                ti = inks[(t.kind, t.owner, t.key)]
+                ti.ink_luma, ti.peak_luma = _target_ink(t, El, bad, origin, ppm, sg)
+                if t.kind == "rank":
+                    ti.cover = _cover(t, patch_l, tl, origin, ppm)
     _judge_visibility(inks, fit, img.shape, light)
     # every target is judged on its own: a rank box against its space's other boxes, a suit's ring against
     # its own space (the decisions take those blank levels off), a chip circle or spent box against the

@@ -564,12 +564,20 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                              if d.marked and d.ink >= rm * 0.8])
     peak_suit = _peak_level([inks[("suit", names[c], k)].peak for c, (_, _, _, sd) in judged.items() for k, d in sd.items()
                              if d.marked and d.ink >= sm * 0.8])
+    # ... and in luminance (TargetInk.peak_luma): a grey smear of rubbed-out pencil among blue-pen ticks
+    clear_r = [(c, k) for c, (_, _, rd, _) in judged.items() for k, d in rd.items() if d.marked and d.ink >= rm * 0.8]
+    luma = {(c, k): inks[("rank", names[c], k)].ink_luma - float(median([inks[("rank", names[c], j)].ink_luma for j in rank_of[c]]))
+            for c in judged for k in rank_of[c]}
+    mark_l = float(median([luma[ck] for ck in clear_r])) if _measured(rm, "box") is not None and len(clear_r) >= 3 else None
+    peak_rank_l = _peak_level([inks[("rank", names[c], k)].peak_luma for c, k in clear_r])
     ring_light = LIGHT["ring"] * min(1.0, SOFT_MM / max(m.blur_mm, 1e-6))
     for c, (ranks, suits, rd, sd) in judged.items():
         light = set()
         for k, d in rd.items():
             peak = inks[("rank", names[c], k)].peak
-            if d.marked and _too_light(d.ink, _measured(rm, "box"), peak, peak_rank, LIGHT["box"], STROKE_LIGHT["box"]):
+            if d.marked and (_too_light(d.ink, _measured(rm, "box"), peak, peak_rank, LIGHT["box"], STROKE_LIGHT["box"])
+                             or _too_light(luma[(c, k)], mark_l, inks[("rank", names[c], k)].peak_luma, peak_rank_l,
+                                           LIGHT["box"], STROKE_LIGHT["box"])):
                 rd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
             elif d.marked is None and d.ink >= rb and _dark_strokes(peak, peak_rank, STROKE_SURE["box"]):

@@ -131,6 +131,11 @@ def case(family: str, seed: int, *, frame: tuple[int, int] | None = None) -> Cas
                 erased.append(("rank", name, rng.choice([r for r in RANK_LABELS.values() if r != card.rank_label]), rng.uniform(0.15, 0.6)))
             else:
                 erased.append(("suit", name, rng.choice([s for s in SUITS if s != card.suit]), rng.uniform(0.15, 0.6)))
+        empty = sorted(set(sheet.layout.grid.writable) - set(sheet.cards))
+        if empty and rng.random() < 0.5:  # a whole card pencilled into an empty space, then rubbed out
+            name = cell_name(rng.choice(empty))
+            residue = rng.uniform(0.15, 0.6)
+            erased += [("rank", name, rng.choice(list(RANK_LABELS.values())), residue), ("suit", name, rng.choice(SUITS), residue)]
         for i in range(sheet.chips_earned + 1, min(chips, sheet.chips_earned + rng.randint(0, 3)) + 1):
             erased.append(("chip_earned", str(i), "", rng.uniform(0.15, 0.6)))
         for i in range(sheet.chips_spent + 1, min(sheet.chips_earned, sheet.chips_spent + rng.randint(0, 2)) + 1):

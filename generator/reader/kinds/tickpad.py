@@ -448,15 +448,22 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
         for k in hidden:  # a box that cannot be judged (a shadow's edge, glare, covered, outside): never read
             row.unsure[k] = f"{TOKEN[k]}: " + _hidden([inks[("tick", o, k)]], "space").replace("the space", "the box").replace("boxes are", "box is")
         rows.append(row)
-    peak = _peak_level([inks[("tick", o, k)].peak for o, ds in decided.items() for k, d in ds.items() if d.marked and d.ink >= 0.8 * mark])
+    sure = [(o, k) for o, ds in decided.items() for k, d in ds.items() if d.marked and d.ink >= 0.8 * mark]
+    peak = _peak_level([inks[("tick", o, k)].peak for o, k in sure])
     measured = mark if len(clear) >= 3 else None
+    # the same in luminance (TargetInk.peak_luma): a grey smear of rubbed-out pencil among blue-pen ticks
+    luma = {(o, k): inks[("tick", o, k)].ink_luma - float(np.percentile([inks[("tick", o, j)].ink_luma for j in raw[o]], 30))
+            for o in decided for k in decided[o]}
+    mark_l = float(median([luma[ok] for ok in sure])) if measured is not None and len(sure) >= 3 else None
+    peak_l = _peak_level([inks[("tick", o, k)].peak_luma for o, k in sure])
     for row in rows:
         o = f"round{row.round}"
         if o not in decided:
             continue
         conf = 1.0
         for k, d in decided[o].items():
-            if d.marked and _too_light(d.ink, measured, inks[("tick", o, k)].peak, peak, LIGHT):
+            if d.marked and (_too_light(d.ink, measured, inks[("tick", o, k)].peak, peak, LIGHT)
+                             or _too_light(luma[(o, k)], mark_l, inks[("tick", o, k)].peak_luma, peak_l, LIGHT)):
                 row.unsure[k] = f"{TOKEN[k]}: much lighter than the other ticks: a light tick, or one rubbed out?"
             elif d.marked:
                 row.ticked.append(k)
