@@ -9,6 +9,7 @@ or flagged, never read wrong without a flag; and a sheet that carries nothing un
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from generator.cards import Card
 from generator.layout.grid import cell_name
@@ -296,3 +297,29 @@ def test_a_spaces_reason_says_what_the_marks_leave_open():
     assert no_circle.reason == "rank K is ticked but no suit is clearly circled"
     card = _cell("b3", (1, 2), ranks | {"K": sure}, suits | {"S": sure}, 0.3)
     assert (card.status, card.card.code) == ("card", "KS")
+
+
+def test_only_a_mark_greyer_than_the_hand_is_judged_by_its_luminance():
+    """Blue pen strokes measured 0.45 dark in the brightest channel and 0.78 in luminance (ratio 1.73); a grey
+    smear 0.38 and 0.39 (ratio 1.02, under 0.75 × 1.73 = 1.30): greyer.  A light tick of the same pen, 0.30
+    and 0.52 (ratio 1.73), is not; on a black-pen sheet (ratio 1.0) nothing is greyer than 0.75."""
+    from generator.reader.read import greyer, hand_ratio
+
+    blue = hand_ratio([(0.45, 0.78), (0.44, 0.77), (0.46, 0.80)])
+    assert blue == pytest.approx(0.78 / 0.45, rel=0.02)
+    assert greyer(0.38, 0.39, blue)
+    assert not greyer(0.30, 0.52, blue)
+    black = hand_ratio([(0.8, 0.8), (0.7, 0.72)])
+    assert not greyer(0.4, 0.35, black)  # 0.875: a light black tick
+    assert hand_ratio([(0.45, 0.78)]) is None and not greyer(0.38, 0.39, None)  # one clear mark: nothing to compare
+
+
+def test_a_grey_chip_among_blue_fills_is_unsure_a_light_blue_one_is_not():
+    """Chip circles 1-3 filled in blue (strokes 0.44 / 0.78), 4 a grey smear (0.38 / 0.39), 5 a lighter blue
+    fill (0.40 / 0.70): only 4 is made unsure (greyer, and under 70 % of the fills' luminance strokes)."""
+    from generator.reader.read import Decision, _luma_light
+
+    marked = [(i, Decision(True, 0.42, 0.9)) for i in range(1, 6)]
+    peaks = [(0.44, 0.78), (0.45, 0.78), (0.44, 0.79), (0.38, 0.39), (0.40, 0.70)]
+    out = dict(_luma_light(marked, peaks, 0.42, 0.7))
+    assert [i for i, d in out.items() if d.marked is None] == [4]

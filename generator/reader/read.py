@@ -570,14 +570,16 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
             for c in judged for k in rank_of[c]}
     mark_l = float(median([luma[ck] for ck in clear_r])) if _measured(rm, "box") is not None and len(clear_r) >= 3 else None
     peak_rank_l = _peak_level([inks[("rank", names[c], k)].peak_luma for c, k in clear_r])
+    ratio_r = hand_ratio([(inks[("rank", names[c], k)].peak, inks[("rank", names[c], k)].peak_luma) for c, k in clear_r])
     ring_light = LIGHT["ring"] * min(1.0, SOFT_MM / max(m.blur_mm, 1e-6))
     for c, (ranks, suits, rd, sd) in judged.items():
         light = set()
         for k, d in rd.items():
             peak = inks[("rank", names[c], k)].peak
             if d.marked and (_too_light(d.ink, _measured(rm, "box"), peak, peak_rank, LIGHT["box"], STROKE_LIGHT["box"])
-                             or _too_light(luma[(c, k)], mark_l, inks[("rank", names[c], k)].peak_luma, peak_rank_l,
-                                           LIGHT["box"], STROKE_LIGHT["box"])):
+                             or (greyer(peak, inks[("rank", names[c], k)].peak_luma, ratio_r)
+                                 and _too_light(luma[(c, k)], mark_l, inks[("rank", names[c], k)].peak_luma, peak_rank_l,
+                                                LIGHT["box"], STROKE_LIGHT["box"]))):
                 rd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
             elif d.marked is None and d.ink >= rb and _dark_strokes(peak, peak_rank, STROKE_SURE["box"]):
@@ -594,7 +596,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     luma = {(k, int(t.target.owner)): t.peak_luma for (k, _, _), t in inks.items() if k in ("chip_earned", "chip_spent")}
     eb, es, em = _levels("bubble", [v for _, v, _ in chips_e])
     earned = _count(_luma_light(_light_decisions(chips_e, eb, es, em, LIGHT["bubble"], STROKE_LIGHT["bubble"]),
-                                [luma[("chip_earned", i)] for i, _, _ in chips_e], em, STROKE_LIGHT["bubble"]), "chip circles")
+                                [(p, luma[("chip_earned", i)]) for i, _, p in chips_e], em, STROKE_LIGHT["bubble"]), "chip circles")
     hidden_e = _hidden([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles")
     hidden_s = _hidden([t for (k, _, _), t in inks.items() if k == "chip_spent"], "spent boxes")
     if hidden_e:  # the spent boxes are read against the circles above them
@@ -603,7 +605,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     pb, ps, pm = _levels("spent", [v for _, v, _ in chips_s])
     spent_light = min(LIGHT_SOFT_CAP, LIGHT["spent"] + LIGHT_SOFT["spent"] * max(0.0, m.blur_mm - SOFT_MM))
     spent = _count(_luma_light(_light_decisions(chips_s, pb, ps, pm, spent_light, STROKE_LIGHT["spent"], STROKE_SURE["spent"]),
-                               [luma[("chip_spent", i)] for i, _, _ in chips_s], pm, STROKE_LIGHT["spent"]), "spent boxes")
+                               [(p, luma[("chip_spent", i)]) for i, _, p in chips_s], pm, STROKE_LIGHT["spent"]), "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
     if hidden_s:
         spent = CountReading(None, 0.0, hidden_s, spent.marked, spent.unsure)
@@ -694,25 +696,48 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
     return out
 
 
-def _luma_light(decisions: list[tuple[int, Decision]], peaks_luma: list[float], mark: float,
+def _luma_light(decisions: list[tuple[int, Decision]], peaks: list[tuple[float, float]], mark: float,
                 share: float) -> list[tuple[int, Decision]]:
     """The decisions for a row of chip circles or spent boxes (:func:`_light_decisions`), with every marked one
-    whose strokes are far lighter in luminance than the row's other marks made unsure.
+    that is greyer than the row's other marks (:func:`greyer`) and whose strokes are far lighter than theirs in
+    luminance made unsure.
 
-    ``peaks_luma`` are the targets' :attr:`~.marks.TargetInk.peak_luma`, in the order of ``decisions``.  The
-    brightest-channel darkness the marks are read by keeps the pale blue print out, but it sees blue ink only
-    middling dark: a grey smear of graphite left by an eraser (60 % of a pencil's) matched a blue pen's filled
-    circles there (an independent tester's photo: counted as a chip).  In luminance the pen's marks are far
-    darker than the smear, so a mark below ``share`` of the row's typical luminance strokes (the median over
-    its clearly marked targets, at least two) is too light, as :data:`LIGHT` says.  A row in one pencil or pen
-    keeps its brightest-channel and luminance strokes in the same proportion, so nothing changes for it.
+    ``peaks`` are the targets' ``(peak, peak_luma)`` (:class:`~.marks.TargetInk`), in the order of
+    ``decisions``.  The brightest-channel darkness the marks are read by keeps the pale blue print out, but it
+    sees blue ink only middling dark: a grey smear of graphite left by an eraser (60 % of a pencil's) matched a
+    blue pen's filled circles there (an independent tester's photo: counted as a chip).  In luminance the
+    pen's marks are far darker than the smear, so a greyer mark below ``share`` of the row's typical luminance
+    strokes (the median over its clearly marked targets, at least two) is too light, as :data:`LIGHT` says.  A
+    row in one pencil or one pen has no greyer mark, so nothing changes for it.
     """
-    clear = [p for (_, d), p in zip(decisions, peaks_luma) if d.marked and d.ink >= 0.8 * mark and p == p]
-    level = _peak_level(clear, least=2)
+    clear = [pair for (_, d), pair in zip(decisions, peaks) if d.marked and d.ink >= 0.8 * mark]
+    level = _peak_level([pl for _, pl in clear if pl == pl], least=2)
+    ratio = hand_ratio(clear)
     if level is None or level <= 0.0:
         return decisions
-    return [(i, Decision(None, d.ink, 0.0)) if d.marked and p == p and p < share * level else (i, d)
-            for (i, d), p in zip(decisions, peaks_luma)]
+    return [(i, Decision(None, d.ink, 0.0)) if d.marked and greyer(p, pl, ratio) and pl < share * level else (i, d)
+            for (i, d), (p, pl) in zip(decisions, peaks)]
+
+
+GREYER = 0.75
+"""A mark is *greyer* than the hand's own marks when the ratio of its strokes' luminance darkness to their
+brightest-channel darkness is below this share of the sheet's typical ratio (:func:`hand_ratio`).  A blue pen's
+strokes are about 1.7 times as dark in luminance as in the brightest channel, a pencil's or a black pen's about as
+dark in both: a smear of pencil among blue ticks is greyer, a light tick of the same pen is not."""
+
+
+def hand_ratio(pairs: list[tuple[float, float]]) -> float | None:
+    """The sheet's typical ratio of luminance to brightest-channel stroke darkness, from its clear marks'
+    ``(peak, peak_luma)`` (at least two with strokes darker than 0.05); ``None`` when too few."""
+    ratios = [pl / p for p, pl in pairs if p > 0.05 and pl == pl]
+    return float(median(ratios)) if len(ratios) >= 2 else None
+
+
+def greyer(peak: float, peak_luma: float, ratio: float | None) -> bool:
+    """True when a mark's strokes are greyer than the hand's (:data:`GREYER`); never without a ratio to compare."""
+    if ratio is None or not peak_luma == peak_luma or peak <= 0.0:
+        return False
+    return peak_luma / peak < GREYER * ratio
 
 
 STROKE_SURE = {"box": 0.75, "spent": 0.75}

@@ -417,7 +417,7 @@ def light_steps(page: np.ndarray, ppm: float, targets: list) -> list:
 
 def decide(scene: Scene, m: Measurement) -> list[TickRow]:
     """Turn the tick boxes' inks into rows (see the module docstring)."""
-    from ..read import _decide, _hidden, _peak_level, _too_light
+    from ..read import _decide, _hidden, _peak_level, _too_light, greyer, hand_ratio
 
     inks = m.inks
     owners = sorted({t.owner for t in scene.marks if t.kind == "tick"}, key=lambda o: int(o.removeprefix("round")))
@@ -456,6 +456,7 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
             for o in decided for k in decided[o]}
     mark_l = float(median([luma[ok] for ok in sure])) if measured is not None and len(sure) >= 3 else None
     peak_l = _peak_level([inks[("tick", o, k)].peak_luma for o, k in sure])
+    ratio = hand_ratio([(inks[("tick", o, k)].peak, inks[("tick", o, k)].peak_luma) for o, k in sure])
     for row in rows:
         o = f"round{row.round}"
         if o not in decided:
@@ -463,7 +464,8 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
         conf = 1.0
         for k, d in decided[o].items():
             if d.marked and (_too_light(d.ink, measured, inks[("tick", o, k)].peak, peak, LIGHT)
-                             or _too_light(luma[(o, k)], mark_l, inks[("tick", o, k)].peak_luma, peak_l, LIGHT)):
+                             or (greyer(inks[("tick", o, k)].peak, inks[("tick", o, k)].peak_luma, ratio)
+                                 and _too_light(luma[(o, k)], mark_l, inks[("tick", o, k)].peak_luma, peak_l, LIGHT))):
                 row.unsure[k] = f"{TOKEN[k]}: much lighter than the other ticks: a light tick, or one rubbed out?"
             elif d.marked:
                 row.ticked.append(k)
