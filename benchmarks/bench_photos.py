@@ -27,6 +27,8 @@ each, made as physics makes it:
 * dominant suit / dominant rank / full / nearly empty — sheets that stress the
   decisions: most spaces one suit, most one rank, every space and chip filled,
   one to three cards;
+* large values — half the values or more written so large that they run on
+  over the suit symbols beside them (the 0 of a "10" across a heart);
 * folded screen — the part above the printed fold line standing up 5–20° and
   20–35°, lit differently; curled sheet — a cylinder lifting the edges
   3–10 mm (gentle) and 15–35 mm (strong);
@@ -75,6 +77,7 @@ ROWS = {
     "dominant rank": ["dominant-rank"],
     "full sheet": ["full"],
     "nearly empty": ["nearly-empty"],
+    "large values": ["large-values"],
     "folded screen 5–20°": ["fold"],
     "folded screen 20–35°": ["fold-steep"],
     "curled, gentle": ["curl"],

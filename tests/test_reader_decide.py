@@ -323,3 +323,76 @@ def test_a_grey_chip_among_blue_fills_is_unsure_a_light_blue_one_is_not():
     peaks = [(0.44, 0.78), (0.45, 0.78), (0.44, 0.79), (0.38, 0.39), (0.40, 0.70)]
     out = dict(_luma_light(marked, peaks, 0.42, 0.7))
     assert [i for i, d in out.items() if d.marked is None] == [4]
+
+
+def _ten_of_spades_under_a_large_10(heart: tuple, diamond: tuple) -> tuple[dict, dict, dict, str]:
+    """Twelve cards; space 1 holds 10♠ (rank 10 ticked, the spade circled all round at the ring ink 0.30) with
+    its value written so large that the 0 runs over the heart's and the diamond's rings (``heart``, ``diamond``:
+    their twelve sector means; sector 0 points left, 3 up, 6 right, 9 down).  Returns ``measured``'s overrides."""
+    cards = cards_of(12)
+    space = SPACES[1]
+    cards[space] = Card(10, "S")
+    name = cell_name(space)
+    secs = {("suit", name, "H"): heart, ("suit", name, "D"): diamond}
+    # a suit's ink is its ring score: the 5th highest of its sectors (marks.RING_RANK)
+    ink = {k: sorted(v, reverse=True)[4] for k, v in secs.items()}
+    return cards, ink, secs, name
+
+
+def test_a_value_written_across_the_heart_beside_a_circled_spade_is_never_read_as_a_heart():
+    """An independent tester's 10♠ read 10♥, no flag: the 0 of a large "10" ran over the heart and the diamond.
+    The heart's ring is inked left, above and below (0.40), not on the right (0); the diamond's on its left and top
+    (0.35, six sectors).  The space's 48 sectors: 22 at 0, the spade's 12 at 0.30, 6 at 0.35, 8 at 0.40.  Their
+    median, 0.30, taken as the space's blank level, left the heart 0.10 over it and the spade (its four sectors
+    facing the heart left out) 0: the heart alone circled.  The lower quartile (the 12th of 48) is 0: the heart
+    scores 0.40 and the spade 0.30, 0.75 of it (>= 0.5: circled too); the heart's right side (sectors 5 and 6, at
+    0) is under a quarter of its score, so it is unsure, and the space is flagged for it."""
+    heart = (0.40, 0.40, 0.40, 0.40, 0.0, 0.0, 0.0, 0.0, 0.40, 0.40, 0.40, 0.40)
+    diamond = (0.35, 0.35, 0.35, 0.35, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.35, 0.35)
+    cards, ink, secs, name = _ten_of_spades_under_a_large_10(heart, diamond)
+    cells, _, _, uncertain = read(measured(cards, 3, 1, ink=ink, sectors=secs))
+    assert uncertain == {name: "suit H: inked on one side only (the value written across it?): circled or not?"}
+
+
+def test_a_large_0_round_the_heart_and_diamond_beside_a_circled_spade_is_flagged():
+    """The same 10♠, the 0 drawn round the heart and the diamond (ink all round both rings: 0.40 and 0.35).  The
+    48 sectors: 12 at 0 (the club), 12 at 0.30, 12 at 0.35, 12 at 0.40; their median 0.325 left the spade
+    (0.30) under the blank level and the diamond 0.025 over it (a third of the heart's 0.075, under 0.35: not
+    circled), so 10♥ was read.  Over the lower quartile (0) the heart scores 0.40, the spade 0.30 and the diamond
+    (its four sectors facing the heart left out) 0.35: all three at least half the heart's, all circled."""
+    cards, ink, secs, name = _ten_of_spades_under_a_large_10((0.40,) * 12, (0.35,) * 12)
+    cells, _, _, uncertain = read(measured(cards, 3, 1, ink=ink, sectors=secs))
+    assert uncertain == {name: "suits S, H and D are all circled"}
+
+
+@pytest.mark.parametrize("ring", [
+    (0.30, 0.30, 0.0, 0.0, 0.0, 0.30, 0.30, 0.30, 0.30, 0.30, 0.30, 0.30),  # a 90° gap at the top
+    (0.30, 0.30, 0.30, 0.30, 0.0, 0.0, 0.0, 0.0, 0.30, 0.30, 0.30, 0.30),  # a 120° gap on the right: one side bare
+])
+def test_a_gapped_circle_alone_in_its_space_is_read(ring):
+    """A circle round the heart with a gap (the rest of its sectors at 0.30), no other ring of the space inked:
+    its ring score is the 5th highest sector, 0.30, and with no other ring at the blank level (0.15 × 0.30 =
+    0.045) or above, a bare side is the circle's own gap, not a value written across it: 10♥ is read, nothing
+    flagged."""
+    cards = cards_of(12)
+    space = SPACES[1]
+    cards[space] = Card(10, "H")
+    name = cell_name(space)
+    cells, _, _, uncertain = read(measured(cards, 3, 1, sectors={("suit", name, "H"): ring}))
+    assert uncertain == {}
+    assert cells[space].card == Card(10, "H")
+
+
+def test_a_lone_spent_tick_is_judged_against_the_hands_rank_ticks():
+    """Twelve cards ticked at 0.30 (their strokes 0.30), six chips, and one spent box ticked, then rubbed out: ink
+    0.20, strokes 0.15.  The row has no other tick, so it assumes a mark of 0.30 (sure from 0.12: the box counts by
+    its ink) and cannot measure the hand's strokes; the rank ticks give them, 0.30, and 0.15 is under 0.62 of them:
+    unsure (an independent tester's sheet counted such a tick, 48 % of the pencil left).  A lone real tick with
+    strokes of 0.20 (0.67 of the rank ticks') and ink 0.20 is counted."""
+    cards = cards_of(12)
+    box = ("chip_spent", "1", "")
+    _, _, spent, uncertain = read(measured(cards, 6, 1, ink={box: 0.20}, peak={box: 0.15}))
+    assert spent.value is None and spent.unsure == [1]
+    assert uncertain["chips.spent"] == "spent boxes 1 unclear (marked or not?)"
+    _, _, spent, uncertain = read(measured(cards, 6, 1, ink={box: 0.20}, peak={box: 0.20}))
+    assert spent.value == 1 and "chips.spent" not in uncertain

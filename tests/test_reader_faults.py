@@ -446,3 +446,33 @@ def test_the_annotated_png_holds_exactly_the_picture_drawn():
         pos += 12 + n
     raw = zlib.decompress(idat)
     assert raw == b"".join(b"\x00" + row.tobytes() for row in pixels)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_10_written_large_across_the_suits_is_never_read_as_another_suit(tmp_path, seed):
+    """Every value written so large that it runs on over the suit symbols beside it (``large_values``), on a sheet
+    whose cards include 10♠ and 10♣: the 0 of each "10" crosses the heart and the diamond.  An independent
+    tester's photos read such spaces 10♥ without a flag, the spade or club clearly circled; every space is read
+    right or flagged."""
+    from dataclasses import replace as replaced
+
+    sheet, score = sheet_of("q-diamonds", 7)
+    tens = sorted(sheet.cards)[::2]
+    sheet = replaced(sheet, cards={c: (Card(10, "SC"[tens.index(c) % 2]) if c in tens else v) for c, v in sheet.cards.items()})
+    style = replace(PENCIL if seed % 2 else BLUE, large_values=1.0)
+    reading = read_photo(photo(tmp_path, sheet, params(), seed=seed, style=style))
+    assert right_or_flagged(reading, sheet) == []
+
+
+@pytest.mark.parametrize("residue", [0.4, 0.5])
+def test_a_lone_spent_tick_rubbed_out_is_never_counted(tmp_path, residue):
+    """The sheet's only spent tick, pencilled and rubbed out (40–50 % of the graphite left): the row has no other
+    tick to compare it with (an independent tester's sheet counted one, chips spent 1 for 0); the sheet's rank
+    ticks, drawn with the same pencil, show it far lighter: never counted."""
+    from dataclasses import replace as replaced
+
+    sheet, score = sheet_of("q-diamonds", 7)
+    sheet = replaced(sheet, chips_spent=0)
+    reading = read_photo(photo(tmp_path, sheet, params(), style=PENCIL, extra={"erased": [("chip_spent", "1", "", residue)]}))
+    assert right_or_flagged(reading, sheet) == []
+    assert 1 not in reading.chips_spent.marked

@@ -534,11 +534,17 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     order = [s for s in SUITS]
     out: dict[Coord, CellReading] = {}
     judged: dict[Coord, tuple[dict, dict, dict, dict]] = {}
+    one_sided: dict[Coord, set[str]] = {}
     for c in cells:
         # this space's own blank level: most of its rank boxes and ring sectors are blank
         rank_base = float(median(list(rank_of[c].values())))
-        sectors = [v for k in suit_of[c] for v in (inks[("suit", names[c], k)].sectors or ()) if v == v]
+        sectors = sorted(v for k in suit_of[c] for v in (inks[("suit", names[c], k)].sectors or ()) if v == v)
         suit_base = float(median(sectors)) if sectors else 0.0
+        # ... unless the median itself is ink (over twice the blank level above the lower quartile): a value written
+        # large across the suit column inks half the sectors or more, and a median lifted by it hid a clear circle
+        # beside it (10♠ read 10♥); the lower quartile then.  (A smudge over a ring, a faint one, stays under.)
+        if sectors and suit_base - sectors[(len(sectors) - 1) // 4] >= 2 * sb:
+            suit_base = sectors[(len(sectors) - 1) // 4]
         why = _hidden([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]], "space")
         if why:
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, why, {}, {})
@@ -548,6 +554,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
             continue
         ranks = {k: v - rank_base for k, v in rank_of[c].items()}
         suits = {k: v - suit_base for k, v in suit_of[c].items()}
+        rings = dict(suits)  # (before a circled neighbour's sectors are left out: what each ring carries)
         top = max(suits, key=suits.get)
         if suits[top] >= ss:  # a circled suit's circle reaches into its neighbours' rings: leave those sectors out
             i = order.index(top)
@@ -558,6 +565,12 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                         suits[order[j]] = min(suits[order[j]], ring_score(t.sectors, facing) - suit_base)
         rd = _within(ranks, rb, rs, rm)
         sd = _within(suits, sb, ss, sm, unsure_share=0.35)  # rings pick up more from their neighbours
+        for k, d in sd.items():
+            # (only where another ring of the space carries ink too: a lone circle with its gap on one side is read)
+            if d.marked and max((v for j, v in rings.items() if j != k), default=0.0) >= sb \
+                    and _one_sided(inks[("suit", names[c], k)], suits[k], suit_base):
+                sd[k] = Decision(None, d.ink, 0.0)
+                one_sided.setdefault(c, set()).add(k)
         judged[c] = (ranks, suits, rd, sd)
     # the sheet's own strokes: how dark the clear ticks are, to tell a rubbed-out mark from a mark
     peak_rank = _peak_level([inks[("rank", names[c], k)].peak for c, (_, _, rd, _) in judged.items() for k, d in rd.items()
@@ -589,7 +602,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                                       STROKE_LIGHT["ring"]):
                 sd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
-        out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0), light)
+        out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0), light, one_sided.get(c, frozenset()))
         out[c].inks = {**ranks, **suits}
     chips_e = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_earned"))
     chips_s = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_spent"))
@@ -604,7 +617,10 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         hidden_s = hidden_s or "the chip circles above the spent boxes cannot be read"
     pb, ps, pm = _levels("spent", [v for _, v, _ in chips_s])
     spent_light = min(LIGHT_SOFT_CAP, LIGHT["spent"] + LIGHT_SOFT["spent"] * max(0.0, m.blur_mm - SOFT_MM))
-    spent = _count(_luma_light(_light_decisions(chips_s, pb, ps, pm, spent_light, STROKE_LIGHT["spent"], STROKE_SURE["spent"]),
+    # (a lone spent tick has no row to be compared with: the sheet's rank ticks, drawn by the same hand, tell a
+    # rubbed-out one; an independent tester's sheet had its only spent tick rubbed out, 48 % left, and counted)
+    spent = _count(_luma_light(_light_decisions(chips_s, pb, ps, pm, spent_light, STROKE_LIGHT["spent"], STROKE_SURE["spent"],
+                                                fallback=peak_rank),
                                [(p, luma[("chip_spent", i)]) for i, _, p in chips_s], pm, STROKE_LIGHT["spent"]), "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
     if hidden_s:
@@ -678,15 +694,21 @@ def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: f
 
 
 def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: float, mark: float,
-                     share: float, stroke_share: float | None = None, stroke_sure: float | None = None) -> list[tuple[int, Decision]]:
+                     share: float, stroke_share: float | None = None, stroke_sure: float | None = None,
+                     fallback: float | None = None) -> list[tuple[int, Decision]]:
     """Decisions for a row of chip circles or spent boxes ``(number, ink, peak)``: too-light marks unsure, and
-    (with ``stroke_sure``) unsure ones with strokes as dark as the sheet's marked (:data:`STROKE_SURE`)."""
+    (with ``stroke_sure``) unsure ones with strokes as dark as the sheet's marked (:data:`STROKE_SURE`).
+
+    ``fallback``: the hand's stroke darkness from the sheet's other marks (its rank ticks), for telling a light
+    mark when the row has fewer than two clear marks of its own; used only to make a mark unsure, never to count one.
+    """
     out = [(i, _decide(v, blank, sure, mark)) for i, v, _ in items]
     # two clear marks already give the hand's stroke: a row often holds only two or three (chips spent), and
     # a rubbed-out third, its ink smeared wide, shows its light strokes only against them
     level = _peak_level([p for (i, v, p), (_, d) in zip(items, out) if d.marked and v >= 0.8 * mark], least=2)
+    light_level = level if level is not None else fallback
     for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)):
-        if d.marked and _too_light(v, mark, p, level, share, stroke_share):  # (no peak level: too few clear marks to tell)
+        if d.marked and _too_light(v, mark, p, light_level, share, stroke_share):  # (no peak level: too few clear marks to tell)
             out[k] = (i, Decision(None, v, 0.0))
         elif d.marked is None and _dark_strokes(p, level, stroke_sure):
             out[k] = (i, Decision(True, v, 0.5))
@@ -738,6 +760,33 @@ def greyer(peak: float, peak_luma: float, ratio: float | None) -> bool:
     if ratio is None or not peak_luma == peak_luma or peak <= 0.0:
         return False
     return peak_luma / peak < GREYER * ratio
+
+
+ONE_SIDED = 0.25
+"""A suit whose ring scores as circled is unsure when either side of its symbol (:data:`~.marks.LEFT_SECTORS`,
+:data:`~.marks.RIGHT_SECTORS`) holds less than this share of its ring score and another ring of its space carries
+ink too (its ring score, counted before a circled neighbour's facing sectors are left out, at the blank level or
+above): the strokes of a value written large across the suit column — a 0
+running over the heart — ink a ring on the side they come from only, beside the circle the player drew.  An
+independent tester's photos had 10♠ and 10♣ read as 10♥ that way, the spade or club clearly circled.  A circle
+alone in its space is read even when its gap (or its offset) leaves one side bare, as circles drawn in one
+stroke often do."""
+
+
+def _one_sided(t, score: float, base: float) -> bool:
+    """True when the suit target ``t`` (:class:`~.marks.TargetInk`, its ring's sector means) scoring ``score`` over
+    its space's blank level ``base`` is inked on one side of its symbol only (:data:`ONE_SIDED`); ``False`` when a
+    side is not measured (masked)."""
+    from .marks import LEFT_SECTORS, RIGHT_SECTORS
+
+    sec = t.sectors
+    if sec is None or score <= 0.0:
+        return False
+    left = [sec[k] for k in LEFT_SECTORS if sec[k] == sec[k]]
+    right = [sec[k] for k in RIGHT_SECTORS if sec[k] == sec[k]]
+    if not left or not right:
+        return False
+    return min(max(left), max(right)) - base < ONE_SIDED * score
 
 
 STROKE_SURE = {"box": 0.75, "spent": 0.75}
@@ -828,15 +877,17 @@ def _within(inks: dict[str, float], blank: float, sure: float, mark: float, unsu
 
 
 def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decision], value_ink: float,
-          light: set[str] = frozenset()) -> CellReading:
+          light: set[str] = frozenset(), one_sided: set[str] = frozenset()) -> CellReading:
     """One space's reading from its rank and suit decisions (and the ink where the value is written);
-    ``light`` holds the choices left unsure because their mark is far lighter than the sheet's others."""
+    ``light`` holds the choices left unsure because their mark is far lighter than the sheet's others,
+    ``one_sided`` the suits left unsure because their ring is inked on one side of the symbol only (:func:`_one_sided`)."""
     ranks = [k for k, d in rd.items() if d.marked]
     suits = [k for k, d in sd.items() if d.marked]
     r_light = [k for k, d in rd.items() if d.marked is None and k in light]
     s_light = [k for k, d in sd.items() if d.marked is None and k in light]
+    s_one = [k for k, d in sd.items() if d.marked is None and k in one_sided and k not in light]
     r_uns = [k for k, d in rd.items() if d.marked is None and k not in light]
-    s_uns = [k for k, d in sd.items() if d.marked is None and k not in light]
+    s_uns = [k for k, d in sd.items() if d.marked is None and k not in light and k not in one_sided]
     conf = float(min([d.confidence for d in rd.values()] + [d.confidence for d in sd.values()]))
     state_r = {k: True for k in ranks} | {k: None for k in r_uns + r_light}
     state_s = {k: True for k in suits} | {k: None for k in s_uns + s_light}
@@ -844,7 +895,7 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
     def uncertain(reason: str) -> CellReading:
         return CellReading(name, coord, "uncertain", None, 0.0, reason, state_r, state_s)
 
-    if not (ranks or r_uns or r_light or suits or s_light) and s_uns and value_ink < 2 * FLOOR["value"]:
+    if not (ranks or r_uns or r_light or suits or s_light or s_one) and s_uns and value_ink < 2 * FLOOR["value"]:
         # no rank ticked or even faintly, nothing written: a suit's ring a little darker than blank (below the
         # sure level, a fraction of a circle's ink) is the print's or the paper's noise on an empty space, as in
         # a small photo of a nearly empty sheet; a card always has its rank ticked and its value written
@@ -858,6 +909,8 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
         problems.append(f"rank {_or(r_light)}: much lighter than the other ticks: a light tick, or one rubbed out?")
     if s_light:
         problems.append(f"suit {_or(s_light)}: much lighter than the other circles: a light circle, or one rubbed out?")
+    if s_one:
+        problems.append(f"suit {_or(s_one)}: inked on one side only (the value written across it?): circled or not?")
     if r_uns:
         problems.append(f"rank {_or(r_uns)}: faint, ticked or not?")
     if s_uns:

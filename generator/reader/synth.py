@@ -49,6 +49,7 @@ class HandStyle:
     bubble: str = "full"  # "full", "partial" or "mixed"
     sloppiness: float = 1.0  # scales every random offset
     gap_circles: float = 0.3  # share of suit circles drawn with a gap
+    large_values: float = 0.0  # share of values written so large that they run on over the suit column
 
 
 @dataclass(frozen=True)
@@ -412,9 +413,16 @@ def draw_marks(page: np.ndarray, scene: Scene, sheet, style: HandStyle, rng: ran
     for coord, card in sorted(sheet.cards.items()):
         name = cell_name(coord)
         value = marks[("value", name, "")]
-        h = min(value.h * rng.uniform(0.45, 0.7), 9.0)
-        left = value.w * rng.uniform(0.05, 0.25)
-        ink.text(value.x + left, value.y + value.h * rng.uniform(0.6, 0.85), card.rank_label, h, max_width=value.w * 0.92 - left)
+        if style.large_values and rng.random() < style.large_values:
+            # written large, running on over the suit symbols beside the value (a "10" whose 0 crosses the heart)
+            right = max(m.x + m.w for (k, o, _), m in marks.items() if k == "suit" and o == name)
+            h = value.h * rng.uniform(0.8, 1.0)
+            left = value.w * rng.uniform(0.02, 0.15)
+            ink.text(value.x + left, value.y + value.h * rng.uniform(0.8, 0.95), card.rank_label, h, max_width=right - value.x - left)
+        else:
+            h = min(value.h * rng.uniform(0.45, 0.7), 9.0)
+            left = value.w * rng.uniform(0.05, 0.25)
+            ink.text(value.x + left, value.y + value.h * rng.uniform(0.6, 0.85), card.rank_label, h, max_width=value.w * 0.92 - left)
         _box_mark(ink, marks[("rank", name, card.rank_label)], style, rng)
         _circle(ink, marks[("suit", name, card.suit)], style, rng)
     for name, label in (extra or {}).get("ranks", []):

@@ -25,8 +25,8 @@ from ..paper import Paper, paper
 from .synth import HandStyle, Pen, PhotoParams, hard_params, random_style, realistic_params
 
 FAMILIES = ("realistic", "hard-small", "hard-tilt", "hard-jpeg", "hard-scaled", "shadow", "glare", "erased", "outside",
-            "two-sheets", "dominant-suit", "dominant-rank", "full", "nearly-empty", "fold", "fold-steep", "curl",
-            "curl-strong")
+            "two-sheets", "dominant-suit", "dominant-rank", "full", "nearly-empty", "large-values", "fold", "fold-steep",
+            "curl", "curl-strong")
 
 
 @dataclass
@@ -178,6 +178,10 @@ def case(family: str, seed: int, *, frame: tuple[int, int] | None = None) -> Cas
         earned = rng.randint(0, 2)
         c.sheet = FilledSheet(lay, sheet.player, {k: sheet.cards[k] for k in keep}, earned, rng.randint(0, earned))
         c.game = None
+        return c
+    if family == "large-values":
+        # the values written so large that they run over the suit column (most often a "10": its 0 crosses a suit)
+        c.style = replace(random_style(rng), large_values=rng.uniform(0.5, 1.0))
         return c
     if family in ("fold", "fold-steep"):
         lo, hi = (5.0, 20.0) if family == "fold" else (20.0, 35.0)
