@@ -240,7 +240,8 @@ def bad_photos(tmp_path_factory):
     [
         ("table.jpg", (), "no All In sheet found"),
         # nothing in it at all: no edges, yet not a blur (a blurred sheet would still show its tones)
-        ("plain.png", (), "no All In sheet found: none of the sheet's corner markers (black squares) is in the photo"),
+        ("plain.png", (), "no All In sheet found: none of the sheet's corner markers (black squares) is in the photo; if the "
+                          "whole sheet is, move closer and hold the phone still: they were too small or too soft to make out"),
         ("notes.jpg", (), "not an image (the file holds text): sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in sheets (.yaml)"),
         ("bomb.png", (), "too large to read safely (its header claims 900 MP)"),
         ("tiny.jpg", (), "only 500 × 400 pixels"),

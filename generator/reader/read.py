@@ -227,14 +227,17 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
             raise PhotoError(display, "no All In sheet found, and the photo is too blurred to see one: hold the phone still, "
                                       "let it focus on the sheet, and take it again")
         if not found:
-            raise PhotoError(display, "no All In sheet found: none of the sheet's corner markers (black squares) is in the photo")
+            raise PhotoError(display, "no All In sheet found: none of the sheet's corner markers (black squares) is in the photo; "
+                                      "if the whole sheet is, move closer and hold the phone still: they were too small or too soft "
+                                      "to make out")
         rough = fit_sheet(found, min_markers=2)
         where = outside_sides(rough.paper, set(rough.found.values()), rough.to_image, size) if rough is not None else None
         if where is not None:
             raise PhotoError(display, outside_message(*where, layout_hint=False))
         raise PhotoError(
             display,
-            f"found only {len(found)} of the sheet's markers; photograph the whole sheet, all four corner squares in the picture and not covered",
+            f"found only {len(found)} of the sheet's markers; photograph the whole sheet, all four corner squares in the picture and not covered "
+            "(if they are, move closer and hold the phone still: the others were too small or too soft to make out)",
         )
     where = outside_sides(fit.paper, set(fit.found.values()), fit.to_image, size)
     if fit.px_per_mm < MIN_PX_PER_MM:
