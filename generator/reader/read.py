@@ -570,7 +570,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         sd = _within(suits, sb, ss, sm, unsure_share=0.35)  # rings pick up more from their neighbours
         for k, d in sd.items():
             # (only where another ring of the space carries ink too: a lone circle with its gap on one side is read)
-            if d.marked and max((v for j, v in rings.items() if j != k), default=0.0) >= sb \
+            if d.marked and max((v for j, v in rings.items() if j != k), default=0.0) >= 2 * sb \
                     and _one_sided(inks[("suit", names[c], k)], suits[k], suit_base):
                 sd[k] = Decision(None, d.ink, 0.0)
                 one_sided.setdefault(c, set()).add(k)
@@ -768,8 +768,8 @@ def greyer(peak: float, peak_luma: float, ratio: float | None) -> bool:
 ONE_SIDED = 0.25
 """A suit whose ring scores as circled is unsure when either side of its symbol (:data:`~.marks.LEFT_SECTORS`,
 :data:`~.marks.RIGHT_SECTORS`) holds less than this share of its ring score and another ring of its space carries
-ink too (its ring score, counted before a circled neighbour's facing sectors are left out, at the blank level or
-above): the strokes of a value written large across the suit column — a 0
+ink too (its ring score, counted before a circled neighbour's facing sectors are left out, at twice the blank
+level or above: a circle's own spill into a neighbour's facing sectors seldom reaches it): the strokes of a value written large across the suit column — a 0
 running over the heart — ink a ring on the side they come from only, beside the circle the player drew.  An
 independent tester's photos had 10♠ and 10♣ read as 10♥ that way, the spade or club clearly circled.  A circle
 alone in its space is read even when its gap (or its offset) leaves one side bare, as circles drawn in one
