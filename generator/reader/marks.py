@@ -85,11 +85,11 @@ class TargetInk:
 UP_SECTORS = (1, 2, 3, 4)
 DOWN_SECTORS = (7, 8, 9, 10)
 """The ring sectors facing the suit above and the suit below."""
-SIDE_SECTORS = (0, 5, 6, 11)
-"""The ring sectors left and right of the symbol (only its own circle passes there)."""
 LEFT_SECTORS = (11, 0)
 RIGHT_SECTORS = (5, 6)
 """The side sectors on the symbol's left and on its right: a circle round the symbol passes through both sides."""
+SIDE_SECTORS = LEFT_SECTORS + RIGHT_SECTORS
+"""The ring sectors left and right of the symbol (only its own circle passes there)."""
 
 
 def ring_score(sectors: tuple[float, ...], exclude: tuple[int, ...] = ()) -> float:

@@ -546,8 +546,9 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         # ... unless the median itself is ink (over twice the blank level above the lower quartile): a value written
         # large across the suit column inks half the sectors or more, and a median lifted by it hid a clear circle
         # beside it (10♠ read 10♥); the lower quartile then.  (A smudge over a ring, a faint one, stays under.)
-        if sectors and suit_base - sectors[(len(sectors) - 1) // 4] >= 2 * sb:
-            suit_base = sectors[(len(sectors) - 1) // 4]
+        quartile = sectors[(len(sectors) - 1) // 4] if sectors else 0.0
+        if suit_base - quartile >= 2 * sb:
+            suit_base = quartile
         why = _hidden([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]], "space")
         if why:
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, why, {}, {})
@@ -769,11 +770,11 @@ ONE_SIDED = 0.25
 """A suit whose ring scores as circled is unsure when either side of its symbol (:data:`~.marks.LEFT_SECTORS`,
 :data:`~.marks.RIGHT_SECTORS`) holds less than this share of its ring score and another ring of its space carries
 ink too (its ring score, counted before a circled neighbour's facing sectors are left out, at twice the blank
-level or above: a circle's own spill into a neighbour's facing sectors seldom reaches it): the strokes of a value written large across the suit column — a 0
-running over the heart — ink a ring on the side they come from only, beside the circle the player drew.  An
-independent tester's photos had 10♠ and 10♣ read as 10♥ that way, the spade or club clearly circled.  A circle
-alone in its space is read even when its gap (or its offset) leaves one side bare, as circles drawn in one
-stroke often do."""
+level or above: a circle's own spill into a neighbour's facing sectors seldom reaches it).  The strokes of a value
+written large across the suit column — a 0 running over the heart — ink a ring on the side they come from only,
+beside the circle the player drew: an independent tester's photos had 10♠ and 10♣ read as 10♥ that way, the spade
+or club clearly circled.  A circle alone in its space is read even when its gap (or its offset) leaves one side
+bare, as circles drawn in one stroke often do."""
 
 
 def _one_sided(t, score: float, base: float) -> bool:
@@ -893,7 +894,7 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
     s_uns = [k for k, d in sd.items() if d.marked is None and k not in light and k not in one_sided]
     conf = float(min([d.confidence for d in rd.values()] + [d.confidence for d in sd.values()]))
     state_r = {k: True for k in ranks} | {k: None for k in r_uns + r_light}
-    state_s = {k: True for k in suits} | {k: None for k in s_uns + s_light}
+    state_s = {k: True for k in suits} | {k: None for k in s_uns + s_light + s_one}
 
     def uncertain(reason: str) -> CellReading:
         return CellReading(name, coord, "uncertain", None, 0.0, reason, state_r, state_s)
