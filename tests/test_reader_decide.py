@@ -365,6 +365,28 @@ def test_a_large_0_round_the_heart_and_diamond_beside_a_circled_spade_is_flagged
     assert uncertain == {name: "suits S, H and D are all circled"}
 
 
+def test_a_smudge_beside_a_circle_does_not_drop_the_spaces_blank_level_to_the_quartile():
+    """5♥ circled all round (0.30); the heart's circle reaches into the spade's four sectors facing it (7–10, at
+    0.30), and the value's edge lays a light smudge over the spade's other eight (0.11); the diamond's four sectors
+    facing the heart carry 0.25.  The 48 sectors: 20 at 0, 8 at 0.11, 4 at 0.25, 16 at 0.30: median 0.11, lower
+    quartile (the 12th) 0, 0.11 apart: 2.4 blank levels (0.15 × 0.30 = 0.045), under QUARTILE_SWITCH (2.5), so the
+    median stays the blank level: the heart scores 0.19 and the spade 0, and 5♥ is read.  Switching at 2.0 (as a
+    full sheet's photo of held-out seed 40095 showed) took the quartile, 0: the spade, its facing sectors left
+    out, kept 0.11, 0.37 of the heart's 0.30 (over the 0.35 share for unsure): "suit S: faint"."""
+    cards = cards_of(12)
+    space = SPACES[1]
+    cards[space] = Card(5, "H")
+    name = cell_name(space)
+    spade = (0.11,) * 7 + (0.30,) * 4 + (0.11,)
+    diamond = (0.0, 0.25, 0.25, 0.25, 0.25) + (0.0,) * 7
+    secs = {("suit", name, "S"): spade, ("suit", name, "D"): diamond}
+    ink = {k: sorted(v, reverse=True)[4] for k, v in secs.items()}  # the ring score: the 5th highest sector
+    assert ink == {("suit", name, "S"): 0.11, ("suit", name, "D"): 0.0}
+    cells, _, _, uncertain = read(measured(cards, 3, 1, ink=ink, sectors=secs))
+    assert uncertain == {}
+    assert cells[space].card == Card(5, "H")
+
+
 @pytest.mark.parametrize("ring", [
     (0.30, 0.30, 0.0, 0.0, 0.0, 0.30, 0.30, 0.30, 0.30, 0.30, 0.30, 0.30),  # a 90° gap at the top
     (0.30, 0.30, 0.30, 0.30, 0.0, 0.0, 0.0, 0.0, 0.30, 0.30, 0.30, 0.30),  # a 120° gap on the right: one side bare

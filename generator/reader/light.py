@@ -147,7 +147,8 @@ def _paper_seen(template_rgb: np.ndarray, lw: int, lh: int) -> tuple[np.ndarray,
     hit = _SEEN.get(key)
     if hit is not None and hit[0] is template_rgb:
         return hit[1:]
-    tpl = cv2.resize(template_rgb[:, :, ::-1], (lw, lh), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    # (resized first, then swapped to BGR: the same pixels, a third of the time of resizing the reversed view)
+    tpl = cv2.cvtColor(cv2.resize(template_rgb, (lw, lh), interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2BGR).astype(np.float32) / 255.0
     # paper is measured where the template is (nearly) white or pale, a little away from darker print
     # (its edges are blurred differently in the photo); elsewhere the closing fills it in from around
     valid = cv2.erode((brightest_channel(tpl) >= 0.8).astype(np.uint8), _disk(3)).astype(bool)
