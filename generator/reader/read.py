@@ -519,10 +519,40 @@ def _decide(ink: float, blank: float, sure: float, mark: float) -> Decision:
     return Decision(None, ink, 0.0)
 
 
+def _suit_decisions(inks, name: str, raw: dict[str, float], base: float, order: list[str], sb: float, ss: float,
+                    sm: float) -> tuple[dict[str, float], dict[str, Decision], set[str]]:
+    """One space's suit decisions over the blank level ``base``: ``(scores, decisions, one-sided suits)``.
+
+    ``raw`` maps each suit to its ring score (:func:`~.marks.ring_score`); ``sb``, ``ss``, ``sm`` are the sheet's
+    blank and sure levels and typical circle (:func:`_levels`).  A circled suit's circle reaches into its neighbours'
+    rings, so their sectors facing it are left out; a ring inked on one side only beside another inked ring is
+    unsure (:func:`_one_sided`)."""
+    from .marks import DOWN_SECTORS, UP_SECTORS, ring_score
+
+    suits = {k: v - base for k, v in raw.items()}
+    rings = dict(suits)  # (before a circled neighbour's sectors are left out: what each ring carries)
+    top = max(suits, key=suits.get)
+    if suits[top] >= ss:
+        i = order.index(top)
+        for j, facing in ((i - 1, DOWN_SECTORS), (i + 1, UP_SECTORS)):
+            if 0 <= j < len(order) and order[j] in suits:
+                t = inks[("suit", name, order[j])]
+                if t.sectors is not None:
+                    suits[order[j]] = min(suits[order[j]], ring_score(t.sectors, facing) - base)
+    sd = _within(suits, sb, ss, sm, unsure_share=0.35)  # rings pick up more from their neighbours
+    sided = set()
+    for k, d in sd.items():
+        # (only where another ring of the space carries ink too: a lone circle with its gap on one side is read)
+        if d.marked and max((v for j, v in rings.items() if j != k), default=0.0) >= 2 * sb \
+                and _one_sided(inks[("suit", name, k)], suits[k], base):
+            sd[k] = Decision(None, d.ink, 0.0)
+            sided.add(k)
+    return suits, sd, sided
+
+
 def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading], CountReading, CountReading]:
     """Turn the measured inks into cell readings and chip counts (see the module docstring)."""
     from ..cards import SUITS
-    from .marks import DOWN_SECTORS, UP_SECTORS, ring_score
 
     inks = m.inks
     cells = sorted(layout.grid.writable, key=lambda c: (c[1], c[0]))
@@ -538,17 +568,17 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     out: dict[Coord, CellReading] = {}
     judged: dict[Coord, tuple[dict, dict, dict, dict]] = {}
     one_sided: dict[Coord, set[str]] = {}
+    crossed: dict[Coord, set[str]] = {}
     for c in cells:
         # this space's own blank level: most of its rank boxes and ring sectors are blank
         rank_base = float(median(list(rank_of[c].values())))
         sectors = sorted(v for k in suit_of[c] for v in (inks[("suit", names[c], k)].sectors or ()) if v == v)
         suit_base = float(median(sectors)) if sectors else 0.0
-        # ... unless the median itself is ink (:data:`QUARTILE_SWITCH` blank levels above the lower quartile): a value written
-        # large across the suit column inks half the sectors or more, and a median lifted by it hid a clear circle
-        # beside it (10♠ read 10♥); the lower quartile then.  (A smudge over a ring, a faint one, stays under.)
+        # ... unless the median itself is ink: a value written large across the suit column inks half the sectors or
+        # more, and a median lifted by it hid a clear circle beside it (10♠ read 10♥).  Far over the lower quartile
+        # (:data:`QUARTILE_SWITCH`) the quartile is the blank level; a little over it (:data:`QUARTILE_DOUBT`) either
+        # may be, and a suit decided differently by the two, clearly inked over the quartile, is unsure
         quartile = sectors[(len(sectors) - 1) // 4] if sectors else 0.0
-        if suit_base - quartile >= QUARTILE_SWITCH * sb:
-            suit_base = quartile
         why = _hidden([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]], "space")
         if why:
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, why, {}, {})
@@ -557,24 +587,22 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, "the space could not be lined up with the photo", {}, {})
             continue
         ranks = {k: v - rank_base for k, v in rank_of[c].items()}
-        suits = {k: v - suit_base for k, v in suit_of[c].items()}
-        rings = dict(suits)  # (before a circled neighbour's sectors are left out: what each ring carries)
-        top = max(suits, key=suits.get)
-        if suits[top] >= ss:  # a circled suit's circle reaches into its neighbours' rings: leave those sectors out
-            i = order.index(top)
-            for j, facing in ((i - 1, DOWN_SECTORS), (i + 1, UP_SECTORS)):
-                if 0 <= j < len(order) and order[j] in suits:
-                    t = inks[("suit", names[c], order[j])]
-                    if t.sectors is not None:
-                        suits[order[j]] = min(suits[order[j]], ring_score(t.sectors, facing) - suit_base)
         rd = _within(ranks, rb, rs, rm)
-        sd = _within(suits, sb, ss, sm, unsure_share=0.35)  # rings pick up more from their neighbours
-        for k, d in sd.items():
-            # (only where another ring of the space carries ink too: a lone circle with its gap on one side is read)
-            if d.marked and max((v for j, v in rings.items() if j != k), default=0.0) >= 2 * sb \
-                    and _one_sided(inks[("suit", names[c], k)], suits[k], suit_base):
-                sd[k] = Decision(None, d.ink, 0.0)
-                one_sided.setdefault(c, set()).add(k)
+        lift = suit_base - quartile
+        suits, sd, sided = _suit_decisions(inks, names[c], suit_of[c], quartile if lift >= QUARTILE_SWITCH * sb else suit_base,
+                                           order, sb, ss, sm)
+        if QUARTILE_DOUBT * sb <= lift < QUARTILE_SWITCH * sb:
+            suits_q, sd_q, sided_q = _suit_decisions(inks, names[c], suit_of[c], quartile, order, sb, ss, sm)
+            for k, d in sd.items():
+                # (a ring clearly inked over the quartile, twice the blank level: a faint one is the paper's noise)
+                if d.marked != sd_q[k].marked and suits_q[k] >= 2 * sb and not (k in sided or k in sided_q):
+                    sd[k] = Decision(None, d.ink, 0.0)
+                    crossed.setdefault(c, set()).add(k)
+                elif k in sided_q and d.marked:
+                    sd[k] = Decision(None, d.ink, 0.0)
+                    sided.add(k)
+        if sided:
+            one_sided[c] = sided
         judged[c] = (ranks, suits, rd, sd)
     # the sheet's own strokes: how dark the clear ticks are, to tell a rubbed-out mark from a mark
     peak_rank = _peak_level([inks[("rank", names[c], k)].peak for c, (_, _, rd, _) in judged.items() for k, d in rd.items()
@@ -606,13 +634,17 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                                       STROKE_LIGHT["ring"]):
                 sd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
-        out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0), light, one_sided.get(c, frozenset()))
+        out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0), light, one_sided.get(c, frozenset()),
+                       crossed.get(c, frozenset()))
         out[c].inks = {**ranks, **suits}
     chips_e = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_earned"))
     chips_s = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_spent"))
     luma = {(k, int(t.target.owner)): t.peak_luma for (k, _, _), t in inks.items() if k in ("chip_earned", "chip_spent")}
     eb, es, em = _levels("bubble", [v for _, v, _ in chips_e])
-    earned = _count(_luma_light(_light_decisions(chips_e, eb, es, em, LIGHT["bubble"], STROKE_LIGHT["bubble"]),
+    # (a lone chip circle, or one beside a single clear one, is judged against the hand's rank ticks, as a lone spent
+    # tick is below: an independent tester's sheets with 0 or 1 real chip counted a rubbed-out one, 32–54 % left)
+    earned = _count(_luma_light(_light_decisions(chips_e, eb, es, em, LIGHT["bubble"], STROKE_LIGHT["bubble"],
+                                                 fallback=peak_rank),
                                 [(p, luma[("chip_earned", i)]) for i, _, p in chips_e], em, STROKE_LIGHT["bubble"]), "chip circles")
     hidden_e = _hidden([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles")
     hidden_s = _hidden([t for (k, _, _), t in inks.items() if k == "chip_spent"], "spent boxes")
@@ -766,12 +798,21 @@ def greyer(peak: float, peak_luma: float, ratio: float | None) -> bool:
     return peak_luma / peak < GREYER * ratio
 
 
+QUARTILE_DOUBT = 1.0
+"""Between this many blank levels and :data:`QUARTILE_SWITCH` above the lower quartile of a space's ring sectors,
+their median may be ink or blank: the space's suits are decided over both, and a suit decided differently is unsure
+("the suits are written over").  A large value's 0 drawn right round the heart (held-out seed 50019, 2.48 blank
+levels) put the median over a clear club circle: read 10♥ for 10♣ over the median, 10♥ and 10♣ both circled over
+the quartile.  In a space with one circle 36 of the 48 sectors are blank, and their median and quartile lie within
+the blank level of each other.  Only a suit whose ring scores twice the blank level over the quartile is made
+unsure so: in a light pencil photo, the blank level at its floor, a ring's noise alone reaches 1.5 of it."""
+
 QUARTILE_SWITCH = 2.5
-"""A space's suit rings are measured against the median of their 48 sectors, or against the lower quartile when the
-median stands this many blank levels (the sheet's ``sb``) or more above it: the median is then ink itself (a value
-written large across the suit column inks half the sectors; an independent tester's photos put it 3.0 to 4.9 blank
-levels above the quartile).  At 2.0 a full sheet's space in a soft photo, its circle and its value's edge reaching
-into the rings, switched at 2.0 and its circled spade fell to "faint" (held-out seeds 40000: one of 100)."""
+"""A space's suit rings are measured against the median of their 48 sectors, or against their lower quartile alone
+when the median stands this many blank levels (the sheet's ``sb``) or more above it: the median is then ink itself
+(a value written large across the suit column inks half the sectors or more; an independent tester's photos put it
+3.0 to 4.9 blank levels above the quartile), and the quartile's reading names the fault ("inked on one side only",
+or two suits circled).  Between :data:`QUARTILE_DOUBT` and this, both are tried."""
 
 ONE_SIDED = 0.25
 """A suit whose ring scores as circled is unsure when either side of its symbol (:data:`~.marks.LEFT_SECTORS`,
@@ -888,25 +929,27 @@ def _within(inks: dict[str, float], blank: float, sure: float, mark: float, unsu
 
 
 def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decision], value_ink: float,
-          light: set[str] = frozenset(), one_sided: set[str] = frozenset()) -> CellReading:
+          light: set[str] = frozenset(), one_sided: set[str] = frozenset(), crossed: set[str] = frozenset()) -> CellReading:
     """One space's reading from its rank and suit decisions (and the ink where the value is written);
     ``light`` holds the choices left unsure because their mark is far lighter than the sheet's others,
-    ``one_sided`` the suits left unsure because their ring is inked on one side of the symbol only (:func:`_one_sided`)."""
+    ``one_sided`` the suits left unsure because their ring is inked on one side of the symbol only (:func:`_one_sided`),
+    ``crossed`` those left unsure because the space's blank level is in doubt (:data:`QUARTILE_DOUBT`)."""
     ranks = [k for k, d in rd.items() if d.marked]
     suits = [k for k, d in sd.items() if d.marked]
     r_light = [k for k, d in rd.items() if d.marked is None and k in light]
     s_light = [k for k, d in sd.items() if d.marked is None and k in light]
     s_one = [k for k, d in sd.items() if d.marked is None and k in one_sided and k not in light]
+    s_crossed = [k for k, d in sd.items() if d.marked is None and k in crossed and k not in light and k not in one_sided]
     r_uns = [k for k, d in rd.items() if d.marked is None and k not in light]
-    s_uns = [k for k, d in sd.items() if d.marked is None and k not in light and k not in one_sided]
+    s_uns = [k for k, d in sd.items() if d.marked is None and k not in light and k not in one_sided and k not in crossed]
     conf = float(min([d.confidence for d in rd.values()] + [d.confidence for d in sd.values()]))
     state_r = {k: True for k in ranks} | {k: None for k in r_uns + r_light}
-    state_s = {k: True for k in suits} | {k: None for k in s_uns + s_light + s_one}
+    state_s = {k: True for k in suits} | {k: None for k in s_uns + s_light + s_one + s_crossed}
 
     def uncertain(reason: str) -> CellReading:
         return CellReading(name, coord, "uncertain", None, 0.0, reason, state_r, state_s)
 
-    if not (ranks or r_uns or r_light or suits or s_light or s_one) and s_uns and value_ink < 2 * FLOOR["value"]:
+    if not (ranks or r_uns or r_light or suits or s_light or s_one or s_crossed) and s_uns and value_ink < 2 * FLOOR["value"]:
         # no rank ticked or even faintly, nothing written: a suit's ring a little darker than blank (below the
         # sure level, a fraction of a circle's ink) is the print's or the paper's noise on an empty space, as in
         # a small photo of a nearly empty sheet; a card always has its rank ticked and its value written
@@ -922,6 +965,8 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
         problems.append(f"suit {_or(s_light)}: much lighter than the other circles: a light circle, or one rubbed out?")
     if s_one:
         problems.append(f"suit {_or(s_one)}: inked on one side only (the value written across it?): circled or not?")
+    if s_crossed:
+        problems.append(f"suit {_or(s_crossed)}: the suits are written over (the value across them?): circled or not?")
     if r_uns:
         problems.append(f"rank {_or(r_uns)}: faint, ticked or not?")
     if s_uns:
