@@ -519,6 +519,23 @@ def _decide(ink: float, blank: float, sure: float, mark: float) -> Decision:
     return Decision(None, ink, 0.0)
 
 
+def _ring_quartile(inks, name: str, suits) -> float:
+    """The lower quartile of a space's ring sectors (0 when none were measured)."""
+    sectors = sorted(v for k in suits for v in (inks[("suit", name, k)].sectors or ()) if v == v)
+    return float(sectors[(len(sectors) - 1) // 4]) if sectors else 0.0
+
+
+def _broken_row(items: list[tuple[int, float, float]], blank: float, what: str) -> str:
+    """Why a row of chip circles or spent boxes ``(number, ink, peak)`` cannot be counted: some of its targets
+    measure lighter than blank paper by a blank level or more (:data:`LIGHTER_THAN_PAPER`), so the paper's
+    brightness there is misjudged — a sheet curling off the table, its shade changing within millimetres — and a
+    filled circle there can measure as blank; ``""`` when none does."""
+    broken = [i for i, v, _ in items if v < -LIGHTER_THAN_PAPER * blank]
+    if not broken:
+        return ""
+    return f"{what} {_span(broken)} measure lighter than the paper around them (the sheet not flat there?): count them"
+
+
 def _suit_decisions(inks, name: str, raw: dict[str, float], base: float, order: list[str], sb: float, ss: float,
                     sm: float) -> tuple[dict[str, float], dict[str, Decision], set[str]]:
     """One space's suit decisions over the blank level ``base``: ``(scores, decisions, one-sided suits)``.
@@ -564,6 +581,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     rb, rs, rm = _levels("box", [max(v.values()) - float(median(list(v.values()))) for v in rank_of.values()])
     sb, ss, sm = _levels("ring", [max(v.values()) for v in suit_of.values()])
     usual_base = float(median([median(list(v.values())) for v in rank_of.values()]))  # blank boxes, in any space
+    usual_quartile = float(median([_ring_quartile(inks, names[c], suit_of[c]) for c in cells]))  # blank rings, in any space
     order = [s for s in SUITS]
     out: dict[Coord, CellReading] = {}
     judged: dict[Coord, tuple[dict, dict, dict, dict]] = {}
@@ -585,6 +603,10 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
             continue
         if rank_base - usual_base > max(rb, 0.3 * rm):  # blank boxes carrying ink: the space was not lined up with the photo
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, "the space could not be lined up with the photo", {}, {})
+            continue
+        if quartile - usual_quartile >= COLUMN_INKED * sb:  # three quarters of the suit column inked: no blank level left
+            out[c] = CellReading(names[c], c, "uncertain", None, 0.0,
+                                 "the suits are written over (the value across them?): which suit is circled?", {}, {})
             continue
         ranks = {k: v - rank_base for k, v in rank_of[c].items()}
         rd = _within(ranks, rb, rs, rm)
@@ -646,12 +668,14 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     earned = _count(_luma_light(_light_decisions(chips_e, eb, es, em, LIGHT["bubble"], STROKE_LIGHT["bubble"],
                                                  fallback=peak_rank),
                                 [(p, luma[("chip_earned", i)]) for i, _, p in chips_e], em, STROKE_LIGHT["bubble"]), "chip circles")
-    hidden_e = _hidden([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles")
+    hidden_e = _hidden([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles") \
+        or _broken_row(chips_e, eb, "chip circles")
     hidden_s = _hidden([t for (k, _, _), t in inks.items() if k == "chip_spent"], "spent boxes")
     if hidden_e:  # the spent boxes are read against the circles above them
         earned = CountReading(None, 0.0, hidden_e, earned.marked, earned.unsure)
         hidden_s = hidden_s or "the chip circles above the spent boxes cannot be read"
     pb, ps, pm = _levels("spent", [v for _, v, _ in chips_s])
+    hidden_s = hidden_s or _broken_row(chips_s, pb, "spent boxes")
     spent_light = min(LIGHT_SOFT_CAP, LIGHT["spent"] + LIGHT_SOFT["spent"] * max(0.0, m.blur_mm - SOFT_MM))
     # (a lone spent tick has no row to be compared with: the sheet's rank ticks, drawn by the same hand, tell a
     # rubbed-out one; an independent tester's sheet had its only spent tick rubbed out, 48 % left, and counted)
@@ -797,6 +821,19 @@ def greyer(peak: float, peak_luma: float, ratio: float | None) -> bool:
         return False
     return peak_luma / peak < GREYER * ratio
 
+
+COLUMN_INKED = 2.0
+"""A space whose ring sectors' lower quartile stands this many blank levels over the sheet's usual one (three
+quarters of its suit column inked) is uncertain: no blank level is left to tell a circle from the strokes around it.
+A large 10 in black pen, its 0 drawn right round the heart and its 1 over the diamond, beside a circled spade
+(held-out seed 60019: quartile 4.6 blank levels over) was read 10♥: over the quartile the heart's ring was the
+clearest.  A space with one circle has 36 blank sectors of 48: its quartile is the blank."""
+
+LIGHTER_THAN_PAPER = 1.0
+"""A chip circle or spent box that measures lighter than blank paper by this many of its kind's blank level makes its
+row uncertain (:func:`_broken_row`): a strongly curled sheet's chip track, shaded within millimetres, read filled
+circles as blank (held-out seeds 60005 and 60006: chips 2 for 8, 10 for 12, inks down to -0.38).  On a flat sheet
+a blank target's ink is within a few hundredths of 0."""
 
 QUARTILE_DOUBT = 1.0
 """Between this many blank levels and :data:`QUARTILE_SWITCH` above the lower quartile of a space's ring sectors,
