@@ -519,10 +519,14 @@ def _decide(ink: float, blank: float, sure: float, mark: float) -> Decision:
     return Decision(None, ink, 0.0)
 
 
-def _ring_quartile(inks, name: str, suits) -> float:
-    """The lower quartile of a space's ring sectors (0 when none were measured)."""
-    sectors = sorted(v for k in suits for v in (inks[("suit", name, k)].sectors or ()) if v == v)
-    return float(sectors[(len(sectors) - 1) // 4]) if sectors else 0.0
+def _ring_sectors(inks, name: str, suits) -> list[float]:
+    """A space's ring sector means (its suits' twelve each, NaN left out), sorted."""
+    return sorted(v for k in suits for v in (inks[("suit", name, k)].sectors or ()) if v == v)
+
+
+def _lower_quartile(values: list[float]) -> float:
+    """The lower quartile of sorted ``values`` (0 when there are none)."""
+    return float(values[(len(values) - 1) // 4]) if values else 0.0
 
 
 def _broken_row(items: list[tuple[int, float, float]], blank: float, what: str) -> str:
@@ -581,7 +585,8 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     rb, rs, rm = _levels("box", [max(v.values()) - float(median(list(v.values()))) for v in rank_of.values()])
     sb, ss, sm = _levels("ring", [max(v.values()) for v in suit_of.values()])
     usual_base = float(median([median(list(v.values())) for v in rank_of.values()]))  # blank boxes, in any space
-    usual_quartile = float(median([_ring_quartile(inks, names[c], suit_of[c]) for c in cells]))  # blank rings, in any space
+    sectors_of = {c: _ring_sectors(inks, names[c], suit_of[c]) for c in cells}
+    usual_quartile = float(median([_lower_quartile(v) for v in sectors_of.values()]))  # blank rings, in any space
     order = [s for s in SUITS]
     out: dict[Coord, CellReading] = {}
     judged: dict[Coord, tuple[dict, dict, dict, dict]] = {}
@@ -590,13 +595,13 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     for c in cells:
         # this space's own blank level: most of its rank boxes and ring sectors are blank
         rank_base = float(median(list(rank_of[c].values())))
-        sectors = sorted(v for k in suit_of[c] for v in (inks[("suit", names[c], k)].sectors or ()) if v == v)
+        sectors = sectors_of[c]
         suit_base = float(median(sectors)) if sectors else 0.0
         # ... unless the median itself is ink: a value written large across the suit column inks half the sectors or
         # more, and a median lifted by it hid a clear circle beside it (10♠ read 10♥).  Far over the lower quartile
         # (:data:`QUARTILE_SWITCH`) the quartile is the blank level; a little over it (:data:`QUARTILE_DOUBT`) either
         # may be, and a suit decided differently by the two, clearly inked over the quartile, is unsure
-        quartile = sectors[(len(sectors) - 1) // 4] if sectors else 0.0
+        quartile = _lower_quartile(sectors)
         why = _hidden([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]], "space")
         if why:
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, why, {}, {})
