@@ -476,3 +476,19 @@ def test_a_lone_spent_tick_rubbed_out_is_never_counted(tmp_path, residue):
     reading = read_photo(photo(tmp_path, sheet, params(), style=PENCIL, extra={"erased": [("chip_spent", "1", "", residue)]}))
     assert right_or_flagged(reading, sheet) == []
     assert 1 not in reading.chips_spent.marked
+
+
+@pytest.mark.parametrize("layout_id", ["q-diamonds", "k-spades"])
+def test_in_a_soft_photo_a_spent_tick_rubbed_out_to_60_percent_is_never_counted(tmp_path, layout_id):
+    """A 1920 × 1080 photo, soft (defocus 1 px), of a pencil hand's sheet with chips spent 8; a ninth tick was
+    pencilled and rubbed out, 60 % of the graphite left (the top of the range the benchmark rubs out).  The
+    photo's blur hides the eraser's smear: the mark's ink and its strokes' 90th percentile reach the shares a light
+    real tick has, and chips spent 9 was read without a flag.  Its strokes' top (the darkest point, smoothed) stays
+    under two thirds of the row's clear ticks: never counted."""
+    sheet, _ = sheet_of(layout_id, 3)
+    assert sheet.chips_spent == 8 and sheet.chips_earned >= 9
+    p = params(frame=(1920, 1080), coverage=0.8, defocus=1.0, noise=0.015, jpeg=75)
+    extra = {"erased": [("chip_spent", "9", "", 0.6)]}
+    reading = read_photo(photo(tmp_path, sheet, p, seed=5, style=PENCIL, extra=extra))
+    assert right_or_flagged(reading, sheet) == []
+    assert 9 not in reading.chips_spent.marked

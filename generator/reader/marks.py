@@ -77,6 +77,12 @@ class TargetInk:
     channel, where a grey smear of rubbed-out graphite can match it; in luminance the smear stays far lighter."""
     ink_luma: float = float("nan")
     """For a rank or tick box: :attr:`ink` measured in luminance darkness (NaN elsewhere)."""
+    stroke: float = float("nan")
+    """For a spent box: its strokes' top, the darkest point of the extra darkness in luminance over the box and
+    around it, smoothed over 0.15 mm (:func:`_stroke_top`), against the paper beside the box (NaN elsewhere).
+    :attr:`peak`, a quantile, falls with how little of the window a mark covers (a tick among crosses); the top
+    does not, and a mark rubbed out keeps at most the share of its graphite the eraser left (read.STROKE_KEPT).
+    In luminance, as :attr:`peak_luma`: a blue pen's strokes are dark there, a grey smear of pencil is not."""
     hidden: str = ""
     """Why the target cannot be judged: ``outside`` (the photo), ``edge`` (of a hard shadow), ``glare``,
     ``hidden`` (its print is not visible), or ``""``."""
@@ -607,8 +613,9 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
             for t in targets:
                 sx, sy = own.get(t.owner) or _local_shift(t.x + t.w / 2, t.y + t.h / 2, bend)
                 sg = field_.at(t.x + t.w / 2, t.y + t.h / 2)
-                ink, peak, con, peak_l = _measure_one(t, D, tD, dark, base, (sx, sy), x0, y0, ppm, sg, L=L_ink, tL=tL)
-                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (sx, sy), peak=peak, contrast=con, peak_luma=peak_l)
+                ink, peak, con, peak_l, stroke = _measure_one(t, D, tD, dark, base, (sx, sy), x0, y0, ppm, sg, L=L_ink, tL=tL)
+                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (sx, sy), peak=peak, contrast=con, peak_luma=peak_l,
+                                                           stroke=stroke)
             continue
         patch_d = cv2.getRectSubPix(D, (pw, ph), centre)
         patch_l = cv2.getRectSubPix(L, (pw, ph), centre) - base_l
@@ -770,11 +777,12 @@ def _judge_visibility(inks: dict, fit: SheetFit, shape: tuple, light) -> None:
 
 def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray, base: float,
                  shift: tuple[float, float], x0: float, y0: float, ppm: float, blur: float, *,
-                 L: np.ndarray, tL: np.ndarray) -> tuple[float, float, float, float]:
+                 L: np.ndarray, tL: np.ndarray) -> tuple[float, float, float, float, float]:
     """The ink of one (box or circle) target, the photo taken ``shift`` mm away from the template
     (``tD`` unblurred: it is blurred here by ``blur`` mm); with its strokes' darkness, its print's
     contrast (``L``, ``tL``: luminance darkness of the photo, less its paper, and of the template) and its
-    strokes' darkness in luminance (:attr:`TargetInk.peak_luma`)."""
+    strokes' darkness in luminance (:attr:`TargetInk.peak_luma`) and, for a spent box, its strokes' top in
+    luminance (:attr:`TargetInk.stroke`; NaN for other targets)."""
     import cv2
 
     pad = {"chip_earned": 0.5 * t.w, "chip_spent": 3.0}.get(t.kind, 1.0)
@@ -784,7 +792,7 @@ def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray,
     ax0, ay0, ax1, ay1 = max(0, ax0), max(0, ay0), min(w, ax1), min(h, ay1)
     pw, ph = ax1 - ax0, ay1 - ay0
     if pw < 4 or ph < 4:
-        return 0.0, 0.0, float("nan")
+        return 0.0, 0.0, float("nan"), float("nan"), float("nan")
     centre = (ax0 + pw / 2 - 0.5 + shift[0] * ppm, ay0 + ph / 2 - 0.5 + shift[1] * ppm)
     photo = cv2.getRectSubPix(D, (pw, ph), centre) - base
     tg = _blurred(tD, (ay0, ay1, ax0, ax1), blur * ppm)
@@ -800,8 +808,12 @@ def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray,
     photo_l = cv2.getRectSubPix(L, (pw, ph), centre)
     con = _contrast(t, photo_l, tl, origin, ppm)
     # the strokes' darkness again in luminance (the print's own luminance taken off alike)
-    _, peak_l = _target_ink(t, photo_l - _gain(photo_l, tl, bad) * tl, bad, origin, ppm, blur, near=near)
-    return (float(ink) if not isinstance(ink, tuple) else ring_score(ink)), peak, con, peak_l
+    E_l = photo_l - _gain(photo_l, tl, bad) * tl
+    if t.kind == "chip_spent":  # (and, for a spent box, its strokes' top: see TargetInk.stroke)
+        _, peak_l, stroke = _spent_ink(t, E_l, bad, origin, ppm, blur, near)
+    else:
+        (_, peak_l), stroke = _target_ink(t, E_l, bad, origin, ppm, blur, near=near), float("nan")
+    return (float(ink) if not isinstance(ink, tuple) else ring_score(ink)), peak, con, peak_l, stroke
 
 
 def _outline_shift(b: MarkTarget, D: np.ndarray, tD: np.ndarray, prior: tuple[float, float], x0: float, y0: float,
@@ -917,43 +929,12 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
     ox, oy = origin
     x, y = (t.x - ox) * ppm, (t.y - oy) * ppm
     w, h = t.w * ppm, t.h * ppm
-    if t.kind in ("rank", "chip_spent", "value", "tick"):  # a tick box is measured as a rank box
-        if t.kind == "chip_spent":  # larger, and alone: keep well clear of its outline
-            inset = max(0.2 * w, (0.15 + 0.8 * blur) * ppm)
-        else:
-            inset = max(0.12 * w, (0.12 + 0.35 * blur) * ppm) if t.kind != "value" else 0.5 * ppm
+    if t.kind == "chip_spent":
+        return _spent_ink(t, E, bad, origin, ppm, blur, near)[:2]
+    if t.kind in ("rank", "value", "tick"):  # a tick box is measured as a rank box
+        inset = max(0.12 * w, (0.12 + 0.35 * blur) * ppm) if t.kind != "value" else 0.5 * ppm
         xa, ya = int(round(x + inset)), int(round(y + inset))
         xb, yb = int(round(x + w - inset)), int(round(y + h - inset))
-        if t.kind == "chip_spent":
-            # a tick may run along an edge or overshoot the box: also look over the box and around it
-            # (nothing else is printed near a spent box; the chip circle above stays outside), diluted, so doubled
-            # (away from the box's own outline, which leaves a trace after subtraction)
-            # and against its own surroundings' paper (the median there: a tick covers little of it)
-            off = near if near is not None else bad
-            # (from just below its top: the chip circle above, filled, must not count)
-            wx0, wy0, wx1, wy1 = int(round(x - 0.3 * w)), int(round(y + 0.08 * h)), int(round(x + 1.3 * w)), int(round(y + 1.3 * h))
-            # and the darkest 40 % of plain noise lies about one noise sigma above the median: taken off too
-            # the paper level and its noise from the band beside the box (between it and its neighbours)
-            gap = int(round(1.2 * ppm))
-            rows = slice(max(0, int(round(y))), int(round(y + h)))
-            side = np.concatenate([E[rows, :max(0, int(round(x)) - gap)][~off[rows, :max(0, int(round(x)) - gap)]],
-                                   E[rows, int(round(x + w)) + gap:][~off[rows, int(round(x + w)) + gap:]]])
-            local = float(median(side)) if side.size >= 8 else 0.0
-            sigma = float(1.4826 * median(np.abs(side - local))) if side.size >= 8 else 0.0
-            wide = _top_mean(E, off, wx0, wy0, wx1, wy1, 0.4) - local - 0.97 * sigma
-            inner = _top_mean(E, bad, xa, ya, xb, yb, 0.4) - local - 0.97 * sigma
-            # the factor undoes a dilution over the box and around it; in a soft photo the print's margin leaves
-            # the window nothing to measure but the box's centre (inside the inner square): a second, smaller
-            # sample of the inner ink, not diluted, whose noise doubled would pass for a light tick
-            cy0, cx0 = max(0, wy0), max(0, wx0)
-            seen = ~off[cy0:wy1, cx0:wx1]
-            seen[max(0, ya - cy0):max(0, yb - cy0), max(0, xa - cx0):max(0, xb - cx0)] = False
-            spread = WIDE_SPREAD if int(seen.sum()) >= WIDE_OUTSIDE_MM2 * ppm * ppm else 1.0
-            inside = E[max(0, ya):yb, max(0, xa):xb][~bad[max(0, ya):yb, max(0, xa):xb]]
-            # its strokes' darkness over the whole window, on the pale print too (subtracted): a tick drawn along the
-            # box's outline has its darkest strokes there, and only they tell it from a rubbed-out one
-            strokes = E[max(0, wy0):wy1, max(0, wx0):wx1][~bad[max(0, wy0):wy1, max(0, wx0):wx1]]
-            return max(inner, spread * wide), max(_peak(inside), _peak(strokes, 0.97)) - local
         region = E[ya:yb, xa:xb]
         ok = ~bad[ya:yb, xa:xb]
         vals = region[ok]
@@ -1009,3 +990,65 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
     # the strokes' darkness beside the symbol, where a neighbour's circle never passes
     peak = _peak(np.concatenate(side_vals)) if side_vals else 0.0
     return tuple(means), peak
+
+
+def _spent_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float,
+           blur: float, near: np.ndarray | None) -> tuple[float, float, float]:
+    """A spent box's ink, its darkest strokes' darkness (:attr:`TargetInk.peak`) and its strokes' top
+    (:attr:`TargetInk.stroke`), in a patch ``E`` as :func:`_target_ink` takes it."""
+    ox, oy = origin
+    x, y = (t.x - ox) * ppm, (t.y - oy) * ppm
+    w, h = t.w * ppm, t.h * ppm
+    inset = max(0.2 * w, (0.15 + 0.8 * blur) * ppm)  # larger, and alone: keep well clear of its outline
+    xa, ya = int(round(x + inset)), int(round(y + inset))
+    xb, yb = int(round(x + w - inset)), int(round(y + h - inset))
+    # a tick may run along an edge or overshoot the box: also look over the box and around it
+    # (nothing else is printed near a spent box; the chip circle above stays outside), diluted, so doubled
+    # (away from the box's own outline, which leaves a trace after subtraction)
+    # and against its own surroundings' paper (the median there: a tick covers little of it)
+    off = near if near is not None else bad
+    # (from just below its top: the chip circle above, filled, must not count)
+    wx0, wy0, wx1, wy1 = int(round(x - 0.3 * w)), int(round(y + 0.08 * h)), int(round(x + 1.3 * w)), int(round(y + 1.3 * h))
+    # and the darkest 40 % of plain noise lies about one noise sigma above the median: taken off too
+    # the paper level and its noise from the band beside the box (between it and its neighbours)
+    gap = int(round(1.2 * ppm))
+    rows = slice(max(0, int(round(y))), int(round(y + h)))
+    side = np.concatenate([E[rows, :max(0, int(round(x)) - gap)][~off[rows, :max(0, int(round(x)) - gap)]],
+                           E[rows, int(round(x + w)) + gap:][~off[rows, int(round(x + w)) + gap:]]])
+    local = float(median(side)) if side.size >= 8 else 0.0
+    sigma = float(1.4826 * median(np.abs(side - local))) if side.size >= 8 else 0.0
+    wide = _top_mean(E, off, wx0, wy0, wx1, wy1, 0.4) - local - 0.97 * sigma
+    inner = _top_mean(E, bad, xa, ya, xb, yb, 0.4) - local - 0.97 * sigma
+    # the factor undoes a dilution over the box and around it; in a soft photo the print's margin leaves
+    # the window nothing to measure but the box's centre (inside the inner square): a second, smaller
+    # sample of the inner ink, not diluted, whose noise doubled would pass for a light tick
+    cy0, cx0 = max(0, wy0), max(0, wx0)
+    seen = ~off[cy0:wy1, cx0:wx1]
+    seen[max(0, ya - cy0):max(0, yb - cy0), max(0, xa - cx0):max(0, xb - cx0)] = False
+    spread = WIDE_SPREAD if int(seen.sum()) >= WIDE_OUTSIDE_MM2 * ppm * ppm else 1.0
+    inside = E[max(0, ya):yb, max(0, xa):xb][~bad[max(0, ya):yb, max(0, xa):xb]]
+    # its strokes' darkness over the whole window, on the pale print too (subtracted): a tick drawn along the
+    # box's outline has its darkest strokes there, and only they tell it from a rubbed-out one
+    strokes = E[max(0, wy0):wy1, max(0, wx0):wx1][~bad[max(0, wy0):wy1, max(0, wx0):wx1]]
+    top = _stroke_top(E, bad, (wx0, wy0, wx1, wy1), ppm)
+    return max(inner, spread * wide), max(_peak(inside), _peak(strokes, 0.97)) - local, top - local
+
+
+STROKE_SMOOTH_MM = 0.15
+"""The strokes' top (:func:`_stroke_top`) is taken after smoothing over this much (Gaussian sigma, mm): half a pen's
+stroke width, enough to quiet a pixel's noise and a pencil's grain without thinning the stroke."""
+
+
+def _stroke_top(E: np.ndarray, bad: np.ndarray, window: tuple[int, int, int, int], ppm: float) -> float:
+    """The darkest point of the strokes in ``window`` ``(x0, y0, x1, y1)`` pixels of the patch ``E`` (extra
+    darkness), smoothed over :data:`STROKE_SMOOTH_MM`, off the print (``bad``); 0 when nothing is seen.
+
+    Unlike a quantile of the window, the top does not depend on how much of the window a mark covers: a small
+    tick and a large cross of the same pen in the same photo reach the same top, and a mark rubbed out keeps no
+    more than the share of its graphite the eraser left (:attr:`TargetInk.stroke`)."""
+    import cv2
+
+    x0, y0, x1, y1 = max(0, window[0]), max(0, window[1]), window[2], window[3]
+    smooth = cv2.GaussianBlur(np.ascontiguousarray(E, np.float32), (0, 0), STROKE_SMOOTH_MM * ppm)[y0:y1, x0:x1]
+    seen = ~bad[y0:y1, x0:x1]
+    return float(smooth[seen].max()) if seen.any() else 0.0
