@@ -713,6 +713,12 @@ where blur hides the eraser's smear: 170 ticks rubbed out to 60 % reached 0.61, 
 of them passed the old shares and were counted; of 2,300 real ticks 6 were below 0.67, all in photos picked out
 because they had been flagged.  With fewer than two clear ticks in the row :data:`LIGHT` still decides."""
 
+STROKE_NONE = 0.33
+"""A spent box with some ink but not enough to say (between the blank and the sure level) is blank when its strokes'
+top is under this share of the row's clear ticks': no stroke is there, only the paper's noise or a mark rubbed out
+to a third (blank, as a player who rubbed it out meant).  A real tick keeps 0.59 of the row's top or more (of 2,300
+measured); the five blank boxes of those photos that measured some ink had tops of 0.14 to 0.40."""
+
 LIGHT_SOFT = {"spent": 0.5}
 """(Only for a spent row with fewer than two clear ticks that measure a top, judged by :data:`LIGHT`.)
 How much the too-light share (:data:`LIGHT`, ink and strokes both) of a spent tick widens per mm of blur beyond
@@ -781,6 +787,7 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
     ``tops``: for spent boxes, each box's strokes' top (:attr:`~.marks.TargetInk.stroke`), in the order of
     ``items``.  With two clear marks in the row that measure one, a marked box is too light exactly when its top
     is below :data:`STROKE_KEPT` of theirs (the median), whatever its ink and ``peak``; without, as :func:`_too_light` says.
+    An unsure box whose top is below :data:`STROKE_NONE` of theirs is blank.
     """
     out = [(i, _decide(v, blank, sure, mark)) for i, v, _ in items]
     # two clear marks already give the hand's stroke: a row often holds only two or three (chips spent), and
@@ -798,6 +805,8 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
             out[k] = (i, Decision(None, v, 0.0))
         elif d.marked is None and _dark_strokes(p, level, stroke_sure):
             out[k] = (i, Decision(True, v, 0.5))
+        elif d.marked is None and top_level is not None and top_level > 0.0 and tops[k] < STROKE_NONE * top_level:
+            out[k] = (i, Decision(False, v, 0.5))  # no stroke there: the paper's noise, or what an eraser left of one
         elif d.marked is False and stroke_sure is not None and _dark_strokes(p, level, STROKE_SEEN):
             # strokes in the box's window, yet little ink in it: a tick that mostly misses its box
             out[k] = (i, Decision(True, v, 0.5) if _dark_strokes(p, level, stroke_sure) else Decision(None, v, 0.0))
