@@ -540,3 +540,16 @@ def test_a_spent_box_with_a_trace_of_ink_but_no_stroke_is_blank(top, blank):
         assert spent.value == 5 and "chips.spent" not in uncertain
     else:
         assert spent.value is None and spent.unsure == [12]
+
+
+def test_a_spent_box_whose_top_says_rubbed_out_is_not_counted_for_its_dark_strokes():
+    """Chips spent 4: box 5 holds 0.3 of a tick's ink (unsure: between 0.25 and 0.40) and its strokes' 90th percentile
+    is 0.8 of the ticks' (over STROKE_SURE 0.75, which counts a tick that mostly misses its box), but its strokes'
+    top is 0.5 of theirs (under 0.67): what an eraser leaves.  Unsure, never a fifth chip spent; with a top of 0.9
+    it is a tick that misses its box, and counts."""
+    box = ("chip_spent", "5", "")
+    ink, peak = {box: 0.3 * SPENT}, {box: 0.8 * SPENT}
+    _, _, spent, _ = read(measured(cards_of(6), 8, 4, ink=ink, peak=peak, stroke={box: 0.5 * SPENT}))
+    assert spent.value is None and spent.unsure == [5]
+    _, _, spent, _ = read(measured(cards_of(6), 8, 4, ink=ink, peak=peak, stroke={box: 0.9 * SPENT}))
+    assert spent.value == 5

@@ -787,7 +787,8 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
     ``tops``: for spent boxes, each box's strokes' top (:attr:`~.marks.TargetInk.stroke`), in the order of
     ``items``.  With two clear marks in the row that measure one, a marked box is too light exactly when its top
     is below :data:`STROKE_KEPT` of theirs (the median), whatever its ink and ``peak``; without, as :func:`_too_light` says.
-    An unsure box whose top is below :data:`STROKE_NONE` of theirs is blank.
+    An unsure box whose top is below :data:`STROKE_NONE` of theirs is blank, and a box under :data:`STROKE_KEPT` is
+    never counted for its dark strokes (``peak``) alone.
     """
     out = [(i, _decide(v, blank, sure, mark)) for i, v, _ in items]
     # two clear marks already give the hand's stroke: a row often holds only two or three (chips spent), and
@@ -803,13 +804,15 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
             light = _too_light(v, mark, p, light_level, share, stroke_share)
         if d.marked and light:
             out[k] = (i, Decision(None, v, 0.0))
-        elif d.marked is None and _dark_strokes(p, level, stroke_sure):
+        elif d.marked is None and _dark_strokes(p, level, stroke_sure) and not light:
             out[k] = (i, Decision(True, v, 0.5))
         elif d.marked is None and top_level is not None and top_level > 0.0 and tops[k] < STROKE_NONE * top_level:
             out[k] = (i, Decision(False, v, 0.5))  # no stroke there: the paper's noise, or what an eraser left of one
         elif d.marked is False and stroke_sure is not None and _dark_strokes(p, level, STROKE_SEEN):
-            # strokes in the box's window, yet little ink in it: a tick that mostly misses its box
-            out[k] = (i, Decision(True, v, 0.5) if _dark_strokes(p, level, stroke_sure) else Decision(None, v, 0.0))
+            # strokes in the box's window, yet little ink in it: a tick that mostly misses its box (never one whose
+            # top says it was rubbed out)
+            sure_ = _dark_strokes(p, level, stroke_sure) and not light
+            out[k] = (i, Decision(True, v, 0.5) if sure_ else Decision(None, v, 0.0))
     return out
 
 
