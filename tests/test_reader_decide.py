@@ -553,3 +553,14 @@ def test_a_spent_box_whose_top_says_rubbed_out_is_not_counted_for_its_dark_strok
     assert spent.value is None and spent.unsure == [5]
     _, _, spent, _ = read(measured(cards_of(6), 8, 4, ink=ink, peak=peak, stroke={box: 0.9 * SPENT}))
     assert spent.value == 5
+
+
+def test_a_spent_tick_is_held_against_the_other_ticks_top_never_its_own():
+    """An independent tester's photo (black pen, chips spent 2, a third tick pencilled and rubbed out, 57 % left,
+    smeared into a smudge with a full tick's ink): the tops are 0.263, 0.471 and 0.235 (the rubbed-out one).  Held
+    against the median of all three (0.263) the third is 0.89 of it and was counted; held against the other two
+    (median 0.367) it is 0.64, under 0.67: unsure.  The real ticks keep theirs: 0.263 against 0.353 (the median of
+    0.471 and 0.235) is 0.745, 0.471 against 0.249 is 1.89: both counted."""
+    tops = {("chip_spent", "1", ""): 0.263, ("chip_spent", "2", ""): 0.471, ("chip_spent", "3", ""): 0.235}
+    _, _, spent, uncertain = read(measured(cards_of(6), 5, 3, stroke=tops))
+    assert spent.value is None and spent.unsure == [3] and spent.marked == [1, 2]

@@ -785,8 +785,9 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
     ``fallback``: the hand's stroke darkness from the sheet's other marks (its rank ticks), for telling a light
     mark when the row has fewer than two clear marks of its own; used only to make a mark unsure, never to count one.
     ``tops``: for spent boxes, each box's strokes' top (:attr:`~.marks.TargetInk.stroke`), in the order of
-    ``items``.  With two clear marks in the row that measure one, a marked box is too light exactly when its top
-    is below :data:`STROKE_KEPT` of theirs (the median), whatever its ink and ``peak``; without, as :func:`_too_light` says.
+    ``items``.  With two clear marks in the row besides it that measure one, a marked box is too light exactly when its
+    top is below :data:`STROKE_KEPT` of theirs (the median of the others, never counting the box itself), whatever its
+    ink and ``peak``; without, as :func:`_too_light` says.
     An unsure box whose top is below :data:`STROKE_NONE` of theirs is blank, and a box under :data:`STROKE_KEPT` is
     never counted for its dark strokes (``peak``) alone.
     """
@@ -796,8 +797,10 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
     clear = [k for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)) if d.marked and v >= 0.8 * mark]
     level = _peak_level([items[k][2] for k in clear], least=2)
     light_level = level if level is not None else fallback
-    top_level = _peak_level([tops[k] for k in clear if tops[k] == tops[k]], least=2) if tops else None
     for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)):
+        # (the row's top without the box judged: a rubbed-out tick smeared wide holds a clear tick's ink, and among
+        # two real ticks it was the median it was held against; an independent tester's sheets counted it so)
+        top_level = _peak_level([tops[j] for j in clear if j != k and tops[j] == tops[j]], least=2) if tops else None
         if top_level is not None and top_level > 0.0 and tops[k] == tops[k]:
             light = tops[k] < STROKE_KEPT * top_level
         else:  # (no peak level: too few clear marks to tell)
