@@ -993,7 +993,7 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
 
 
 def _spent_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float,
-           blur: float, near: np.ndarray | None) -> tuple[float, float, float]:
+               blur: float, near: np.ndarray | None) -> tuple[float, float, float]:
     """A spent box's ink, its darkest strokes' darkness (:attr:`TargetInk.peak`) and its strokes' top
     (:attr:`TargetInk.stroke`), in a patch ``E`` as :func:`_target_ink` takes it."""
     ox, oy = origin

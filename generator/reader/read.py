@@ -801,15 +801,14 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
         # (the row's top without the box judged: a rubbed-out tick smeared wide holds a clear tick's ink, and among
         # two real ticks it was the median it was held against; an independent tester's sheets counted it so)
         top_level = _peak_level([tops[j] for j in clear if j != k and tops[j] == tops[j]], least=2) if tops else None
-        if top_level is not None and top_level > 0.0 and tops[k] == tops[k]:
-            light = tops[k] < STROKE_KEPT * top_level
-        else:  # (no peak level: too few clear marks to tell)
-            light = _too_light(v, mark, p, light_level, share, stroke_share)
+        top = tops[k] / top_level if top_level is not None and top_level > 0.0 and tops[k] == tops[k] else None
+        # (no top to judge by: too few clear marks; then the ink and strokes, when the sheet gives a peak level)
+        light = top < STROKE_KEPT if top is not None else _too_light(v, mark, p, light_level, share, stroke_share)
         if d.marked and light:
             out[k] = (i, Decision(None, v, 0.0))
         elif d.marked is None and _dark_strokes(p, level, stroke_sure) and not light:
             out[k] = (i, Decision(True, v, 0.5))
-        elif d.marked is None and top_level is not None and top_level > 0.0 and tops[k] < STROKE_NONE * top_level:
+        elif d.marked is None and top is not None and top < STROKE_NONE:
             out[k] = (i, Decision(False, v, 0.5))  # no stroke there: the paper's noise, or what an eraser left of one
         elif d.marked is False and stroke_sure is not None and _dark_strokes(p, level, STROKE_SEEN):
             # strokes in the box's window, yet little ink in it: a tick that mostly misses its box (never one whose
