@@ -28,12 +28,14 @@ RANK, RING, BUBBLE, SPENT = 0.30, 0.30, 0.40, 0.40
 
 
 def measured(cards: dict, earned: int, spent: int, *, ink: dict | None = None, peak: dict | None = None,
-             sectors: dict | None = None, blur: float = 0.2, stroke: dict | None = None) -> Measurement:
+             sectors: dict | None = None, blur: float = 0.2, stroke: dict | None = None,
+             halves: dict | None = None) -> Measurement:
     """A measurement of a sheet holding ``cards`` and chips: marks at the typical ink (stroke darkness alike),
     blank targets at 0; ``ink``/``peak``/``sectors`` override single targets, keyed ``(kind, owner, key)``.
     Spent boxes measure a strokes' top (TargetInk.stroke) only when ``stroke`` is given: their ink unless it says
-    otherwise."""
-    ink, peak, sectors = ink or {}, peak or {}, sectors or {}
+    otherwise.  Rank boxes measure their ink in each half (TargetInk.halves) as in the whole box, unless ``halves``
+    gives ``(left, right)``."""
+    ink, peak, sectors, halves = ink or {}, peak or {}, sectors or {}, halves or {}
     names = {cell_name(c): card for c, card in cards.items()}
     inks = {}
     for t in SCENE.marks:
@@ -53,7 +55,8 @@ def measured(cards: dict, earned: int, spent: int, *, ink: dict | None = None, p
         v = ink.get(k, v)
         sec = sectors.get(k, (v,) * 12) if t.kind == "suit" else None
         top = stroke.get(k, v) if stroke is not None and t.kind == "chip_spent" else float("nan")
-        inks[k] = TargetInk(t, v, sectors=sec, peak=peak.get(k, v), stroke=top)
+        inks[k] = TargetInk(t, v, sectors=sec, peak=peak.get(k, v), stroke=top,
+                            halves=halves.get(k, (v, v)) if t.kind == "rank" else None)
     return Measurement(inks, blur, {}, 0.01)
 
 
@@ -564,3 +567,67 @@ def test_a_spent_tick_is_held_against_the_other_ticks_top_never_its_own():
     tops = {("chip_spent", "1", ""): 0.263, ("chip_spent", "2", ""): 0.471, ("chip_spent", "3", ""): 0.235}
     _, _, spent, uncertain = read(measured(cards_of(6), 5, 3, stroke=tops))
     assert spent.value is None and spent.unsure == [3] and spent.marked == [1, 2]
+
+
+def test_a_tick_running_on_into_the_next_box_is_read_as_its_own_box():
+    """A Q♠ whose tick runs on past the right edge of the Q box into the K box: the K box holds 0.4 of the tick's ink
+    (0.12 of 0.30: between a quarter and a half of the clear tick, so unsure beside it), all of it in its left half,
+    facing Q; its right half is blank.  Measured in its half away from Q the K box is blank: the card is Q♠, with
+    nothing to look at.  A tick of the K box's own crosses its right half too (0.12 there): unsure, for a person."""
+    space = SPACES[3]
+    name = cell_name(space)
+    cards = {**cards_of(6), space: Card(12, "S")}
+    k_box = ("rank", name, "K")
+    cells, _, _, uncertain = read(measured(cards, 0, 0, ink={k_box: 0.12}, halves={k_box: (0.12, 0.0)}))
+    assert uncertain == {} and cells[space].card == Card(12, "S")
+    _, _, _, uncertain = read(measured(cards, 0, 0, ink={k_box: 0.12}, halves={k_box: (0.12, 0.12)}))
+    assert list(uncertain) == [name] and "rank K: faint" in uncertain[name]
+
+
+def test_only_the_boxes_beside_the_tick_in_its_row_are_measured_in_their_far_half():
+    """The same Q♠: ink of 0.4 of the tick in the 6 box, above the Q box (the rows are 2 mm apart, labels between:
+    no tick runs on into it), all in its left half, is not excused: unsure.  Nor is it in the 10 box, two to the
+    left of Q (not its neighbour)."""
+    space = SPACES[3]
+    name = cell_name(space)
+    cards = {**cards_of(6), space: Card(12, "S")}
+    for key in ("6", "10"):
+        box = ("rank", name, key)
+        _, _, _, uncertain = read(measured(cards, 0, 0, ink={box: 0.12}, halves={box: (0.0, 0.12)}))
+        assert list(uncertain) == [name] and f"rank {key}: faint" in uncertain[name]
+
+
+RESIDUE_6 = (0.0, 0.0, 0.2, 0.2, 0.2, 0.2, 0.0, 0.0, 0.0, 0.0, 0.2, 0.2)
+"""A spade's ring inked on 6 of its 12 sectors (0.2 each: its score, the 5th highest sector, is 0.2), the rest blank."""
+
+
+@pytest.mark.parametrize("sectors, status", [
+    (RESIDUE_6, "empty"),  # 6 of 12 sectors carry half the score (0.1) or more: under RING_ROUND (8), not a circle
+    (RESIDUE_6[:9] + (0.2, 0.2, 0.2), "empty"),  # sectors 2-5 and 9-11: 7 of 12, still under 8
+    ((0.2,) + RESIDUE_6[1:9] + (0.2, 0.2, 0.2), "uncertain"),  # and sector 0: 8 of 12, a circle for a person to see
+    ((0.2,) * 12, "uncertain"),  # a circle all round
+])
+def test_a_lone_ring_inked_part_of_the_way_round_on_an_empty_space_is_the_print(sectors, status):
+    """A nearly empty sheet (two cards, circles of 0.30: the sure level is 0.25 × 0.30 = 0.075): a blank space with
+    no tick and nothing written whose spade's ring scores 0.2, far over the sure level.  Inked on 6 of 12 sectors it
+    or 7 it is the print's leftover (a soft photo), and the space is empty; inked on 8 or 12 of them it is a circle
+    with no rank: uncertain, 'suit S is circled but no rank box is clearly ticked'."""
+    space = SPACES[5]
+    name = cell_name(space)
+    ring = ("suit", name, "S")
+    cells, _, _, uncertain = read(measured(cards_of(2), 0, 0, ink={ring: 0.2}, sectors={ring: sectors}))
+    assert cells[space].status == status
+    if status == "uncertain":
+        assert uncertain == {name: "suit S is circled but no rank box is clearly ticked"}
+    else:
+        assert uncertain == {}
+
+
+def test_a_cards_circle_is_never_left_out_for_its_shape():
+    """A card's suit ring inked on 6 of 12 sectors, its rank ticked: the card is read (the ring's shape is only held
+    against it on a space where nothing else is marked)."""
+    cards = cards_of(4)
+    space = SPACES[1]
+    ring = ("suit", cell_name(space), cards[space].suit)
+    cells, _, _, uncertain = read(measured(cards, 0, 0, ink={ring: 0.2}, sectors={ring: RESIDUE_6}))
+    assert uncertain == {} and cells[space].card == cards[space]

@@ -83,6 +83,10 @@ class TargetInk:
     :attr:`peak`, a quantile, falls with how little of the window a mark covers (a tick among crosses); the top
     does not, and a mark rubbed out keeps at most the share of its graphite the eraser left (read.STROKE_KEPT).
     In luminance, as :attr:`peak_luma`: a blue pen's strokes are dark there, a grey smear of pencil is not."""
+    halves: tuple[float, float] | None = None
+    """For a rank box: :attr:`ink` measured in each half of the box alone, its left half and its right half
+    (:func:`_halves`).  A tick that runs on past its own box into the next one inks only the half of that box
+    facing it; the half away from it stays blank, while a tick of its own crosses both halves."""
     hidden: str = ""
     """Why the target cannot be judged: ``outside`` (the photo), ``edge`` (of a hard shadow), ``glare``,
     ``hidden`` (its print is not visible), or ``""``."""
@@ -639,6 +643,7 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
                 ti.ink_luma, ti.peak_luma = _target_ink(t, El, bad, origin, ppm, sg)
                 if t.kind == "rank":
                     ti.cover = _cover(t, patch_l, tl, origin, ppm)
+                    ti.halves = _halves(t, E, bad, origin, ppm, sg)
     _judge_visibility(inks, fit, img.shape, light)
     # every target is judged on its own: a rank box against its space's other boxes, a suit's ring against
     # its own space (the decisions take those blank levels off), a chip circle or spent box against the
@@ -990,6 +995,20 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
     # the strokes' darkness beside the symbol, where a neighbour's circle never passes
     peak = _peak(np.concatenate(side_vals)) if side_vals else 0.0
     return tuple(means), peak
+
+
+def _halves(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float,
+            blur: float) -> tuple[float, float]:
+    """A rank box's ink in its left half and in its right half (:attr:`TargetInk.halves`), each measured as
+    :func:`_target_ink` measures the whole box (the darkest 40 % of the box less its inset, ``blur`` mm wide at
+    least) in a patch ``E`` whose top-left is at ``origin`` mm; 0 for a half with too few pixels to measure."""
+    ox, oy = origin
+    x, y, w, h = (t.x - ox) * ppm, (t.y - oy) * ppm, t.w * ppm, t.h * ppm
+    inset = max(0.12 * w, (0.12 + 0.35 * blur) * ppm)
+    xa, ya = int(round(x + inset)), int(round(y + inset))
+    xb, yb = int(round(x + w - inset)), int(round(y + h - inset))
+    xm = int(round(x + w / 2))
+    return _top_mean(E, bad, xa, ya, xm, yb, 0.4), _top_mean(E, bad, xm, ya, xb, yb, 0.4)
 
 
 def _spent_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float,
