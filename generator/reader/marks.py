@@ -87,6 +87,10 @@ class TargetInk:
     """For a rank box: :attr:`ink` measured in each half of the box alone, its left half and its right half
     (:func:`_halves`).  A tick that runs on past its own box into the next one inks only the half of that box
     facing it; the half away from it stays blank, while a tick of its own crosses both halves."""
+    crossing: tuple[float, float] | None = None
+    """For a rank box: how dark a stroke running across the gap to its left and to its right neighbour is
+    (:func:`_crossing`; 0 where nothing crosses).  A tick that runs on into the next box crosses the gap; a tick
+    drawn in the next box, however near its edge, does not."""
     hidden: str = ""
     """Why the target cannot be judged: ``outside`` (the photo), ``edge`` (of a hard shadow), ``glare``,
     ``hidden`` (its print is not visible), or ``""``."""
@@ -631,6 +635,7 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
         origin = (x0 + ix0 / ppm, y0 + iy0 / ppm)
         # the same extra darkness in luminance, for the boxes (see TargetInk.peak_luma)
         El = patch_l - _gain(patch_l, tl, bad) * tl if any(t.kind in ("rank", "tick") for t in targets) else None
+        smooth = None  # (E smoothed for the rank boxes' crossings, once per patch)
         for t in targets:
             ink, peak = _target_ink(t, E, bad, origin, ppm, sg)
             con = _contrast(t, patch_l, tl, origin, ppm)
@@ -644,6 +649,9 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
                 if t.kind == "rank":
                     ti.cover = _cover(t, patch_l, tl, origin, ppm)
                     ti.halves = _halves(t, E, bad, origin, ppm, sg)
+                    if smooth is None:
+                        smooth = cv2.GaussianBlur(np.ascontiguousarray(E, np.float32), (0, 0), STROKE_SMOOTH_MM * ppm)
+                    ti.crossing = _crossing(t, smooth, bad, origin, ppm)
     _judge_visibility(inks, fit, img.shape, light)
     # every target is judged on its own: a rank box against its space's other boxes, a suit's ring against
     # its own space (the decisions take those blank levels off), a chip circle or spent box against the
@@ -1009,6 +1017,42 @@ def _halves(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, 
     xb, yb = int(round(x + w - inset)), int(round(y + h - inset))
     xm = int(round(x + w / 2))
     return _top_mean(E, bad, xa, ya, xm, yb, 0.4), _top_mean(E, bad, xm, ya, xb, yb, 0.4)
+
+
+CROSS_GAP = 0.25
+"""The gap between two rank boxes of a row, as a share of a box's width (0.6 mm beside boxes of 2.4 mm)."""
+
+CROSS_REACH_MM = 0.3
+"""A stroke crossing the gap between two boxes may climb this much (mm) from one side of the gap to the other."""
+
+
+def _crossing(t: MarkTarget, smooth: np.ndarray, bad: np.ndarray, origin: tuple[float, float],
+              ppm: float) -> tuple[float, float]:
+    """How dark a stroke crossing the gap on the left and on the right of the rank box ``t`` is, in the patch
+    ``smooth`` (extra darkness smoothed over :data:`STROKE_SMOOTH_MM`) whose top-left is at ``origin`` mm
+    (:attr:`TargetInk.crossing`).
+
+    In the gap (:data:`CROSS_GAP` of the box's width, over the box's height), at each height, its lightest column (within :data:`CROSS_REACH_MM` up or down, a
+    slanting stroke) says how dark a stroke from one side to the other can be there; the darkest height counts.
+    A stroke beside the gap, not across it, leaves the gap's far side blank.  0 where the gap is off the patch
+    or hidden."""
+    import cv2
+
+    ox, oy = origin
+    x, y, w, h = (t.x - ox) * ppm, (t.y - oy) * ppm, t.w * ppm, t.h * ppm
+    gap = CROSS_GAP * w
+    y0, y1 = max(0, int(round(y))), min(smooth.shape[0], int(round(y + h)))
+    out = []
+    for xa, xb in ((x - gap, x), (x + w, x + w + gap)):
+        xa, xb = max(0, int(round(xa))), min(smooth.shape[1], int(round(xb)))
+        if xb - xa < 1 or y1 - y0 < 3 or bad[y0:y1, xa:xb].any():
+            out.append(0.0)
+            continue
+        strip = smooth[y0:y1, xa:xb]
+        reach = max(1, int(round(CROSS_REACH_MM * ppm)))
+        climbed = cv2.dilate(strip, np.ones((2 * reach + 1, 1), np.uint8))  # (each column's darkest within the reach)
+        out.append(float(climbed.min(axis=1).max()))
+    return out[0], out[1]
 
 
 def _spent_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float,

@@ -540,28 +540,43 @@ def _broken_row(items: list[tuple[int, float, float]], blank: float, what: str) 
     return f"{what} {_span(broken)} measure lighter than the paper around them (the sheet not flat there?): count them"
 
 
-def _past_edge(inks, name: str, ranks: dict[str, float], base: float, sure: float) -> dict[str, float]:
-    """A space's rank inks over its blank level ``base`` (``ranks``), with the boxes beside a clearly ticked one in
-    its row measured in their half away from it (:attr:`~.marks.TargetInk.halves`) where that is less.
+def _past_edge(inks, name: str, ranks: dict[str, float], base: float, sure: float, blur: float) -> dict[str, float]:
+    """A space's rank inks over its blank level ``base`` (``ranks``), with a box that a clearly ticked neighbour's
+    tick runs on into measured in its half away from that neighbour (:attr:`~.marks.TargetInk.halves`) where that is
+    less; ``blur``: the photo's softness (mm).
 
-    A tick that runs on past the edge of its box inks the half of the next box facing it, a quarter to a half of
-    a tick's ink, which made that box unsure ("rank K: faint" beside a clear Q); a tick of the neighbour's own
-    crosses its far half too and is still seen there (of 2,871 real ticks measured in photos, the left half of 99 %
-    kept more than 0.59 of the tick's ink, the right half more than 0.83).  Only the boxes left and right of it:
-    the two rows of boxes are 2 mm apart, their labels between (as suit rings leave out the sectors facing a
-    circled neighbour, :func:`_suit_decisions`)."""
+    A tick that runs on past the edge of its box leaves a quarter to a half of a tick's ink in the next box, all in
+    the half facing it, which made that box unsure ("rank K: faint" beside a clear Q, 3 of 1,000 sheets).  It is
+    taken for the clear tick's run-on only when all of these hold (:data:`RUN_ON`): the box is beside the ticked
+    one in its row; it holds less than half of that tick's ink; a stroke as dark as half the tick's strokes crosses
+    the gap between the two boxes (:attr:`~.marks.TargetInk.crossing`: 0.73–0.81 of them for three run-on ticks,
+    0.01–0.22 for an independent tester's second ticks drawn beside the edge); and the photo is sharp enough
+    (blur at most :data:`RUN_ON_BLUR`) that a tick drawn beside the gap does not blur across it.  A second tick
+    of the box's own, even one hugging the edge, does not cross the gap, and holds its ink in the far half too."""
     top = max(ranks, key=ranks.get)
-    if ranks[top] < sure:
+    if ranks[top] < sure or blur > RUN_ON_BLUR:
         return ranks
-    t0 = inks[("rank", name, top)].target
+    t0 = inks[("rank", name, top)]
     out = dict(ranks)
     for k in ranks:
         ti = inks[("rank", name, k)]
         t = ti.target
-        dx = t.x - t0.x
-        if k != top and ti.halves is not None and abs(t.y - t0.y) < 0.5 * t0.h and 0 < abs(dx) < 1.6 * t0.w:
+        dx = t.x - t0.target.x
+        if k == top or ti.halves is None or t0.crossing is None or ranks[k] >= 0.5 * ranks[top] \
+                or abs(t.y - t0.target.y) >= 0.5 * t.h or not 0 < abs(dx) < 1.6 * t.w:
+            continue
+        if (t0.crossing[1] if dx > 0 else t0.crossing[0]) >= RUN_ON * t0.peak:
             out[k] = min(ranks[k], (ti.halves[1] if dx > 0 else ti.halves[0]) - base)
     return out
+
+
+RUN_ON = 0.5
+"""A stroke crossing the gap between a ticked box and the next, at least this share of the tick's strokes' darkness
+(:attr:`~.marks.TargetInk.peak`), is the tick running on (:func:`_past_edge`)."""
+
+RUN_ON_BLUR = 0.4
+"""(mm, the photo's blur sigma) Softer than this, a tick drawn beside the gap between two boxes may blur across it:
+a run-on is not told from a second tick, and the box stays unsure."""
 
 
 def _suit_decisions(inks, name: str, raw: dict[str, float], base: float, order: list[str], sb: float, ss: float,
@@ -615,7 +630,6 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     out: dict[Coord, CellReading] = {}
     judged: dict[Coord, tuple[dict, dict, dict, dict]] = {}
     one_sided: dict[Coord, set[str]] = {}
-    partial: dict[Coord, set[str]] = {}
     crossed: dict[Coord, set[str]] = {}
     for c in cells:
         # this space's own blank level: most of its rank boxes and ring sectors are blank
@@ -638,11 +652,11 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0,
                                  "the suits are written over (the value across them?): which suit is circled?", {}, {})
             continue
-        ranks = _past_edge(inks, names[c], {k: v - rank_base for k, v in rank_of[c].items()}, rank_base, rs)
+        ranks = _past_edge(inks, names[c], {k: v - rank_base for k, v in rank_of[c].items()}, rank_base, rs, m.blur_mm)
         rd = _within(ranks, rb, rs, rm)
         lift = suit_base - quartile
-        suit_level = quartile if lift >= QUARTILE_SWITCH * sb else suit_base
-        suits, sd, sided = _suit_decisions(inks, names[c], suit_of[c], suit_level, order, sb, ss, sm)
+        suits, sd, sided = _suit_decisions(inks, names[c], suit_of[c], quartile if lift >= QUARTILE_SWITCH * sb else suit_base,
+                                           order, sb, ss, sm)
         if QUARTILE_DOUBT * sb <= lift < QUARTILE_SWITCH * sb:
             suits_q, sd_q, sided_q = _suit_decisions(inks, names[c], suit_of[c], quartile, order, sb, ss, sm)
             for k, d in sd.items():
@@ -655,7 +669,6 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                     sided.add(k)
         if sided:
             one_sided[c] = sided
-        partial[c] = {k for k, d in sd.items() if d.marked and _round_sectors(inks[("suit", names[c], k)], suits[k], suit_level) < RING_ROUND}
         judged[c] = (ranks, suits, rd, sd)
     # the sheet's own strokes: how dark the clear ticks are, to tell a rubbed-out mark from a mark
     peak_rank = _peak_level([inks[("rank", names[c], k)].peak for c, (_, _, rd, _) in judged.items() for k, d in rd.items()
@@ -688,7 +701,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                 sd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
         out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0), light, one_sided.get(c, frozenset()),
-                       crossed.get(c, frozenset()), partial[c])
+                       crossed.get(c, frozenset()))
         out[c].inks = {**ranks, **suits}
     chips_e = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_earned"))
     chips_s = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_spent"))
@@ -928,26 +941,6 @@ or club clearly circled.  A circle alone in its space is read even when its gap 
 bare, as circles drawn in one stroke often do."""
 
 
-RING_ROUND = 8
-"""A suit circled in a space where nothing else is written or ticked counts only when its ring is inked most of the
-way round: on at least this many of its twelve sectors at half its score or more (:func:`_round_sectors`); else
-the space is empty.  A hand's circle goes round the symbol, closed or with a gap of up to about a sixth, and even
-off centre keeps 7 of 12 (10,939 circles measured in photos: 25 had 7, none fewer; 8,053 had all 12).  The printed
-symbol's own leftover, where a soft photo blurs the print more than the template expects, lies in a few sectors
-beside the symbol's widest parts: a nearly empty sheet in a 1080 × 1920 photo had spades reading as circles
-of 0.5–0.8 of the sheet's typical circle on 5 to 7 sectors, space after space.  (Beside a tick or a written
-value a ring is judged by its score alone: a card's circle is never left out for its shape.)"""
-
-
-def _round_sectors(t, score: float, base: float) -> int:
-    """How many of the suit target ``t``'s ring sectors (:attr:`~.marks.TargetInk.sectors`) carry at least half its
-    ``score`` over the space's blank level ``base`` (12 when the sectors were not measured: never held against it)."""
-    sec = t.sectors
-    if sec is None or score <= 0.0:
-        return len(sec) if sec else 12
-    return sum(1 for v in sec if v != v or v - base >= 0.5 * score)
-
-
 def _one_sided(t, score: float, base: float) -> bool:
     """True when the suit target ``t`` (:class:`~.marks.TargetInk`, its ring's sector means) scoring ``score`` over
     its space's blank level ``base`` is inked on one side of its symbol only (:data:`ONE_SIDED`); ``False`` when a
@@ -1052,13 +1045,11 @@ def _within(inks: dict[str, float], blank: float, sure: float, mark: float, unsu
 
 
 def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decision], value_ink: float,
-          light: set[str] = frozenset(), one_sided: set[str] = frozenset(), crossed: set[str] = frozenset(),
-          partial: set[str] = frozenset()) -> CellReading:
+          light: set[str] = frozenset(), one_sided: set[str] = frozenset(), crossed: set[str] = frozenset()) -> CellReading:
     """One space's reading from its rank and suit decisions (and the ink where the value is written);
     ``light`` holds the choices left unsure because their mark is far lighter than the sheet's others,
     ``one_sided`` the suits left unsure because their ring is inked on one side of the symbol only (:func:`_one_sided`),
-    ``crossed`` those left unsure because the space's blank level is in doubt (:data:`QUARTILE_DOUBT`),
-    ``partial`` the suits decided circled whose ring is not inked most of the way round (:data:`RING_ROUND`)."""
+    ``crossed`` those left unsure because the space's blank level is in doubt (:data:`QUARTILE_DOUBT`)."""
     ranks = [k for k, d in rd.items() if d.marked]
     suits = [k for k, d in sd.items() if d.marked]
     r_light = [k for k, d in rd.items() if d.marked is None and k in light]
@@ -1074,13 +1065,10 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
     def uncertain(reason: str) -> CellReading:
         return CellReading(name, coord, "uncertain", None, 0.0, reason, state_r, state_s)
 
-    if not (ranks or r_uns or r_light or s_light or s_one or s_crossed) and (s_uns or suits) and set(suits) <= set(partial) \
-            and value_ink < 2 * FLOOR["value"]:
+    if not (ranks or r_uns or r_light or suits or s_light or s_one or s_crossed) and s_uns and value_ink < 2 * FLOOR["value"]:
         # no rank ticked or even faintly, nothing written: a suit's ring a little darker than blank (below the
         # sure level, a fraction of a circle's ink) is the print's or the paper's noise on an empty space, as in
-        # a small photo of a nearly empty sheet; so is a darker ring inked only part of the way round (the symbol's
-        # own print left over where the photo is softer than the template, :data:`RING_ROUND`); a card always has
-        # its rank ticked and its value written
+        # a small photo of a nearly empty sheet; a card always has its rank ticked and its value written
         return CellReading(name, coord, "empty", None, conf, "", {}, {})
     problems = []
     if len(ranks) > 1:
