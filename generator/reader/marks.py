@@ -635,7 +635,6 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
         origin = (x0 + ix0 / ppm, y0 + iy0 / ppm)
         # the same extra darkness in luminance, for the boxes (see TargetInk.peak_luma)
         El = patch_l - _gain(patch_l, tl, bad) * tl if any(t.kind in ("rank", "tick") for t in targets) else None
-        smooth = None  # (E smoothed for the rank boxes' crossings, once per patch)
         for t in targets:
             ink, peak = _target_ink(t, E, bad, origin, ppm, sg)
             con = _contrast(t, patch_l, tl, origin, ppm)
@@ -648,10 +647,7 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
                 ti.ink_luma, ti.peak_luma = _target_ink(t, El, bad, origin, ppm, sg)
                 if t.kind == "rank":
                     ti.cover = _cover(t, patch_l, tl, origin, ppm)
-                    ti.halves = _halves(t, E, bad, origin, ppm, sg)
-                    if smooth is None:
-                        smooth = cv2.GaussianBlur(np.ascontiguousarray(E, np.float32), (0, 0), STROKE_SMOOTH_MM * ppm)
-                    ti.crossing = _crossing(t, smooth, bad, origin, ppm)
+        _run_on_measures([inks[(t.kind, t.owner, t.key)] for t in targets if t.kind == "rank"], E, bad, origin, ppm, sg)
     _judge_visibility(inks, fit, img.shape, light)
     # every target is judged on its own: a rank box against its space's other boxes, a suit's ring against
     # its own space (the decisions take those blank levels off), a chip circle or spent box against the
@@ -1017,6 +1013,30 @@ def _halves(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, 
     xb, yb = int(round(x + w - inset)), int(round(y + h - inset))
     xm = int(round(x + w / 2))
     return _top_mean(E, bad, xa, ya, xm, yb, 0.4), _top_mean(E, bad, xm, ya, xb, yb, 0.4)
+
+
+HALVES_OVER = 0.03
+"""A rank box's halves (:attr:`TargetInk.halves`) are measured only when its ink is at least this much over the median
+of its space's boxes (the least a box may hold and not be blank: the reader's floor for a box's ink)."""
+
+
+def _run_on_measures(boxes: list[TargetInk], E: np.ndarray, bad: np.ndarray, origin: tuple[float, float],
+                     ppm: float, blur: float) -> None:
+    """Fill in, for one space's rank boxes ``boxes`` measured in the patch ``E`` (its top-left at ``origin`` mm),
+    what tells a tick running on into the next box (:func:`.read._past_edge`): the halves of every box with some ink
+    (:data:`HALVES_OVER`) and the crossings beside the box holding the most ink (the only one whose tick is
+    asked about).  The other boxes keep ``None``: never needed (an unmeasured box is read by its whole ink)."""
+    import cv2
+
+    if not boxes:
+        return
+    level = float(median([b.ink for b in boxes]))
+    for b in boxes:
+        if b.ink >= level + HALVES_OVER:
+            b.halves = _halves(b.target, E, bad, origin, ppm, blur)
+    top = max(boxes, key=lambda b: b.ink)
+    smooth = cv2.GaussianBlur(np.ascontiguousarray(E, np.float32), (0, 0), STROKE_SMOOTH_MM * ppm)
+    top.crossing = _crossing(top.target, smooth, bad, origin, ppm)
 
 
 CROSS_GAP = 0.25
