@@ -941,9 +941,7 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
     if t.kind == "chip_spent":
         return _spent_ink(t, E, bad, origin, ppm, blur, near)[:2]
     if t.kind in ("rank", "value", "tick"):  # a tick box is measured as a rank box
-        inset = max(0.12 * w, (0.12 + 0.35 * blur) * ppm) if t.kind != "value" else 0.5 * ppm
-        xa, ya = int(round(x + inset)), int(round(y + inset))
-        xb, yb = int(round(x + w - inset)), int(round(y + h - inset))
+        xa, ya, xb, yb = _inner_box(t, origin, ppm, blur)
         region = E[ya:yb, xa:xb]
         ok = ~bad[ya:yb, xa:xb]
         vals = region[ok]
@@ -1001,17 +999,23 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
     return tuple(means), peak
 
 
+def _inner_box(t: MarkTarget, origin: tuple[float, float], ppm: float, blur: float) -> tuple[int, int, int, int]:
+    """The pixels ``(x0, y0, x1, y1)`` a rank, tick or value target's ink is measured over, in a patch whose
+    top-left is at ``origin`` mm: the box less an inset that keeps its outline out (a box's: 12 % of its width, or
+    more in a photo ``blur`` mm soft; a value's area: 0.5 mm)."""
+    ox, oy = origin
+    x, y, w, h = (t.x - ox) * ppm, (t.y - oy) * ppm, t.w * ppm, t.h * ppm
+    inset = max(0.12 * w, (0.12 + 0.35 * blur) * ppm) if t.kind != "value" else 0.5 * ppm
+    return int(round(x + inset)), int(round(y + inset)), int(round(x + w - inset)), int(round(y + h - inset))
+
+
 def _halves(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float,
             blur: float) -> tuple[float, float]:
     """A rank box's ink in its left half and in its right half (:attr:`TargetInk.halves`), each measured as
-    :func:`_target_ink` measures the whole box (the darkest 40 % of the box less its inset, ``blur`` mm wide at
-    least) in a patch ``E`` whose top-left is at ``origin`` mm; 0 for a half with too few pixels to measure."""
-    ox, oy = origin
-    x, y, w, h = (t.x - ox) * ppm, (t.y - oy) * ppm, t.w * ppm, t.h * ppm
-    inset = max(0.12 * w, (0.12 + 0.35 * blur) * ppm)
-    xa, ya = int(round(x + inset)), int(round(y + inset))
-    xb, yb = int(round(x + w - inset)), int(round(y + h - inset))
-    xm = int(round(x + w / 2))
+    :func:`_target_ink` measures the whole box (the darkest 40 % of :func:`_inner_box`) in a patch ``E`` whose
+    top-left is at ``origin`` mm; 0 for a half with too few pixels to measure."""
+    xa, ya, xb, yb = _inner_box(t, origin, ppm, blur)
+    xm = int(round((t.x - origin[0]) * ppm + t.w * ppm / 2))
     return _top_mean(E, bad, xa, ya, xm, yb, 0.4), _top_mean(E, bad, xm, ya, xb, yb, 0.4)
 
 
@@ -1052,10 +1056,10 @@ def _crossing(t: MarkTarget, smooth: np.ndarray, bad: np.ndarray, origin: tuple[
     ``smooth`` (extra darkness smoothed over :data:`STROKE_SMOOTH_MM`) whose top-left is at ``origin`` mm
     (:attr:`TargetInk.crossing`).
 
-    In the gap (:data:`CROSS_GAP` of the box's width, over the box's height), at each height, its lightest column (within :data:`CROSS_REACH_MM` up or down, a
-    slanting stroke) says how dark a stroke from one side to the other can be there; the darkest height counts.
-    A stroke beside the gap, not across it, leaves the gap's far side blank.  0 where the gap is off the patch
-    or hidden."""
+    In the gap (:data:`CROSS_GAP` of the box's width, over the box's height), at each height, its lightest column
+    (each column taken at its darkest within :data:`CROSS_REACH_MM` up or down: a slanting stroke) says how dark a
+    stroke from one side to the other can be there; the darkest height counts.  A stroke beside the gap, not
+    across it, leaves the gap's far side blank.  0 where the gap is off the patch or hidden."""
     import cv2
 
     ox, oy = origin
