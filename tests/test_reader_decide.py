@@ -435,6 +435,28 @@ def test_a_gapped_circle_alone_in_its_space_is_read(ring):
     assert cells[space].card == Card(10, "H")
 
 
+def test_an_off_centre_circle_spilling_into_the_ring_below_is_read():
+    """5♠, its circle drawn wide of the spade, down and to the right: the spade's ring inked on ten sectors (0.30), its
+    left side (sectors 11 and 0) bare; the circle runs on over the heart's top, six of the heart's sectors at 0.25
+    (0 to 5, the four facing the spade among them), the heart's ring score 0.25.  Counted whole, the heart is over
+    twice the blank level (2 × 0.15 × 0.30 = 0.09) and the spade, bare on one side, was left unsure ("inked on one
+    side only", two held-out sheets of the run from 100000).  The spade is the space's top ring: the heart counts
+    without its four sectors facing the spade, the 5th highest of the other eight, 0: no other ring is inked, and
+    the circle is read."""
+    cards = cards_of(12)
+    space = SPACES[1]
+    cards[space] = Card(5, "S")
+    name = cell_name(space)
+    spade = (0.0,) + (0.30,) * 10 + (0.0,)
+    heart = (0.25,) * 6 + (0.0,) * 6
+    secs = {("suit", name, "S"): spade, ("suit", name, "H"): heart}
+    ink = {k: sorted(v, reverse=True)[4] for k, v in secs.items()}  # the ring score: the 5th highest sector
+    assert ink == {("suit", name, "S"): 0.30, ("suit", name, "H"): 0.25}
+    cells, _, _, uncertain = read(measured(cards, 3, 1, ink=ink, sectors=secs))
+    assert uncertain == {}
+    assert cells[space].card == Card(5, "S")
+
+
 def test_a_lone_spent_tick_is_judged_against_the_hands_rank_ticks():
     """Twelve cards ticked at 0.30 (their strokes 0.30), six chips, and one spent box ticked, then rubbed out: ink
     0.20, strokes 0.15.  The row has no other tick, so it assumes a mark of 0.30 (sure from 0.12: the box counts by

@@ -605,19 +605,27 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
         centre = (ix0 + pw / 2 - 0.5 + dx * ppm, iy0 + ph / 2 - 0.5 + dy * ppm)
         if name.startswith("chips"):
             boxes = {t.owner: t for t in targets if t.kind == "chip_spent"}
-            own = {}
+            found, priors = {}, {}
             for o, b in boxes.items():
-                prior = _local_shift(b.x + b.w / 2, b.y + b.h / 2, bend)
-                own[o] = _outline_shift(b, D, tD, prior, x0, y0, ppm, field_.at(b.x + b.w / 2, b.y + b.h / 2))
-            # the sheet bends smoothly along the track: a chip far from its neighbours' median was misled
-            order = sorted(own, key=lambda o: boxes[o].x)
-            fixed = {}
+                priors[o] = _local_shift(b.x + b.w / 2, b.y + b.h / 2, bend)
+                at = _outline_shift(b, D, tD, priors[o], x0, y0, ppm, field_.at(b.x + b.w / 2, b.y + b.h / 2))
+                if at is not None:
+                    found[o] = at
+            # the sheet bends smoothly along the track: a box found far from its found neighbours' median was misled
+            order = sorted(found, key=lambda o: boxes[o].x)
+            own = {}
             for k, o in enumerate(order):
-                near = [own[p] for p in order[max(0, k - 2):k + 3] if p != o]
-                if len(near) >= 2:
-                    mx, my = float(median([v[0] for v in near])), float(median([v[1] for v in near]))
-                    fixed[o] = own[o] if np.hypot(own[o][0] - mx, own[o][1] - my) <= 0.35 else (mx, my)
-            own.update(fixed)
+                near = [found[p] for p in order[max(0, k - 2):k + 3] if p != o]
+                mx, my = (float(median([v[0] for v in near])), float(median([v[1] for v in near]))) if len(near) >= 2 else found[o]
+                own[o] = found[o] if np.hypot(found[o][0] - mx, found[o][1] - my) <= 0.35 else (mx, my)
+            # a box whose outline was not found (a heavy cross over it, or the card spaces' bend, the prior, more
+            # than a millimetre off out here) is looked for again where the line through the boxes found nearest to
+            # it along the track puts it, and is taken there if it is still not found or found far from it
+            for o, b in boxes.items():
+                if o not in own:
+                    p2 = _along_track(b.x, [(boxes[f].x, *own[f]) for f in order], priors[o])
+                    at = _outline_shift(b, D, tD, p2, x0, y0, ppm, field_.at(b.x + b.w / 2, b.y + b.h / 2))
+                    own[o] = at if at is not None and np.hypot(at[0] - p2[0], at[1] - p2[1]) <= 0.35 else p2
             for t in targets:
                 sx, sy = own.get(t.owner) or _local_shift(t.x + t.w / 2, t.y + t.h / 2, bend)
                 sg = field_.at(t.x + t.w / 2, t.y + t.h / 2)
@@ -826,10 +834,11 @@ def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray,
 
 
 def _outline_shift(b: MarkTarget, D: np.ndarray, tD: np.ndarray, prior: tuple[float, float], x0: float, y0: float,
-                   ppm: float, blur: float, reach: float = 1.0) -> tuple[float, float]:
+                   ppm: float, blur: float, reach: float = 1.0) -> tuple[float, float] | None:
     """Where a box's printed outline lies in the photo, within ``reach`` mm of ``prior``: the best
     normalised correlation with the (blurred) outline over the outline's own pixels — a tick across
-    the box spoils few of them — slightly favouring shifts near the prior."""
+    the box spoils few of them — slightly favouring shifts near the prior.  None where no shift correlates
+    at least 0.3 (a heavy cross hides the outline) or the search runs off the page."""
     import cv2
 
     pad = 0.5
@@ -839,11 +848,11 @@ def _outline_shift(b: MarkTarget, D: np.ndarray, tD: np.ndarray, prior: tuple[fl
     px, py = int(round(prior[0] * ppm)), int(round(prior[1] * ppm))
     h, w = D.shape
     if min(tx0 + px - r, ty0 + py - r, tx0, ty0) < 0 or tx0 + px + sw + r > w or ty0 + py + sh + r > h or tx0 + sw > w or ty0 + sh > h:
-        return prior
+        return None
     tpl = _blurred(tD, (ty0, ty0 + sh, tx0, tx0 + sw), blur * ppm)
     on = (tpl > 0.35 * float(tpl.max())).astype(np.uint8)
     if on.sum() < 10:
-        return prior
+        return None
     mask = cv2.dilate(on, np.ones((3, 3), np.uint8)).astype(np.float32)
     # a pen's tick is several times darker than the pale outline: capped at the outline's own darkness, so that
     # the outline's shape, not the tick's strokes, decides where the box is
@@ -855,8 +864,22 @@ def _outline_shift(b: MarkTarget, D: np.ndarray, tD: np.ndarray, prior: tuple[fl
     res = res - 0.08 * np.hypot(xx - r, yy - r) / max(r, 1)
     _, score, _, (mx, my) = cv2.minMaxLoc(res)
     if score < 0.3:
-        return prior
+        return None
     return (prior[0] + (mx - r) / ppm, prior[1] + (my - r) / ppm)
+
+
+def _along_track(x: float, found: list[tuple[float, float, float]], prior: tuple[float, float]) -> tuple[float, float]:
+    """The shift (mm) of a chip track box at ``x`` mm from the boxes found on the track, ``(x, dx, dy)``: the
+    least-squares line through the four nearest (it carries the shift on past the end of the track), their median
+    when they span under 10 mm, ``prior`` when fewer than two were found."""
+    near = sorted(found, key=lambda f: abs(f[0] - x))[:4]
+    if len(near) < 2:
+        return prior
+    a = np.array(near, np.float64)
+    if len(near) < 3 or float(np.ptp(a[:, 0])) < 10.0:
+        return float(np.median(a[:, 1])), float(np.median(a[:, 2]))
+    kx, ky = np.polyfit(a[:, 0], a[:, 1], 1), np.polyfit(a[:, 0], a[:, 2], 1)
+    return float(np.polyval(kx, x)), float(np.polyval(ky, x))
 
 
 def _local_shift(x: float, y: float, anchors: list[tuple[float, float, float, float, float]], reach: float = 22.0) -> tuple[float, float]:
