@@ -91,7 +91,11 @@ class TargetInk:
     """For a rank box with some ink (:data:`HALVES_OVER`): its strokes' top inside the box (:func:`_inner_box`), the
     darkest point of its extra darkness (as :attr:`ink`, not luminance) smoothed over :data:`STROKE_SMOOTH_MM`; NaN
     for the other boxes.  A thin tick covers little of its box, so its :attr:`ink` and :attr:`peak` (the darkest
-    40 % and 10 %) fall short of the sheet's bolder marks; its top does not."""
+    40 % and 10 %) fall short of the sheet's bolder marks; its top does not (nor does a pen's dot's)."""
+    top_span: float = float("nan")
+    """With :attr:`top`: how far (mm) the strokes at least half as dark as the top reach across the box (the
+    diagonal of the smallest rectangle holding them).  A tick crosses its box; a dot, or the end of a circle's
+    stroke running into the box, does not."""
     crossing: tuple[float, float] | None = None
     """For a rank box: how dark a stroke running across the gap to its left and to its right neighbour is
     (:func:`_crossing`; 0 where nothing crosses).  A tick that runs on into the next box crosses the gap; a tick
@@ -1055,8 +1059,8 @@ of its space's boxes (the least a box may hold and not be blank: the reader's fl
 def _run_on_measures(boxes: list[TargetInk], E: np.ndarray, bad: np.ndarray, origin: tuple[float, float],
                      ppm: float, blur: float) -> None:
     """Fill in, for one space's rank boxes ``boxes`` measured in the patch ``E`` (its top-left at ``origin`` mm),
-    what tells a tick running on into the next box (:func:`.read._past_edge`): the halves and the strokes' top
-    (:attr:`TargetInk.top`) of every box with some ink (:data:`HALVES_OVER`) and the crossings beside the box holding
+    what tells a tick running on into the next box (:func:`.read._past_edge`): the halves and the strokes' top and
+    span (:attr:`TargetInk.top`, :attr:`TargetInk.top_span`) of every box with some ink (:data:`HALVES_OVER`) and the crossings beside the box holding
     the most ink (the only one whose tick is
     asked about).  The other boxes keep ``None``: never needed (an unmeasured box is read by its whole ink)."""
     import cv2
@@ -1070,7 +1074,11 @@ def _run_on_measures(boxes: list[TargetInk], E: np.ndarray, bad: np.ndarray, ori
             b.halves = _halves(b.target, E, bad, origin, ppm, blur)
             xa, ya, xb, yb = _inner_box(b.target, origin, ppm, blur)
             seen = ~bad[max(0, ya):yb, max(0, xa):xb]
-            b.top = float(smooth[max(0, ya):yb, max(0, xa):xb][seen].max()) - level if seen.any() else float("nan")
+            if seen.any():
+                inside = smooth[max(0, ya):yb, max(0, xa):xb]
+                b.top = float(inside[seen].max()) - level
+                yy, xx = np.nonzero(seen & (inside >= level + 0.5 * b.top))
+                b.top_span = float(np.hypot(np.ptp(xx) + 1, np.ptp(yy) + 1)) / ppm
     top = max(boxes, key=lambda b: b.ink)
     top.crossing = _crossing(top.target, smooth, bad, origin, ppm)
 
