@@ -459,26 +459,24 @@ def test_a_gapped_circle_alone_in_its_space_is_read(ring):
     assert cells[space].card == Card(10, "H")
 
 
-def test_an_off_centre_circle_spilling_into_the_ring_below_is_read():
-    """5♠, its circle drawn wide of the spade, down and to the right: the spade's ring inked on ten sectors (0.30), its
-    left side (sectors 11 and 0) bare; the circle runs on over the heart's top, six of the heart's sectors at 0.25
-    (0 to 5, the four facing the spade among them), the heart's ring score 0.25.  Counted whole, the heart is over
-    twice the blank level (2 × 0.15 × 0.30 = 0.09) and the spade, bare on one side, was left unsure ("inked on one
-    side only", two held-out sheets of the run from 100000).  The spade is the space's top ring: the heart counts
-    without its four sectors facing the spade, the 5th highest of the other eight, 0: no other ring is inked, and
-    the circle is read."""
+def test_a_0_over_the_spade_and_heart_beside_a_light_club_circle_is_never_read_as_a_heart():
+    """10♣, the club circled lightly (0.06 all round, under twice the blank level, 2 × 0.15 × 0.30 = 0.09); the 0 of
+    the "10" runs over the heart (0.40 on ten sectors, its right side, 5 and 6, bare) and over the spade's lower half
+    (0.35 on sectors 6–11, four of them facing the heart).  The heart is the space's top ring, its right side bare,
+    and the spade's ring carries 0.35, over twice the blank level: the heart is unsure.  Counting the spade without
+    its sectors facing the heart (the top ring's own spill, were it an off-centre circle), no other ring carried
+    twice the blank level, and 10♥ was read without a flag (held-out large-values 110006)."""
     cards = cards_of(12)
     space = SPACES[1]
-    cards[space] = Card(5, "S")
+    cards[space] = Card(10, "C")
     name = cell_name(space)
-    spade = (0.0,) + (0.30,) * 10 + (0.0,)
-    heart = (0.25,) * 6 + (0.0,) * 6
-    secs = {("suit", name, "S"): spade, ("suit", name, "H"): heart}
+    heart = (0.40,) * 5 + (0.0, 0.0) + (0.40,) * 5
+    spade = (0.0,) * 6 + (0.35,) * 6
+    secs = {("suit", name, "S"): spade, ("suit", name, "H"): heart, ("suit", name, "C"): (0.06,) * 12}
     ink = {k: sorted(v, reverse=True)[4] for k, v in secs.items()}  # the ring score: the 5th highest sector
-    assert ink == {("suit", name, "S"): 0.30, ("suit", name, "H"): 0.25}
     cells, _, _, uncertain = read(measured(cards, 3, 1, ink=ink, sectors=secs))
-    assert uncertain == {}
-    assert cells[space].card == Card(5, "S")
+    assert uncertain == {name: "suit H: inked on one side only (the value written across it?): circled or not?"}
+    assert cells[space].card is None
 
 
 def test_a_lone_spent_tick_is_judged_against_the_hands_rank_ticks():

@@ -602,10 +602,8 @@ def _suit_decisions(inks, name: str, raw: dict[str, float], base: float, order: 
     sd = _within(suits, sb, ss, sm, unsure_share=0.35)  # rings pick up more from their neighbours
     sided = set()
     for k, d in sd.items():
-        # (only where another ring of the space carries ink too: a lone circle with its gap on one side is read; for
-        # the space's top ring, its neighbours count without the sectors facing it, where its own circle spills)
-        others = suits if k == top else rings
-        if d.marked and max((v for j, v in others.items() if j != k), default=0.0) >= 2 * sb \
+        # (only where another ring of the space carries ink too: a lone circle with its gap on one side is read)
+        if d.marked and max((v for j, v in rings.items() if j != k), default=0.0) >= 2 * sb \
                 and _one_sided(inks[("suit", name, k)], suits[k], base):
             sd[k] = Decision(None, d.ink, 0.0)
             sided.add(k)
@@ -940,10 +938,11 @@ or two suits circled).  Between :data:`QUARTILE_DOUBT` and this, both are tried.
 ONE_SIDED = 0.25
 """A suit whose ring scores as circled is unsure when either side of its symbol (:data:`~.marks.LEFT_SECTORS`,
 :data:`~.marks.RIGHT_SECTORS`) holds less than this share of its ring score and another ring of its space carries
-ink too (its ring score at twice the blank level or above; counted before a circled neighbour's facing sectors are
-left out, except for the space's top ring itself: its own circle spills into the sectors of its neighbours that face
-it, and an off-centre circle, drawn wide of the spade and down over the heart, put 0.08–0.15 there, three times the
-blank level and more, on two held-out sheets of the run from 100000).  The strokes of a value
+ink too (its ring score, counted before a circled neighbour's facing sectors are left out, at twice the blank
+level or above).  Even for the space's top ring: a circle drawn wide of the spade and down over the heart leaves
+its ink in the heart's sectors facing it (0.08–0.15, over twice the blank level: two held-out sheets of the run
+from 100000 flagged so), but so does the 0 of a "10" running over the spade and the heart, beside a light club
+circle (held-out 110006: with the facing sectors left out for the top ring, 10♣ was read 10♥ without a flag).  The strokes of a value
 written large across the suit column — a 0 running over the heart — ink a ring on the side they come from only,
 beside the circle the player drew: an independent tester's photos had 10♠ and 10♣ read as 10♥ that way, the spade
 or club clearly circled.  A circle alone in its space is read even when its gap (or its offset) leaves one side
