@@ -664,7 +664,7 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
                 ti.ink_luma, ti.peak_luma = _target_ink(t, El, bad, origin, ppm, sg)
                 if t.kind == "rank":
                     ti.cover = _cover(t, patch_l, tl, origin, ppm)
-        _run_on_measures([inks[(t.kind, t.owner, t.key)] for t in targets if t.kind == "rank"], E, bad, origin, ppm, sg)
+        _stroke_measures([inks[(t.kind, t.owner, t.key)] for t in targets if t.kind == "rank"], E, bad, origin, ppm, sg)
     _judge_visibility(inks, fit, img.shape, light)
     # every target is judged on its own: a rank box against its space's other boxes, a suit's ring against
     # its own space (the decisions take those blank levels off), a chip circle or spent box against the
@@ -1056,13 +1056,13 @@ HALVES_OVER = 0.03
 of its space's boxes (the least a box may hold and not be blank: the reader's floor for a box's ink)."""
 
 
-def _run_on_measures(boxes: list[TargetInk], E: np.ndarray, bad: np.ndarray, origin: tuple[float, float],
+def _stroke_measures(boxes: list[TargetInk], E: np.ndarray, bad: np.ndarray, origin: tuple[float, float],
                      ppm: float, blur: float) -> None:
-    """Fill in, for one space's rank boxes ``boxes`` measured in the patch ``E`` (its top-left at ``origin`` mm),
-    what tells a tick running on into the next box (:func:`.read._past_edge`): the halves and the strokes' top and
-    span (:attr:`TargetInk.top`, :attr:`TargetInk.top_span`) of every box with some ink (:data:`HALVES_OVER`) and the crossings beside the box holding
-    the most ink (the only one whose tick is
-    asked about).  The other boxes keep ``None``: never needed (an unmeasured box is read by its whole ink)."""
+    """Fill in, for one space's rank boxes ``boxes`` measured in the patch ``E`` (its top-left at ``origin`` mm), the
+    measures of their strokes that the decisions may ask for: for every box with some ink (:data:`HALVES_OVER`), its
+    halves (a tick running on into the next box, :func:`.read._past_edge`) and its strokes' top and span (a thin
+    tick, :data:`.read.STROKE_SURE`); for the box holding the most ink, the crossings beside it (the only tick whose
+    run-on is asked about).  The other boxes keep ``None`` or NaN: never needed (they are read by their whole ink)."""
     import cv2
 
     if not boxes:

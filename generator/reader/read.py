@@ -673,8 +673,9 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     # the sheet's own strokes: how dark the clear ticks are, to tell a rubbed-out mark from a mark
     peak_rank = _peak_level([inks[("rank", names[c], k)].peak for c, (_, _, rd, _) in judged.items() for k, d in rd.items()
                              if d.marked and d.ink >= rm * 0.8])
-    top_rank = _peak_level([inks[("rank", names[c], k)].top for c, (_, _, rd, _) in judged.items() for k, d in rd.items()
-                            if d.marked and d.ink >= rm * 0.8 and inks[("rank", names[c], k)].top == inks[("rank", names[c], k)].top])
+    tops = [inks[("rank", names[c], k)].top for c, (_, _, rd, _) in judged.items() for k, d in rd.items()
+            if d.marked and d.ink >= rm * 0.8]
+    top_rank = _peak_level([v for v in tops if v == v])  # (NaN: a box without the measure)
     peak_suit = _peak_level([inks[("suit", names[c], k)].peak for c, (_, _, _, sd) in judged.items() for k, d in sd.items()
                              if d.marked and d.ink >= sm * 0.8])
     # ... and in luminance (TargetInk.peak_luma): a grey smear of rubbed-out pencil among blue-pen ticks
@@ -688,17 +689,17 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     for c, (ranks, suits, rd, sd) in judged.items():
         light = set()
         for k, d in rd.items():
-            peak = inks[("rank", names[c], k)].peak
+            box = inks[("rank", names[c], k)]
+            peak = box.peak
             if d.marked and (_too_light(d.ink, _measured(rm, "box"), peak, peak_rank, LIGHT["box"], STROKE_LIGHT["box"])
-                             or (greyer(peak, inks[("rank", names[c], k)].peak_luma, ratio_r)
-                                 and _too_light(luma[(c, k)], mark_l, inks[("rank", names[c], k)].peak_luma, peak_rank_l,
+                             or (greyer(peak, box.peak_luma, ratio_r)
+                                 and _too_light(luma[(c, k)], mark_l, box.peak_luma, peak_rank_l,
                                                 LIGHT["box"], STROKE_LIGHT["box"]))):
                 rd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
             elif d.marked is None and d.ink >= rb and (_dark_strokes(peak, peak_rank, STROKE_SURE["box"])
-                                                       or (_dark_strokes(inks[("rank", names[c], k)].top, top_rank,
-                                                                         STROKE_SURE["box"])
-                                                           and inks[("rank", names[c], k)].top_span >= TICK_SPAN_MM)):
+                                                       or (_dark_strokes(box.top, top_rank, STROKE_SURE["box"])
+                                                           and box.top_span >= TICK_SPAN_MM)):
                 rd[k] = Decision(True, d.ink, 0.5)  # (a second tick in the space is then reported as two ranks)
         for k, d in sd.items():
             if d.marked and _too_light(d.ink, _measured(sm, "ring"), inks[("suit", names[c], k)].peak, peak_suit, ring_light,
@@ -942,11 +943,11 @@ ink too (its ring score, counted before a circled neighbour's facing sectors are
 level or above).  Even for the space's top ring: a circle drawn wide of the spade and down over the heart leaves
 its ink in the heart's sectors facing it (0.08–0.15, over twice the blank level: two held-out sheets of the run
 from 100000 flagged so), but so does the 0 of a "10" running over the spade and the heart, beside a light club
-circle (held-out 110006: with the facing sectors left out for the top ring, 10♣ was read 10♥ without a flag).  The strokes of a value
-written large across the suit column — a 0 running over the heart — ink a ring on the side they come from only,
-beside the circle the player drew: an independent tester's photos had 10♠ and 10♣ read as 10♥ that way, the spade
-or club clearly circled.  A circle alone in its space is read even when its gap (or its offset) leaves one side
-bare, as circles drawn in one stroke often do."""
+circle (held-out 110006: with the facing sectors left out for the top ring, 10♣ was read 10♥ without a flag).
+The strokes of a value written large across the suit column — a 0 running over the heart — ink a ring on the side
+they come from only, beside the circle the player drew: an independent tester's photos had 10♠ and 10♣ read as 10♥
+that way, the spade or club clearly circled.  A circle alone in its space is read even when its gap (or its
+offset) leaves one side bare, as circles drawn in one stroke often do."""
 
 
 def _one_sided(t, score: float, base: float) -> bool:
