@@ -30,11 +30,11 @@ RANK, RING, BUBBLE, SPENT = 0.30, 0.30, 0.40, 0.40
 def measured(cards: dict, earned: int, spent: int, *, ink: dict | None = None, peak: dict | None = None,
              sectors: dict | None = None, blur: float = 0.2, stroke: dict | None = None,
              halves: dict | None = None, crossing: dict | None = None, top: dict | None = None,
-             span: dict | None = None) -> Measurement:
+             span: dict | None = None, ridge: dict | None = None) -> Measurement:
     """A measurement of a sheet holding ``cards`` and chips: marks at the typical ink (stroke darkness alike),
     blank targets at 0; ``ink``/``peak``/``sectors`` override single targets, keyed ``(kind, owner, key)``.
     Spent boxes measure a strokes' top (TargetInk.stroke) only when ``stroke`` is given: their ink unless it says
-    otherwise.  Rank boxes measure their ink in each half (TargetInk.halves) as in the whole box, unless ``halves``
+    otherwise; and a ridge (TargetInk.ridge) then too: their top unless ``ridge`` says otherwise.  Rank boxes measure their ink in each half (TargetInk.halves) as in the whole box, unless ``halves``
     gives ``(left, right)``, and a stroke across the gaps beside them (TargetInk.crossing) only when ``crossing``
     gives ``(left, right)``.  Rank boxes holding ink measure a strokes' top (TargetInk.top) only when ``top`` is
     given: their ink unless it says otherwise, reaching 2 mm across the box (TargetInk.top_span) unless ``span``
@@ -59,9 +59,10 @@ def measured(cards: dict, earned: int, spent: int, *, ink: dict | None = None, p
         v = ink.get(k, v)
         sec = sectors.get(k, (v,) * 12) if t.kind == "suit" else None
         spent_top = stroke.get(k, v) if stroke is not None and t.kind == "chip_spent" else float("nan")
+        spent_ridge = (ridge or {}).get(k, spent_top) if t.kind == "chip_spent" else float("nan")
         rank_top = top.get(k, v) if top is not None and t.kind == "rank" and (v > 0 or k in top) else float("nan")
         rank_span = (span or {}).get(k, 2.0) if rank_top == rank_top else float("nan")
-        inks[k] = TargetInk(t, v, sectors=sec, peak=peak.get(k, v), stroke=spent_top, top=rank_top, top_span=rank_span,
+        inks[k] = TargetInk(t, v, sectors=sec, peak=peak.get(k, v), stroke=spent_top, ridge=spent_ridge, top=rank_top, top_span=rank_span,
                             halves=halves.get(k, (v, v)) if t.kind == "rank" else None, crossing=crossing.get(k))
     return Measurement(inks, blur, {}, 0.01)
 
@@ -574,6 +575,43 @@ def test_a_spent_ticks_top_is_judged_against_two_thirds_of_the_rows(top, counted
     _, _, spent, _ = read(measured(cards_of(6), 5, 3, stroke={box: top * SPENT}))
     assert (spent.value == 3) is counted
     assert (spent.unsure == [3]) is not counted
+
+
+@pytest.mark.parametrize("top, blank", [(0.27, True), (0.45, False)])
+def test_a_rank_box_beside_a_clear_tick_with_no_stroke_of_its_own_is_blank(top, blank):
+    """A pencilled sheet in a soft photo (full 110019, flagged "rank A: faint"): the space's 3 is ticked (ink and
+    strokes' top 0.30); box A beside it holds 0.09, between the blank (0.25 × 0.30) and sure (0.40 × 0.30) levels
+    and between a quarter and a half of the tick's ink, so unsure by its ink.  Its strokes' top is 0.27 of the
+    tick's: under a third (STROKE_NONE), no stroke there: blank, the card read.  At 0.45 of the tick's top it may
+    be a light second tick or one rubbed out: unsure."""
+    cards = cards_of(12)
+    space = SPACES[4]
+    cards[space] = Card(3, "C")
+    name = cell_name(space)
+    box = ("rank", name, "A")
+    tops = {("rank", cell_name(c), card.rank_label): RANK for c, card in cards.items()} | {box: top * RANK}
+    cells, _, _, uncertain = read(measured(cards, 3, 1, ink={box: 0.09}, top=tops))
+    if blank:
+        assert cells[space].card == Card(3, "C") and uncertain == {}
+    else:
+        assert uncertain == {name: "rank A: faint, ticked or not?"} and cells[space].card is None
+
+
+@pytest.mark.parametrize("ridge, counted", [(0.76, True), (0.71, True), (0.69, False), (0.656, False)])
+def test_a_spent_tick_beside_crosses_counts_by_its_strokes_ridge(ridge, counted):
+    """Chips spent 7 in a soft photo (realistic 110023, flagged "spent boxes 1 unclear"): boxes 2–7 are crosses,
+    whose two strokes add up where they meet (top 0.44); box 1 is a tick of the same pen, its top 0.28 — 0.64 of
+    theirs, under 0.67 (STROKE_KEPT).  Along the strokes (ridge) the crosses measure 0.30: a tick with a ridge of
+    0.76 or 0.71 of theirs reaches 0.70 (RIDGE_KEPT) and counts, chips spent 7.  With 0.69, or 0.656 (the most a
+    rubbed-out spent tick of the tuning seeds kept), it is unsure: never counted."""
+    box = ("chip_spent", "1", "")
+    crosses = {("chip_spent", str(i), ""): 0.44 for i in range(2, 8)}
+    ridges = {k: 0.30 for k in crosses} | {box: ridge * 0.30}
+    _, _, spent, uncertain = read(measured(cards_of(12), 9, 7, stroke=crosses | {box: 0.28}, ridge=ridges, blur=0.35))
+    if counted:
+        assert spent.value == 7 and "chips.spent" not in uncertain
+    else:
+        assert spent.value is None and spent.unsure == [1] and spent.marked == list(range(2, 8))
 
 
 @pytest.mark.parametrize("top, blank", [(0.23, True), (0.45, False)])

@@ -701,6 +701,14 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                                                        or (_dark_strokes(box.top, top_rank, STROKE_SURE["box"])
                                                            and box.top_span >= TICK_SPAN_MM)):
                 rd[k] = Decision(True, d.ink, 0.5)  # (a second tick in the space is then reported as two ranks)
+        # the top of the space's own clear tick (never one found too light): a box beside it left unsure whose
+        # strokes reach under a third of that holds no stroke (the paper's noise, the tick's blur, a choice rubbed out)
+        ticked = [inks[("rank", names[c], k)].top for k, d in rd.items() if d.marked and d.ink >= rs]
+        space_top = max((v for v in ticked if v == v), default=None)
+        for k, d in rd.items():
+            top_k = inks[("rank", names[c], k)].top
+            if d.marked is None and k not in light and space_top is not None and top_k < STROKE_NONE * space_top:
+                rd[k] = Decision(False, d.ink, 0.5)
         for k, d in sd.items():
             if d.marked and _too_light(d.ink, _measured(sm, "ring"), inks[("suit", names[c], k)].peak, peak_suit, ring_light,
                                       STROKE_LIGHT["ring"]):
@@ -729,9 +737,10 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     spent_light = min(LIGHT_SOFT_CAP, LIGHT["spent"] + LIGHT_SOFT["spent"] * max(0.0, m.blur_mm - SOFT_MM))
     # (a lone spent tick has no row to be compared with: the sheet's rank ticks, drawn by the same hand, tell a
     # rubbed-out one; an independent tester's sheet had its only spent tick rubbed out, 48 % left, and counted)
-    tops = {int(t.target.owner): t.stroke for (k, _, _), t in inks.items() if k == "chip_spent"}
+    tops = {int(t.target.owner): (t.stroke, t.ridge) for (k, _, _), t in inks.items() if k == "chip_spent"}
     spent = _count(_luma_light(_light_decisions(chips_s, pb, ps, pm, spent_light, STROKE_LIGHT["spent"], STROKE_SURE["spent"],
-                                                fallback=peak_rank, tops=[tops[i] for i, _, _ in chips_s]),
+                                                fallback=peak_rank, tops=[tops[i][0] for i, _, _ in chips_s],
+                                                ridges=[tops[i][1] for i, _, _ in chips_s]),
                                [(p, luma[("chip_spent", i)]) for i, _, p in chips_s], pm, STROKE_LIGHT["spent"]), "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
     if hidden_s:
@@ -758,11 +767,26 @@ where blur hides the eraser's smear: 170 ticks rubbed out to 60 % reached 0.61, 
 of them passed the old shares and were counted; of 2,300 real ticks 6 were below 0.67, all in photos picked out
 because they had been flagged.  With fewer than two clear ticks in the row :data:`LIGHT` still decides."""
 
+RIDGE_KEPT = 0.70
+"""A spent tick whose top is under :data:`STROKE_KEPT` of the row's clear marks' is still kept when its strokes' ridge
+(:attr:`~.marks.TargetInk.ridge`: the median darkness along their crests) reaches this share of theirs.  In a soft
+photo a cross's strokes add up where they meet, so a tick beside crosses tops at 0.62–0.67 of them though drawn
+as hard: 8 of 2,873 real spent marks in 400 realistic and full photos (seeds from 110000), each flagged "spent box
+unclear".  Along the strokes both are one stroke's darkness: 7 of those 8 reach 0.71–0.89 in ridge.  What an eraser
+leaves (at most 60 % of the graphite, a hand's pressure ±10 %) reaches 0.6 / 0.9 = 0.67 at most, and of 80 rubbed-out
+spent ticks (erased family, tuning seeds from 5000) none passed 0.62 in top or 0.66 in ridge; a mark is
+counted only when it passes one of the two."""
+
 STROKE_NONE = 0.33
 """A spent box with some ink but not enough to say (between the blank and the sure level) is blank when its strokes'
 top is under this share of the row's clear ticks': no stroke is there, only the paper's noise or a mark rubbed out
 to a third (blank, as a player who rubbed it out meant).  A real tick keeps 0.59 of the row's top or more (of 2,300
-measured); the five blank boxes of those photos that measured some ink had tops of 0.14 to 0.40."""
+measured); the five blank boxes of those photos that measured some ink had tops of 0.14 to 0.40.
+The same holds for a rank box left unsure beside its space's clear tick (it holds a quarter to half of that tick's
+ink, :func:`_within`): under a third of that tick's top (:attr:`~.marks.TargetInk.top`) it is blank.  A second tick
+by the same hand reaches the first's top (0.6 of it at the least, as a spent tick does); a pencilled sheet in a
+soft 1920 × 1080 photo (full 110019) had box A beside its ticked 3 at 0.27 of its top, and was flagged "rank A:
+faint"."""
 
 LIGHT_SOFT = {"spent": 0.5}
 """(Only for a spent row with fewer than two clear ticks that measure a top, judged by :data:`LIGHT`.)
@@ -823,7 +847,8 @@ def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: f
 
 def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: float, mark: float,
                      share: float, stroke_share: float | None = None, stroke_sure: float | None = None,
-                     fallback: float | None = None, tops: list[float] | None = None) -> list[tuple[int, Decision]]:
+                     fallback: float | None = None, tops: list[float] | None = None,
+                     ridges: list[float] | None = None) -> list[tuple[int, Decision]]:
     """Decisions for a row of chip circles or spent boxes ``(number, ink, peak)``: too-light marks unsure, and
     (with ``stroke_sure``) unsure ones with strokes as dark as the sheet's marked (:data:`STROKE_SURE`).
 
@@ -831,8 +856,9 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
     mark when the row has fewer than two clear marks of its own; used only to make a mark unsure, never to count one.
     ``tops``: for spent boxes, each box's strokes' top (:attr:`~.marks.TargetInk.stroke`), in the order of
     ``items``.  With two clear marks in the row besides it that measure one, a marked box is too light exactly when its
-    top is below :data:`STROKE_KEPT` of theirs (the median of the others, never counting the box itself), whatever its
-    ink and ``peak``; without, as :func:`_too_light` says.
+    top is below :data:`STROKE_KEPT` of theirs (the median of the others, never counting the box itself) and its
+    strokes' ridge (``ridges``, :attr:`~.marks.TargetInk.ridge`, in the same order) below :data:`RIDGE_KEPT` of theirs,
+    whatever its ink and ``peak``; without, as :func:`_too_light` says.
     An unsure box whose top is below :data:`STROKE_NONE` of theirs is blank, and a box under :data:`STROKE_KEPT` is
     never counted for its dark strokes (``peak``) alone.
     """
@@ -848,7 +874,8 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
         top_level = _peak_level([tops[j] for j in clear if j != k and tops[j] == tops[j]], least=2) if tops else None
         top = tops[k] / top_level if top_level is not None and top_level > 0.0 and tops[k] == tops[k] else None
         # (no top to judge by: too few clear marks; then the ink and strokes, when the sheet gives a peak level)
-        light = top < STROKE_KEPT if top is not None else _too_light(v, mark, p, light_level, share, stroke_share)
+        light = top < STROKE_KEPT and not _ridge_kept(k, clear, ridges) if top is not None \
+            else _too_light(v, mark, p, light_level, share, stroke_share)
         if d.marked and light:
             out[k] = (i, Decision(None, v, 0.0))
         elif d.marked is None and _dark_strokes(p, level, stroke_sure) and not light:
@@ -861,6 +888,16 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
             sure_ = _dark_strokes(p, level, stroke_sure) and not light
             out[k] = (i, Decision(True, v, 0.5) if sure_ else Decision(None, v, 0.0))
     return out
+
+
+def _ridge_kept(k: int, clear: list[int], ridges: list[float] | None) -> bool:
+    """Whether box ``k``'s strokes' ridge reaches :data:`RIDGE_KEPT` of the median of the row's other clear marks'
+    (``clear``: indices into ``ridges``; at least two that measure one), so that a top under :data:`STROKE_KEPT` is
+    a single stroke beside crosses, not a mark rubbed out."""
+    if not ridges or ridges[k] != ridges[k]:
+        return False
+    level = _peak_level([ridges[j] for j in clear if j != k and ridges[j] == ridges[j]], least=2)
+    return level is not None and level > 0.0 and ridges[k] >= RIDGE_KEPT * level
 
 
 def _luma_light(decisions: list[tuple[int, Decision]], peaks: list[tuple[float, float]], mark: float,
