@@ -388,6 +388,36 @@ def test_a_value_written_across_the_heart_beside_a_circled_spade_is_never_read_a
     assert uncertain == {name: "suit H: inked on one side only (the value written across it?): circled or not?"}
 
 
+@pytest.mark.parametrize("far, facing, flagged", [(0.02, 0.50, True), (0.10, 0.50, True), (0.14, 0.50, False),
+                                                   (0.02, 0.40, False)])
+def test_a_circle_drawn_between_two_suits_is_flagged(far, facing, flagged):
+    """A 9♥ whose circle sits half way down towards the diamond (a fifth tester's photos: 12 of 28 such circles
+    read as one suit or the other, no flag).  The heart's ring is crossed below (0.40) and at its sides (0.30), its
+    top (away from the diamond) nearly blank: ring score, the fifth highest sector, 0.30.  The diamond's ring is
+    crossed hard on top, facing the heart (0.50), else 0.05; with those sectors left out it scores 0.05 and the
+    heart alone is circled.  The heart's strongest sector away from the diamond, 0.02 or 0.10, is under 0.4 of its
+    score (BETWEEN_FAR: 0.12), and the diamond's facing sector, 0.50, reaches 1.5 times it (BETWEEN_NEIGHBOUR:
+    0.45): either suit may be meant, and the space is flagged, naming both.  A circle passing over the heart's top
+    at 0.14, or one whose low side crosses the diamond's ring at only 0.40 (a circle drawn a little low with its
+    gap on top), is read: 9♥."""
+    from generator.reader.marks import ring_score
+
+    cards = cards_of(12)
+    space = SPACES[3]
+    cards[space] = Card(9, "H")
+    name = cell_name(space)
+    heart = (0.30, far, far, far, far, 0.30, 0.30, 0.40, 0.40, 0.40, 0.40, 0.30)
+    diamond = (0.05, facing, facing, facing, facing) + (0.05,) * 7
+    secs = {("suit", name, "H"): heart, ("suit", name, "D"): diamond}
+    ink = {k: ring_score(v) for k, v in secs.items()}
+    cells, _, _, uncertain = read(measured(cards, 3, 1, ink=ink, sectors=secs))
+    if flagged:
+        assert uncertain == {name: "the circle sits between suits H and D: which is circled?"}
+        assert cells[space].card is None
+    else:
+        assert uncertain == {} and cells[space].card == Card(9, "H")
+
+
 def test_a_large_0_round_the_heart_and_diamond_beside_a_circled_spade_is_flagged():
     """The same 10♠, the 0 drawn round the heart and the diamond (ink all round both rings: 0.40 and 0.35).  The
     48 sectors: 12 at 0 (the club), 12 at 0.30, 12 at 0.35, 12 at 0.40; their median 0.325 left the spade
