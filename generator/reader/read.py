@@ -705,14 +705,6 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                                                        or (_dark_strokes(box.top, top_rank, STROKE_SURE["box"])
                                                            and box.top_span >= TICK_SPAN_MM)):
                 rd[k] = Decision(True, d.ink, 0.5)  # (a second tick in the space is then reported as two ranks)
-        # the top of the space's own clear tick (never one found too light): a box beside it left unsure whose
-        # strokes reach under a third of that holds no stroke (the paper's noise, the tick's blur, a choice rubbed out)
-        ticked = [inks[("rank", names[c], k)].top for k, d in rd.items() if d.marked and d.ink >= rs]
-        space_top = max((v for v in ticked if v == v), default=None)
-        for k, d in rd.items():
-            top_k = inks[("rank", names[c], k)].top
-            if d.marked is None and k not in light and space_top is not None and top_k < STROKE_NONE * space_top:
-                rd[k] = Decision(False, d.ink, 0.5)
         for k, d in sd.items():
             if d.marked and _too_light(d.ink, _measured(sm, "ring"), inks[("suit", names[c], k)].peak, peak_suit, ring_light,
                                       STROKE_LIGHT["ring"]):
@@ -742,9 +734,12 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     # (a lone spent tick has no row to be compared with: the sheet's rank ticks, drawn by the same hand, tell a
     # rubbed-out one; an independent tester's sheet had its only spent tick rubbed out, 48 % left, and counted)
     tops = {int(t.target.owner): (t.stroke, t.ridge) for (k, _, _), t in inks.items() if k == "chip_spent"}
+    # (a spent mark greyer than the row's clear ones is of another instrument: its ridge is not held against theirs)
+    ratio_s = hand_ratio([(p, luma[("chip_spent", i)]) for i, v, p in chips_s if v >= 0.8 * pm and v >= ps])
+    ridges = [float("nan") if greyer(p, luma[("chip_spent", i)], ratio_s) else tops[i][1] for i, _, p in chips_s]
     spent = _count(_luma_light(_light_decisions(chips_s, pb, ps, pm, spent_light, STROKE_LIGHT["spent"], STROKE_SURE["spent"],
                                                 fallback=peak_rank, tops=[tops[i][0] for i, _, _ in chips_s],
-                                                ridges=[tops[i][1] for i, _, _ in chips_s]),
+                                                ridges=ridges),
                                [(p, luma[("chip_spent", i)]) for i, _, p in chips_s], pm, STROKE_LIGHT["spent"]), "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
     if hidden_s:
@@ -779,18 +774,18 @@ as hard: 8 of 2,873 real spent marks in 400 realistic and full photos (seeds fro
 unclear".  Along the strokes both are one stroke's darkness: 7 of those 8 reach 0.71–0.89 in ridge.  What an eraser
 leaves (at most 60 % of the graphite, a hand's pressure ±10 %) reaches 0.6 / 0.9 = 0.67 at most, and of 80 rubbed-out
 spent ticks (erased family, tuning seeds from 5000) none passed 0.62 in top or 0.66 in ridge; a mark is
-counted only when it passes one of the two."""
+counted only when it passes one of the two.  Only a mark of the row's own instrument is kept so: a mark greyer than
+the row's clear marks (:func:`greyer`) is judged by its top alone.  An independent tester's light blue pen row
+(pressed lightly) beside a tick of a much darker pencil rubbed out to 60 % (pressed hard) had that tick's ridge at
+0.77–0.84 of the row's: counted, in 4 of 14 photos, until this was asked."""
 
 STROKE_NONE = 0.33
 """A spent box with some ink but not enough to say (between the blank and the sure level) is blank when its strokes'
 top is under this share of the row's clear ticks': no stroke is there, only the paper's noise or a mark rubbed out
 to a third (blank, as a player who rubbed it out meant).  A real tick keeps 0.59 of the row's top or more (of 2,300
 measured); the five blank boxes of those photos that measured some ink had tops of 0.14 to 0.40.
-The same holds for a rank box left unsure beside its space's clear tick (it holds a quarter to half of that tick's
-ink, :func:`_within`): under a third of that tick's top (:attr:`~.marks.TargetInk.top`) it is blank.  A second tick
-by the same hand reaches the first's top (0.6 of it at the least, as a spent tick does); a pencilled sheet in a
-soft 1920 × 1080 photo (full 110019) had box A beside its ticked 3 at 0.27 of its top, and was flagged "rank A:
-faint"."""
+Not for a rank box beside its space's clear tick: a second tick in another instrument (a pencil tick beside a
+black pen's) can top under a third of it, and is unsure, never blank (an independent tester's double ticks)."""
 
 LIGHT_SOFT = {"spent": 0.5}
 """(Only for a spent row with fewer than two clear ticks that measure a top, judged by :data:`LIGHT`.)
