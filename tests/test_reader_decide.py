@@ -386,7 +386,7 @@ def test_a_value_written_across_the_heart_beside_a_circled_spade_is_never_read_a
     diamond = (0.35, 0.35, 0.35, 0.35, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.35, 0.35)
     cards, ink, secs, name = _ten_of_spades_under_a_large_10(heart, diamond)
     cells, _, _, uncertain = read(measured(cards, 3, 1, ink=ink, sectors=secs))
-    assert uncertain == {name: "suit H: inked on one side only (the value written across it?): circled or not?"}
+    assert uncertain == {name: "suit H: not inked all round (the value written across it?): circled or not?"}
 
 
 @pytest.mark.parametrize("far, facing, flagged", [(0.02, 0.50, True), (0.10, 0.50, True), (0.14, 0.50, False),
@@ -417,6 +417,25 @@ def test_a_circle_drawn_between_two_suits_is_flagged(far, facing, flagged):
         assert cells[space].card is None
     else:
         assert uncertain == {} and cells[space].card == Card(9, "H")
+
+
+@pytest.mark.parametrize("sides, flagged", [((0.076, 0.064, 0.059, 0.026), True), ((0.20, 0.18, 0.21, 0.19), False),
+                                            ((0.20, 0.18, 0.03, 0.02), True)])
+def test_a_ring_inked_above_and_below_only_is_not_a_circle(sides, flagged):
+    """Held-out large values 130039, read 10♥ for 10♠ without a flag: a light pencil circle round the spade, the 0
+    of a large 10 running down over the heart and the diamond.  The heart's sector means as measured, less the
+    space's blank level 0.018 (0 and 11 left of the symbol, 1–4 above, 5 and 6 right, 7–10 below): inked above
+    (0.21–0.33) and below (0.11–0.23), its sides 0.076 and 0.064 left, 0.059 and 0.026 right; ring score 0.226.
+    Its weaker side, 0.059, is over a quarter of the score (ONE_SIDED: 0.0565), so it passed as a circle; but
+    its stronger side, 0.076, is under half of it (SIDES_BARE: 0.113; real circles hold 0.73 or more): not a
+    circle round the heart.  With both sides inked (0.18–0.21) it is one; with one side bare (0.03) it is not."""
+    from generator.reader.read import _one_sided
+
+    l0, l11, r5, r6 = sides
+    base = 0.018
+    heart = tuple(v + base for v in (l0, 0.226, 0.33, 0.332, 0.21, r5, r6, 0.106, 0.233, 0.229, 0.078, l11))
+    t = TargetInk(next(m for m in SCENE.marks if m.kind == "suit"), 0.244, sectors=heart)
+    assert _one_sided(t, 0.226, base) is flagged
 
 
 def test_a_large_0_round_the_heart_and_diamond_beside_a_circled_spade_is_flagged():
@@ -507,7 +526,7 @@ def test_a_0_over_the_spade_and_heart_beside_a_light_club_circle_is_never_read_a
     secs = {("suit", name, "S"): spade, ("suit", name, "H"): heart, ("suit", name, "C"): (0.06,) * 12}
     ink = {k: sorted(v, reverse=True)[4] for k, v in secs.items()}  # the ring score: the 5th highest sector
     cells, _, _, uncertain = read(measured(cards, 3, 1, ink=ink, sectors=secs))
-    assert uncertain == {name: "suit H: inked on one side only (the value written across it?): circled or not?"}
+    assert uncertain == {name: "suit H: not inked all round (the value written across it?): circled or not?"}
     assert cells[space].card is None
 
 
