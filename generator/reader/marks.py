@@ -977,7 +977,7 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
     x, y = (t.x - ox) * ppm, (t.y - oy) * ppm
     w, h = t.w * ppm, t.h * ppm
     if t.kind == "chip_spent":
-        return _spent_ink(t, E, bad, origin, ppm, blur, near)[:2]
+        return _spent_ink(t, E, bad, origin, ppm, blur, near, strokes=False)[:2]
     if t.kind in ("rank", "value", "tick"):  # a tick box is measured as a rank box
         xa, ya, xb, yb = _inner_box(t, origin, ppm, blur)
         region = E[ya:yb, xa:xb]
@@ -1126,9 +1126,10 @@ def _crossing(t: MarkTarget, smooth: np.ndarray, bad: np.ndarray, origin: tuple[
 
 
 def _spent_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float,
-               blur: float, near: np.ndarray | None) -> tuple[float, float, float, float]:
+               blur: float, near: np.ndarray | None, *, strokes: bool = True) -> tuple[float, float, float, float]:
     """A spent box's ink, its darkest strokes' darkness (:attr:`TargetInk.peak`), its strokes' top
-    (:attr:`TargetInk.stroke`) and ridge (:attr:`TargetInk.ridge`), in a patch ``E`` as :func:`_target_ink` takes it."""
+    (:attr:`TargetInk.stroke`) and ridge (:attr:`TargetInk.ridge`), in a patch ``E`` as :func:`_target_ink` takes it;
+    without ``strokes`` the last two are NaN, not measured (they are taken in luminance only)."""
     ox, oy = origin
     x, y = (t.x - ox) * ppm, (t.y - oy) * ppm
     w, h = t.w * ppm, t.h * ppm
@@ -1162,9 +1163,9 @@ def _spent_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[floa
     inside = E[max(0, ya):yb, max(0, xa):xb][~bad[max(0, ya):yb, max(0, xa):xb]]
     # its strokes' darkness over the whole window, on the pale print too (subtracted): a tick drawn along the
     # box's outline has its darkest strokes there, and only they tell it from a rubbed-out one
-    strokes = E[max(0, wy0):wy1, max(0, wx0):wx1][~bad[max(0, wy0):wy1, max(0, wx0):wx1]]
-    top, ridge = _stroke_top(E, bad, (wx0, wy0, wx1, wy1), ppm)
-    return max(inner, spread * wide), max(_peak(inside), _peak(strokes, 0.97)) - local, top - local, ridge - local
+    window = E[max(0, wy0):wy1, max(0, wx0):wx1][~bad[max(0, wy0):wy1, max(0, wx0):wx1]]
+    top, ridge = _stroke_top(E, bad, (wx0, wy0, wx1, wy1), ppm) if strokes else (float("nan"), float("nan"))
+    return max(inner, spread * wide), max(_peak(inside), _peak(window, 0.97)) - local, top - local, ridge - local
 
 
 STROKE_SMOOTH_MM = 0.15

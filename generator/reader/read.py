@@ -733,12 +733,12 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     spent_light = min(LIGHT_SOFT_CAP, LIGHT["spent"] + LIGHT_SOFT["spent"] * max(0.0, m.blur_mm - SOFT_MM))
     # (a lone spent tick has no row to be compared with: the sheet's rank ticks, drawn by the same hand, tell a
     # rubbed-out one; an independent tester's sheet had its only spent tick rubbed out, 48 % left, and counted)
-    tops = {int(t.target.owner): (t.stroke, t.ridge) for (k, _, _), t in inks.items() if k == "chip_spent"}
+    spent_ink = {int(t.target.owner): t for (k, _, _), t in inks.items() if k == "chip_spent"}
     # (a spent mark greyer than the row's clear ones is of another instrument: its ridge is not held against theirs)
     ratio_s = hand_ratio([(p, luma[("chip_spent", i)]) for i, v, p in chips_s if v >= 0.8 * pm and v >= ps])
-    ridges = [float("nan") if greyer(p, luma[("chip_spent", i)], ratio_s) else tops[i][1] for i, _, p in chips_s]
+    ridges = [float("nan") if greyer(p, luma[("chip_spent", i)], ratio_s) else spent_ink[i].ridge for i, _, p in chips_s]
     spent = _count(_luma_light(_light_decisions(chips_s, pb, ps, pm, spent_light, STROKE_LIGHT["spent"], STROKE_SURE["spent"],
-                                                fallback=peak_rank, tops=[tops[i][0] for i, _, _ in chips_s],
+                                                fallback=peak_rank, tops=[spent_ink[i].stroke for i, _, _ in chips_s],
                                                 ridges=ridges),
                                [(p, luma[("chip_spent", i)]) for i, _, p in chips_s], pm, STROKE_LIGHT["spent"]), "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
@@ -1007,8 +1007,8 @@ def _one_sided(t, score: float, base: float) -> bool:
     right = [sec[k] for k in RIGHT_SECTORS if sec[k] == sec[k]]
     if not left or not right:
         return False
-    near, far = sorted((max(left) - base, max(right) - base))
-    return near < ONE_SIDED * score or far < SIDES_BARE * score
+    weaker, stronger = sorted((max(left) - base, max(right) - base))
+    return weaker < ONE_SIDED * score or stronger < SIDES_BARE * score
 
 
 def _between(inks, name: str, sd: dict[str, Decision], suits: dict[str, float], base: float, order: list[str]) -> dict[str, str]:
@@ -1168,15 +1168,15 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
     ``crossed`` those left unsure because the space's blank level is in doubt (:data:`QUARTILE_DOUBT`), ``between``
     those whose circle sits between them and the suit they map to (:func:`_between`)."""
     between = {k: j for k, j in (between or {}).items() if sd[k].marked is None and k not in light}
-    one_sided = set(one_sided) | set(between)  # (named by their own reason below)
+    named = set(light) | set(one_sided) | set(between)  # (suits unsure for a reason of their own, named below)
     ranks = [k for k, d in rd.items() if d.marked]
     suits = [k for k, d in sd.items() if d.marked]
     r_light = [k for k, d in rd.items() if d.marked is None and k in light]
     s_light = [k for k, d in sd.items() if d.marked is None and k in light]
     s_one = [k for k, d in sd.items() if d.marked is None and k in one_sided and k not in light and k not in between]
-    s_crossed = [k for k, d in sd.items() if d.marked is None and k in crossed and k not in light and k not in one_sided]
+    s_crossed = [k for k, d in sd.items() if d.marked is None and k in crossed and k not in named]
     r_uns = [k for k, d in rd.items() if d.marked is None and k not in light]
-    s_uns = [k for k, d in sd.items() if d.marked is None and k not in light and k not in one_sided and k not in crossed]
+    s_uns = [k for k, d in sd.items() if d.marked is None and k not in named and k not in crossed]
     conf = float(min([d.confidence for d in rd.values()] + [d.confidence for d in sd.values()]))
     state_r = {k: True for k in ranks} | {k: None for k in r_uns + r_light}
     state_s = {k: True for k in suits} | {k: None for k in s_uns + s_light + s_one + s_crossed + list(between)}
