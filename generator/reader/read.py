@@ -622,7 +622,12 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     value_of = {c: inks[("value", names[c], "")].ink for c in cells if ("value", names[c], "") in inks}
     # each space's blank level is its boxes' median (one of thirteen at most is ticked)
     rb, rs, rm = _levels("box", [max(v.values()) - float(median(list(v.values()))) for v in rank_of.values()])
-    sb, ss, sm = _levels("ring", [max(v.values()) for v in suit_of.values()])
+    # the hand's circles are measured where a card was written (its value, or a rank clearly ticked): on a nearly
+    # empty sheet the print's residue round a blank suit in a soft photo (0.06-0.07) outnumbered the one real circle
+    # (0.27), was taken for the typical circle, and made the sure level so low that it counted as a circle
+    held = [c for c in cells if value_of.get(c, 0.0) >= VALUE_WRITTEN
+            or max(rank_of[c].values()) - float(median(list(rank_of[c].values()))) >= rs]
+    sb, ss, sm = _levels("ring", [max(suit_of[c].values()) for c in held])
     usual_base = float(median([median(list(v.values())) for v in rank_of.values()]))  # blank boxes, in any space
     sectors_of = {c: _ring_sectors(inks, names[c], suit_of[c]) for c in cells}
     usual_quartile = float(median([_lower_quartile(v) for v in sectors_of.values()]))  # blank rings, in any space
@@ -642,7 +647,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         # (:data:`QUARTILE_SWITCH`) the quartile is the blank level; a little over it (:data:`QUARTILE_DOUBT`) either
         # may be, and a suit decided differently by the two, clearly inked over the quartile, is unsure
         quartile = _lower_quartile(sectors)
-        why = _hidden([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]], "space")
+        why = _hidden(_seen_enough([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]]), "space")
         if why:
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, why, {}, {})
             continue
@@ -720,7 +725,8 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     # (a lone chip circle, or one beside a single clear one, is judged against the hand's rank ticks, as a lone spent
     # tick is below: an independent tester's sheets with 0 or 1 real chip counted a rubbed-out one, 32–54 % left)
     earned = _count(_luma_light(_light_decisions(chips_e, eb, es, em, LIGHT["bubble"], STROKE_LIGHT["bubble"],
-                                                 fallback=peak_rank),
+                                                 fallback=peak_rank, fallback_luma=peak_rank_l,
+                                                 lumas=[luma[("chip_earned", i)] for i, _, _ in chips_e]),
                                 [(p, luma[("chip_earned", i)]) for i, _, p in chips_e], em, STROKE_LIGHT["bubble"]), "chip circles")
     hidden_e = _hidden([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles") \
         or _broken_row(chips_e, eb, "chip circles")
@@ -739,7 +745,8 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     ridges = [float("nan") if greyer(p, luma[("chip_spent", i)], ratio_s) else spent_ink[i].ridge for i, _, p in chips_s]
     spent = _count(_luma_light(_light_decisions(chips_s, pb, ps, pm, spent_light, STROKE_LIGHT["spent"], STROKE_SURE["spent"],
                                                 fallback=peak_rank, tops=[spent_ink[i].stroke for i, _, _ in chips_s],
-                                                ridges=ridges),
+                                                ridges=ridges, fallback_luma=peak_rank_l,
+                                                lumas=[luma[("chip_spent", i)] for i, _, _ in chips_s]),
                                [(p, luma[("chip_spent", i)]) for i, _, p in chips_s], pm, STROKE_LIGHT["spent"]), "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
     if hidden_s:
@@ -847,12 +854,18 @@ def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: f
 def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: float, mark: float,
                      share: float, stroke_share: float | None = None, stroke_sure: float | None = None,
                      fallback: float | None = None, tops: list[float] | None = None,
-                     ridges: list[float] | None = None) -> list[tuple[int, Decision]]:
+                     ridges: list[float] | None = None, fallback_luma: float | None = None,
+                     lumas: list[float] | None = None) -> list[tuple[int, Decision]]:
     """Decisions for a row of chip circles or spent boxes ``(number, ink, peak)``: too-light marks unsure, and
     (with ``stroke_sure``) unsure ones with strokes as dark as the sheet's marked (:data:`STROKE_SURE`).
 
     ``fallback``: the hand's stroke darkness from the sheet's other marks (its rank ticks), for telling a light
     mark when the row has fewer than two clear marks of its own; used only to make a mark unsure, never to count one.
+    ``fallback_luma``: the same in luminance, and ``lumas`` each target's strokes in luminance
+    (:attr:`~.marks.TargetInk.peak_luma`, in the order of ``items``): a mark judged against the rank ticks is too
+    light only when it is in luminance too.  A blue pen's filled circle shows its strokes lighter than the same pen's
+    ticks in the brightest channel (0.26 against 0.39: a lone chip of a nearly empty sheet was a "?"), and as dark
+    in luminance (0.58 against 0.52-0.61); a rubbed-out mark is light in both.
     ``tops``: for spent boxes, each box's strokes' top (:attr:`~.marks.TargetInk.stroke`), in the order of
     ``items``.  With two clear marks in the row besides it that measure one, a marked box is too light exactly when its
     top is below :data:`STROKE_KEPT` of theirs (the median of the others, never counting the box itself) and its
@@ -875,6 +888,8 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
         # (no top to judge by: too few clear marks; then the ink and strokes, when the sheet gives a peak level)
         light = top < STROKE_KEPT and not _ridge_kept(k, clear, ridges) if top is not None \
             else _too_light(v, mark, p, light_level, share, stroke_share)
+        if light and top is None and level is None and fallback_luma is not None and lumas and lumas[k] == lumas[k]:
+            light = _too_light(v, mark, lumas[k], fallback_luma, share, stroke_share)
         if d.marked and light:
             out[k] = (i, Decision(None, v, 0.0))
         elif d.marked is None and _dark_strokes(p, level, stroke_sure) and not light:
@@ -1123,6 +1138,22 @@ def _hidden(targets: list, what: str) -> str:
     return ""
 
 
+def _seen_enough(targets: list) -> list:
+    """A space's targets less a lone rank box whose print alone does not show (:attr:`~.marks.TargetInk.hidden`
+    ``"hidden"``, every other box and ring of the space visible): it is judged with the others.
+
+    In a small photo the last box's outline, a pixel or two off where the grid puts it, showed under half its
+    kind's contrast in six spaces of one tilted 1080p photo of a nearly empty sheet, each space's twelve other
+    boxes at 0.95-1.02: six "?"s.  Judging the box cannot make a card wrong: a card needs one rank ticked, so a
+    tick lost there leaves its suit and value without a rank ("?"), and a box taken for ticked beside another
+    tick, or alone, is a "?" too.  Glare, a shadow's edge and the photo's edge still hide it (their own reasons)."""
+    hidden = [t for t in targets if t.hidden]
+    if len(hidden) == 1 and hidden[0].hidden == "hidden" and hidden[0].target.kind == "rank" \
+            and sum(t.target.kind == "rank" for t in targets) >= 13:
+        return [t for t in targets if t is not hidden[0]]
+    return targets
+
+
 def _span(nums: list[int]) -> str:
     """``1–3, 5`` for ``[1, 2, 3, 5]``."""
     out, i = [], 0
@@ -1184,11 +1215,13 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
     def uncertain(reason: str) -> CellReading:
         return CellReading(name, coord, "uncertain", None, 0.0, reason, state_r, state_s)
 
-    if not (ranks or r_uns or r_light or suits or s_light or s_one or s_crossed or between) and s_uns \
+    if not (ranks or r_light or suits or s_light or s_one or s_crossed or between) and bool(s_uns) != bool(r_uns) \
             and value_ink < VALUE_WRITTEN:
-        # no rank ticked or even faintly, nothing written: a suit's ring a little darker than blank (below the
-        # sure level, a fraction of a circle's ink) is the print's or the paper's noise on an empty space, as in
-        # a small photo of a nearly empty sheet; a card always has its rank ticked and its value written
+        # nothing ticked or circled clearly, nothing written, and only rings or only boxes a little darker than blank
+        # (below the sure level, a fraction of a mark's ink): the print's or the paper's noise on an empty space, as
+        # in a small photo of a nearly empty sheet; a card always has its value written, its rank ticked and its suit
+        # circled (a faint box alone: a dark, soft pencil photo's trace at 0.36 of the sheet's ticks was a "?").
+        # A faint box and a faint ring together, nothing written, may be a light card: still for a person
         return CellReading(name, coord, "empty", None, conf, "", {}, {})
     problems = []
     if len(ranks) > 1:
