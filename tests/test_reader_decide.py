@@ -562,6 +562,84 @@ def test_a_lone_chip_circle_rubbed_out_is_judged_against_the_hands_rank_ticks(re
     assert earned.value == real + 1 and uncertain == {}
 
 
+@pytest.mark.parametrize("rubbed", [False, True])
+def test_a_lone_chip_circle_of_a_blue_pen_is_judged_in_luminance_too(rubbed):
+    """Twelve cards ticked at 0.30 (strokes 0.30, in luminance 0.55) and one chip filled in the same blue pen: ink
+    0.24, strokes 0.20 in the brightest channel (a filled circle shows its strokes lighter than a tick there), 0.55
+    in luminance.  Against the rank ticks alone 0.20 is under 0.7 × 0.30 = 0.21 (STROKE_LIGHT for a bubble); in
+    luminance 0.55 is the ticks' own: counted (held-out nearly empty sheet 130059: a "?").  Rubbed out, its strokes
+    in luminance 0.25 are under 0.7 × 0.55 = 0.385 too: unsure."""
+    cards = cards_of(12)
+    chip = ("chip_earned", "1", "")
+    luma = {("rank", cell_name(c), card.rank_label): 0.55 for c, card in cards.items()}
+    luma[chip] = 0.25 if rubbed else 0.55
+    _, earned, _, uncertain = read(measured(cards, 1, 0, ink={chip: 0.24}, peak={chip: 0.20}, luma=luma))
+    if rubbed:
+        assert earned.value is None and earned.unsure == [1]
+    else:
+        assert earned.value == 1 and uncertain == {}
+
+
+def test_a_nearly_empty_sheet_measures_its_circles_where_cards_are_not_where_the_print_leaves_residue():
+    """One card (its circle 0.27) and five empty spaces whose spade ring holds the print's residue of a soft photo
+    (0.065, over 2.5 × the ring floor 0.025 = 0.0625).  Measured over every space, the typical circle would be the
+    residue's (the median of six: 0.065), the sure level 1.5 × 0.025 = 0.0375 and each residue a circle without a
+    rank ("?", tuning photo 5078).  Measured where a card is (a rank clearly ticked), the one circle is too few:
+    the typical circle is the larger of the assumed 0.16 and its 0.27, the sure level 0.25 × 0.27 = 0.0675, and
+    0.065 is only faint; with no rank ticked, even faintly, and nothing written, each of those spaces is empty."""
+    cards = cards_of(1)
+    cards = {c: Card(card.rank, "H") for c, card in cards.items()}
+    ink = {("suit", cell_name(c), "H"): 0.27 for c in cards}
+    ink |= {("suit", cell_name(c), "S"): 0.065 for c in SPACES[3:8]}
+    cells, _, _, uncertain = read(measured(cards, 0, 0, ink=ink))
+    assert uncertain == {}
+    assert {c: r.card for c, r in cells.items() if r.status == "card"} == cards
+    assert all(cells[c].status == "empty" for c in SPACES[3:8])
+
+
+def test_a_faint_box_alone_in_an_empty_space_is_noise_but_not_beside_a_faint_ring_or_writing():
+    """Three cards ticked at 0.12 (a pencil; the rank levels: blank 0.03, sure 0.4 × 0.12 = 0.048) and, in an empty
+    space, box 7 at 0.045: faint.  Nothing else in the space is even faint and nothing is written: no card (held-out
+    nearly empty sheet 130024, a dark soft pencil photo: a "?").  Beside a faint ring (0.06, between the ring levels
+    of the cards' circles at 0.30: 0.15 × 0.30 = 0.045 and 0.25 × 0.30 = 0.075) or a written value the same box is
+    still for a person."""
+    cards = cards_of(3)
+    ink = {("rank", cell_name(c), card.rank_label): 0.12 for c, card in cards.items()}
+    blank = cell_name(SPACES[6])
+    ink[("rank", blank, "7")] = 0.045
+    cells, _, _, uncertain = read(measured(cards, 0, 0, ink=ink))
+    assert uncertain == {} and cells[SPACES[6]].status == "empty"
+    _, _, _, uncertain = read(measured(cards, 0, 0, ink={**ink, ("suit", blank, "C"): 0.06}))
+    assert list(uncertain) == [blank] and "faint" in uncertain[blank]
+    _, _, _, uncertain = read(measured(cards, 0, 0, ink={**ink, ("value", blank, ""): 0.05}))
+    assert list(uncertain) == [blank]
+
+
+@pytest.mark.parametrize("ticked", [False, True])
+def test_a_lone_rank_box_whose_outline_does_not_show_is_judged_with_its_space(ticked):
+    """In a small photo the last rank box's pale outline, a pixel off, shows under half its kind's contrast while the
+    space's twelve other boxes show theirs (tuning photo 5109: six spaces "the printed boxes are not visible").  It is
+    judged with them: an empty space reads empty; with its tick in that box the card is read.  Two such boxes, or
+    one under glare, still hide the space."""
+    cards = cards_of(3)
+    space = SPACES[0] if ticked else SPACES[5]
+    name = cell_name(space)
+    box = ("rank", name, cards[space].rank_label if ticked else "K")
+    m = measured(cards, 0, 0)
+    m.inks[box].hidden = "hidden"
+    cells, _, _, uncertain = read(m)
+    assert uncertain == {}
+    assert cells[space].status == ("card" if ticked else "empty")
+    other = ("rank", name, "A" if box[2] != "A" else "2")
+    m.inks[other].hidden = "hidden"
+    _, _, _, uncertain = read(m)
+    assert uncertain == {name: "the printed boxes are not visible (covered, or washed out)"}
+    m.inks[other].hidden = ""
+    m.inks[box].hidden = "glare"
+    _, _, _, uncertain = read(m)
+    assert uncertain == {name: "glare: the printed boxes are not visible"}
+
+
 def test_a_suit_column_inked_through_leaves_the_space_uncertain():
     """10♠ circled (0.50 all round); a large 10 in pen over the rest of the column: its 0 right round the heart
     (0.80), its 1 over the diamond (0.60 on eight sectors) and a stroke over the club's top (0.40 on four).  The 48
