@@ -901,6 +901,37 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
             # top says it was rubbed out)
             sure_ = _dark_strokes(p, level, stroke_sure) and not light
             out[k] = (i, Decision(True, v, 0.5) if sure_ else Decision(None, v, 0.0))
+    return _past_gap(out, items, clear, level, tops)
+
+
+GAP_KEPT = 0.85
+"""A chip circle or spent box marked further along its row than a blank one counts only when its strokes reach this
+share of the row's clear marks' (their top for spent boxes, :data:`STROKE_KEPT`; their darkest strokes for chip
+circles); else it is unsure.  A row is filled from its start, chip by chip, so a mark past a gap is most often
+what an eraser left of a mark made too far along: held-out erased sheet 140011 had spent boxes 1-6 ticked, 7
+blank, and 8 rubbed out to a top of 0.71 of the row's, as dark as its lightest real tick (0.73), and counted 7
+spent for 6.  A hand's marks vary by about a tenth round their median."""
+
+
+def _past_gap(out: list[tuple[int, Decision]], items: list[tuple[int, float, float]], clear: list[int],
+              level: float | None, tops: list[float] | None) -> list[tuple[int, Decision]]:
+    """The decisions ``out`` of a row (:func:`_light_decisions`, targets in row order), with every mark past a blank
+    target made unsure unless it is as dark as the row's clear marks (:data:`GAP_KEPT`); unchanged when the row has
+    fewer than two clear marks to compare with."""
+    gap = False
+    for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)):
+        if d.marked is False:
+            gap = True
+            continue
+        if not (d.marked and gap):
+            continue
+        if tops:
+            others = _peak_level([tops[j] for j in clear if j != k and tops[j] == tops[j]], least=2)
+            strength = tops[k] / others if others and tops[k] == tops[k] else None
+        else:
+            strength = p / level if level else None
+        if strength is not None and strength < GAP_KEPT:
+            out[k] = (i, Decision(None, v, 0.0))
     return out
 
 
