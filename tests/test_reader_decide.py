@@ -640,6 +640,39 @@ def test_a_lone_rank_box_whose_outline_does_not_show_is_judged_with_its_space(ti
     assert uncertain == {name: "glare: the printed boxes are not visible"}
 
 
+@pytest.mark.parametrize("top, counted", [(0.71, False), (0.84, False), (0.86, True), (1.0, True)])
+def test_a_spent_tick_past_a_blank_box_counts_only_as_dark_as_the_row(top, counted):
+    """Ten chips, spent boxes 1-6 ticked (ink and top 0.40), box 7 blank and box 8 with a mark whose top is ``top``
+    × the row's (its ink alike).  Past a blank box a mark counts only from 0.85 of the row's top (GAP_KEPT): at 0.71
+    (what an eraser left, held-out erased sheet 140011, counted 7 for 6) and 0.84 it is unsure; from 0.86 spent is 7.
+    Without the gap (box 7 ticked too) the same mark at 0.71 is a tick (over STROKE_KEPT, 0.67): 8 spent."""
+    cards = cards_of(12)
+    box = ("chip_spent", "8", "")
+    ink = {box: top * SPENT}
+    stroke = {box: top * SPENT}
+    _, _, spent, uncertain = read(measured(cards, 10, 6, ink=ink, stroke=stroke))
+    if counted:
+        assert spent.value == 7 and "chips.spent" not in uncertain
+    else:
+        assert spent.value is None and spent.unsure == [8]
+    _, _, spent, _ = read(measured(cards, 10, 7, ink=ink, stroke=stroke))
+    assert spent.value == 8
+
+
+@pytest.mark.parametrize("peak, counted", [(0.7, False), (0.9, True)])
+def test_a_chip_circle_past_a_blank_one_counts_only_as_dark_as_the_row(peak, counted):
+    """Chip circles 1-5 filled (ink and strokes 0.40), 6 blank, 7 filled with strokes ``peak`` × the row's (ink 0.40).
+    Past a blank circle a mark counts from 0.85 of the row's strokes (their median with it: 0.40): at 0.7 (0.28) it
+    is unsure, at 0.9 (0.36) earned is 6."""
+    cards = cards_of(12)
+    chip = ("chip_earned", "7", "")
+    _, earned, _, uncertain = read(measured(cards, 5, 0, ink={chip: BUBBLE}, peak={chip: peak * BUBBLE}))
+    if counted:
+        assert earned.value == 6 and uncertain == {}
+    else:
+        assert earned.value is None and earned.unsure == [7]
+
+
 def test_a_suit_column_inked_through_leaves_the_space_uncertain():
     """10♠ circled (0.50 all round); a large 10 in pen over the rest of the column: its 0 right round the heart
     (0.80), its 1 over the diamond (0.60 on eight sectors) and a stroke over the club's top (0.40 on four).  The 48
