@@ -621,12 +621,12 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     suit_of = {c: {k: inks[("suit", names[c], k)].ink for k in _keys(inks, "suit", names[c])} for c in cells}
     value_of = {c: inks[("value", names[c], "")].ink for c in cells if ("value", names[c], "") in inks}
     # each space's blank level is its boxes' median (one of thirteen at most is ticked)
-    rb, rs, rm = _levels("box", [max(v.values()) - float(median(list(v.values()))) for v in rank_of.values()])
+    lift = {c: max(v.values()) - float(median(list(v.values()))) for c, v in rank_of.items()}
+    rb, rs, rm = _levels("box", list(lift.values()))
     # the hand's circles are measured where a card was written (its value, or a rank clearly ticked): on a nearly
     # empty sheet the print's residue round a blank suit in a soft photo (0.06-0.07) outnumbered the one real circle
     # (0.27), was taken for the typical circle, and made the sure level so low that it counted as a circle
-    held = [c for c in cells if value_of.get(c, 0.0) >= VALUE_WRITTEN
-            or max(rank_of[c].values()) - float(median(list(rank_of[c].values()))) >= rs]
+    held = [c for c in cells if value_of.get(c, 0.0) >= VALUE_WRITTEN or lift[c] >= rs]
     sb, ss, sm = _levels("ring", [max(suit_of[c].values()) for c in held])
     usual_base = float(median([median(list(v.values())) for v in rank_of.values()]))  # blank boxes, in any space
     sectors_of = {c: _ring_sectors(inks, names[c], suit_of[c]) for c in cells}
@@ -880,11 +880,13 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
     clear = [k for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)) if d.marked and v >= 0.8 * mark]
     level = _peak_level([items[k][2] for k in clear], least=2)
     light_level = level if level is not None else fallback
+    strengths: list[float | None] = []  # each mark's strokes against the row's clear marks' (for _past_gap)
     for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)):
         # (the row's top without the box judged: a rubbed-out tick smeared wide holds a clear tick's ink, and among
         # two real ticks it was the median it was held against; an independent tester's sheets counted it so)
         top_level = _peak_level([tops[j] for j in clear if j != k and tops[j] == tops[j]], least=2) if tops else None
         top = tops[k] / top_level if top_level is not None and top_level > 0.0 and tops[k] == tops[k] else None
+        strengths.append(top if tops else (p / level if level else None))
         # (no top to judge by: too few clear marks; then the ink and strokes, when the sheet gives a peak level)
         light = top < STROKE_KEPT and not _ridge_kept(k, clear, ridges) if top is not None \
             else _too_light(v, mark, p, light_level, share, stroke_share)
@@ -901,7 +903,7 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
             # top says it was rubbed out)
             sure_ = _dark_strokes(p, level, stroke_sure) and not light
             out[k] = (i, Decision(True, v, 0.5) if sure_ else Decision(None, v, 0.0))
-    return _past_gap(out, items, clear, level, tops)
+    return _past_gap(out, strengths)
 
 
 GAP_KEPT = 0.85
@@ -913,25 +915,17 @@ blank, and 8 rubbed out to a top of 0.71 of the row's, as dark as its lightest r
 spent for 6.  A hand's marks vary by about a tenth round their median."""
 
 
-def _past_gap(out: list[tuple[int, Decision]], items: list[tuple[int, float, float]], clear: list[int],
-              level: float | None, tops: list[float] | None) -> list[tuple[int, Decision]]:
+def _past_gap(out: list[tuple[int, Decision]], strengths: list[float | None]) -> list[tuple[int, Decision]]:
     """The decisions ``out`` of a row (:func:`_light_decisions`, targets in row order), with every mark past a blank
-    target made unsure unless it is as dark as the row's clear marks (:data:`GAP_KEPT`); unchanged when the row has
-    fewer than two clear marks to compare with."""
+    target made unsure unless its ``strengths`` entry (its strokes as a share of the row's clear marks': the top
+    against the others' for a spent box, the darkest strokes against the row's for a chip circle; ``None`` when the
+    row has too few clear marks to compare with, and then left as it is) reaches :data:`GAP_KEPT`."""
     gap = False
-    for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)):
+    for k, ((i, d), strength) in enumerate(zip(out, strengths)):
         if d.marked is False:
             gap = True
-            continue
-        if not (d.marked and gap):
-            continue
-        if tops:
-            others = _peak_level([tops[j] for j in clear if j != k and tops[j] == tops[j]], least=2)
-            strength = tops[k] / others if others and tops[k] == tops[k] else None
-        else:
-            strength = p / level if level else None
-        if strength is not None and strength < GAP_KEPT:
-            out[k] = (i, Decision(None, v, 0.0))
+        elif d.marked and gap and strength is not None and strength < GAP_KEPT:
+            out[k] = (i, Decision(None, d.ink, 0.0))
     return out
 
 
