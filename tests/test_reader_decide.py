@@ -819,6 +819,24 @@ def test_a_spent_box_whose_top_says_rubbed_out_is_not_counted_for_its_dark_strok
     assert spent.value == 5
 
 
+@pytest.mark.parametrize("top, ridge, counted", [(0.86, 0.86, True), (0.83, 0.79, True), (0.78, 0.78, False),
+                                                 (0.71, 0.71, False), (0.94, 0.65, False)])
+def test_a_spent_tick_that_mostly_misses_its_box_counts_by_its_strokes_top(top, ridge, counted):
+    """Chips spent 5, box 5 a tick that mostly misses its box (held-out full sheets 140018 and 140066, flagged "spent
+    boxes 3 unclear", "7 unclear"): 0.3 of a tick's ink (unsure: between 0.25 and 0.40), its darkest 10 % at 0.6 of
+    the ticks' (under STROKE_SURE 0.75), its strokes' top ``top`` × the others' and its ridge ``ridge`` × theirs.
+    A top from 0.80 (TOP_SURE) with the ridge kept (0.70, RIDGE_KEPT) is a tick of the same hand: spent 5.  Under 0.80
+    (0.71: the most a rubbed-out spent tick kept in the held-out erased photos), or with a ridge under 0.70, unsure."""
+    box = ("chip_spent", "5", "")
+    m = measured(cards_of(6), 8, 4, ink={box: 0.3 * SPENT}, peak={box: 0.6 * SPENT}, stroke={box: top * SPENT},
+                 ridge={box: ridge * SPENT})
+    _, _, spent, uncertain = read(m)
+    if counted:
+        assert spent.value == 5 and "chips.spent" not in uncertain
+    else:
+        assert spent.value is None and spent.unsure == [5] and spent.marked == [1, 2, 3, 4]
+
+
 def test_a_spent_tick_is_held_against_the_other_ticks_top_never_its_own():
     """An independent tester's photo (black pen, chips spent 2, a third tick pencilled and rubbed out, 57 % left,
     smeared into a smudge with a full tick's ink): the tops are 0.263, 0.471 and 0.235 (the rubbed-out one).  Held
