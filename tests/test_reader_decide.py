@@ -30,11 +30,13 @@ RANK, RING, BUBBLE, SPENT = 0.30, 0.30, 0.40, 0.40
 def measured(cards: dict, earned: int, spent: int, *, ink: dict | None = None, peak: dict | None = None,
              sectors: dict | None = None, blur: float = 0.2, stroke: dict | None = None,
              halves: dict | None = None, crossing: dict | None = None, top: dict | None = None,
-             span: dict | None = None, ridge: dict | None = None, luma: dict | None = None) -> Measurement:
+             span: dict | None = None, ridge: dict | None = None, luma: dict | None = None,
+             stroke_span: dict | None = None) -> Measurement:
     """A measurement of a sheet holding ``cards`` and chips: marks at the typical ink (stroke darkness alike),
     blank targets at 0; ``ink``/``peak``/``sectors`` override single targets, keyed ``(kind, owner, key)``.
     Spent boxes measure a strokes' top (TargetInk.stroke) only when ``stroke`` is given: their ink unless it says
-    otherwise; and a ridge (TargetInk.ridge) then too: their top unless ``ridge`` says otherwise.  Targets measure
+    otherwise; and a ridge (TargetInk.ridge) then too: their top unless ``ridge`` says otherwise, and a stroke
+    reaching 3.5 mm (TargetInk.stroke_span) unless ``stroke_span`` says otherwise.  Targets measure
     their strokes in luminance (TargetInk.peak_luma) only as ``luma`` gives.  Rank boxes measure their ink in each half (TargetInk.halves) as in the whole box, unless ``halves``
     gives ``(left, right)``, and a stroke across the gaps beside them (TargetInk.crossing) only when ``crossing``
     gives ``(left, right)``.  Rank boxes holding ink measure a strokes' top (TargetInk.top) only when ``top`` is
@@ -61,9 +63,10 @@ def measured(cards: dict, earned: int, spent: int, *, ink: dict | None = None, p
         sec = sectors.get(k, (v,) * 12) if t.kind == "suit" else None
         spent_top = stroke.get(k, v) if stroke is not None and t.kind == "chip_spent" else float("nan")
         spent_ridge = (ridge or {}).get(k, spent_top) if t.kind == "chip_spent" else float("nan")
+        spent_span = (stroke_span or {}).get(k, 3.5) if spent_top == spent_top else float("nan")
         rank_top = top.get(k, v) if top is not None and t.kind == "rank" and (v > 0 or k in top) else float("nan")
         rank_span = (span or {}).get(k, 2.0) if rank_top == rank_top else float("nan")
-        inks[k] = TargetInk(t, v, sectors=sec, peak=peak.get(k, v), peak_luma=(luma or {}).get(k, float("nan")), stroke=spent_top, ridge=spent_ridge, top=rank_top, top_span=rank_span,
+        inks[k] = TargetInk(t, v, sectors=sec, peak=peak.get(k, v), peak_luma=(luma or {}).get(k, float("nan")), stroke=spent_top, ridge=spent_ridge, stroke_span=spent_span, top=rank_top, top_span=rank_span,
                             halves=halves.get(k, (v, v)) if t.kind == "rank" else None, crossing=crossing.get(k))
     return Measurement(inks, blur, {}, 0.01)
 
@@ -819,17 +822,22 @@ def test_a_spent_box_whose_top_says_rubbed_out_is_not_counted_for_its_dark_strok
     assert spent.value == 5
 
 
-@pytest.mark.parametrize("top, ridge, counted", [(0.86, 0.86, True), (0.83, 0.79, True), (0.78, 0.78, False),
-                                                 (0.71, 0.71, False), (0.94, 0.65, False)])
-def test_a_spent_tick_that_mostly_misses_its_box_counts_by_its_strokes_top(top, ridge, counted):
+@pytest.mark.parametrize("top, ridge, span, counted", [(0.86, 0.86, 4.0, True), (0.83, 0.79, 3.3, True),
+                                                       (0.78, 0.78, 4.0, False), (0.71, 0.71, 4.0, False),
+                                                       (0.94, 0.65, 4.0, False), (0.94, 0.89, 1.25, False),
+                                                       (0.94, 0.89, 2.4, False)])
+def test_a_spent_tick_that_mostly_misses_its_box_counts_by_its_strokes_top(top, ridge, span, counted):
     """Chips spent 5, box 5 a tick that mostly misses its box (held-out full sheets 140018 and 140066, flagged "spent
     boxes 3 unclear", "7 unclear"): 0.3 of a tick's ink (unsure: between 0.25 and 0.40), its darkest 10 % at 0.6 of
     the ticks' (under STROKE_SURE 0.75), its strokes' top ``top`` × the others' and its ridge ``ridge`` × theirs.
-    A top from 0.80 (TOP_SURE) with the ridge kept (0.70, RIDGE_KEPT) is a tick of the same hand: spent 5.  Under 0.80
-    (0.71: the most a rubbed-out spent tick kept in the held-out erased photos), or with a ridge under 0.70, unsure."""
+    A top from 0.80 (TOP_SURE) with the ridge kept (0.70, RIDGE_KEPT) and the stroke reaching 2.5 mm (TOP_SURE_SPAN_MM;
+    those ticks reached 3.3–4.1 mm) is a tick of the same hand: spent 5.  Under 0.80 (0.71: the most a rubbed-out
+    spent tick kept in the held-out erased photos), with a ridge under 0.70, or a stroke reaching only 1.25 mm (an
+    independent tester's pencil tick rubbed out and pushed into a compact blob: top 0.94, ridge 0.89) or 2.4 mm:
+    unsure."""
     box = ("chip_spent", "5", "")
     m = measured(cards_of(6), 8, 4, ink={box: 0.3 * SPENT}, peak={box: 0.6 * SPENT}, stroke={box: top * SPENT},
-                 ridge={box: ridge * SPENT})
+                 ridge={box: ridge * SPENT}, stroke_span={box: span})
     _, _, spent, uncertain = read(m)
     if counted:
         assert spent.value == 5 and "chips.spent" not in uncertain

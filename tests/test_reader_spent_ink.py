@@ -93,3 +93,31 @@ def test_a_box_whose_outline_is_not_found_lies_on_the_line_through_its_nearest_f
     # two found, or boxes too close together to carry a slope (under 10 mm): their median; fewer: the first guess
     assert _along_track(0.0, [(20.0, 0.1, 0.2), (25.0, 0.3, 0.4)], (9.0, 9.0)) == pytest.approx((0.2, 0.3))
     assert _along_track(0.0, [(20.0, 0.1, 0.2)], (9.0, 9.0)) == (9.0, 9.0)
+
+
+def test_a_ticks_stroke_reaches_its_length_a_compact_smudge_about_a_millimetre():
+    """The span of the stroke through a spent box's top (``_stroke_top``, TargetInk.stroke_span): the extent of the
+    connected pixels at least half as far over the paper as the top, after smoothing over 0.15 mm (1.2 px here).
+
+    A tick: a line 28 px (3.5 mm) long and 3 px wide at 0.3 over paper at 0.05.  Across it, the smoothed top is
+    0.3 × (Φ(1.25) − Φ(−1.25)) = 0.237 over the paper; one row off the centre 0.3 × (Φ(2.08) − Φ(−0.42)) = 0.193, two
+    rows off 0.3 × (Φ(2.92) − Φ(0.42)) = 0.101, under half the top (0.118): 3 rows.  Along it, the end pixel holds
+    0.237 × Φ(0.42) = 0.157, the pixel past it 0.237 × Φ(−0.42) = 0.080: 28 columns.  Span hypot(28, 3) / 8 = 3.52 mm.
+    A compact smudge (an eraser's graphite pushed together): a Gaussian blob of sigma 0.38 × 0.19 mm (3.04 × 1.52 px),
+    smoothed to 3.27 × 1.94 px, is over half its top within 1.1774 sigma: 3.85 px across (7 columns), 2.28 px down
+    (5 rows): hypot(7, 5) / 8 = 1.08 mm, under the 2.5 mm (TOP_SURE_SPAN_MM) a tick's stroke must reach to be
+    counted by its top alone."""
+    from generator.reader.marks import _stroke_top
+    from generator.reader.read import TOP_SURE_SPAN_MM
+
+    E, bad = patch()
+    E += 0.05
+    E[34:37, 20:48] += 0.3
+    _, _, span = _stroke_top(E, bad, (0, 0, SIZE, SIZE), PPM, 0.05)
+    assert span == pytest.approx(np.hypot(28, 3) / 8, abs=0.02)
+    E, bad = patch()
+    yy, xx = np.mgrid[0:SIZE, 0:SIZE]
+    E += 0.05 + 0.3 * np.exp(-((xx - 36) ** 2 / (2 * 3.04 ** 2) + (yy - 36) ** 2 / (2 * 1.52 ** 2))).astype(np.float32)
+    _, _, span = _stroke_top(E, bad, (0, 0, SIZE, SIZE), PPM, 0.05)
+    assert span == pytest.approx(np.hypot(7, 5) / 8, abs=0.02)
+    assert span < TOP_SURE_SPAN_MM

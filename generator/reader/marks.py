@@ -88,6 +88,11 @@ class TargetInk:
     :attr:`stroke` is taken.  In a soft photo a cross's two strokes add up where they meet, so its top stands
     well over a tick's of the same pen (a realistic photo's ticks reached 0.63–0.67 of the crosses' tops);
     along the strokes both are one stroke's darkness (read.RIDGE_KEPT)."""
+    stroke_span: float = float("nan")
+    """For a spent box: how far (mm, the diagonal of its extent) the stroke through its top reaches, over the box
+    and around it: the connected pixels at least half as dark as the top, over the paper beside the box
+    (:func:`_stroke_top`).  A tick, even one that mostly misses its box, is a stroke 2 mm long or more; what an eraser
+    pushes into a compact smudge reaches about 1 mm (read.TOP_SURE)."""
     halves: tuple[float, float] | None = None
     """For a rank box: :attr:`ink` measured in each half of the box alone, its left half and its right half
     (:func:`_halves`).  A tick that runs on past its own box into the next one inks only the half of that box
@@ -643,10 +648,10 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
             for t in targets:
                 sx, sy = own.get(t.owner) or _local_shift(t.x + t.w / 2, t.y + t.h / 2, bend)
                 sg = field_.at(t.x + t.w / 2, t.y + t.h / 2)
-                ink, peak, con, peak_l, stroke, ridge = _measure_one(t, D, tD, dark, base, (sx, sy), x0, y0, ppm, sg,
-                                                                     L=L_ink, tL=tL)
+                ink, peak, con, peak_l, stroke, ridge, span = _measure_one(t, D, tD, dark, base, (sx, sy), x0, y0, ppm,
+                                                                           sg, L=L_ink, tL=tL)
                 inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (sx, sy), peak=peak, contrast=con, peak_luma=peak_l,
-                                                           stroke=stroke, ridge=ridge)
+                                                           stroke=stroke, ridge=ridge, stroke_span=span)
             continue
         patch_d = cv2.getRectSubPix(D, (pw, ph), centre)
         patch_l = cv2.getRectSubPix(L, (pw, ph), centre) - base_l
@@ -809,12 +814,13 @@ def _judge_visibility(inks: dict, fit: SheetFit, shape: tuple, light) -> None:
 
 def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray, base: float,
                  shift: tuple[float, float], x0: float, y0: float, ppm: float, blur: float, *,
-                 L: np.ndarray, tL: np.ndarray) -> tuple[float, float, float, float, float, float]:
+                 L: np.ndarray, tL: np.ndarray) -> tuple[float, float, float, float, float, float, float]:
     """The ink of one (box or circle) target, the photo taken ``shift`` mm away from the template
     (``tD`` unblurred: it is blurred here by ``blur`` mm); with its strokes' darkness, its print's
     contrast (``L``, ``tL``: luminance darkness of the photo, less its paper, and of the template) and its
     strokes' darkness in luminance (:attr:`TargetInk.peak_luma`) and, for a spent box, its strokes' top and
-    ridge in luminance (:attr:`TargetInk.stroke`, :attr:`TargetInk.ridge`; NaN for other targets)."""
+    ridge and span in luminance (:attr:`TargetInk.stroke`, :attr:`TargetInk.ridge`, :attr:`TargetInk.stroke_span`;
+    NaN for other targets)."""
     import cv2
 
     pad = {"chip_earned": 0.5 * t.w, "chip_spent": 3.0}.get(t.kind, 1.0)
@@ -824,7 +830,7 @@ def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray,
     ax0, ay0, ax1, ay1 = max(0, ax0), max(0, ay0), min(w, ax1), min(h, ay1)
     pw, ph = ax1 - ax0, ay1 - ay0
     if pw < 4 or ph < 4:
-        return 0.0, 0.0, float("nan"), float("nan"), float("nan"), float("nan")
+        return 0.0, 0.0, float("nan"), float("nan"), float("nan"), float("nan"), float("nan")
     centre = (ax0 + pw / 2 - 0.5 + shift[0] * ppm, ay0 + ph / 2 - 0.5 + shift[1] * ppm)
     photo = cv2.getRectSubPix(D, (pw, ph), centre) - base
     tg = _blurred(tD, (ay0, ay1, ax0, ax1), blur * ppm)
@@ -842,10 +848,10 @@ def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray,
     # the strokes' darkness again in luminance (the print's own luminance taken off alike)
     E_l = photo_l - _gain(photo_l, tl, bad) * tl
     if t.kind == "chip_spent":  # (and, for a spent box, its strokes' top and ridge: see TargetInk.stroke, .ridge)
-        _, peak_l, stroke, ridge = _spent_ink(t, E_l, bad, origin, ppm, blur, near)
+        _, peak_l, stroke, ridge, span = _spent_ink(t, E_l, bad, origin, ppm, blur, near)
     else:
-        (_, peak_l), stroke, ridge = _target_ink(t, E_l, bad, origin, ppm, blur, near=near), float("nan"), float("nan")
-    return (float(ink) if not isinstance(ink, tuple) else ring_score(ink)), peak, con, peak_l, stroke, ridge
+        (_, peak_l), stroke, ridge, span = _target_ink(t, E_l, bad, origin, ppm, blur, near=near), *(float("nan"),) * 3
+    return (float(ink) if not isinstance(ink, tuple) else ring_score(ink)), peak, con, peak_l, stroke, ridge, span
 
 
 def _outline_shift(b: MarkTarget, D: np.ndarray, tD: np.ndarray, prior: tuple[float, float], x0: float, y0: float,
@@ -1126,10 +1132,11 @@ def _crossing(t: MarkTarget, smooth: np.ndarray, bad: np.ndarray, origin: tuple[
 
 
 def _spent_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float,
-               blur: float, near: np.ndarray | None, *, strokes: bool = True) -> tuple[float, float, float, float]:
+               blur: float, near: np.ndarray | None, *, strokes: bool = True) -> tuple[float, float, float, float, float]:
     """A spent box's ink, its darkest strokes' darkness (:attr:`TargetInk.peak`), its strokes' top
-    (:attr:`TargetInk.stroke`) and ridge (:attr:`TargetInk.ridge`), in a patch ``E`` as :func:`_target_ink` takes it;
-    without ``strokes`` the last two are NaN, not measured (they are taken in luminance only)."""
+    (:attr:`TargetInk.stroke`), ridge (:attr:`TargetInk.ridge`) and span (mm, :attr:`TargetInk.stroke_span`), in a
+    patch ``E`` as :func:`_target_ink` takes it; without ``strokes`` the last three are NaN, not measured (they are
+    taken in luminance only)."""
     ox, oy = origin
     x, y = (t.x - ox) * ppm, (t.y - oy) * ppm
     w, h = t.w * ppm, t.h * ppm
@@ -1164,8 +1171,8 @@ def _spent_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[floa
     # its strokes' darkness over the whole window, on the pale print too (subtracted): a tick drawn along the
     # box's outline has its darkest strokes there, and only they tell it from a rubbed-out one
     window = E[max(0, wy0):wy1, max(0, wx0):wx1][~bad[max(0, wy0):wy1, max(0, wx0):wx1]]
-    top, ridge = _stroke_top(E, bad, (wx0, wy0, wx1, wy1), ppm) if strokes else (float("nan"), float("nan"))
-    return max(inner, spread * wide), max(_peak(inside), _peak(window, 0.97)) - local, top - local, ridge - local
+    top, ridge, span = _stroke_top(E, bad, (wx0, wy0, wx1, wy1), ppm, local) if strokes else (float("nan"),) * 3
+    return max(inner, spread * wide), max(_peak(inside), _peak(window, 0.97)) - local, top - local, ridge - local, span
 
 
 STROKE_SMOOTH_MM = 0.15
@@ -1173,11 +1180,14 @@ STROKE_SMOOTH_MM = 0.15
 stroke width, enough to quiet a pixel's noise and a pencil's grain without thinning the stroke."""
 
 
-def _stroke_top(E: np.ndarray, bad: np.ndarray, window: tuple[int, int, int, int], ppm: float) -> tuple[float, float]:
+def _stroke_top(E: np.ndarray, bad: np.ndarray, window: tuple[int, int, int, int], ppm: float,
+                base: float = 0.0) -> tuple[float, float, float]:
     """The darkest point of the strokes in ``window`` ``(x0, y0, x1, y1)`` pixels of the patch ``E`` (extra
     darkness), smoothed over :data:`STROKE_SMOOTH_MM`, off the print (``bad``), and their ridge: the median
     darkness along the strokes' crests (the pixels darkest across the stroke, horizontally or vertically) at least
-    :data:`RIDGE_FLOOR` of the top; ``(0, 0)`` when nothing is seen.
+    :data:`RIDGE_FLOOR` of the top; and the span (mm) of the stroke through the top: the diagonal of the extent of
+    the connected pixels (off the print) at least half as far over ``base`` (the paper beside the box) as the top
+    (:attr:`TargetInk.stroke_span`); ``(0, 0, 0)`` when nothing is seen.
 
     Unlike a quantile of the window, the top does not depend on how much of the window a mark covers: a small
     tick and a large cross of the same pen reach the same top in a sharp photo, and a mark rubbed out keeps no
@@ -1190,12 +1200,17 @@ def _stroke_top(E: np.ndarray, bad: np.ndarray, window: tuple[int, int, int, int
     smooth = cv2.GaussianBlur(np.ascontiguousarray(E, np.float32), (0, 0), STROKE_SMOOTH_MM * ppm)[y0:y1, x0:x1]
     seen = ~bad[y0:y1, x0:x1]
     if not seen.any():
-        return 0.0, 0.0
+        return 0.0, 0.0, 0.0
     top = float(smooth[seen].max())
     c = smooth[1:-1, 1:-1]
     crest = ((c >= smooth[1:-1, :-2]) & (c >= smooth[1:-1, 2:])) | ((c >= smooth[:-2, 1:-1]) & (c >= smooth[2:, 1:-1]))
     along = c[crest & seen[1:-1, 1:-1] & (c >= RIDGE_FLOOR * top)]
-    return top, (float(median(along)) if along.size else top)
+    above = (seen & (smooth >= base + 0.5 * (top - base))).astype(np.uint8)
+    _, labels = cv2.connectedComponents(above, connectivity=8)
+    peak = np.unravel_index(int(np.argmax(np.where(seen, smooth, -np.inf))), smooth.shape)
+    yy, xx = np.nonzero(labels == labels[peak])
+    span = float(np.hypot(np.ptp(xx) + 1, np.ptp(yy) + 1)) / ppm
+    return top, (float(median(along)) if along.size else top), span
 
 
 RIDGE_FLOOR = 0.5

@@ -746,7 +746,8 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     spent = _count(_luma_light(_light_decisions(chips_s, pb, ps, pm, spent_light, STROKE_LIGHT["spent"], STROKE_SURE["spent"],
                                                 fallback=peak_rank, tops=[spent_ink[i].stroke for i, _, _ in chips_s],
                                                 ridges=ridges, fallback_luma=peak_rank_l,
-                                                lumas=[luma[("chip_spent", i)] for i, _, _ in chips_s]),
+                                                lumas=[luma[("chip_spent", i)] for i, _, _ in chips_s],
+                                                spans=[spent_ink[i].stroke_span for i, _, _ in chips_s]),
                                [(p, luma[("chip_spent", i)]) for i, _, p in chips_s], pm, STROKE_LIGHT["spent"]), "spent boxes")
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
     if hidden_s:
@@ -855,7 +856,7 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
                      share: float, stroke_share: float | None = None, stroke_sure: float | None = None,
                      fallback: float | None = None, tops: list[float] | None = None,
                      ridges: list[float] | None = None, fallback_luma: float | None = None,
-                     lumas: list[float] | None = None) -> list[tuple[int, Decision]]:
+                     lumas: list[float] | None = None, spans: list[float] | None = None) -> list[tuple[int, Decision]]:
     """Decisions for a row of chip circles or spent boxes ``(number, ink, peak)``: too-light marks unsure, and
     (with ``stroke_sure``) unsure ones with strokes as dark as the sheet's marked (:data:`STROKE_SURE`).
 
@@ -873,7 +874,8 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
     whatever its ink and ``peak``; without, as :func:`_too_light` says.
     An unsure box whose top is below :data:`STROKE_NONE` of theirs is blank, and a box under :data:`STROKE_KEPT` is
     never counted for its dark strokes (``peak``) alone; an unsure box whose top reaches :data:`TOP_SURE` of theirs,
-    its ridge kept, is marked.
+    its ridge kept and its stroke reaching :data:`TOP_SURE_SPAN_MM` (``spans``,
+    :attr:`~.marks.TargetInk.stroke_span`, in the order of ``items``), is marked.
     """
     out = [(i, _decide(v, blank, sure, mark)) for i, v, _ in items]
     # two clear marks already give the hand's stroke: a row often holds only two or three (chips spent), and
@@ -897,7 +899,8 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
             out[k] = (i, Decision(None, v, 0.0))
         elif d.marked is None and _dark_strokes(p, level, stroke_sure) and not light:
             out[k] = (i, Decision(True, v, 0.5))
-        elif d.marked is None and top is not None and top >= TOP_SURE and _ridge_kept(k, clear, ridges):
+        elif d.marked is None and top is not None and top >= TOP_SURE and _ridge_kept(k, clear, ridges) \
+                and spans is not None and spans[k] >= TOP_SURE_SPAN_MM:
             out[k] = (i, Decision(True, v, 0.5))  # a tick of the row's own hand that mostly misses its box
         elif d.marked is None and top is not None and top < STROKE_NONE:
             out[k] = (i, Decision(False, v, 0.5))  # no stroke there: the paper's noise, or what an eraser left of one
@@ -916,7 +919,15 @@ as hard as the others.  Held-out full sheets 140018 and 140066 (from 140000) eac
 unsure so (tops 0.83, 0.86 and 0.94 of the row's, ridges 0.73 to 0.86), because its darkest 10 % fell short
 of :data:`STROKE_SURE`.  What an eraser leaves tops at 0.67 at most (:data:`STROKE_KEPT`): of the 50 rubbed-out
 spent ticks left unsure in 150 erased photos (tuning seeds from 7000) none topped 0.57, and of 61 in 180 held-out
-ones (from 140000) one reached 0.71.  A box past a blank one must still reach :data:`GAP_KEPT`."""
+ones (from 140000) one reached 0.71.  But what an eraser pushes into a compact grey smudge can top as high as a tick
+(an independent tester's 12 MP photo: a tick rubbed out to 35 %, nine tenths of it pushed into a blob 0.4 by 0.2 mm,
+topped 0.94 of the row's): so the stroke through the top must also reach :data:`TOP_SURE_SPAN_MM`.  A box past a
+blank one must still reach :data:`GAP_KEPT`."""
+
+TOP_SURE_SPAN_MM = 2.5
+"""How far (mm) the stroke through an unsure spent box's top must reach (:attr:`~.marks.TargetInk.stroke_span`) for
+:data:`TOP_SURE` to count it: a tick that mostly misses its box still reaches 3.0 mm or more (the held-out ticks
+counted so: 3.3–4.1 mm; all ticks of those sheets 3.0–4.4 mm), a compact smudge 1.2–1.4 mm (the tester's blobs)."""
 
 GAP_KEPT = 0.85
 """A chip circle or spent box marked further along its row than a blank one counts only when its strokes reach this
