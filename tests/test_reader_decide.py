@@ -845,6 +845,22 @@ def test_a_spent_tick_that_mostly_misses_its_box_counts_by_its_strokes_top(top, 
         assert spent.value is None and spent.unsure == [5] and spent.marked == [1, 2, 3, 4]
 
 
+@pytest.mark.parametrize("span, counted", [(1.06, False), (1.43, False), (1.6, True), (2.2, True)])
+@pytest.mark.parametrize("spent", [1, 6])
+def test_a_dot_or_compact_smudge_in_a_spent_box_is_not_a_tick(span, counted, spent):
+    """Chips spent ``spent`` - 1, and box ``spent`` holding a mark as dark and as inked as a tick whose stroke through
+    its top reaches only ``span`` mm (TargetInk.stroke_span).  An independent tester's dots and rubbed-out graphite
+    pushed into a compact smudge reached 1.06–1.43 mm and were counted as a spent chip; a tick's stroke reaches 2 mm
+    or more (project's photos 2.2 mm at least).  Under 1.5 mm (TICK_REACH_MM) the box is unsure, whatever its ink,
+    alone in its row or beside clear ticks; from 1.5 mm it counts."""
+    box = ("chip_spent", str(spent), "")
+    _, _, got, uncertain = read(measured(cards_of(6), 8, spent, stroke={}, stroke_span={box: span}))
+    if counted:
+        assert got.value == spent and "chips.spent" not in uncertain
+    else:
+        assert got.value is None and got.unsure == [spent] and got.marked == list(range(1, spent))
+
+
 def test_a_spent_tick_is_held_against_the_other_ticks_top_never_its_own():
     """An independent tester's photo (black pen, chips spent 2, a third tick pencilled and rubbed out, 57 % left,
     smeared into a smudge with a full tick's ink): the tops are 0.263, 0.471 and 0.235 (the rubbed-out one).  Held
