@@ -946,19 +946,31 @@ share of the row's clear marks' (their top for spent boxes, :data:`STROKE_KEPT`;
 circles); else it is unsure.  A row is filled from its start, chip by chip, so a mark past a gap is most often
 what an eraser left of a mark made too far along: held-out erased sheet 140011 had spent boxes 1-6 ticked, 7
 blank, and 8 rubbed out to a top of 0.71 of the row's, as dark as its lightest real tick (0.73), and counted 7
-spent for 6.  A hand's marks vary by about a tenth round their median."""
+spent for 6.  A hand's marks vary by about a tenth round their median.
+
+A blank target before a mark that counts is unsure too: a row filled from its start has no blank before its last
+mark, so one read blank there was most often missed by the reader (tuning seed curl-strong 7047, edges lifted
+15–35 mm: chip circle 1, filled, where the sheet curls off the table, measured as blank paper beside 13 filled
+ones, and chips earned 14 read 13), or it is a player's slip a person should see."""
 
 
 def _past_gap(out: list[tuple[int, Decision]], strengths: list[float | None]) -> list[tuple[int, Decision]]:
     """The decisions ``out`` of a row (:func:`_light_decisions`, targets in row order), with every mark past a blank
     target made unsure unless its ``strengths`` entry (its strokes as a share of the row's clear marks': the top
     against the others' for a spent box, the darkest strokes against the row's for a chip circle; ``None`` when the
-    row has too few clear marks to compare with, and then left as it is) reaches :data:`GAP_KEPT`."""
+    row has too few clear marks to compare with, and then left as it is) reaches :data:`GAP_KEPT`, and then every
+    blank target before the last mark still kept made unsure."""
     gap = False
     for k, ((i, d), strength) in enumerate(zip(out, strengths)):
         if d.marked is False:
             gap = True
         elif d.marked and gap and strength is not None and strength < GAP_KEPT:
+            out[k] = (i, Decision(None, d.ink, 0.0))
+    # a blank target before a mark the row keeps is not believed either (:data:`GAP_KEPT`): unsure
+    last = max((k for k, (_, d) in enumerate(out) if d.marked), default=-1)
+    for k in range(last):
+        i, d = out[k]
+        if d.marked is False:
             out[k] = (i, Decision(None, d.ink, 0.0))
     return out
 
