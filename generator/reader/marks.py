@@ -92,7 +92,7 @@ class TargetInk:
     """For a spent box: how far (mm, the diagonal of its extent) the stroke through its top reaches, over the box
     and around it: the connected pixels at least half as dark as the top, over the paper beside the box
     (:func:`_stroke_top`).  A tick, even one that mostly misses its box, is a stroke 2 mm long or more; what an eraser
-    pushes into a compact smudge reaches about 1 mm (read.TOP_SURE)."""
+    pushes into a compact smudge reaches about 1 mm (read.TICK_REACH_MM, read.TOP_SURE_SPAN_MM)."""
     halves: tuple[float, float] | None = None
     """For a rank box: :attr:`ink` measured in each half of the box alone, its left half and its right half
     (:func:`_halves`).  A tick that runs on past its own box into the next one inks only the half of that box
