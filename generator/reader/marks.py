@@ -1099,8 +1099,7 @@ def _stroke_measures(boxes: list[TargetInk], E: np.ndarray, bad: np.ndarray, ori
             if seen.any():
                 inside = smooth[max(0, ya):yb, max(0, xa):xb]
                 b.top = float(inside[seen].max()) - level
-                yy, xx = np.nonzero(seen & (inside >= level + 0.5 * b.top))
-                b.top_span = float(np.hypot(np.ptp(xx) + 1, np.ptp(yy) + 1)) / ppm
+                b.top_span = _extent_mm(seen & (inside >= level + 0.5 * b.top), ppm)
     top = max(boxes, key=lambda b: b.ink)
     top.crossing = _crossing(top.target, smooth, bad, origin, ppm)
 
@@ -1211,16 +1210,21 @@ def _stroke_top(E: np.ndarray, bad: np.ndarray, window: tuple[int, int, int, int
     seen = ~bad[y0:y1, x0:x1]
     if not seen.any():
         return 0.0, 0.0, 0.0
-    top = float(smooth[seen].max())
+    peak = np.unravel_index(int(np.argmax(np.where(seen, smooth, -np.inf))), smooth.shape)
+    top = float(smooth[peak])
     c = smooth[1:-1, 1:-1]
     crest = ((c >= smooth[1:-1, :-2]) & (c >= smooth[1:-1, 2:])) | ((c >= smooth[:-2, 1:-1]) & (c >= smooth[2:, 1:-1]))
     along = c[crest & seen[1:-1, 1:-1] & (c >= RIDGE_FLOOR * top)]
     above = (seen & (smooth >= base + 0.5 * (top - base))).astype(np.uint8)
     _, labels = cv2.connectedComponents(above, connectivity=8)
-    peak = np.unravel_index(int(np.argmax(np.where(seen, smooth, -np.inf))), smooth.shape)
-    yy, xx = np.nonzero(labels == labels[peak])
-    span = float(np.hypot(np.ptp(xx) + 1, np.ptp(yy) + 1)) / ppm
-    return top, (float(median(along)) if along.size else top), span
+    return top, (float(median(along)) if along.size else top), _extent_mm(labels == labels[peak], ppm)
+
+
+def _extent_mm(mask: np.ndarray, ppm: float) -> float:
+    """How far the pixels of ``mask`` (bool, at least one set) reach: the diagonal of their bounding box, in mm at
+    ``ppm`` pixels per mm (a single pixel: 1.41 pixels)."""
+    yy, xx = np.nonzero(mask)
+    return float(np.hypot(np.ptp(xx) + 1, np.ptp(yy) + 1)) / ppm
 
 
 RIDGE_FLOOR = 0.5
