@@ -100,12 +100,23 @@ def shot(driver, name: str, tmp_path: Path, max_height: int = 2600) -> Path:
 
 
 def wait(driver, condition, timeout: float = 120.0):
-    """Poll ``condition(driver)`` until it is true; an element replaced while the page redraws is looked up again."""
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    """Poll ``condition(driver)`` until it is true; an element replaced while the page redraws is looked up again
+    (Chromium reports one replaced between its lookup and its read either as stale or as "Node with given id does
+    not belong to the document")."""
+    from selenium.common.exceptions import (NoSuchElementException, StaleElementReferenceException,
+                                            WebDriverException)
     from selenium.webdriver.support.ui import WebDriverWait
 
+    def redrawn_is_false(d):
+        try:
+            return condition(d)
+        except WebDriverException as exc:
+            if "does not belong to the document" in str(exc):
+                return False
+            raise
+
     return WebDriverWait(driver, timeout, poll_frequency=0.1,
-                         ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
+                         ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(redrawn_is_false)
 
 
 def css(driver, selector: str):
