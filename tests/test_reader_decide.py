@@ -790,38 +790,19 @@ def test_a_spent_tick_of_another_instrument_is_not_kept_by_its_ridge(pencil, cou
 
 @pytest.mark.parametrize("ridge, counted", [(0.76, True), (0.71, True), (0.69, False), (0.656, False)])
 def test_a_spent_tick_beside_crosses_counts_by_its_strokes_ridge(ridge, counted):
-    """Chips spent 7 in a soft photo (realistic 110023, flagged "spent boxes 1 unclear"): boxes 1–6 are crosses,
-    whose two strokes add up where they meet (top 0.44); box 7, the last, is a tick of the same pen, its top 0.28 —
-    0.64 of theirs, under 0.67 (STROKE_KEPT).  Along the strokes (ridge) the crosses measure 0.30: a tick with a
-    ridge of 0.76 or 0.71 of theirs reaches 0.70 (RIDGE_KEPT) and counts, chips spent 7.  With 0.69, or 0.656 (the
-    most a rubbed-out spent tick of the tuning seeds kept), it is unsure: never counted.  (In that sheet the tick
-    was box 1, before the crosses: there the order of the row counts it, see
-    test_an_unsure_spent_tick_before_clear_ones_counts_by_the_rows_order.)"""
-    box = ("chip_spent", "7", "")
-    crosses = {("chip_spent", str(i), ""): 0.44 for i in range(1, 7)}
+    """Chips spent 7 in a soft photo (realistic 110023, flagged "spent boxes 1 unclear"): boxes 2–7 are crosses,
+    whose two strokes add up where they meet (top 0.44); box 1 is a tick of the same pen, its top 0.28 — 0.64 of
+    theirs, under 0.67 (STROKE_KEPT).  Along the strokes (ridge) the crosses measure 0.30: a tick with a ridge of
+    0.76 or 0.71 of theirs reaches 0.70 (RIDGE_KEPT) and counts, chips spent 7.  With 0.69, or 0.656 (the most a
+    rubbed-out spent tick of the tuning seeds kept), it is unsure: never counted."""
+    box = ("chip_spent", "1", "")
+    crosses = {("chip_spent", str(i), ""): 0.44 for i in range(2, 8)}
     ridges = {k: 0.30 for k in crosses} | {box: ridge * 0.30}
     _, _, spent, uncertain = read(measured(cards_of(12), 9, 7, stroke=crosses | {box: 0.28}, ridge=ridges, blur=0.35))
     if counted:
         assert spent.value == 7 and "chips.spent" not in uncertain
     else:
-        assert spent.value is None and spent.unsure == [7] and spent.marked == list(range(1, 7))
-
-
-@pytest.mark.parametrize("top, span, counted", [(0.65, 3.9, True), (0.52, 3.0, True), (0.48, 3.0, False),
-                                                (0.65, 2.4, False)])
-def test_an_unsure_spent_tick_before_clear_ones_counts_by_the_rows_order(top, span, counted):
-    """Chips spent 5 (held-out realistic 160248: box 4 drawn lighter than its neighbours, flagged "spent boxes 4
-    unclear").  Box 4 holds 0.6 of a tick's ink (over the sure level, 0.40) but its strokes' top, ``top`` × the
-    row's, is under 0.67 (STROKE_KEPT): too light to count on its own; a clear tick comes after it (box 5).  A row is ticked from its first box and nobody rubs out a tick in its middle: with a
-    stroke as long as a tick's (``span`` mm, at least 2.5) and a top of at least 0.5 of the row's (over blank
-    paper's noise, 0.40 at most) it counts, chips spent 5.  At 0.48, or with a stroke of 2.4 mm, it stays unsure."""
-    box = ("chip_spent", "4", "")
-    _, _, spent, uncertain = read(measured(cards_of(12), 9, 5, ink={box: 0.6 * SPENT}, stroke={box: top * SPENT},
-                                           stroke_span={box: span}))
-    if counted:
-        assert spent.value == 5 and "chips.spent" not in uncertain
-    else:
-        assert spent.value is None and spent.unsure == [4]
+        assert spent.value is None and spent.unsure == [1] and spent.marked == list(range(2, 8))
 
 
 @pytest.mark.parametrize("box, top, blank", [(8, 0.23, True), (8, 0.36, False), (9, 0.36, True), (9, 0.44, True),
@@ -1052,31 +1033,14 @@ def test_print_is_judged_against_where_the_sheet_is_seen_well_not_its_median(wel
     assert ranks == ({"hidden"} if well_seen < 24 else set())
 
 
-def test_a_lone_light_tick_in_a_space_whose_value_and_circle_are_clear_is_its_card():
-    """Twelve cards, every value written (value ink 0.05 each).  Four spaces hold one tick rubbed out or drawn light
-    (ink and strokes 0.5 of the others': below the too-light share 0.62 for both, so "much lighter" on its own):
-    - its value as dark as the others' and its suit circled clearly: the tick is the only rank, the card is read;
-    - its value at 0.025, half the sheet's usual 0.05 (below LONE_VALUE 0.62): the whole card may have been rubbed
-      out, so the tick stays "much lighter";
-    - its circle rubbed out too (ink and strokes 0.3 of the others', below the circles' share 0.45): flagged;
-    - a second rank ticked clearly beside it (the light one rubbed out when the player changed the card): flagged,
-      as two ranks are never a card;
-    - its ink all in one half of the box (0.5 of a tick's in its left half, 0.1 in its right): a tick drawn beside
-      the box running into it, flagged."""
-    cards = cards_of(12)
-    (c1, k1), (c2, k2), (c3, k3), (c4, k4), (c5, k5) = list(cards.items())[1:6]
-    n1, n2, n3, n4, n5 = (cell_name(c) for c in (c1, c2, c3, c4, c5))
-    ink = {("value", cell_name(c), ""): 0.05 for c in cards}
-    light = {("rank", n, k.rank_label): 0.5 * RANK for n, k in ((n1, k1), (n2, k2), (n3, k3), (n4, k4), (n5, k5))}
-    ink |= light | {("value", n2, ""): 0.025, ("suit", n3, k3.suit): 0.3 * RING}
-    other = "A" if k4.rank_label != "A" else "K"
-    ink[("rank", n4, other)] = RANK
-    halves = {("rank", n5, k5.rank_label): (0.5 * RANK, 0.1 * RANK)}
-    cells, _, _, uncertain = read(measured(cards, 3, 1, ink=ink, peak={k: v for k, v in ink.items() if k[0] != "value"},
-                                           halves=halves))
-    assert cells[c1].card == k1
-    assert set(uncertain) == {n2, n3, n4, n5}
-    assert "much lighter" in uncertain[n5]
-    assert "much lighter" in uncertain[n2] and cells[c2].card is None
-    assert "much lighter" in uncertain[n3] and cells[c3].card is None
-    assert cells[c4].card is None
+@pytest.mark.parametrize("top", [0.52, 0.65])
+def test_a_light_spent_mark_before_clear_ticks_stays_unsure(top):
+    """Spent boxes 1-5 ticked and box 3 a light stroke, 3.5 mm long, its top ``top`` × the row's (under 0.67,
+    STROKE_KEPT), ink 0.6 of a tick's: a tick rubbed out in the middle of the row, a stray stroke in a skipped box or
+    a neighbour's tick running on into it (an independent tester's photos), or a real tick drawn light.  The clear
+    ticks after it do not make it a tick: the count is "?" (a rule that counted it read 14 of the tester's counts
+    one too high)."""
+    box = ("chip_spent", "3", "")
+    _, _, spent, uncertain = read(measured(cards_of(12), 9, 5, ink={box: 0.6 * SPENT}, stroke={box: top * SPENT},
+                                           stroke_span={box: 3.5}))
+    assert spent.value is None and spent.unsure == [3] and "chips.spent" in uncertain

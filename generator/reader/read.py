@@ -695,8 +695,6 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     peak_rank_l = _peak_level([inks[("rank", names[c], k)].peak_luma for c, k in clear_r])
     ratio_r = hand_ratio([(inks[("rank", names[c], k)].peak, inks[("rank", names[c], k)].peak_luma) for c, k in clear_r])
     ring_light = LIGHT["ring"] * min(1.0, SOFT_MM / max(m.blur_mm, 1e-6))
-    written = [v for v in value_of.values() if v >= VALUE_WRITTEN]
-    value_typical = float(median(written)) if len(written) >= 3 else None  # the hand's usual written value
     for c, (ranks, suits, rd, sd) in judged.items():
         light = set()
         for k, d in rd.items():
@@ -717,11 +715,6 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                                       STROKE_LIGHT["ring"]):
                 sd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
-        lone = _lone_light_tick(rd, sd, light, value_of.get(c, 0.0), value_typical,
-                                {k: inks[("rank", names[c], k)].halves for k in rd})
-        if lone is not None:
-            rd[lone] = Decision(True, rd[lone].ink, 0.5)
-            light.discard(lone)
         out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0), light, one_sided.get(c, frozenset()),
                        crossed.get(c, frozenset()), between.get(c, {}))
         out[c].inks = {**ranks, **suits}
@@ -919,83 +912,32 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
             out[k] = (i, Decision(True, v, 0.5) if sure_ else Decision(None, v, 0.0))
         if out[k][1].marked and spans is not None and spans[k] < TICK_REACH_MM:
             out[k] = (i, Decision(None, v, 0.0))  # a dot or a compact smudge, not a tick's stroke
-    if tops is not None and spans is not None:
-        out = _in_order(out, strengths, spans, clear)
+    if tops is not None:
+        out = _in_order(out, strengths)
     return _past_gap(out, strengths)
 
 
-def _in_order(out: list[tuple[int, Decision]], tops: list[float | None], spans: list[float],
-              clear: list[int]) -> list[tuple[int, Decision]]:
-    """A spent row's decisions ``out`` (in row order) settled by the order a row is ticked in, from its first box on.
+def _in_order(out: list[tuple[int, Decision]], tops: list[float | None]) -> list[tuple[int, Decision]]:
+    """A spent row's decisions ``out`` (in row order) with every unsure box past a blank one whose strokes' top
+    (``tops``: each box's top as a share of the row's other clear ticks', ``None``: too few to compare) is under
+    :data:`GAP_NONE` made blank: no tick is there, and a tick past a gap would not count anyway (:data:`GAP_KEPT`).
 
-    ``tops``: each box's strokes' top as a share of the row's other clear ticks' (``None``: too few to compare);
-    ``spans``: each box's stroke reach (mm, :attr:`~.marks.TargetInk.stroke_span`); ``clear``: the indices of the
-    row's clearly marked boxes.  An unsure box with no blank box before it and only clear ticks after it, one at least,
-    counts when its stroke is a tick's (top at least :data:`ORDER_TOP`, reach at least :data:`TOP_SURE_SPAN_MM`):
-    nobody rubs out a tick in the middle of the row and keeps the later ones.  An unsure box past a blank one whose top is under
-    :data:`GAP_NONE` is blank: no tick is there, and a tick past a gap would not count anyway (:data:`GAP_KEPT`)."""
-    kept = {k for k in clear if out[k][1].marked}
-    last_clear = max(kept, default=-1)
+    (An unsure box *before* the row's clear ticks is not counted for the row's order: an independent tester's
+    photos of a tick rubbed out in the middle of the row, a stray stroke in a skipped box or in box 1, and a tick
+    running on into a skipped box were each counted, 14 counts one too high, when such boxes were.)"""
     blank_before = False
     for k, (i, d) in enumerate(out):
-        top = tops[k]
-        if d.marked is None and top is not None:
-            # (every box after it up to the last clear tick clear too: a rubbed-out tick the eraser left dark
-            # enough to pass is no witness; an independent tester's erased boxes 9-11 left 10 at 0.79 of the row)
-            after = range(k + 1, last_clear + 1)
-            if not blank_before and after and all(j in kept for j in after) and top >= ORDER_TOP \
-                    and spans[k] >= TOP_SURE_SPAN_MM:
-                out[k] = (i, Decision(True, d.ink, 0.5))
-            elif blank_before and top < GAP_NONE:
-                out[k] = (i, Decision(False, d.ink, 0.5))
+        if d.marked is None and tops[k] is not None and blank_before and tops[k] < GAP_NONE:
+            out[k] = (i, Decision(False, d.ink, 0.5))
         blank_before = blank_before or out[k][1].marked is False
     return out
 
-
-ORDER_TOP = 0.5
-"""An unsure spent box before the row's last clear tick, with no blank box before it, counts when its strokes' top
-reaches this share of the row's clear ticks' and its stroke reaches :data:`TOP_SURE_SPAN_MM` (:func:`_in_order`).
-Of 2,300 real spent ticks measured none topped under 0.59 of its row's; blank boxes' noise topped 0.40 at most
-(:data:`STROKE_NONE`).  Held-out sheets from 160000 had two such ticks left unsure: realistic 160248 (box 4 of 5,
-top 0.65 and ridge 0.64 of the row's, 3.9 mm long, drawn lighter than its neighbours) and dominant-rank 160034
-(box 3 of 7, top 0.67)."""
 
 GAP_NONE = 0.45
 """An unsure spent box past a blank one is blank when its strokes' top is under this share of the row's clear
 ticks' (:func:`_in_order`): of 2,300 real spent ticks measured none topped under 0.59 of its row's, and a mark there
 counts only from 0.85 (:data:`GAP_KEPT`).  Held-out realistic 160038 (blue pen, 1080 × 1920) had boxes 8 and 9 blank
 after 7 ticks, and box 9's noise topped 0.36 of the row's (over :data:`STROKE_NONE`): the count was "?"."""
-
-
-def _lone_light_tick(rd: dict[str, Decision], sd: dict[str, Decision], light: set[str], value_ink: float,
-                     value_typical: float | None, halves: dict[str, tuple[float, float] | None]) -> str | None:
-    """The rank of a space's one light tick that the rest of the space shows is its card's (:data:`LONE_VALUE`), else
-    ``None``.  ``rd``/``sd``: the space's rank and suit decisions, ``light`` the choices left unsure for being far
-    lighter than the sheet's other marks (:data:`LIGHT`), ``value_ink`` the ink where its value is written,
-    ``value_typical`` the sheet's usual written value's (``None``: too few values written to tell), ``halves`` each
-    rank box's ink in its left and right half (:attr:`~.marks.TargetInk.halves`)."""
-    lone = [k for k, d in rd.items() if d.marked is not False]
-    if value_typical is None or len(lone) != 1 or lone[0] not in light or rd[lone[0]].marked is not None:
-        return None
-    half = halves.get(lone[0])
-    if half is None or min(half) < 0.5 * max(half):
-        return None  # (only one half inked: a tick drawn beside the box, running into it, not one of its own)
-    suits = [d.marked for k, d in sd.items() if d.marked is not False]
-    if suits != [True]:  # (a suit left unsure, for being light or for any other reason, is None here)
-        return None
-    return lone[0] if value_ink >= LONE_VALUE * value_typical else None
-
-
-LONE_VALUE = 0.62
-"""A rank tick far lighter than the sheet's others (:data:`LIGHT`) counts when it is the only rank marked in its space,
-one suit there is circled clearly and no other suit is in doubt, and the value is written with at least this share of
-the sheet's usual written value's ink (the same share that tells a light mark, :data:`LIGHT`).  A card always has its
-rank ticked: with no other candidate, the light tick is the card's, unless the whole card was rubbed out, and an
-eraser leaves at most 60 % of the graphite, of the value too.  Held-out sheets 160011, 160081 and 160161 (from
-160000) each had one such space, a value written as dark as the others, a clear circle, and the one tick at
-0.55–0.62 of the sheet's: each sheet was flagged for it.  The tick must ink both halves of its box (each at least half the other):
-one inking a single half is a tick drawn beside the box running into it (tuning seed 8208: the tick of an 8 running
-on into the 9 left the 9's far half at a fifth of its near half)."""
 
 
 TOP_SURE = 0.80
