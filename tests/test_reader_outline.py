@@ -2,10 +2,10 @@
 images drawn by hand (issue 11).
 
 The box is looked for within 1 mm of where the sheet's bend puts it.  A best match on the top edge of that search,
-towards the chip circle above the box, is no match: the filled circle's blurred lower edge passes for the box's top.  Tuning seed 8304 (1920 × 1080, blue pen)
-had its ticked spent boxes matched at the search's edge, 1.1 mm up on the filled chip circles' blurred edge; each
-was measured a millimetre too high, an unticked box under a filled circle took the circle's darkness, and chips
-spent read 9 for 8 without a ``?``.
+towards the chip circle above the box, is no match: the filled circle's blurred lower edge passes for the box's
+top.  Tuning seed 8304 (1920 × 1080, blue pen) had its ticked spent boxes matched at the search's edge, 1.1 mm up
+on the filled chip circles' blurred edge; each was measured a millimetre too high, an unticked box under a filled
+circle took the circle's darkness, and chips spent read 9 for 8 without a ``?``.
 """
 
 from __future__ import annotations

@@ -912,30 +912,12 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
             out[k] = (i, Decision(True, v, 0.5) if sure_ else Decision(None, v, 0.0))
         if out[k][1].marked and spans is not None and spans[k] < TICK_REACH_MM:
             out[k] = (i, Decision(None, v, 0.0))  # a dot or a compact smudge, not a tick's stroke
-    if tops is not None:
-        out = _in_order(out, strengths)
-    return _past_gap(out, strengths)
-
-
-def _in_order(out: list[tuple[int, Decision]], tops: list[float | None]) -> list[tuple[int, Decision]]:
-    """A spent row's decisions ``out`` (in row order) with every unsure box past a blank one whose strokes' top
-    (``tops``: each box's top as a share of the row's other clear ticks', ``None``: too few to compare) is under
-    :data:`GAP_NONE` made blank: no tick is there, and a tick past a gap would not count anyway (:data:`GAP_KEPT`).
-
-    (An unsure box *before* the row's clear ticks is not counted for the row's order: an independent tester's
-    photos of a tick rubbed out in the middle of the row, a stray stroke in a skipped box or in box 1, and a tick
-    running on into a skipped box were each counted, 14 counts one too high, when such boxes were.)"""
-    blank_before = False
-    for k, (i, d) in enumerate(out):
-        if d.marked is None and tops[k] is not None and blank_before and tops[k] < GAP_NONE:
-            out[k] = (i, Decision(False, d.ink, 0.5))
-        blank_before = blank_before or out[k][1].marked is False
-    return out
+    return _past_gap(out, strengths, GAP_NONE if tops is not None else None)
 
 
 GAP_NONE = 0.45
 """An unsure spent box past a blank one is blank when its strokes' top is under this share of the row's clear
-ticks' (:func:`_in_order`): of 2,300 real spent ticks measured none topped under 0.59 of its row's, and a mark there
+ticks' (:func:`_past_gap`): of 2,300 real spent ticks measured none topped under 0.59 of its row's, and a mark there
 counts only from 0.85 (:data:`GAP_KEPT`).  Held-out realistic 160038 (blue pen, 1080 × 1920) had boxes 8 and 9 blank
 after 7 ticks, and box 9's noise topped 0.36 of the row's (over :data:`STROKE_NONE`): the count was "?"."""
 
@@ -979,18 +961,26 @@ mark, so one read blank there was most often missed by the reader (tuning seed c
 ones, and chips earned 14 read 13), or it is a player's slip a person should see."""
 
 
-def _past_gap(out: list[tuple[int, Decision]], strengths: list[float | None]) -> list[tuple[int, Decision]]:
+def _past_gap(out: list[tuple[int, Decision]], strengths: list[float | None],
+              none_below: float | None = None) -> list[tuple[int, Decision]]:
     """The decisions ``out`` of a row (:func:`_light_decisions`, targets in row order), with every mark past a blank
     target made unsure unless its ``strengths`` entry (its strokes as a share of the row's clear marks': the top
     against the others' for a spent box, the darkest strokes against the row's for a chip circle; ``None`` when the
-    row has too few clear marks to compare with, and then left as it is) reaches :data:`GAP_KEPT`, and then every
-    blank target before the last mark still kept made unsure."""
+    row has too few clear marks to compare with, and then left as it is) reaches :data:`GAP_KEPT`, every unsure
+    target past a blank one whose strength is under ``none_below`` (a spent row: :data:`GAP_NONE`) made blank, and
+    then every blank target before the last mark still kept made unsure.
+
+    (An unsure spent box *before* the row's clear ticks is not counted for the row's order: an independent tester's
+    photos of a tick rubbed out in the middle of the row, a stray stroke in a skipped box or in box 1, and a tick
+    running on into a skipped box were each counted, 14 counts one too high, when such boxes were.)"""
     gap = False
     for k, ((i, d), strength) in enumerate(zip(out, strengths)):
         if d.marked is False:
             gap = True
         elif d.marked and gap and strength is not None and strength < GAP_KEPT:
             out[k] = (i, Decision(None, d.ink, 0.0))
+        elif d.marked is None and gap and none_below is not None and strength is not None and strength < none_below:
+            out[k] = (i, Decision(False, d.ink, 0.5))  # no stroke there, and past a gap a mark would not count
     # a blank target before a mark the row keeps is not believed either (:data:`GAP_KEPT`): unsure
     last = max((k for k, (_, d) in enumerate(out) if d.marked), default=-1)
     for k in range(last):
