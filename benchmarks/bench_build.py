@@ -14,10 +14,10 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from generator.backends import render_bytes
-from generator.paper import paper
-from generator.registry import load_layout, shipped_layouts
-from generator.sheets.allin import build_allin_sheet
+from generator.printing.backends import render_bytes
+from generator.printing.paper import paper
+from generator.games.registry import load_layout, shipped_layouts
+from generator.games.allin.sheet import build_allin_sheet
 
 
 def timed(fn, repeat):

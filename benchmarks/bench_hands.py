@@ -1,7 +1,7 @@
 """Benchmark: All In hand evaluation against treys over every five-card hand.
 
 Scores all 2,598,960 five-card hands of a 52-card deck with
-``generator.rules.allin_hands.evaluate`` and, in the same run, with treys
+``generator.games.allin.hands.evaluate`` and, in the same run, with treys
 (``treys.Evaluator().evaluate(hand, [])``, lookup tables, lower is better),
 then prints the times, hands per second and the ratio ours / treys.  Each
 side gets its own card representation built up front (``Card`` objects for
@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generator.cards import Card, standard_deck  # noqa: E402
-from generator.rules.allin_hands import evaluate  # noqa: E402
+from generator.core.cards import Card, standard_deck  # noqa: E402
+from generator.games.allin.hands import evaluate  # noqa: E402
 
 HANDS = 2_598_960
 

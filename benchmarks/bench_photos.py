@@ -4,7 +4,7 @@ Run:  python benchmarks/bench_photos.py [--photos 300] [--per-family 40] [--hard
                                         [--count nearly-empty=100 ...] [--families shadow,glare]
                                         [--workers 2] [--keep DIR] [-v]
 
-Every photo is synthetic and seeded (``generator/reader/synth_families.py``,
+Every photo is synthetic and seeded (``tests/synth/families.py``,
 ``synth.py``, ``synth_camera.py``): a game simulated by the bots on a shipped
 layout, one player's final sheet drawn as a person marks it (ticks, crosses,
 full and half-filled bubbles, circles with gaps; pencil down to 30 % grey, blue
@@ -103,10 +103,10 @@ def make_photo(job: tuple[str, int, str]) -> tuple[str, int, str, dict]:
     """Worker: make one family's photo for a seed, save it; return its path and truth."""
     import numpy as np
 
-    from generator.layout.grid import cell_name
-    from generator.reader.synth import synth_photo
-    from generator.reader.synth_families import case
-    from generator.sheets.allin import build_allin_sheet
+    from generator.games.allin.grid import cell_name
+    from tests.synth.sheet_photos import synth_photo
+    from tests.synth.families import case
+    from generator.games.allin.sheet import build_allin_sheet
 
     family, seed, folder = job
     ext = ".heic" if family == "heic" else ".jpg"
@@ -168,7 +168,7 @@ def evaluate(reading, truth: dict) -> dict:
     value (a card, ``.``, a count) that is not the truth, or any value while it lies outside
     the photo; a ``?`` is never wrong.
     """
-    from generator.cards import parse_card
+    from generator.core.cards import parse_card
 
     cards = {tuple(int(v) for v in k.split(",")): parse_card(v) for k, v in truth["cards"].items()}
     outside = set(truth["outside"])
@@ -196,7 +196,7 @@ def evaluate(reading, truth: dict) -> dict:
 
 def run(jobs: list, workers: int, console: Console, verbose: bool) -> list[dict]:
     """Make the photos of ``jobs`` (in worker processes) and read each in this process."""
-    from generator.errors import InputError
+    from generator.core.errors import InputError
     from generator.reader import read_photo
 
     rows = []

@@ -5,7 +5,7 @@ Run:  python benchmarks/bench_startup.py [--runs N]
 Three things, each in fresh processes, interleaved run by run so that a busy
 machine slows them alike; the median of N runs each:
 
-* ``sheetsmith --help`` (the console script answers it without loading typer: generator/launch.py);
+* ``sheetsmith --help`` (the console script answers it without loading typer: generator/cli/launch.py);
 * ``sheetsmith render q-diamonds -f pdf -o FILE --force`` (read, check, draw, write the Q♦ sheet);
 * a bare reportlab script drawing as many primitives as the Q♦ sheet has (the same counts
   of lines, rectangles, circles, paths and text runs, text in the same embedded TrueType
@@ -33,7 +33,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from generator.fonts import FONT_DIR  # noqa: E402  (the sheet's own TrueType files)
+from generator.printing.fonts import FONT_DIR  # noqa: E402  (the sheet's own TrueType files)
 
 BARE = '''
 import io, sys
@@ -66,18 +66,18 @@ open(sys.argv[1], "wb").write(buf.getvalue())
 
 def q_diamonds_counts() -> Counter:
     """How many primitives of each kind the Q♦ sheet's scene holds (A4)."""
-    from generator.paper import paper
-    from generator.registry import load_layout, resolve_layout
-    from generator.sheets.allin import build_allin_sheet
+    from generator.printing.paper import paper
+    from generator.games.registry import load_layout, resolve_layout
+    from generator.games.allin.sheet import build_allin_sheet
 
     scene = build_allin_sheet(load_layout(resolve_layout("q-diamonds")), paper("a4"))
     return Counter(type(item).__name__ for item in scene.items)
 
 
 def sheetsmith_command() -> list[str]:
-    """The installed ``sheetsmith`` script next to this Python, else ``python -m generator.cli``."""
+    """The installed ``sheetsmith`` script next to this Python, else ``python -m generator.cli.app``."""
     script = Path(sys.executable).with_name("sheetsmith")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "generator.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "generator.cli.app"]
 
 
 def once(cmd: list[str], cwd: str) -> tuple[float, float]:

@@ -3,11 +3,11 @@
 Run:  python benchmarks/bench_tickpads.py [--photos 100] [--per-family 20] [--start 20000] [--workers 2] [-v]
 
 Every photo is synthetic and seeded: a Flip 7 game of 3 to 6 players played out by
-the rules core's bots (``generator/rules/flip7_round.py``, stop-at-T with T from 15
+the rules core's bots (``generator/games/flip7/round.py``, stop-at-T with T from 15
 to 30), one player's tick pad drawn as people tick it (the cards in front of them
 at the end of each round; a busted player ticks BUST, and half the time the cards
 they had too; round scores and running totals written in the score columns) with
-the All In benchmark's hands (``generator/reader/synth.py``: ticks or crosses,
+the All In benchmark's hands (``tests/synth/sheet_photos.py``: ticks or crosses,
 pencil to felt pen, sloppiness), then photographed with the same camera and faults
 (``synth.photograph``): the *realistic mix* (tilt up to 35°, any rotation, 40–95 %
 of the frame, defocus and motion blur, noise, light gradient and soft shadow, JPEG
@@ -54,8 +54,8 @@ KEY = {"x2": "×2"}
 
 def game_rows(rng: random.Random) -> tuple[list[list[str]], list[int]]:
     """One player's tick rows and round scores from a simulated game (at most the pad's 15 rounds)."""
-    from generator.rules.flip7 import round_score
-    from generator.rules.flip7_round import StopAt, play_game
+    from generator.games.flip7.rules import round_score
+    from generator.games.flip7.round import StopAt, play_game
 
     players = [f"P{i}" for i in range(1, rng.randint(3, 6) + 1)]
     result = play_game(players, StopAt(rng.randint(15, 30)), random.Random(rng.getrandbits(32)))
@@ -75,10 +75,10 @@ def game_rows(rng: random.Random) -> tuple[list[list[str]], list[int]]:
 
 def make_photo(job: tuple[str, int, str]) -> tuple[str, int, str, list[list[str]]]:
     """Make one photo (in a worker): ``(family, seed, jpeg path, true rows)``."""
-    from generator.paper import paper
-    from generator.reader.synth import Pen, hard_params, random_style, realistic_params
-    from generator.reader.synth_tickpad import synth_tick_photo
-    from generator.registry import load_any, resolve_layout
+    from generator.printing.paper import paper
+    from tests.synth.sheet_photos import Pen, hard_params, random_style, realistic_params
+    from tests.synth.tickpad import synth_tick_photo
+    from generator.games.registry import load_any, resolve_layout
 
     family, seed, folder = job
     rng = random.Random(f"tickbench:{family}:{seed}")
@@ -103,7 +103,7 @@ def make_photo(job: tuple[str, int, str]) -> tuple[str, int, str, list[list[str]
         g = 1.0 - rng.uniform(0.3, 0.75)
         if rng.random() < 0.6:  # a hand in pencil; else in pen, the rubbed-out ticks pencilled (synth._erased)
             style = replace(style, pen=Pen("pencil", (g, g, g * 1.02), rng.uniform(0.35, 0.55), grainy=True))
-        from generator.sheets.pads import TICKS
+        from generator.printing.pads import TICKS
 
         for _ in range(rng.randint(1, 4)):
             r = rng.randrange(len(rows))
@@ -140,7 +140,7 @@ def main() -> None:
     ap.add_argument("-v", "--verbose", action="store_true", help="list every photo not read exactly")
     args = ap.parse_args()
 
-    from generator.errors import InputError
+    from generator.core.errors import InputError
     from generator.reader.read import read_photo
 
     console = Console()

@@ -2,7 +2,7 @@
 
 Run:  python benchmarks/bench_verify_cli.py [--repeat 5] [--keep DIR] [--seed 1] [--compare CHECKOUT]
 
-Four synthetic 12 MP photos (4000 × 3000, ``generator/reader/synth.py``) of
+Four synthetic 12 MP photos (4000 × 3000, ``tests/synth/sheet_photos.py``) of
 one simulated four-player game on the Q♦ sheet are made once (seeded; kept
 with ``--keep``).  Then, alternating so that both see the same machine load:
 
@@ -56,10 +56,10 @@ def make_photos(folder: Path, seed: int) -> list[Path]:
     paths = [folder / f"{n}.jpg" for n in NAMES]
     if all(p.exists() for p in paths):
         return paths
-    from generator.paper import paper
-    from generator.reader.synth import realistic_params, synth_photo
-    from generator.registry import load_layout, resolve_layout
-    from generator.rules.allin_bot import simulate_game
+    from generator.printing.paper import paper
+    from tests.synth.sheet_photos import realistic_params, synth_photo
+    from generator.games.registry import load_layout, resolve_layout
+    from generator.games.allin.bot import simulate_game
 
     result = simulate_game(load_layout(resolve_layout("q-diamonds")), [n.title() for n in NAMES], seed).result
     for i, (path, sheet) in enumerate(zip(paths, result.sheets)):
@@ -73,10 +73,10 @@ def make_photos(folder: Path, seed: int) -> list[Path]:
 
 
 def sheetsmith_command(tree: Path) -> tuple[list[str], dict]:
-    """``sheetsmith`` as its console script runs it (``from generator.launch import main; main()``; a checkout
-    older than ``generator/launch.py``: ``generator.cli``), from the checkout ``tree``; with the environment
+    """``sheetsmith`` as its console script runs it (``from generator.cli.launch import main; main()``; a checkout
+    older than ``generator/cli/launch.py``: ``generator.cli.app``), from the checkout ``tree``; with the environment
     that makes this Python import that checkout's ``generator``."""
-    entry = "generator.launch" if (tree / "generator" / "launch.py").exists() else "generator.cli"
+    entry = "generator.cli.launch" if (tree / "generator" / "launch.py").exists() else "generator.cli.app"
     cmd = [sys.executable, "-c", f"import sys; sys.argv[0] = 'sheetsmith'; from {entry} import main; main()"]
     env = {**os.environ, "PYTHONPATH": str(tree) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     # a user's Python keeps the compiled bytecode of sheetsmith's modules (pip compiles an installed package; an

@@ -46,10 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def twelve_mp_photos(n: int) -> list[bytes]:
     """``n`` photos (4000 × 3000) of different players' finished sheets of one simulated game."""
-    from generator.paper import paper
-    from generator.reader.synth import HandStyle, Pen, PhotoParams, synth_photo
-    from generator.registry import load_layout, resolve_layout
-    from generator.rules.allin_bot import simulate_game
+    from generator.printing.paper import paper
+    from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
+    from generator.games.registry import load_layout, resolve_layout
+    from generator.games.allin.bot import simulate_game
 
     lay = load_layout(resolve_layout("q-diamonds"))
     names = [f"P{i + 1}" for i in range(min(n, 8))]
@@ -121,7 +121,7 @@ def main() -> None:
         port = s.getsockname()[1]
     base = f"http://127.0.0.1:{port}"
     data_dir = tempfile.mkdtemp(prefix="sheetsmith-bench-web-")
-    server = subprocess.Popen([sys.executable, "-c", "from generator.cli import main; main()", "serve", "--port", str(port),
+    server = subprocess.Popen([sys.executable, "-c", "from generator.cli.app import main; main()", "serve", "--port", str(port),
                                "--data-dir", data_dir, "--workers", str(args.workers)],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     rows = []

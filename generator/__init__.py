@@ -1,6 +1,6 @@
 """sheetsmith: YAML layouts to printable game material, and a rules engine that checks finished sheets.
 
-The import package is ``generator``; the command is ``sheetsmith`` (see ``generator.cli``).
+The import package is ``generator``; the command is ``sheetsmith`` (see ``generator.cli.app``).
 """
 
 import os as _os

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from generator.cli import main
+from generator.cli.app import main
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "docs" / "examples"

@@ -26,13 +26,13 @@ import dataclasses
 
 import pytest
 
-from generator.allin_log import dump_game_log, load_game_log, parse_cell
-from generator.cards import parse_card, standard_deck
-from generator.errors import InputError
-from generator.layout.allin import load_allin_layout
-from generator.registry import load_layout, shipped_layouts
-from generator.rules.allin_bot import simulate_game
-from generator.rules.allin_game import (
+from generator.games.allin.game_log import dump_game_log, load_game_log, parse_cell
+from generator.core.cards import parse_card, standard_deck
+from generator.core.errors import InputError
+from generator.games.allin.layout import load_allin_layout
+from generator.games.registry import load_layout, shipped_layouts
+from generator.games.allin.bot import simulate_game
+from generator.games.allin.game import (
     MAX_COST,
     PASS,
     GameLog,

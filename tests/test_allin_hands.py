@@ -1,4 +1,4 @@
-"""Tests for generator.rules.allin_hands (All In poker scoring hands).
+"""Tests for generator.games.allin.hands (All In poker scoring hands).
 
 Expected values come from the rulebook and DESIGN.md readings, from the shared
 cases file, from combinatorics, from an independent brute-force evaluator
@@ -21,9 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from .cases import case_file
-from generator.cards import JOKER, RANKS, SUITS, Card, parse_card, standard_deck
-from generator.rules import allin_hands
-from generator.rules.allin_hands import NOTHING_KEY, POINTS, Category, HandResult, evaluate
+from generator.core.cards import JOKER, RANKS, SUITS, Card, parse_card, standard_deck
+from generator.games.allin import hands as allin_hands
+from generator.games.allin.hands import NOTHING_KEY, POINTS, Category, HandResult, evaluate
 
 CASES_PATH = case_file("allin-hands.yaml")
 

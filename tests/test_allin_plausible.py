@@ -1,4 +1,4 @@
-"""Sheets no game can produce (issue 13): the plausibility checks of generator/rules/allin_plausible.py.
+"""Sheets no game can produce (issue 13): the plausibility checks of generator/games/allin/plausible.py.
 
 Every verdict below was worked out by hand from the rulebook
 (seeds/000_e6ed0c80d6705b52.txt) on the Q♦ sheet:
@@ -29,15 +29,15 @@ from pathlib import Path
 
 import pytest
 
-from generator.cards import parse_card, standard_deck
-from generator.layout.allin import load_allin_layout
-from generator.layout.grid import cell_name, golden_ring, parse_grid
-from generator.registry import load_layout, shipped_layouts
-from generator.rules.allin_bot import SimpleBot, simulate_game
-from generator.rules.allin_game import ROUNDS, GameState, GoldenPick, Move, Ruleset, golden_cells, surrounds_golden
-from generator.rules.allin_plausible import RULES, check_sheet, groups
-from generator.rules.allin_sheet import FilledSheet, report, score_game
-from generator.sheetfile import load_allin_sheet
+from generator.core.cards import parse_card, standard_deck
+from generator.games.allin.layout import load_allin_layout
+from generator.games.allin.grid import cell_name, golden_ring, parse_grid
+from generator.games.registry import load_layout, shipped_layouts
+from generator.games.allin.bot import SimpleBot, simulate_game
+from generator.games.allin.game import ROUNDS, GameState, GoldenPick, Move, Ruleset, golden_cells, surrounds_golden
+from generator.games.allin.plausible import RULES, check_sheet, groups
+from generator.games.allin.scoring import FilledSheet, report, score_game
+from generator.games.allin.typed_sheet import load_allin_sheet
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "docs" / "examples"
@@ -432,7 +432,7 @@ chips: {earned: 60}
 
 
 def run(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "generator.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+    return subprocess.run([sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True, cwd=cwd, timeout=120)
 
 
 def test_verify_json_reports_impossible_sheets_located_at_their_tokens(tmp_path):
@@ -487,8 +487,8 @@ def test_rules_in_the_documented_order():
 def test_a_photo_of_an_impossible_sheet_is_scored_and_its_problems_located_in_the_read_file(tmp_path):
     # photos go through the typed-in path: the .read.yaml is checked like any typed-in sheet
     from generator.jobs import verify
-    from generator.paper import paper
-    from generator.reader.synth import synth_photo
+    from generator.printing.paper import paper
+    from tests.synth.sheet_photos import synth_photo
     from tests.test_reader import BLUE, DPI, params
 
     # a1 and e5 (rounds 1, 2), then c1: joined to nothing written (b1, d1 empty); 3 chips, no hand complete

@@ -24,11 +24,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.cards import parse_card
-from generator.errors import InputError
-from generator.registry import load_layout, shipped_layouts
-from generator.rules.allin_sheet import FilledSheet, report, score_game
-from generator.sheetfile import load_allin_sheet
+from generator.core.cards import parse_card
+from generator.core.errors import InputError
+from generator.games.registry import load_layout, shipped_layouts
+from generator.games.allin.scoring import FilledSheet, report, score_game
+from generator.games.allin.typed_sheet import load_allin_sheet
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 LAYOUTS = {s.id: s.path for s in shipped_layouts()}
@@ -108,7 +108,7 @@ def test_report_has_exactly_the_documented_keys():
 
 
 def run(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "generator.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+    return subprocess.run([sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True, cwd=cwd, timeout=120)
 
 
 def test_verify_json_on_stdout():

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.allin_log import dump_game_log, load_game_log, write_final_sheets, write_game_log
-from generator.cards import standard_deck
-from generator.layout.grid import cell_name
-from generator.registry import load_layout, shipped_layouts
-from generator.rules.allin_bot import SimpleBot, simulate_game
-from generator.rules.allin_game import (
+from generator.games.allin.game_log import dump_game_log, load_game_log, write_final_sheets, write_game_log
+from generator.core.cards import standard_deck
+from generator.games.allin.grid import cell_name
+from generator.games.registry import load_layout, shipped_layouts
+from generator.games.allin.bot import SimpleBot, simulate_game
+from generator.games.allin.game import (
     GameState,
     GoldenPick,
     IllegalMove,
@@ -33,8 +33,8 @@ from generator.rules.allin_game import (
     replay,
     surrounds_golden,
 )
-from generator.rules.allin_sheet import FilledSheet, report, score_game
-from generator.sheetfile import load_allin_sheet
+from generator.games.allin.scoring import FilledSheet, report, score_game
+from generator.games.allin.typed_sheet import load_allin_sheet
 
 REPO = Path(__file__).resolve().parents[1]
 LAYOUTS = [load_layout(s.path) for s in shipped_layouts() if s.game == "allin"]
@@ -91,9 +91,9 @@ def test_same_seed_same_game_other_seed_other_game():
 def test_same_seed_same_game_in_another_process():
     code = (
         "import hashlib, sys;"
-        "from generator.registry import load_layout, shipped_layouts;"
-        "from generator.rules.allin_bot import simulate_game;"
-        "from generator.allin_log import dump_game_log;"
+        "from generator.games.registry import load_layout, shipped_layouts;"
+        "from generator.games.allin.bot import simulate_game;"
+        "from generator.games.allin.game_log import dump_game_log;"
         "lay = load_layout(next(s.path for s in shipped_layouts() if s.id == 'q-diamonds'));"
         "print(hashlib.sha256(dump_game_log(simulate_game(lay, 4, seed=5).log).encode()).hexdigest())"
     )
@@ -122,7 +122,7 @@ def test_sheetsmith_verify_accepts_the_written_sheets(tmp_path):
     sim = simulate_game(Q, ["Ann", "Bob: the 2nd", "true"], seed=9)
     paths = write_final_sheets(tmp_path, sim.result.sheets)
     out = subprocess.run(
-        [sys.executable, "-m", "generator.cli", "verify", *map(str, paths), "--json"],
+        [sys.executable, "-m", "generator.cli.app", "verify", *map(str, paths), "--json"],
         capture_output=True, text=True, cwd=REPO, timeout=120,
     )
     assert out.returncode == 0, out.stderr

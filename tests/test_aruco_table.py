@@ -1,10 +1,10 @@
-"""The ArUco table sheets are drawn from (generator/sheets/aruco.py) is OpenCV's DICT_4X4_50, marker by marker."""
+"""The ArUco table sheets are drawn from (generator/printing/aruco.py) is OpenCV's DICT_4X4_50, marker by marker."""
 
 from __future__ import annotations
 
 import cv2
 
-from generator.sheets.aruco import DICT_4X4_50, marker_cells_4x4
+from generator.printing.aruco import DICT_4X4_50, marker_cells_4x4
 
 
 def test_every_marker_matches_opencv():

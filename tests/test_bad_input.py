@@ -12,12 +12,12 @@ import sys
 
 import pytest
 
-from generator.errors import InputError
-from generator.layout.allin import load_allin_layout
-from generator.paper import paper
-from generator.scene import Text, text_width
-from generator.sheets.allin import build_allin_sheet
-from generator.yamlpos import MAX_NODES, parse_yaml
+from generator.core.errors import InputError
+from generator.games.allin.layout import load_allin_layout
+from generator.printing.paper import paper
+from generator.printing.scene import Text, text_width
+from generator.games.allin.sheet import build_allin_sheet
+from generator.core.yamlpos import MAX_NODES, parse_yaml
 
 from .test_layout_validation import BASE, with_line
 
@@ -158,7 +158,7 @@ def test_very_long_labels_stay_on_the_page(tmp_path):
 
 
 def run(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "generator.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=60)
+    return subprocess.run([sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True, cwd=cwd, timeout=60)
 
 
 def test_device_file_is_refused(tmp_path):
@@ -184,7 +184,7 @@ def test_terminated_build_leaves_no_temporary_files(tmp_path):
     import signal
     import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "build", "--out-dir", str(tmp_path / "o")],
+    proc = subprocess.Popen([sys.executable, "-m", "generator.cli.app", "build", "--out-dir", str(tmp_path / "o")],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 30
     while time.time() < deadline and not list((tmp_path / "o").rglob("*.pdf")):

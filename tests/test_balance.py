@@ -15,8 +15,8 @@ from collections import deque
 
 import pytest
 
-import generator.balance as bal
-from generator.balance import (
+import generator.games.allin.balance as bal
+from generator.games.allin.balance import (
     MEAN_TOTAL_TOLERANCE,
     RARE_COMPLETION,
     SheetResult,
@@ -25,14 +25,14 @@ from generator.balance import (
     percentile,
     summarize,
 )
-from generator.layout.grid import golden_ring
-from generator.registry import load_layout, resolve_layout
+from generator.games.allin.grid import golden_ring
+from generator.games.registry import load_layout, resolve_layout
 
 Q = load_layout(resolve_layout("q-diamonds"))
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "generator.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True)
 
 
 def sheet(total, *, complete=(), points=None, chips=0, left=0, surrounded=False, hand_points=0, bonus=0):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from generator.cards import JOKER, Card, CardCodeError, parse_card, standard_deck
+from generator.core.cards import JOKER, Card, CardCodeError, parse_card, standard_deck
 
 
 @pytest.mark.parametrize(

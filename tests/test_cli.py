@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from generator.registry import shipped_layouts
+from generator.games.registry import shipped_layouts
 
 from .grids import MIDDLE_ROWS, indented
 
@@ -43,7 +43,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def run(*args, cwd=None):
     return subprocess.run(
-        [sys.executable, "-m", "generator.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=120
+        [sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True, cwd=cwd, timeout=120
     )
 
 

@@ -14,13 +14,13 @@ from collections import Counter
 import pypdfium2 as pdfium
 import pytest
 
-from generator.backends.pdf import render_pdf
-from generator.components.impose import MIN_MARGIN
-from generator.errors import InputError
-from generator.paper import paper
-from generator.registry import load_any, shipped_layouts
-from generator.render import PrintOptions, pages_for
-from generator.scene import Line
+from generator.printing.backends.pdf import render_pdf
+from generator.printing.impose import MIN_MARGIN
+from generator.core.errors import InputError
+from generator.printing.paper import paper
+from generator.games.registry import load_any, shipped_layouts
+from generator.printing.render import PrintOptions, pages_for
+from generator.printing.scene import Line
 
 IDS = {s.id: s.path for s in shipped_layouts()}
 PAPERS = ["a4", "letter"]

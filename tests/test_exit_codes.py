@@ -6,7 +6,7 @@
 2: an input could not be read at all (missing, not YAML, not an image, wrong
    format) or a usage error.
 
-The commands run in-process through the console entry point (``generator.cli.main``),
+The commands run in-process through the console entry point (``generator.cli.app.main``),
 which is what the ``sheetsmith`` script calls.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from generator.cli.app import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
@@ -179,7 +179,7 @@ def test_ctrl_c_and_term_say_so_and_exit_128_plus_the_signal(tmp_path):
     import time
 
     for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
-        proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "simulate", "flip7", "--games", "500000"],
+        proc = subprocess.Popen([sys.executable, "-m", "generator.cli.app", "simulate", "flip7", "--games", "500000"],
                                 cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(3)
         proc.send_signal(sig)

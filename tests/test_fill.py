@@ -6,11 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generator.paper import paper
-from generator.rules.allin_sheet import score_game
-from generator.scene import Circle, Line, Path_, Text
-from generator.sheetfile import load_allin_sheet
-from generator.sheets.allin import PENCIL, build_allin_sheet, fill_allin_sheet
+from generator.printing.paper import paper
+from generator.games.allin.scoring import score_game
+from generator.printing.scene import Circle, Line, Path_, Text
+from generator.games.allin.typed_sheet import load_allin_sheet
+from generator.games.allin.sheet import PENCIL, build_allin_sheet, fill_allin_sheet
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
@@ -59,12 +59,12 @@ def test_filled_sheet_shows_every_mark():
 
 
 def test_render_fill_on_the_command_line(tmp_path):
-    res = subprocess.run([sys.executable, "-m", "generator.cli", "render", "q-diamonds", "--fill", "ann.yaml",
+    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "q-diamonds", "--fill", "ann.yaml",
                           "--with", "bob.yaml", "-o", str(tmp_path / "ann.png"), "--dpi", "60"],
                          capture_output=True, text=True, cwd=EXAMPLES, timeout=60)
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "ann.png").read_bytes()[:4] == b"\x89PNG"
-    res = subprocess.run([sys.executable, "-m", "generator.cli", "render", "j-clubs", "--fill", "ann.yaml",
+    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "j-clubs", "--fill", "ann.yaml",
                           "-o", str(tmp_path / "x.pdf")], capture_output=True, text=True, cwd=EXAMPLES, timeout=60)
     assert res.returncode == 2 and "for layout 'q-diamonds', not 'j-clubs'" in res.stderr
     assert not (tmp_path / "x.pdf").exists()
@@ -76,7 +76,7 @@ def test_a_filled_sheet_is_written_next_to_its_file_never_over_the_blank_sheet(t
     (tmp_path / "ann.yaml").write_text((EXAMPLES / "ann.yaml").read_text(encoding="utf-8"), encoding="utf-8")
 
     def run(*extra):
-        return subprocess.run([sys.executable, "-m", "generator.cli", "render", "q-diamonds", "--fill", "ann.yaml", *extra],
+        return subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "q-diamonds", "--fill", "ann.yaml", *extra],
                               capture_output=True, text=True, cwd=tmp_path, timeout=60)
 
     res = run()

@@ -1,4 +1,4 @@
-"""Tests for generator.rules.flip7 (the Flip 7 rules core).
+"""Tests for generator.games.flip7.rules (the Flip 7 rules core).
 
 Expected values come from the rulebook (001_1c1c1890e75051d3.txt: Setup,
 Scoring and its example, End of the game, House rules), from the shared cases
@@ -24,7 +24,7 @@ from .cases import case_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.rules.flip7 import (
+from generator.games.flip7.rules import (
     ACTIONS,
     FLIP_THREE,
     FREEZE,
@@ -45,7 +45,7 @@ from generator.rules.flip7 import (
     score_line,
     score_needs,
 )
-from generator.rules.flip7_round import (
+from generator.games.flip7.round import (
     Choices,
     Event,
     HOUSE_RULE_2024,
@@ -56,7 +56,7 @@ from generator.rules.flip7_round import (
     play_game,
     play_round,
 )
-from generator.rules.flip7_sim import (
+from generator.games.flip7.sim import (
     lone_player_exact,
     simulate_games,
     simulate_lone_player,

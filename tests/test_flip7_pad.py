@@ -1,4 +1,4 @@
-"""Tests for generator.flip7_pad: typed-in Flip 7 score pads, their report and the table.
+"""Tests for generator.games.flip7.pad: typed-in Flip 7 score pads, their report and the table.
 
 Every expected score is added up by hand from the rulebook's scoring rules
 (numbers, x2 on the numbers only, +N, +15 for seven different numbers; bust 0),
@@ -13,10 +13,10 @@ import textwrap
 import pytest
 from rich.console import Console
 
-from generator.errors import InputError
-from generator.flip7_pad import Pad, load_flip7_pad, pad_from_document, pad_report, print_pad
-from generator.rules.flip7 import ScoreLine
-from generator.yamlpos import parse_yaml
+from generator.core.errors import InputError
+from generator.games.flip7.pad import Pad, load_flip7_pad, pad_from_document, pad_report, print_pad
+from generator.games.flip7.rules import ScoreLine
+from generator.core.yamlpos import parse_yaml
 
 
 @pytest.fixture
@@ -488,7 +488,7 @@ def test_scores_written_alone_that_need_the_same_x2_are_impossible_cli(tmp_path)
     import sys
 
     (tmp_path / "pad.yaml").write_text(BREAK_IT.lstrip(), encoding="utf-8")
-    res = subprocess.run([sys.executable, "-m", "generator.cli", "verify", "pad.yaml", "--json"], capture_output=True,
+    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "verify", "pad.yaml", "--json"], capture_output=True,
                          text=True, cwd=tmp_path, timeout=120)
     assert res.returncode == 1, res.stderr
     rep = json.loads(res.stdout)
@@ -527,7 +527,7 @@ def test_a_variant_flip7_bonus_on_a_score_pad(pad, errors):
     ((line, col, msg),) = errors(text.replace("flip7_bonus: 30", "flip7_bonus: 101"))
     assert (line, col) == (3, 14) and "100" in msg
     # dump_pad writes the bonus back when it is not 15; the file reads back the same
-    from generator.flip7_pad import dump_pad
+    from generator.games.flip7.pad import dump_pad
 
     p = pad(text)
     again = pad(dump_pad(p.players, list(p.rounds), flip7_bonus=p.flip7_bonus))

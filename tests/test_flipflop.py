@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from generator.cards import parse_card, standard_deck
-from generator.errors import InputError
-from generator.flipflop_log import flipflop_report, load_flipflop_log, print_flipflop_report
-from generator.rules.flipflop import (
+from generator.core.cards import parse_card, standard_deck
+from generator.core.errors import InputError
+from generator.games.flipflop.log import flipflop_report, load_flipflop_log, print_flipflop_report
+from generator.games.flipflop.rules import (
     RANK_ORDER,
     End,
     FlipFlopRound,
@@ -573,6 +573,6 @@ def test_player_count_is_checked(tmp_path):
 def test_docstring_examples():
     import doctest
 
-    import generator.rules.flipflop as core
+    import generator.games.flipflop.rules as core
 
     assert doctest.testmod(core).failed == 0

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from generator.errors import InputError
-from generator.fundex_log import fundex_report, load_fundex_log, print_fundex_report
-from generator.rules.fundex import (
+from generator.core.errors import InputError
+from generator.games.fundex.log import fundex_report, load_fundex_log, print_fundex_report
+from generator.games.fundex.rules import (
     CARDS,
     START_POINTS,
     STARTING_CHIPS,
@@ -657,6 +657,6 @@ def test_wrong_game_and_player_count_are_refused(tmp_path):
 def test_docstring_examples():
     import doctest
 
-    import generator.rules.fundex as core
+    import generator.games.fundex.rules as core
 
     assert doctest.testmod(core).failed == 0

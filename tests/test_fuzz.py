@@ -42,9 +42,9 @@ COMPONENTS = sorted(p for p in LAYOUTS.glob("*/*.yaml"))
 @lru_cache(maxsize=None)
 def game_log_text() -> str:
     """A legal two-player All In game log, played by the bots (the shipped Q♦ sheet)."""
-    from generator.allin_log import dump_game_log
-    from generator.registry import load_layout
-    from generator.rules.allin_bot import simulate_game
+    from generator.games.allin.game_log import dump_game_log
+    from generator.games.registry import load_layout
+    from generator.games.allin.bot import simulate_game
 
     return dump_game_log(simulate_game(load_layout(LAYOUTS / "allin" / "q-diamonds.yaml"), 2, 3).log)
 
@@ -304,7 +304,7 @@ def test_reproductions_of_the_issue(tmp_path):
         assert said in r.err, (args, r.err)
         assert len(r.err.strip().splitlines()) == 1, (args, r.err)
     # names outside the sheet font: refused unless a font has them all (never boxes)
-    from generator.fonts import missing_glyphs
+    from generator.printing.fonts import missing_glyphs
 
     r = run(["render", "q-diamonds", "--fill", "cjk.yaml", "-o", "cjk.pdf"], tmp_path)
     check_run(r, fuzzed="cjk.yaml", outputs=("cjk.pdf",))

@@ -11,7 +11,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
 
 def run(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "generator.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+    return subprocess.run([sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True, cwd=cwd, timeout=120)
 
 
 def test_verify_flip7_pad_example():
@@ -147,9 +147,9 @@ def test_simulate_flip7_player_counts():
 def test_verify_reads_a_photo_through_the_main_command(tmp_path):
     """A photo of Ann's sheet (turned 170°, synthesised from a simulated game) and Bob's typed-in sheet
     verify as one game, to exactly the report the two typed-in sheets give."""
-    from generator.allin_log import write_sheet
-    from generator.paper import paper
-    from generator.rules.allin_sheet import FilledSheet, report, score_game
+    from generator.games.allin.game_log import write_sheet
+    from generator.printing.paper import paper
+    from generator.games.allin.scoring import FilledSheet, report, score_game
 
     from .test_reader import game, params, write_photo
 

@@ -3,7 +3,7 @@
 Every expected value below was worked out by hand from the drawings.
 """
 
-from generator.layout.grid import cell_name, golden_ring, parse_grid
+from generator.games.allin.grid import cell_name, golden_ring, parse_grid
 
 from .grids import Q_DIAMONDS_GRID
 

@@ -18,9 +18,10 @@ import pypdfium2 as pdfium
 import pytest
 from fontTools.ttLib import TTFont
 
-from generator import fonts, output
-from generator.errors import OutputError, Problem, SheetsmithError, UnreadableError
-from generator.validation import (
+from generator.core import output
+from generator.printing import fonts
+from generator.core.errors import OutputError, Problem, SheetsmithError, UnreadableError
+from generator.core.validation import (
     ascii_number,
     bad_char,
     capped_lines,
@@ -30,7 +31,7 @@ from generator.validation import (
     NumberError,
     text_problem,
 )
-from generator.yamlpos import binary_kind, parse_yaml
+from generator.core.yamlpos import binary_kind, parse_yaml
 from tests.fuzzing import EXAMPLES, LAYOUTS, REPO, check_run, run
 
 ANN = (EXAMPLES / "ann.yaml").read_text(encoding="utf-8")
@@ -246,7 +247,7 @@ def test_stale_temporaries_of_our_own_pattern_are_removed(tmp_path):
 
 
 def test_build_clears_what_a_killed_build_left(tmp_path, monkeypatch):
-    from generator import registry
+    from generator.games import registry
 
     one = [s for s in registry.shipped_layouts() if s.id == "fundex-chips"]
     monkeypatch.setattr(registry, "shipped_layouts", lambda: one)
@@ -261,7 +262,7 @@ def test_build_clears_what_a_killed_build_left(tmp_path, monkeypatch):
 
 
 def _sheetsmith(*args, cwd: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "generator.cli", *args], cwd=cwd, stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "generator.cli.app", *args], cwd=cwd, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(REPO)})
 
 
@@ -491,7 +492,7 @@ def test_deck_text_outside_the_fonts_is_refused_at_check(tmp_path, monkeypatch):
 
 def test_a_grid_line_that_ends_inside_a_link():
     """Found by the fuzz tests: a truncated layout whose last line ends in '--' (a link cut short)."""
-    from generator.layout.grid import parse_grid
+    from generator.games.allin.grid import parse_grid
 
     _, issues = parse_grid("o---o--\n")
     assert [(i.line, i.char, i.message) for i in issues] == [(0, 7, "a link between two cells is exactly three dashes '---'")]

@@ -17,17 +17,17 @@ import pypdfium2 as pdfium
 import pytest
 import yaml
 
-from generator.backends.pdf import render_pdf
-from generator.errors import InputError, SheetsmithError
-from generator.i18n import catalogue_problems, check_lang, languages, messages
+from generator.printing.backends.pdf import render_pdf
+from generator.core.errors import InputError, SheetsmithError
+from generator.printing.i18n import catalogue_problems, check_lang, languages, messages
 from generator.jobs import build_items, render_item
-from generator.layout.allin import AllInLayout
-from generator.paper import paper
-from generator.registry import load_any, shipped_layouts
-from generator.render import PrintOptions, pages_for
-from generator.scene import Text
-from generator.sheets.allin import build_allin_sheet, geometry_hash
-from generator.sheets.pads import MARGIN, Pad
+from generator.games.allin.layout import AllInLayout
+from generator.printing.paper import paper
+from generator.games.registry import load_any, shipped_layouts
+from generator.printing.render import PrintOptions, pages_for
+from generator.printing.scene import Text
+from generator.games.allin.sheet import build_allin_sheet, geometry_hash
+from generator.printing.pads import MARGIN, Pad
 
 from .conftest import REPO
 from .textfit import fit_problems
@@ -80,7 +80,7 @@ def test_catalogue_check_agrees():
 
 
 def test_catalogue_check_finds_each_kind_of_slip(tmp_path, monkeypatch):
-    from generator import fonts
+    from generator.printing import fonts
 
     monkeypatch.setattr(fonts, "fallbacks", lambda: ())  # only the shipped sheet font, whatever this computer has
     english = yaml.safe_load((LANG_DIR / "en.yaml").read_text(encoding="utf-8"))
@@ -121,12 +121,12 @@ def test_adding_a_language_is_adding_a_file(tmp_path):
     (home / "templates" / "lang" / "sv.yaml").write_text(yaml.safe_dump(english, allow_unicode=True), encoding="utf-8")
     out = tmp_path / "q-sv.pdf"
     env = {"SHEETSMITH_HOME": str(home), "PATH": "/usr/bin:/bin"}
-    res = subprocess.run([sys.executable, "-m", "generator.cli", "render", "q-diamonds", "--lang", "sv", "-o", str(out)],
+    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "q-diamonds", "--lang", "sv", "-o", str(out)],
                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert res.returncode == 0, res.stderr
     text = _pdf_text(out.read_bytes())
     assert "Spelare" in text and "Poänggivande händer" in text and "Scoring hands" not in text
-    bad = subprocess.run([sys.executable, "-m", "generator.cli", "render", "q-diamonds", "--lang", "xx"],
+    bad = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "q-diamonds", "--lang", "xx"],
                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert bad.returncode == 2 and "languages: en, de, fr, it, sv" in bad.stderr
 
@@ -297,7 +297,7 @@ def test_build_refuses_an_unknown_language_before_drawing():
 
 def run(monkeypatch, capsys, tmp_path, *args):
     """``sheetsmith ARGS`` run in this process from ``tmp_path``: (exit status, stdout, stderr)."""
-    from generator import cli
+    from generator.cli import app as cli
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "argv", ["sheetsmith", *args])
@@ -365,7 +365,7 @@ def test_a_deck_entrys_own_words_win_and_keys_are_checked(tmp_path):
 
 
 def test_a_users_file_renders_next_to_itself_with_the_language(tmp_path, monkeypatch, capsys):
-    from generator.watch import default_target
+    from generator.jobs.watch import default_target
 
     mine = tmp_path / "my-sheet.yaml"
     mine.write_text((REPO / "layouts/allin/q-diamonds.yaml").read_text(encoding="utf-8").replace("id: q-diamonds\n", ""),

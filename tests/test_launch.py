@@ -1,4 +1,4 @@
-"""The console script ends a finished command without Python's teardown (generator/launch.py): its exit
+"""The console script ends a finished command without Python's teardown (generator/cli/launch.py): its exit
 code, its whole output (also through a pipe), exit handlers and still-running threads must come out as
 an ordinary exit would leave them.
 """
@@ -20,23 +20,23 @@ def _python(code: str, tmp_path: Path) -> subprocess.CompletedProcess:
 
 
 def _script(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
-    """``sheetsmith ARGS`` as the console script runs it (generator.launch.main), output through pipes."""
+    """``sheetsmith ARGS`` as the console script runs it (generator.cli.launch.main), output through pipes."""
     code = ("import sys; sys.argv = ['sheetsmith', *sys.argv[1:]]\n"
-            "from generator.launch import main\nmain()\n")
+            "from generator.cli.launch import main\nmain()\n")
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=tmp_path, timeout=120)
 
 
 def test_exit_codes_pass_through_unchanged(tmp_path):
-    assert _python("from generator.launch import quick_exit; quick_exit(None)", tmp_path).returncode == 0
-    assert _python("from generator.launch import quick_exit; quick_exit(2)", tmp_path).returncode == 2
-    text = _python("from generator.launch import quick_exit; quick_exit('stopped: the disk is full')", tmp_path)
+    assert _python("from generator.cli.launch import quick_exit; quick_exit(None)", tmp_path).returncode == 0
+    assert _python("from generator.cli.launch import quick_exit; quick_exit(2)", tmp_path).returncode == 2
+    text = _python("from generator.cli.launch import quick_exit; quick_exit('stopped: the disk is full')", tmp_path)
     assert (text.returncode, text.stderr) == (1, "stopped: the disk is full\n")  # as Python prints SystemExit('...')
 
 
 def test_exit_handlers_run_and_buffered_output_is_flushed_first(tmp_path):
     code = ("import atexit, sys\n"
             "atexit.register(lambda: print('handler ran'))\n"
-            "from generator.launch import quick_exit\n"
+            "from generator.cli.launch import quick_exit\n"
             "sys.stdout.write('x' * 200000); sys.stderr.write('no newline')\n"
             "quick_exit(3)\n")
     res = _python(code, tmp_path)
@@ -49,7 +49,7 @@ def test_a_running_thread_is_waited_for(tmp_path):
     code = ("import threading, time, pathlib\n"
             "def late():\n    time.sleep(0.3); pathlib.Path('late.txt').write_text('done')\n"
             "threading.Thread(target=late).start()\n"
-            "from generator.launch import quick_exit\nquick_exit(0)\n")
+            "from generator.cli.launch import quick_exit\nquick_exit(0)\n")
     res = _python(code, tmp_path)
     assert res.returncode == 0 and (tmp_path / "late.txt").read_text() == "done"
 
@@ -57,7 +57,7 @@ def test_a_running_thread_is_waited_for(tmp_path):
 def test_a_disposable_thread_is_not_waited_for(tmp_path):
     # the photo decoded early (generator/reader/early.py) writes nothing: a finished command does not wait for it
     code = ("import threading, time\n"
-            "from generator.launch import DISPOSABLE_THREAD, quick_exit\n"
+            "from generator.cli.launch import DISPOSABLE_THREAD, quick_exit\n"
             "threading.Thread(target=time.sleep, args=(60,), name=DISPOSABLE_THREAD, daemon=True).start()\n"
             "quick_exit(3)\n")
     started = __import__("time").monotonic()
@@ -74,8 +74,8 @@ def test_a_disposable_thread_is_not_waited_for(tmp_path):
     (["--help"], None),
 ])
 def test_verify_starts_decoding_its_photo_from_the_command_line_alone(monkeypatch, args, started):
-    import generator.launch as launch
-    import generator.photos as photos
+    import generator.cli.launch as launch
+    import generator.jobs.photos as photos
 
     seen = []
     monkeypatch.setattr(photos, "start_early", lambda files: seen.append(list(files)))
@@ -87,11 +87,11 @@ def test_the_photo_starts_decoding_before_the_layouts_are_imported(tmp_path):
     """The early decoding is only worth it if it starts before the heavy imports (the layouts import
     pydantic: 0.2 s): naming the photo for messages must not pull them in."""
     code = ("import sys\n"
-            "from generator.launch import _verify_early\n"
+            "from generator.cli.launch import _verify_early\n"
             "from generator.reader import early\n"
             "_verify_early(['ann.jpg'])\n"
-            "print(sorted(k[1] for k in early._PENDING), 'generator.registry' in sys.modules,"
-            " 'generator.layout.allin' in sys.modules, 'pydantic' in sys.modules, 'cv2' in sys.modules)\n")
+            "print(sorted(k[1] for k in early._PENDING), 'generator.games.registry' in sys.modules,"
+            " 'generator.games.allin.layout' in sys.modules, 'pydantic' in sys.modules, 'cv2' in sys.modules)\n")
     (tmp_path / "ann.jpg").write_bytes(b"\xff\xd8\xff\xe0 not really a JPEG")
     res = _python(code, tmp_path)
     # (OpenCV is imported before the thread starts: the thread then spends its time decoding, not importing)
@@ -121,7 +121,7 @@ def _full_disk_run(cmd: list[str], tmp_path: Path) -> subprocess.CompletedProces
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
 def test_output_to_a_full_disk_is_an_error_not_a_traceback_nor_a_success(tmp_path):
     entry = "import sys; sys.argv[0] = 'sheetsmith'; from generator.{} import main; main()"
-    for module in ("launch", "cli"):  # the console script, and python -m generator.cli
+    for module in ("cli.launch", "cli.app"):  # the console script, and python -m generator.cli.app
         for args in (["layouts", "--json"], ["layouts"], ["render", "q-diamonds", "-o", str(tmp_path / "q.pdf"), "--force"]):
             res = _full_disk_run([sys.executable, "-c", entry.format(module), *args], tmp_path)
             assert res.returncode == 2, (module, args, res.stderr)
@@ -132,15 +132,15 @@ def test_output_to_a_full_disk_is_an_error_not_a_traceback_nor_a_success(tmp_pat
 
 def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path):
     for args in (["layouts"], ["layouts", "--json"]):
-        code = "import sys; sys.argv[0] = 'sheetsmith'; from generator.launch import main; main()"
+        code = "import sys; sys.argv[0] = 'sheetsmith'; from generator.cli.launch import main; main()"
         p = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
         p.stdout.close()  # the reader went away before the first line
         err = p.stderr.read().decode()
         assert p.wait(timeout=120) == 1 and err == "", (args, err)
 
 
-ENTRIES = {"console script": "launch", "python -m generator.cli": "cli"}
-"""Both ways in: ``sheetsmith`` (generator.launch.main, ending with the quick exit) and ``python -m generator.cli``."""
+ENTRIES = {"console script": "cli.launch", "python -m generator.cli.app": "cli.app"}
+"""Both ways in: ``sheetsmith`` (generator.cli.launch.main, ending with the quick exit) and ``python -m generator.cli.app``."""
 
 
 def _closed_run(module: str, args: list[str], closed: int, cwd: Path, stderr=subprocess.PIPE) -> subprocess.CompletedProcess:
@@ -202,7 +202,7 @@ def test_standard_error_on_a_full_disk_leaves_the_exit_status_alone(module, tmp_
 
 _FAULTS = """
 import ctypes, resource, sys
-from generator import launch
+from generator.cli import launch
 if sys.argv[1] == "tuned":
     launch.keep_freed_memory()
 libc = ctypes.CDLL(None)
@@ -227,7 +227,7 @@ def test_a_short_process_reuses_the_memory_it_freed_and_a_server_keeps_the_defau
     # the console script tunes a command's process, not a long-running one's
     import gc
 
-    import generator.launch as launch
+    import generator.cli.launch as launch
 
     calls = []
     monkeypatch.setattr(launch, "keep_freed_memory", lambda: calls.append(True))

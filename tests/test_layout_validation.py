@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.errors import InputError
-from generator.layout.allin import load_allin_layout
+from generator.core.errors import InputError
+from generator.games.allin.layout import load_allin_layout
 
 from .grids import Q_DIAMONDS_GRID, indented
 

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import SheetsmithError
+from generator.core.errors import SheetsmithError
 from generator.jobs import fill_pages, render_item
-from generator.paper import paper
-from generator.registry import load_any, resolve_layout
-from generator.render import pages_for
-from generator.scene import Path_, Text
+from generator.printing.paper import paper
+from generator.games.registry import load_any, resolve_layout
+from generator.printing.render import pages_for
+from generator.printing.scene import Path_, Text
 
 from .test_exit_codes import status
 

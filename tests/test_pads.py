@@ -8,12 +8,12 @@ import sys
 import pypdfium2 as pdfium
 import pytest
 
-from generator.backends.pdf import render_pdf
-from generator.errors import InputError
-from generator.paper import paper
-from generator.registry import load_any, shipped_layouts
-from generator.render import pages_for
-from generator.sheets.pads import page_players, with_variant
+from generator.printing.backends.pdf import render_pdf
+from generator.core.errors import InputError
+from generator.printing.paper import paper
+from generator.games.registry import load_any, shipped_layouts
+from generator.printing.render import pages_for
+from generator.printing.pads import page_players, with_variant
 
 IDS = {s.id: s.path for s in shipped_layouts()}
 
@@ -108,13 +108,13 @@ def test_variant_from_option():
 
 
 def test_variant_on_the_command_line(tmp_path):
-    res = subprocess.run([sys.executable, "-m", "generator.cli", "render", "flip7-pad", "--variant", "target=300",
+    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "flip7-pad", "--variant", "target=300",
                           "-o", str(tmp_path / "p.pdf")], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
     doc = pdfium.PdfDocument(str(tmp_path / "p.pdf"))
     assert "first to 300" in doc[0].get_textpage().get_text_range()
     doc.close()
-    res = subprocess.run([sys.executable, "-m", "generator.cli", "render", "poker-deck", "--variant", "target=300",
+    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "poker-deck", "--variant", "target=300",
                           "-o", str(tmp_path / "d.pdf")], capture_output=True, text=True, timeout=60)
     assert res.returncode == 2 and "--variant applies to Flip 7" in res.stderr
 

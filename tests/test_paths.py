@@ -1,4 +1,4 @@
-"""The shipped data is found in a checkout and in a wheel install (generator/paths.py, pyproject's data-files)."""
+"""The shipped data is found in a checkout and in a wheel install (generator/core/paths.py, pyproject's data-files)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sysconfig
 import tomllib
 from pathlib import Path
 
-from generator import paths
+from generator.core import paths
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -66,5 +66,5 @@ def test_the_wheel_carries_every_shipped_layout_template_and_schema():
     shipped = {p.relative_to(REPO).as_posix() for folder in ("layouts", "templates", "docs/schema")
                for p in (REPO / folder).rglob("*") if p.is_file()}
     assert shipped and shipped == set(carried)
-    # each lands at the same place under share/sheetsmith as in the checkout, where generator/paths.py looks
+    # each lands at the same place under share/sheetsmith as in the checkout, where generator/core/paths.py looks
     assert all(dest == f"share/sheetsmith/{src}" for src, dest in carried.items())

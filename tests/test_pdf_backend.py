@@ -12,9 +12,9 @@ import pypdfium2.raw as raw
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.backends.pdf import MM, render_pdf
-from generator.scene import Line, Paint, Rect, Scene, Text
-from generator.sheets.allin import _squares_ops
+from generator.printing.backends.pdf import MM, render_pdf
+from generator.printing.scene import Line, Paint, Rect, Scene, Text
+from generator.games.allin.sheet import _squares_ops
 
 
 def _objects(pdf: bytes) -> list[dict]:

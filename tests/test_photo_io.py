@@ -3,7 +3,7 @@ as one unit, the checksum over the whole ``.read.yaml``, file names with control
 photos read in parallel, the reader's on-disk cache (issue 11).
 
 The expected messages are the ones docs/photos.md promises; the photos are synthetic
-(``generator/reader/synth.py``), their truth the typed-in sheet they were drawn from.
+(``tests/synth/sheet_photos.py``), their truth the typed-in sheet they were drawn from.
 """
 
 from __future__ import annotations
@@ -21,19 +21,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from generator.errors import InputError, OutputError
-from generator.paper import paper
+from generator.core.errors import InputError, OutputError
+from generator.printing.paper import paper
 from generator.reader.errors import PhotoError
 from generator.reader.image import MAX_BYTES, load_photo, looks_like_photo, sniff
-from generator.reader.synth import Pen, HandStyle, PhotoParams, synth_photo
-from generator.registry import load_layout, resolve_layout
-from generator.rules.allin_bot import simulate_game
+from tests.synth.sheet_photos import Pen, HandStyle, PhotoParams, synth_photo
+from generator.games.registry import load_layout, resolve_layout
+from generator.games.allin.bot import simulate_game
 
 READS = "sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in sheets (.yaml)"
 
 
 def run_cli(*args, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator.photo_cli", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "generator.cli.photo_bars", *map(str, args)], capture_output=True,
                           cwd=cwd, timeout=timeout)
 
 
@@ -225,7 +225,7 @@ def test_other_files_that_are_not_photos(tmp_path, make, message):
 
 def _fail_on(kind: str, when: str, monkeypatch):
     """Make the ``when``-th (``second``) temporary write or rename fail with a full disk (or Ctrl-C)."""
-    import generator.output as output
+    import generator.core.output as output
 
     calls = {"n": 0}
     real = {"write": output._write_temp, "place": output._place}[kind]
@@ -265,7 +265,7 @@ def test_a_failing_second_file_leaves_neither_new_file(tmp_path, monkeypatch, ki
 
 
 def test_a_full_disk_while_verifying_a_photo_writes_no_pair_and_exits_2(tmp_path, monkeypatch, photo):
-    from generator.photos import photo_inputs
+    from generator.jobs.photos import photo_inputs
 
     (tmp_path / "ann.jpg").write_bytes(photo)
     monkeypatch.setenv("SHEETSMITH_CACHE", "off")  # (the reader's cache writes files too: the pair's are counted)
@@ -297,8 +297,8 @@ def test_the_checksum_covers_the_whole_file():
 
 
 def test_a_written_read_yaml_is_unedited_and_any_added_line_is_an_edit(tmp_path, photo, monkeypatch):
-    import generator.photos as photos
-    from generator.photos import photo_inputs
+    import generator.jobs.photos as photos
+    from generator.jobs.photos import photo_inputs
     from generator.reader.output import edited_by_user
 
     (tmp_path / "ann.jpg").write_bytes(photo)
@@ -319,7 +319,7 @@ def test_a_written_read_yaml_is_unedited_and_any_added_line_is_an_edit(tmp_path,
 
 def test_a_link_is_named_as_the_user_gave_it(tmp_path, monkeypatch):
     """Messages name the path typed (a link's own name), relative to the working folder when inside it."""
-    from generator.paths import display_path
+    from generator.core.paths import display_path
 
     (tmp_path / "photos").mkdir()
     (tmp_path / "photos" / "p0.jpg").write_bytes(b"")
@@ -332,7 +332,7 @@ def test_a_link_is_named_as_the_user_gave_it(tmp_path, monkeypatch):
 
 
 def test_escaping_names():
-    from generator.names import clean_name, shown
+    from generator.core.names import clean_name, shown
 
     assert shown("ann.jpg") == "ann.jpg"
     assert shown("Zoë 北.jpg") == "Zoë 北.jpg"
@@ -347,7 +347,7 @@ def test_escaping_names():
 
 @pytest.mark.skipif(sys.platform == "win32", reason="file names with control characters are POSIX")
 def test_a_photo_named_with_control_characters_round_trips(tmp_path, photo, game):
-    from generator.sheetfile import load_allin_sheet
+    from generator.games.allin.typed_sheet import load_allin_sheet
 
     name = "an\nn\x1b[31m\u202e.jpg"
     (tmp_path / name).write_bytes(photo)
@@ -375,7 +375,7 @@ def test_a_photo_named_with_control_characters_round_trips(tmp_path, photo, game
 
 
 def test_photos_are_read_in_parallel_in_input_order_with_errors_per_photo(tmp_path, photo, game):
-    from generator.photos import PhotoFailure, read_photos
+    from generator.jobs.photos import PhotoFailure, read_photos
 
     (tmp_path / "ann.jpg").write_bytes(photo)
     (tmp_path / "bad.jpg").write_bytes(b"%PDF-1.4\n")
@@ -400,8 +400,8 @@ def test_photos_are_read_in_parallel_in_input_order_with_errors_per_photo(tmp_pa
 def test_photos_and_a_typed_in_sheet_verify_as_one_game_through_the_command_line(tmp_path, photo, game):
     import json
 
-    from generator.allin_log import write_sheet
-    from generator.rules.allin_sheet import FilledSheet, report, score_game
+    from generator.games.allin.game_log import write_sheet
+    from generator.games.allin.scoring import FilledSheet, report, score_game
 
     import io
 
@@ -492,7 +492,7 @@ def test_an_early_decoding_fails_with_the_message_of_one_in_turn(tmp_path):
 
 
 def test_the_blank_sheet_comes_from_the_disk_cache_and_a_changed_layout_misses_it(tmp_path, monkeypatch, photo, game):
-    import generator.backends.pdf as pdf
+    import generator.printing.backends.pdf as pdf
     import generator.reader.marks as marks
     import generator.reader.read as read
     from generator.reader import read_photo
@@ -725,7 +725,7 @@ def test_several_photos_start_the_workers_fork_server_early_and_one_photo_its_de
     import sys
     from multiprocessing import forkserver
 
-    import generator.photos as photos
+    import generator.jobs.photos as photos
     import generator.reader.early as early
 
     a, b, sheet = tmp_path / "ann.jpg", tmp_path / "bob.jpg", tmp_path / "cy.yaml"
@@ -752,7 +752,7 @@ def test_several_photos_start_the_workers_fork_server_early_and_one_photo_its_de
 def test_work_done_ahead_gives_its_value_or_none_when_it_failed():
     import threading
 
-    from generator.launch import DISPOSABLE_THREAD
+    from generator.cli.launch import DISPOSABLE_THREAD
     from generator.reader.early import Ahead
 
     names = []
@@ -766,8 +766,8 @@ def test_a_photo_worker_starts_as_a_short_command_does(tmp_path):
     walks what the fork server imported before forking it (frozen); one OpenCV thread (the photos are the parallel
     work)."""
     code = ("import gc, cv2\n"
-            "import generator.photos as photos\n"
-            "from generator.launch import GC_THRESHOLDS\n"
+            "import generator.jobs.photos as photos\n"
+            "from generator.cli.launch import GC_THRESHOLDS\n"
             "photos._init_worker(None)\n"
             "print(gc.get_threshold() == GC_THRESHOLDS, gc.get_freeze_count() > 1000, cv2.getNumThreads())\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)

@@ -1,7 +1,7 @@
 """Reading phone photos of filled All In sheets (issue 8).
 
 Every photo here is synthetic, made in the test from a fixed seed
-(``generator/reader/synth.py``): a bot's finished sheet, drawn as a player
+(``tests/synth/sheet_photos.py``): a bot's finished sheet, drawn as a player
 marks it and photographed.  The truth is the typed-in sheet it was drawn
 from; the reader never sees it.
 """
@@ -18,13 +18,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from generator.layout.grid import cell_name
-from generator.paper import paper
+from generator.games.allin.grid import cell_name
+from generator.printing.paper import paper
 from generator.reader import read_photo
-from generator.reader.synth import HandStyle, Pen, PhotoParams, synth_photo
-from generator.registry import load_layout, resolve_layout
-from generator.rules.allin_bot import simulate_game
-from generator.rules.allin_sheet import FilledSheet, report, score_game
+from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
+from generator.games.registry import load_layout, resolve_layout
+from generator.games.allin.bot import simulate_game
+from generator.games.allin.scoring import FilledSheet, report, score_game
 
 REPO = Path(__file__).resolve().parents[1]
 DPI = 150  # pages rendered at 150 dpi: small photos, quick tests
@@ -69,9 +69,9 @@ def assert_reads_truth(reading, sheet: FilledSheet) -> None:
 def test_every_layout_prints_markers_and_a_sheet_code():
     import cv2
 
-    from generator.backends import render_bytes
-    from generator.registry import shipped_layouts
-    from generator.sheets.allin import SheetCode, build_allin_sheet, geometry_hash
+    from generator.printing.backends import render_bytes
+    from generator.games.registry import shipped_layouts
+    from generator.games.allin.sheet import SheetCode, build_allin_sheet, geometry_hash
 
     for item in [s for s in shipped_layouts() if s.game == "allin"]:
         lay = load_layout(item.path)
@@ -153,12 +153,12 @@ def test_a_doubly_ticked_rank_makes_its_space_uncertain(tmp_path):
 
 
 def run_cli(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator.photo_cli", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "generator.cli.photo_bars", *map(str, args)], capture_output=True,
                           text=True, cwd=cwd, timeout=120)
 
 
 def test_verify_mixes_photos_and_typed_in_sheets(tmp_path):
-    from generator.allin_log import write_sheet
+    from generator.games.allin.game_log import write_sheet
 
     result = game("q-diamonds", 11)
     ann, bob = result.sheets
@@ -174,7 +174,7 @@ def test_verify_mixes_photos_and_typed_in_sheets(tmp_path):
     assert "layout: q-diamonds" in text and "player: ann" in text and "?" not in text.split("game:")[1]
     assert (tmp_path / "ann.read.png").read_bytes()[:4] == b"\x89PNG"
     # the written sheet verifies on its own, to the same report
-    from generator.sheetfile import load_allin_sheet
+    from generator.games.allin.typed_sheet import load_allin_sheet
 
     assert load_allin_sheet(tmp_path / "ann.read.yaml").cards == ann.cards
     # a second run rewrites the files sheetsmith wrote; an edited .read.yaml is left alone
@@ -262,9 +262,9 @@ def test_photo_errors_exit_2_and_write_nothing(bad_photos, tmp_path, name, args,
 
 
 def test_a_sheet_of_another_version_or_format_is_refused(tmp_path, monkeypatch):
-    import generator.reader.synth as synth
-    import generator.sheets.allin as allin
-    from generator.errors import InputError
+    import tests.synth.sheet_photos as synth
+    import generator.games.allin.sheet as allin
+    from generator.core.errors import InputError
 
     sheet = game("q-diamonds", 6).sheets[0]
     sharp = params(frame=(2000, 1500), coverage=0.9, tilt=3.0, rotation=0.0, defocus=0.3, bend=0.0)
@@ -292,9 +292,9 @@ def test_layout_option_reads_a_sheet_whose_code_is_hidden(tmp_path):
     """With the code covered, the markers still place the sheet and --layout names it."""
     import cv2
 
-    from generator.errors import InputError
+    from generator.core.errors import InputError
     from generator.reader.markers import detect_markers, fit_sheet
-    from generator.sheets.allin import code_box
+    from generator.games.allin.sheet import code_box
 
     result = game("7-diamonds", 9)
     sheet = result.sheets[0]

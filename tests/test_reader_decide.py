@@ -11,14 +11,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from generator.cards import Card
-from generator.layout.grid import cell_name
-from generator.paper import paper
+from generator.core.cards import Card
+from generator.games.allin.grid import cell_name
+from generator.printing.paper import paper
 from generator.reader.light import LIGHT_PPM, _long_edges
 from generator.reader.marks import Measurement, TargetInk
 from generator.reader.read import decide
-from generator.registry import load_layout, resolve_layout
-from generator.sheets.allin import build_allin_sheet
+from generator.games.registry import load_layout, resolve_layout
+from generator.games.allin.sheet import build_allin_sheet
 
 LAYOUT = load_layout(resolve_layout("q-diamonds"))
 SCENE = build_allin_sheet(LAYOUT, paper("a4"))

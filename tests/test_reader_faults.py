@@ -15,16 +15,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from generator.cards import Card
-from generator.errors import InputError
-from generator.layout.grid import cell_name
-from generator.paper import paper
+from generator.core.cards import Card
+from generator.core.errors import InputError
+from generator.games.allin.grid import cell_name
+from generator.printing.paper import paper
 from generator.reader import read_photo
-from generator.reader.synth import HandStyle, Pen, PhotoParams, synth_photo
-from generator.registry import load_layout, resolve_layout
-from generator.rules.allin_bot import simulate_game
-from generator.rules.allin_sheet import FilledSheet
-from generator.sheets.allin import build_allin_sheet
+from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
+from generator.games.registry import load_layout, resolve_layout
+from generator.games.allin.bot import simulate_game
+from generator.games.allin.scoring import FilledSheet
+from generator.games.allin.sheet import build_allin_sheet
 
 DPI = 150
 BLUE = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="full")
@@ -98,7 +98,7 @@ def test_a_knot_of_print_beside_a_bold_circle_is_not_a_shadows_edge(tmp_path):
     and the few paper pixels left in it lie under the bold circle round the diamond.  The closing took the
     paper there for a dark patch (60 % of the sheet's), whose rim passed for a shadow's edge: e1 was flagged.
     Where the closing has too little paper to go on, the wider closing fills the knot: read exactly."""
-    from generator.reader.synth_families import case
+    from tests.synth.families import case
 
     c = case("full", 38)
     assert c.sheet.layout.id == "10-hearts" and c.paper.id == "letter" and c.params.hard_shadow is None
@@ -234,7 +234,7 @@ def test_a_heavy_pen_tick_does_not_pull_its_spent_box_off_the_outline(tmp_path):
     the dark ticks of spent boxes 1-9 drew the match of each box's pale outline away from the box, whose print
     then looked washed out ("the printed spent boxes 8-9 are not visible"), and the count was flagged. With
     the photo's darkness capped at the outline's own for the match, the outline decides: 9 spent, read exactly."""
-    from generator.reader.synth_families import case
+    from tests.synth.families import case
 
     c = case("realistic", 1004)
     path = tmp_path / "ann.jpg"
@@ -285,9 +285,9 @@ def test_two_sheets_in_one_photo_are_refused(tmp_path):
 
 def test_rendered_q_diamonds_sheet_with_twelve_hearts_reads(tmp_path):
     """The issue's case: `sheetsmith render q-diamonds --fill` of a sheet with twelve hearts, read from the clean PNG."""
-    from generator.allin_log import write_sheet
-    from generator.backends import render_bytes
-    from generator.sheets.allin import fill_allin_sheet
+    from generator.games.allin.game_log import write_sheet
+    from generator.printing.backends import render_bytes
+    from generator.games.allin.sheet import fill_allin_sheet
 
     lay = load_layout(resolve_layout("q-diamonds"))
     ranks = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14]
@@ -390,7 +390,7 @@ def test_verify_of_a_photo_with_glare_writes_a_question_mark_and_exits_1(tmp_pat
     coord = sorted(sheet.cards)[6]
     name = cell_name(coord)
     photo(tmp_path, sheet, params(glare=(*centre_of(scene, name), 9.0, 1.6)), game=score, name="ann.jpg")
-    res = subprocess.run([sys.executable, "-m", "generator.photo_cli", "ann.jpg"], capture_output=True, text=True,
+    res = subprocess.run([sys.executable, "-m", "generator.cli.photo_bars", "ann.jpg"], capture_output=True, text=True,
                          cwd=tmp_path, timeout=180)
     assert res.returncode == 1, res.stderr
     line = next(ln for ln in res.stderr.splitlines() if f"{name}: uncertain in the photo ann.jpg" in ln)
@@ -405,8 +405,8 @@ def test_a_sheet_under_2_3_pixels_per_mm_is_refused_not_read(tmp_path):
     # was read, chips spent 9 with no '?' where the player spent 8 (a rubbed-out tick counted)
     from generator.reader import read_photo
     from generator.reader.errors import PhotoError
-    from generator.reader.synth import synth_photo
-    from generator.reader.synth_families import case
+    from tests.synth.sheet_photos import synth_photo
+    from tests.synth.families import case
 
     c = case("erased", 12, frame=(1280, 720))
     photo = synth_photo(c.sheet, c.paper, "erased:12", params=c.params, style=c.style, game=c.game, extra=c.extra, others=c.others)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from generator.reader.marks import _outline_shift
-from generator.scene import MarkTarget
+from generator.printing.scene import MarkTarget
 
 PPM = 8.0
 """Pixels per mm (the reader measures at 8 px/mm)."""

@@ -16,7 +16,7 @@ import pytest
 
 from generator.reader.marks import _target_ink
 from generator.reader.read import BLANK, DEFAULT_MARK, SURE
-from generator.scene import MarkTarget
+from generator.printing.scene import MarkTarget
 
 PPM = 8.0
 """Pixels per mm of the patch (the reader measures at 8 px/mm)."""

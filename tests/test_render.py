@@ -15,13 +15,13 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from generator.backends import render_bytes
-from generator.cards import SUIT_SYMBOLS
-from generator.layout.grid import cell_name
-from generator.paper import paper
-from generator.registry import load_layout, shipped_layouts
-from generator.scene import Circle, Path_, Rect, Text, text_width
-from generator.sheets.allin import build_allin_sheet
+from generator.printing.backends import render_bytes
+from generator.core.cards import SUIT_SYMBOLS
+from generator.games.allin.grid import cell_name
+from generator.printing.paper import paper
+from generator.games.registry import load_layout, shipped_layouts
+from generator.printing.scene import Circle, Path_, Rect, Text, text_width
+from generator.games.allin.sheet import build_allin_sheet
 
 SHIPPED = [s for s in shipped_layouts() if s.game == "allin"]
 PAGE_PT = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
@@ -212,7 +212,7 @@ def test_scoring_aid_numbers_in_the_pdf():
 
 
 def _box(item):
-    from generator.sheets.allin import _bounds
+    from generator.games.allin.sheet import _bounds
 
     return _bounds(item)
 

@@ -14,7 +14,7 @@ Q_DIAMONDS = (REPO / "layouts" / "allin" / "q-diamonds.yaml").read_text(encoding
 
 def _sheetsmith(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
     """``sheetsmith ARGS`` in a fresh process with stdout and stderr piped (not terminals)."""
-    return subprocess.run([sys.executable, "-m", "generator.cli", *args], cwd=cwd, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "generator.cli.app", *args], cwd=cwd, capture_output=True, text=True,
                           env={"PATH": "/usr/bin:/bin", "TERM": "dumb"}, timeout=120)
 
 
@@ -76,14 +76,14 @@ def test_bare_sheetsmith_prints_help_and_exits_0(tmp_path, capsys):
 
 
 def test_the_kept_top_level_help_is_what_typer_prints():
-    from generator.launch import TOP_HELP, typer_help
+    from generator.cli.launch import TOP_HELP, typer_help
 
-    assert TOP_HELP == typer_help(), "the CLI changed: run python -m generator.launch to rewrite TOP_HELP"
+    assert TOP_HELP == typer_help(), "the CLI changed: run python -m generator.cli.launch to rewrite TOP_HELP"
 
 
 def test_the_console_script_answers_help_without_loading_typer():
     code = ("import sys; sys.argv = ['sheetsmith', '--help']\n"
-            "from generator.launch import main\n"
+            "from generator.cli.launch import main\n"
             "try:\n    main()\nexcept SystemExit as e:\n    print('exit', e.code, 'typer' in sys.modules, file=sys.stderr)\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          env={"PATH": "/usr/bin:/bin", "COLUMNS": "100"})

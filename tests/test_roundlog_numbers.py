@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import fundex_log
-from generator.errors import InputError
-from generator.flipflop_log import flipflop_report, load_flipflop_log
-from generator.fundex_log import fundex_report, load_fundex_log
+from generator.games.fundex import log as fundex_log
+from generator.core.errors import InputError
+from generator.games.flipflop.log import flipflop_report, load_flipflop_log
+from generator.games.fundex.log import fundex_report, load_fundex_log
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 FUNDEX = (EXAMPLES / "fundex-game.yaml").read_text(encoding="utf-8")
@@ -127,7 +127,7 @@ def test_verify_reports_the_issue_reproductions_without_a_traceback(tmp_path, te
     """The command end to end: one located error line, no traceback, exit 2 (the log cannot be read)."""
     path = copy_with(tmp_path, text, old, new)
     line, col = position(text, old, offset)
-    res = subprocess.run([sys.executable, "-m", "generator.cli", "verify", str(path)],
+    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "verify", str(path)],
                          check=False, capture_output=True, text=True, timeout=120)
     out = res.stdout + res.stderr
     assert res.returncode == 2 and "Traceback" not in out

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.registry import shipped_layouts
+from generator.games.registry import shipped_layouts
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
@@ -73,7 +73,7 @@ def test_every_shipped_layout_has_a_round_trip_sheet():
 
 def verify_json(*paths, cwd, exit_code=0):
     res = subprocess.run(
-        [sys.executable, "-m", "generator.cli", "verify", *map(str, paths), "--json"],
+        [sys.executable, "-m", "generator.cli.app", "verify", *map(str, paths), "--json"],
         capture_output=True, text=True, cwd=cwd, timeout=120,
     )
     assert res.returncode == exit_code, res.stderr

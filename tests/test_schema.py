@@ -1,6 +1,6 @@
 """JSON Schemas for editors (issue 15, item 5).
 
-* docs/schema/ is what ``generator.schema`` generates (regenerate: ``python -m generator.schema``);
+* docs/schema/ is what ``generator.jobs.schema`` generates (regenerate: ``python -m generator.jobs.schema``);
 * every shipped file and example validates against its schema (read as the YAML language
   server reads it: YAML 1.2 typing, which is also how sheetsmith reads files) and names it
   in a ``# yaml-language-server: $schema=`` line whose relative path resolves in a checkout;
@@ -18,10 +18,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from generator.cards import CardCodeError, parse_card
-from generator.errors import InputError
-from generator.schema import KINDS, card_pattern, kind_of, schema, schema_text
-from generator.yamlpos import parse_yaml
+from generator.core.cards import CardCodeError, parse_card
+from generator.core.errors import InputError
+from generator.jobs.schema import KINDS, card_pattern, kind_of, schema, schema_text
+from generator.core.yamlpos import parse_yaml
 
 from .test_exit_codes import status
 
@@ -43,7 +43,7 @@ def test_docs_schema_is_up_to_date():
     assert sorted(p.stem for p in SCHEMA_DIR.glob("*.json")) == sorted(KINDS)
     for kind in KINDS:
         assert (SCHEMA_DIR / f"{kind}.json").read_text(encoding="utf-8") == schema_text(kind), (
-            f"docs/schema/{kind}.json is stale: run python -m generator.schema")
+            f"docs/schema/{kind}.json is stale: run python -m generator.jobs.schema")
 
 
 def test_every_schema_is_a_valid_draft_7_schema():
@@ -77,12 +77,12 @@ def test_a_simulated_game_log_and_a_new_sheet_validate(tmp_path, capsys):
 
 def _read(kind: str, path: Path):
     """The file kind's own validator (what check and verify use)."""
-    from generator.allin_log import load_game_log
-    from generator.flip7_pad import load_flip7_pad
-    from generator.flipflop_log import load_flipflop_log
-    from generator.fundex_log import load_fundex_log
-    from generator.registry import load_any
-    from generator.sheetfile import load_allin_sheet
+    from generator.games.allin.game_log import load_game_log
+    from generator.games.flip7.pad import load_flip7_pad
+    from generator.games.flipflop.log import load_flipflop_log
+    from generator.games.fundex.log import load_fundex_log
+    from generator.games.registry import load_any
+    from generator.games.allin.typed_sheet import load_allin_sheet
 
     return {"allin-sheet": load_allin_sheet, "flip7-pad": load_flip7_pad, "allin-game-log": load_game_log,
             "fundex-log": load_fundex_log, "flipflop-log": load_flipflop_log}.get(kind, load_any)(path)

@@ -22,12 +22,12 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from generator.backends.pdf import render_pdf
-from generator.backends.svg import render_svg
-from generator.paper import paper
-from generator.registry import load_any, resolve_layout
-from generator.render import pages_for
-from generator.scene import PT, Text, text_width
+from generator.printing.backends.pdf import render_pdf
+from generator.printing.backends.svg import render_svg
+from generator.printing.paper import paper
+from generator.games.registry import load_any, resolve_layout
+from generator.printing.render import pages_for
+from generator.printing.scene import PT, Text, text_width
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCALE = 2  # device pixels per CSS pixel

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.paper import paper
-from generator.reader.synth import HandStyle, Pen, PhotoParams
-from generator.reader.synth_tickpad import synth_tick_photo
-from generator.registry import load_any, resolve_layout
-from generator.rules.flip7 import tick_row_problems
+from generator.printing.paper import paper
+from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams
+from tests.synth.tickpad import synth_tick_photo
+from generator.games.registry import load_any, resolve_layout
+from generator.games.flip7.rules import tick_row_problems
 
 DPI = 150
 
@@ -61,7 +61,7 @@ def pad():
 
 
 def run_cli(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator.cli", "verify", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "generator.cli.app", "verify", *map(str, args)], capture_output=True,
                           text=True, cwd=cwd, timeout=300)
 
 
@@ -276,7 +276,7 @@ def test_layout_option_names_the_pad_or_is_refused(tmp_path):
 def _render_pages(tmp_path: Path, pad_text: str, *extra: str) -> list[Path]:
     """The tick pad filled from a typed-in score pad, one PNG page per player (``p-p01.png`` …)."""
     (tmp_path / "pad.yaml").write_text(pad_text, encoding="utf-8")
-    res = subprocess.run([sys.executable, "-m", "generator.cli", "render", "flip7-tick-pad", "--fill", "pad.yaml", "-f", "png",
+    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "flip7-tick-pad", "--fill", "pad.yaml", "-f", "png",
                           "--pages", "all", "-o", "p.png", *extra], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert res.returncode == 0, res.stderr
     return sorted(tmp_path.glob("p-p*.png"))

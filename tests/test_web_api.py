@@ -21,7 +21,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from generator import jobs
-from generator.rules.allin_sheet import report as allin_report
+from generator.games.allin.scoring import report as allin_report
 from generator.web.app import create_app
 
 from . import webphotos
@@ -81,7 +81,7 @@ def test_print_refuses_a_paper_it_has_no_size_for(web):
 
 
 def test_print_lists_every_shipped_item_with_a_preview(web):
-    from generator.registry import shipped_layouts
+    from generator.games.registry import shipped_layouts
 
     text = web.get("/print").text
     for s in shipped_layouts():
@@ -95,7 +95,7 @@ def test_print_lists_every_shipped_item_with_a_preview(web):
 def test_previews_asked_for_at_once_are_all_drawn(web):
     from concurrent.futures import ThreadPoolExecutor
 
-    from generator.registry import shipped_layouts
+    from generator.games.registry import shipped_layouts
 
     urls = [f"/print/preview/{s.id}.png?paper={p}" for s in shipped_layouts()[:6] for p in ("a4", "letter")]
     with ThreadPoolExecutor(8) as pool:  # a phone opening the Print page asks for every preview at once
@@ -285,8 +285,8 @@ def test_flip7_refuses_a_bad_start(web, players, target, message):
 
 def grid_form(sheet_file: Path) -> dict:
     """The typed-in grid form of an example sheet: one box per card space, the chips."""
-    from generator.layout.grid import cell_name
-    from generator.sheetfile import load_allin_sheet
+    from generator.games.allin.grid import cell_name
+    from generator.games.allin.typed_sheet import load_allin_sheet
 
     sheet = load_allin_sheet(sheet_file)
     form = {cell_name(c): card.code for c, card in sheet.cards.items()}
@@ -352,7 +352,7 @@ def test_allin_typed_in_sheet_file_upload(web):
 
 def truth_totals(n: int) -> dict[str, int]:
     result = webphotos.game()
-    from generator.rules.allin_sheet import score_game
+    from generator.games.allin.scoring import score_game
 
     rep = allin_report(score_game(result.sheets[:n]))
     return {p["player"]: p["total"] for p in rep["players"]}

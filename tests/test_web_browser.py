@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.rules.allin_sheet import score_game
+from generator.games.allin.scoring import score_game
 
 from . import webphotos
 

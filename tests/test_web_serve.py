@@ -24,7 +24,7 @@ def free_port() -> int:
 
 def start(tmp_path, *args):
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
-    return subprocess.Popen([sys.executable, "-c", "from generator.cli import main; main()", "serve", *args,
+    return subprocess.Popen([sys.executable, "-c", "from generator.cli.app import main; main()", "serve", *args,
                              "--data-dir", str(tmp_path / "data"), "--workers", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.errors import InputError
-from generator.yamlpos import parse_yaml
+from generator.core.errors import InputError
+from generator.core.yamlpos import parse_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 FILES = sorted(REPO.glob("layouts/*/*.yaml")) + sorted(REPO.glob("templates/*.yaml")) + sorted((REPO / "docs" / "examples").glob("*.yaml"))

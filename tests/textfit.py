@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from generator.scene import PT, Circle, Line, Rect, Scene, Text, missing_glyphs, text_width
+from generator.printing.scene import PT, Circle, Line, Rect, Scene, Text, missing_glyphs, text_width
 
 CAP = 0.73
 DESCENT = 0.12

@@ -1,18 +1,18 @@
 """Synthetic phone photos of a simulated All In game, for the web page's tests (made once per test run).
 
 The truth is the bot game's final sheets and the referee's score of them
-(:func:`generator.rules.allin_bot.simulate_game`), never what the page shows.
+(:func:`generator.games.allin.bot.simulate_game`), never what the page shows.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from generator.layout.grid import cell_name
-from generator.paper import paper
-from generator.reader.synth import HandStyle, Pen, PhotoParams, synth_photo
-from generator.registry import load_layout, resolve_layout
-from generator.rules.allin_bot import simulate_game
+from generator.games.allin.grid import cell_name
+from generator.printing.paper import paper
+from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
+from generator.games.registry import load_layout, resolve_layout
+from generator.games.allin.bot import simulate_game
 
 PLAYERS = ("Ann", "Bob", "Cy")
 BLUE = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="full")

@@ -1,4 +1,4 @@
-"""Make the fonts shipped in ``generator/fonts/`` from the DejaVu Sans release files.
+"""Make the fonts shipped in ``generator/printing/fonts/`` from the DejaVu Sans release files.
 
     python tools/subset_fonts.py /usr/share/fonts/truetype/dejavu   # Debian: fonts-dejavu-core 2.37
 
@@ -9,7 +9,7 @@ miscellaneous symbols and dingbats, and drop the OpenType layout tables
 (GSUB, GPOS, GDEF, kern) and hinting, which neither reportlab (PDF) nor the
 SVG backend use.  Glyph outlines and advance widths are unchanged, so text
 measures exactly as in DejaVu Sans (and, for Latin, as in Bitstream Vera).
-Licence: generator/fonts/LICENSE (the DejaVu fonts licence, which allows
+Licence: generator/printing/fonts/LICENSE (the DejaVu fonts licence, which allows
 shipping them, modified or not, inside a software package).
 """
 
@@ -33,7 +33,7 @@ FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf")
 
 
 def main(source: str) -> None:
-    out = Path(__file__).resolve().parents[1] / "generator" / "fonts"
+    out = Path(__file__).resolve().parents[1] / "generator" / "printing" / "fonts"
     unicodes = [u for a, b in RANGES for u in range(a, b + 1)]
     for name in FILES:
         font = TTFont(Path(source) / name)

@@ -11,8 +11,8 @@
 * :mod:`.synth` — synthetic phone photos for tests and the benchmark.
 """
 
-from .errors import PhotoError
-from .image import looks_like_photo
+from generator.reader.errors import PhotoError
+from generator.reader.image import looks_like_photo
 
 _LAZY = {"CellReading", "CountReading", "PhotoReading", "read_photo"}
 
@@ -21,7 +21,7 @@ def __getattr__(name: str):
     """The reading chain (numpy, OpenCV, the layouts) is imported on first use, so that asking
     whether a file is a photo (:func:`looks_like_photo`) stays cheap."""
     if name in _LAZY:
-        from . import read
+        from generator.reader import read
 
         return getattr(read, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """An on-disk cache of what the reader rebuilds for every photo: the blank sheet's scene and its rendering.
 
 Reading a photo needs the blank sheet the photo shows, twice: its scene (where
-every box and circle is, :func:`generator.sheets.allin.build_allin_sheet`) and
+every box and circle is, :func:`generator.games.allin.sheet.build_allin_sheet`) and
 the page rendered from it at the reader's resolution (the template the photo
 is compared with).  Drawing and rendering take about 0.3 s and the imports of
 reportlab and pdfium; a fresh ``sheetsmith verify photo.jpg`` would pay that
@@ -58,8 +58,8 @@ def code_fingerprint() -> str:
     """A hash of sheetsmith's version, its renderers' versions and the size and time of its code and template files."""
     from importlib import metadata
 
-    from .. import __version__
-    from ..paths import TEMPLATES_DIR
+    from generator import __version__
+    from generator.core.paths import TEMPLATES_DIR
 
     h = hashlib.sha256(f"sheetsmith {__version__}".encode())
     for dist in ("reportlab", "pypdfium2", "segno"):
@@ -117,7 +117,7 @@ folder that holds the user's own files too; another process's temporary, ``.NAME
 
 def _store(folder: Path, name: str, data: bytes) -> None:
     try:
-        from ..output import write_atomic
+        from generator.core.output import write_atomic
 
         write_atomic(folder / name, data)
         entries = sorted(((p, p.stat()) for p in folder.iterdir() if ENTRY.fullmatch(p.name)),

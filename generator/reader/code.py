@@ -1,6 +1,6 @@
 """Reading the sheet code (the QR code printed bottom right) once the markers are found.
 
-The code's square is known from the paper (:func:`generator.sheets.allin.code_box`),
+The code's square is known from the paper (:func:`generator.games.allin.sheet.code_box`),
 so it is cut out of the photo *through the homography*: perspective removed,
 upsampled to a few pixels per module.  OpenCV's QR decoder reads that crop.
 When it cannot (a small or soft photo), the crop is compared with the code
@@ -16,8 +16,8 @@ from typing import Callable
 
 import numpy as np
 
-from ..sheets.allin import CODE_SIZE, SheetCode, code_box, code_matrix
-from .markers import SheetFit
+from generator.games.allin.sheet import CODE_SIZE, SheetCode, code_box, code_matrix
+from generator.reader.markers import SheetFit
 
 MATCH_SCORE = 0.6
 """A candidate code is taken when the photo's code correlates at least this well with it …"""

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..sheets.aruco import MARKER_DICTIONARY
+from generator.printing.aruco import MARKER_DICTIONARY
 
 DETECT_SIDE = 1800
 """Markers are searched in a copy of the photo scaled down to this longest side (pixels)."""

@@ -15,7 +15,7 @@ through the same functions (:func:`.image.load_photo`, :func:`.detect.detect_all
 a :class:`~.errors.PhotoError` is raised as the ordinary path would raise it; anything
 else (no memory, an OpenCV failure) is left for the ordinary path to meet again.  The
 thread writes nothing, so the console script's quick exit does not wait for it
-(:func:`generator.launch.quick_exit`); an ordinary interpreter exit does (the thread is no
+(:func:`generator.cli.launch.quick_exit`); an ordinary interpreter exit does (the thread is no
 daemon: one stopped at shutdown inside OpenCV aborts the process).
 """
 
@@ -25,8 +25,8 @@ import os
 import threading
 from pathlib import Path
 
-from ..launch import DISPOSABLE_THREAD
-from .errors import PhotoError
+from generator.cli.launch import DISPOSABLE_THREAD
+from generator.reader.errors import PhotoError
 
 
 def _identity(path: Path) -> tuple[int, int, int, int, int] | None:
@@ -41,7 +41,7 @@ def _identity(path: Path) -> tuple[int, int, int, int, int] | None:
 
 
 class Ahead:
-    """``fn(*args)`` run in a thread (:data:`~generator.launch.DISPOSABLE_THREAD`: it writes nothing), while
+    """``fn(*args)`` run in a thread (:data:`~generator.cli.launch.DISPOSABLE_THREAD`: it writes nothing), while
     the calling thread does other work; for work done mostly inside OpenCV, NumPy or Pillow, which let Python
     run meanwhile.  :meth:`result` waits for it; :attr:`error` is what it raised, if anything.
     """
@@ -72,8 +72,8 @@ def _decode(path: Path, display: str) -> tuple:
     import cv2
 
     # (leaf modules, OpenCV and NumPy: nothing the main thread, importing the layouts, may hold a lock on)
-    from .detect import detect_all_markers
-    from .image import load_photo
+    from generator.reader.detect import detect_all_markers
+    from generator.reader.image import load_photo
 
     img = load_photo(path, display)
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
@@ -98,7 +98,7 @@ def read_early(path: str | Path, display: str) -> None:
     # rest of sheetsmith, each import got half the interpreter's time, and the decoding itself began only at 0.4 s
     import cv2  # noqa: F401
 
-    from . import detect, image  # noqa: F401
+    from generator.reader import detect, image  # noqa: F401
 
     _PENDING[(os.fspath(path), display)] = (identity, Ahead(_decode, path, display))
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ..errors import InputError, Problem
+from generator.core.errors import InputError, Problem
 
 
 class PhotoError(InputError):
     """A photo cannot be read (not an image, no sheet, too small, too blurred, another layout …).
 
-    ``problems`` holds one :class:`~generator.errors.Problem` naming the photo (no line or column).
+    ``problems`` holds one :class:`~generator.core.errors.Problem` naming the photo (no line or column).
     """
 
     def __init__(self, display: str, message: str):

@@ -33,8 +33,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..scene import Scene
-from .markers import SheetFit, Warp, _apply, _px_per_mm
+from generator.printing.scene import Scene
+from generator.reader.markers import SheetFit, Warp, _apply, _px_per_mm
 
 GRID_PPM = 2.0
 """Resolution (pixels per page mm) at which the anchors are found."""
@@ -149,7 +149,7 @@ def _tps_eval(points: np.ndarray, weights: np.ndarray, affine: np.ndarray, at: n
 
 def _peak(res: np.ndarray, exclude_px: int) -> tuple[float, float, float, float]:
     """Best match (sub-pixel x, y), its score, and the best score farther than ``exclude_px`` from it."""
-    from .marks import _subpix_peak
+    from generator.reader.marks import _subpix_peak
 
     x, y, best = _subpix_peak(res)
     px, py = int(round(x)), int(round(y))
@@ -194,7 +194,7 @@ def _views(img: np.ndarray, fit: SheetFit, template_rgb: np.ndarray, template_pp
     the light's slow changes taken out, and where the photo is."""
     import cv2
 
-    from .marks import rectify
+    from generator.reader.marks import rectify
 
     x0, y0, x1, y1 = region
     size = (int(round((x1 - x0) * GRID_PPM)), int(round((y1 - y0) * GRID_PPM)))
@@ -277,7 +277,7 @@ def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndar
     # the markers' corners, in page mm and photo px
     mb, msrc, mdst = {}, {}, {}
     if markers:
-        from ..sheets.allin import MARKER_SIZE, marker_boxes
+        from generator.games.allin.sheet import MARKER_SIZE, marker_boxes
 
         mb = marker_boxes(fit.paper)
         s = MARKER_SIZE

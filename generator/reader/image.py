@@ -33,8 +33,8 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import PhotoError
-from ..names import shown
+from generator.reader.errors import PhotoError
+from generator.core.names import shown
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -396,7 +396,7 @@ def _reduction(data: bytes, width: int, height: int) -> int:
     import cv2
     import numpy as np
 
-    from .markers import detect_markers, fit_sheet
+    from generator.reader.markers import detect_markers, fit_sheet
 
     try:
         small = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_REDUCED_GRAYSCALE_8)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .numeric import median
+from generator.reader.numeric import median
 
 LIGHT_PPM = 2.0
 """Resolution (pixels per mm) of the light estimate."""

@@ -28,11 +28,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..scene import MarkTarget, Scene
-from ..sheets.allin import MARKER_SIZE, marker_cells
-from .light import brightest_channel, estimate_light
-from .markers import SheetFit
-from .numeric import median
+from generator.printing.scene import MarkTarget, Scene
+from generator.games.allin.sheet import MARKER_SIZE, marker_cells
+from generator.reader.light import brightest_channel, estimate_light
+from generator.reader.markers import SheetFit
+from generator.reader.numeric import median
 
 PPM = 8.0
 """Pixels per millimetre of the rectified page."""
@@ -164,13 +164,13 @@ _TEMPLATES: dict[tuple, np.ndarray] = {}
 
 def template(scene: Scene, key: tuple, ppm: float = PPM) -> np.ndarray:
     """The blank page rendered from its PDF at ``ppm``: RGB ``uint8`` (cached by ``key``)."""
-    from .cache import cached_template
+    from generator.reader.cache import cached_template
 
     k = (*key, ppm)
     if k not in _TEMPLATES:
         def render():
-            from ..backends.pdf import render_pdf
-            from ..backends.png import pdf_to_images
+            from generator.printing.backends.pdf import render_pdf
+            from generator.printing.backends.png import pdf_to_images
 
             return np.asarray(pdf_to_images(render_pdf([scene]), dpi=ppm * 25.4)[0], np.uint8)
 
@@ -342,7 +342,7 @@ def marker_models(marker_id: int, ppm: float, margin: float) -> np.ndarray:
     ``(len(BLUR_SIGMAS), 1 + n * n)``, each row the model's variance, then its centred pixels (``n`` the side of
     the marker and its ``margin`` at ``ppm``).  The same for every photo: kept in the reader's cache
     (:func:`.cache.cached_marker_models`), read-only."""
-    from .cache import cached_marker_models
+    from generator.reader.cache import cached_marker_models
 
     n = int(round((MARKER_SIZE + 2 * margin) * ppm))
 
@@ -372,7 +372,7 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict
     """
     import cv2
 
-    from ..sheets.allin import marker_boxes
+    from generator.games.allin.sheet import marker_boxes
 
     boxes = marker_boxes(fit.paper)
     margin = 2.0
@@ -513,7 +513,7 @@ def blank_page(scene: Scene, template_key: tuple, photo_ppm: float, ppm: float =
         crop = np.full((h, w, 3), 255, np.uint8)
         sub = full[oy:oy + h, ox:ox + w]
         crop[: sub.shape[0], : sub.shape[1]] = sub
-        from .cache import cached_darkness
+        from generator.reader.cache import cached_darkness
 
         # on disk across runs (reader/cache.py): for one sheet, photos of one phone ask for the same softness
         hit = (crop, *cached_darkness(template_key, (ppm, float(x0), float(y0), w, h, chroma), (h, w),

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..allin_log import _scalar, grid_rows
-from ..layout.grid import cell_name
-from ..names import clean_name, shown
-from .read import PhotoReading
+from generator.games.allin.game_log import _scalar, grid_rows
+from generator.games.allin.grid import cell_name
+from generator.core.names import clean_name, shown
+from generator.reader.read import PhotoReading
 
 CHECKSUM = re.compile(r"^# sheetsmith read checksum: ([0-9a-f]{12})[ \t\r]*$", re.M)
 """The checksum line: the first 12 hex digits of the SHA-256 of the rest of the file."""
@@ -115,12 +115,12 @@ def write_pair(yaml_path: str | Path, text: str, png_path: str | Path, png: byte
     Both are written whole to temporary files first, then renamed into place; when either
     fails (a full disk, no permission, Ctrl-C), neither is changed — an older pair stays
     as it was, and a new ``.read.yaml`` never sits next to an older ``.read.png``
-    (:func:`generator.output.write_together`).
+    (:func:`generator.core.output.write_together`).
 
     Raises:
         OutputError: either file cannot be written (nothing was changed).
     """
-    from ..output import write_together
+    from generator.core.output import write_together
 
     write_together([(Path(yaml_path), text.encode("utf-8", "surrogateescape")), (Path(png_path), png)])
 
@@ -128,7 +128,7 @@ def write_pair(yaml_path: str | Path, text: str, png_path: str | Path, png: byte
 def _font(size: int, weight: str = "bold"):
     from PIL import ImageFont
 
-    from ..scene import font_path
+    from generator.printing.scene import font_path
 
     try:
         return ImageFont.truetype(str(font_path(weight)), size)
@@ -150,7 +150,7 @@ def annotation_canvas(img_bgr: np.ndarray, ppm: float):
     import cv2
     from PIL import Image
 
-    from .marks import flatten
+    from generator.reader.marks import flatten
 
     flat = np.clip(flatten(img_bgr, ppm) * 255, 0, 255).astype(np.uint8)
     page = Image.fromarray(cv2.cvtColor(flat, cv2.COLOR_BGR2RGB)).convert("RGB")
@@ -321,8 +321,8 @@ def _wrap(draw, text: str, x: float, y: float, width: float, font, fill) -> floa
 
 def _photo_page(reading: PhotoReading, ppm: float) -> np.ndarray:
     """The whole page cut from the photo through the homography at ``ppm`` (BGR)."""
-    from .image import load_photo
-    from .marks import rectify
+    from generator.reader.image import load_photo
+    from generator.reader.marks import rectify
 
     img = load_photo(reading.path, reading.display)
     return rectify(img, reading.fit, (0.0, 0.0, reading.paper.width, reading.paper.height), ppm)

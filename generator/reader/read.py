@@ -25,23 +25,23 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cards import Card, parse_card
-from ..errors import InputError
-from ..layout.allin import AllInLayout
-from ..layout.grid import Coord, cell_name
-from ..paper import Paper
-from ..registry import display_path, load_layout, resolve_layout, shipped_layouts
-from ..rules.allin_sheet import FilledSheet
-from ..scene import Scene
-from ..sheets.allin import SHEET_FORMAT, SheetCode, build_allin_sheet, code_box, geometry_hash
-from .code import CodeReading, read_code
-from .early import Ahead, take_early
-from .errors import PhotoError
-from .image import load_photo
-from .markers import SheetFit, detect_all_markers, fit_sheet, largest, outside_sides, two_sheets
-from .numeric import median
-from .gridfit import GridFit, fit_grid
-from .marks import PPM, Measurement, blank_page, measure, measure_blur, shrink, template
+from generator.core.cards import Card, parse_card
+from generator.core.errors import InputError
+from generator.games.allin.layout import AllInLayout
+from generator.games.allin.grid import Coord, cell_name
+from generator.printing.paper import Paper
+from generator.games.registry import display_path, load_layout, resolve_layout, shipped_layouts
+from generator.games.allin.scoring import FilledSheet
+from generator.printing.scene import Scene
+from generator.games.allin.sheet import SHEET_FORMAT, SheetCode, build_allin_sheet, code_box, geometry_hash
+from generator.reader.code import CodeReading, read_code
+from generator.reader.early import Ahead, take_early
+from generator.reader.errors import PhotoError
+from generator.reader.image import load_photo
+from generator.reader.markers import SheetFit, detect_all_markers, fit_sheet, largest, outside_sides, two_sheets
+from generator.reader.numeric import median
+from generator.reader.gridfit import GridFit, fit_grid
+from generator.reader.marks import PPM, Measurement, blank_page, measure, measure_blur, shrink, template
 
 MIN_PX_PER_MM = 2.3
 """Below this many photo pixels per page millimetre the marks are too small to read.  (At 1.9 to 2.2, in
@@ -151,7 +151,7 @@ class PhotoReading:
     canvas: tuple | None = field(default=None, repr=False)
     """The annotated picture's canvas made from :attr:`preview` (:func:`.output.annotation_canvas`), or ``None``."""
     annotated: bytes | None = field(default=None, repr=False)
-    """The annotated picture (PNG bytes), once drawn (:func:`generator.photos.read_photos` draws it)."""
+    """The annotated picture (PNG bytes), once drawn (:func:`generator.jobs.photos.read_photos` draws it)."""
 
     @property
     def uncertain(self) -> list[tuple[str, str]]:
@@ -257,7 +257,7 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
             f"the photo is too blurred to read the marks (edges spread over {blur:.2f} mm): hold the phone still, "
             "let it focus on the sheet, and take it again in good light",
         )
-    from .kinds import PhotoContext, candidate_codes, item_of_layout, read_other
+    from generator.reader.kinds import PhotoContext, candidate_codes, item_of_layout, read_other
 
     other_item = item_of_layout(layout)  # --layout naming a sheet of another kind (a tick pad): read by its kind
     user_layout = load_layout(resolve_layout(layout)) if layout and other_item is None else None
@@ -336,8 +336,8 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
 def _picture_ground(src: np.ndarray, fit: SheetFit, ppm: float = 4.0) -> tuple[np.ndarray, tuple]:
     """The whole page straightened from ``src`` through ``fit`` at ``ppm`` pixels per mm (BGR, grey beyond the
     photo), and the annotated picture's canvas made from it (:func:`.output.annotation_canvas`)."""
-    from .marks import rectify
-    from .output import annotation_canvas
+    from generator.reader.marks import rectify
+    from generator.reader.output import annotation_canvas
 
     preview = rectify(src, fit, (0.0, 0.0, fit.paper.width, fit.paper.height), ppm, border=(150, 150, 150))
     return preview, annotation_canvas(preview, ppm)
@@ -360,7 +360,7 @@ def _near_code(fit: SheetFit, found: dict[int, np.ndarray]) -> SheetFit:
     screen folded up, the sheet curled), the fit on the markers of the sheet's lower half, where the code is."""
     if fit.residual_mm <= 0.6:
         return fit
-    from ..sheets.allin import marker_boxes
+    from generator.games.allin.sheet import marker_boxes
 
     boxes = marker_boxes(fit.paper)
     low = {i: c for i, c in found.items() if i in boxes and boxes[i][2] > fit.paper.height / 2}
@@ -391,7 +391,7 @@ _SCENES: dict[tuple, tuple[AllInLayout, Scene]] = {}
 def scene_for(layout: AllInLayout, paper: Paper) -> Scene:
     """The blank sheet's scene for ``layout`` on ``paper`` (built once per process, and kept on disk
     across runs: :mod:`.cache`). Read-only: the reader never changes it."""
-    from .cache import cached_scene
+    from generator.reader.cache import cached_scene
 
     key = (layout.id, str(layout.source), paper.id)
     hit = _SCENES.get(key)
@@ -587,7 +587,7 @@ def _suit_decisions(inks, name: str, raw: dict[str, float], base: float, order: 
     blank and sure levels and typical circle (:func:`_levels`).  A circled suit's circle reaches into its neighbours'
     rings, so their sectors facing it are left out; a ring inked on one side only beside another inked ring is
     unsure (:func:`_one_sided`)."""
-    from .marks import DOWN_SECTORS, UP_SECTORS, ring_score
+    from generator.reader.marks import DOWN_SECTORS, UP_SECTORS, ring_score
 
     suits = {k: v - base for k, v in raw.items()}
     rings = dict(suits)  # (before a circled neighbour's sectors are left out: what each ring carries)
@@ -612,7 +612,7 @@ def _suit_decisions(inks, name: str, raw: dict[str, float], base: float, order: 
 
 def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading], CountReading, CountReading]:
     """Turn the measured inks into cell readings and chip counts (see the module docstring)."""
-    from ..cards import SUITS
+    from generator.core.cards import SUITS
 
     inks = m.inks
     cells = sorted(layout.grid.writable, key=lambda c: (c[1], c[0]))
@@ -1099,7 +1099,7 @@ def _one_sided(t, score: float, base: float) -> bool:
     """True when the suit target ``t`` (:class:`~.marks.TargetInk`, its ring's sector means) scoring ``score`` over
     its space's blank level ``base`` is inked on one side of its symbol only (:data:`ONE_SIDED`), or on neither
     (:data:`SIDES_BARE`); ``False`` when a side is not measured (masked)."""
-    from .marks import LEFT_SECTORS, RIGHT_SECTORS
+    from generator.reader.marks import LEFT_SECTORS, RIGHT_SECTORS
 
     sec = t.sectors
     if sec is None or score <= 0.0:
@@ -1121,7 +1121,7 @@ def _between(inks, name: str, sd: dict[str, Decision], suits: dict[str, float], 
     least :data:`BETWEEN_NEIGHBOUR` of that score, counted before :func:`_suit_decisions` left it out).  Then either
     suit may be meant; which ring holds more ink is chance (circles drawn 0.45–0.5 of the way to the next symbol
     were read as that suit more often than not)."""
-    from .marks import DOWN_SECTORS, UP_SECTORS
+    from generator.reader.marks import DOWN_SECTORS, UP_SECTORS
 
     out = {}
     for k, d in sd.items():

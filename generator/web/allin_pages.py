@@ -5,7 +5,7 @@ scored by :func:`generator.jobs.verify_texts`, the job behind ``sheetsmith verif
 A player's sheet is kept as one token per card space (a card code, ``.`` for
 empty, ``?`` for a field a person must look at) and the two chip counts; a
 correction is kept beside the reading, so the reading itself is never lost.
-The typed-in file of a player is :func:`generator.allin_log.sheet_text` of
+The typed-in file of a player is :func:`generator.games.allin.game_log.sheet_text` of
 those tokens: the download is what ``verify`` reads.
 """
 
@@ -20,15 +20,15 @@ from typing import Any, Optional
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from .. import jobs
-from ..allin_log import _file_stem, sheet_text
-from ..cards import RANK_LABELS, SHEET_RANK_ORDER, SUIT_SYMBOLS, SUITS, CardCodeError, parse_card
-from ..errors import InputError, Problem
-from ..layout.grid import cell_name
-from ..registry import load_layout, resolve_layout, shipped_layouts
-from .common import attachment, error_page, image_suffix, page, read_upload
-from .photos import PhotoTimeout
-from .store import new_id
+from generator import jobs
+from generator.games.allin.game_log import _file_stem, sheet_text
+from generator.core.cards import RANK_LABELS, SHEET_RANK_ORDER, SUIT_SYMBOLS, SUITS, CardCodeError, parse_card
+from generator.core.errors import InputError, Problem
+from generator.games.allin.grid import cell_name
+from generator.games.registry import load_layout, resolve_layout, shipped_layouts
+from generator.web.common import attachment, error_page, image_suffix, page, read_upload
+from generator.web.photos import PhotoTimeout
+from generator.web.store import new_id
 
 router = APIRouter()
 
@@ -257,7 +257,7 @@ async def allin_add_player(request: Request, game_id: str):
         if image_suffix(data):
             player["source"] = "photo"
         elif _named_as_photo(sent_as):  # a photo's name on what is no photo: say what the file holds, as the CLI does
-            from ..reader.image import format_error, sniff
+            from generator.reader.image import format_error, sniff
 
             return error_page(request, "Not a photo", [format_error(*sniff(data[:4096], _suffix(sent_as))) or "not an image"],
                               back=f"/allin/{game_id}", status_code=422)
@@ -287,15 +287,15 @@ def _suffix(filename: str) -> str:
 
 def _named_as_photo(filename: str) -> bool:
     """True when an upload's file name ends like a photo's (``IMG_1.jpg``): what it holds is meant as one."""
-    from ..reader.image import PHOTO_SUFFIXES
+    from generator.reader.image import PHOTO_SUFFIXES
 
     return _suffix(filename) in PHOTO_SUFFIXES
 
 
 def _typed_file(request: Request, data: bytes, layout_id: str, name: str):
     """A typed-in sheet file's tokens and chips, or an error page."""
-    from ..sheetfile import sheet_from_document
-    from ..yamlpos import parse_yaml_bytes
+    from generator.games.allin.typed_sheet import sheet_from_document
+    from generator.core.yamlpos import parse_yaml_bytes
 
     try:
         doc = parse_yaml_bytes(data, "upload.yaml")

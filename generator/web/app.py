@@ -22,11 +22,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .. import __version__
-from ..errors import SheetsmithError
-from .common import HERE, MAX_UPLOAD, Guard, error_page, page
-from .photos import TIMEOUT_S, PhotoPool
-from .store import Store
+from generator import __version__
+from generator.core.errors import SheetsmithError
+from generator.web.common import HERE, MAX_UPLOAD, Guard, error_page, page
+from generator.web.photos import TIMEOUT_S, PhotoPool
+from generator.web.store import Store
 
 log = logging.getLogger("sheetsmith.web")
 
@@ -53,7 +53,7 @@ def create_app(data_dir: Optional[Path] = None, *, token: Optional[str] = None, 
         The application wrapped in its :class:`~generator.web.common.Guard`; the
         FastAPI object is its ``.app`` (state: ``store``, ``photos``).
     """
-    from . import allin_pages, flip7_pages, print_pages
+    from generator.web import allin_pages, flip7_pages, print_pages
 
     store = Store(data_dir or default_data_dir())
     photos = PhotoPool(photo_workers, photo_timeout)

@@ -4,7 +4,7 @@
 A game's state is the pad itself: players, target (and ``flip7_bonus`` when a tick pad photo printed
 a variant's, 15 otherwise) and rounds, each line the
 cards in front of a player at the round's end, or a bust.  The page writes
-it as the typed-in pad (:func:`generator.flip7_pad.dump_pad`), so the
+it as the typed-in pad (:func:`generator.games.flip7.pad.dump_pad`), so the
 download is exactly the file ``verify`` reads, and every score, total,
 status, winner and problem on the page is the verifier's.
 """
@@ -16,11 +16,11 @@ from typing import Any, Optional
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
-from .. import jobs
-from ..errors import InputError
-from ..flip7_pad import dump_pad
-from ..rules.flip7 import DEFAULT_TARGET, FLIP7_BONUS, MAX_FLIP7_BONUS, PLUS, X2, ScoreLine, is_flip7
-from .common import attachment, error_page, image_suffix, page, read_upload
+from generator import jobs
+from generator.core.errors import InputError
+from generator.games.flip7.pad import dump_pad
+from generator.games.flip7.rules import DEFAULT_TARGET, FLIP7_BONUS, MAX_FLIP7_BONUS, PLUS, X2, ScoreLine, is_flip7
+from generator.web.common import attachment, error_page, image_suffix, page, read_upload
 
 router = APIRouter()
 
@@ -158,8 +158,8 @@ async def flip7_from_photos(request: Request):
     and no game is started: nothing is guessed."""
     from pathlib import PurePath
 
-    from ..names import player_name
-    from .photos import PhotoTimeout, read_tick_pad
+    from generator.core.names import player_name
+    from generator.web.photos import PhotoTimeout, read_tick_pad
 
     form = await request.form()
     title = str(form.get("title", "")).strip()[:60]

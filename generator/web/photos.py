@@ -40,9 +40,9 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
         (field → [x, y, w, h] as shares of the page), "jpeg" (the annotated
         picture, JPEG), "read_yaml", "summary"}``.
     """
-    from ..errors import InputError
-    from ..reader.output import annotated_image, read_yaml
-    from ..reader.read import read_photo
+    from generator.core.errors import InputError
+    from generator.reader.output import annotated_image, read_yaml
+    from generator.reader.read import read_photo
 
     with tempfile.TemporaryDirectory(prefix="sheetsmith-photo-") as folder:
         path = Path(folder) / f"photo{suffix}"
@@ -79,8 +79,8 @@ def read_tick_pad(data: bytes, suffix: str, *, layout: Optional[str], player: st
         "target", "flip7_bonus" (the pad's, 15 unless a variant), "rows" (each round's tokens: ``3``, ``x2``, ``+4``, ``bust``; ``7?`` or ``?`` where a person
         must look), "uncertain" ([{"field", "reason"}]), "jpeg" (the annotated picture), "read_yaml"}``.
     """
-    from ..errors import InputError
-    from ..reader.read import read_photo
+    from generator.core.errors import InputError
+    from generator.reader.read import read_photo
 
     with tempfile.TemporaryDirectory(prefix="sheetsmith-photo-") as folder:
         path = Path(folder) / f"photo{suffix}"
@@ -137,7 +137,7 @@ def _warm() -> None:
     (the pool reads photos side by side; threads inside each worker would only fight over the same cores)."""
     import cv2
 
-    from ..reader import read  # noqa: F401
+    from generator.reader import read  # noqa: F401
 
     cv2.setNumThreads(1)
 

@@ -14,9 +14,9 @@ from typing import Optional
 from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from .. import jobs
-from ..registry import shipped_layouts
-from .common import attachment, error_page, page, problem_dict, read_upload
+from generator import jobs
+from generator.games.registry import shipped_layouts
+from generator.web.common import attachment, error_page, page, problem_dict, read_upload
 
 router = APIRouter()
 
@@ -171,7 +171,7 @@ def _start_text(start: str) -> str:
     """A shipped sheet's YAML to start from, with an id of its own (a shipped id names the shipped sheet)."""
     import re
 
-    from ..registry import fresh_id
+    from generator.games.registry import fresh_id
 
     path = next((s.path for s in shipped_layouts() if s.id == start and s.game == "allin"), None)
     if path is None:

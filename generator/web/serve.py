@@ -74,7 +74,7 @@ def serve(*, port: int = 8000, lan: bool = False, data_dir: Optional[Path] = Non
 
     say = say or default_say
 
-    from .app import create_app, default_data_dir
+    from generator.web.app import create_app, default_data_dir
 
     folder = data_dir or default_data_dir()
     token = new_token() if lan else None

@@ -14,7 +14,7 @@ the photo to that kind's module here.  A kind module only says:
   i.e. a typed-in file of its game.
 
 Adding the next readable sheet kind is one more module in :data:`KINDS`: its
-drawing calls :func:`generator.sheets.readable.add_machine_marks`, and its reading
+drawing calls :func:`generator.printing.readable.add_machine_marks`, and its reading
 maps marks to its typed-in file.
 """
 
@@ -26,9 +26,9 @@ from types import ModuleType
 
 import numpy as np
 
-from ..code import CodeReading
-from ..markers import SheetFit
-from ..marks import BlurField
+from generator.reader.code import CodeReading
+from generator.reader.markers import SheetFit
+from generator.reader.marks import BlurField
 
 
 @dataclass
@@ -61,7 +61,7 @@ class PhotoContext:
 
 
 def _kinds() -> list[ModuleType]:
-    from . import tickpad
+    from generator.reader.kinds import tickpad
 
     return [tickpad]
 
@@ -78,7 +78,7 @@ def item_of_layout(layout: str | None):
     """
     if not layout:
         return None
-    from ...registry import load_any, resolve_layout
+    from generator.games.registry import load_any, resolve_layout
 
     item = load_any(resolve_layout(layout))
     return item if kind_of_item(item) is not None else None

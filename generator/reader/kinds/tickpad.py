@@ -2,7 +2,7 @@
 
 Everything up to the ink is the reader's common chain (:mod:`generator.reader.kinds`):
 the landscape pad prints the upright paper's markers and code turned with it
-(:mod:`generator.sheets.readable`), so the markers' fit is composed with that quarter
+(:mod:`generator.printing.readable`), so the markers' fit is composed with that quarter
 turn and the pad's scene (rebuilt from the layout and variant its code names) is
 measured in its own frame.  Each round's row of 20 tick boxes (0–12, ×2, +2 … +10,
 BUST) is lined up on its own printed boxes and every box gets an ink figure
@@ -25,19 +25,19 @@ from pathlib import Path
 
 import numpy as np
 
-from ...paper import Paper
-from ...scene import Scene
-from ...sheets.allin import SHEET_FORMAT, SheetCode, geometry_hash
-from ...sheets.readable import code_text, is_turned, split_code_id
-from ..code import CodeReading
-from ..errors import PhotoError
-from ..markers import SheetFit
-from ..marks import BlurField, Measurement, measure, rectify
-from ..numeric import median
-from . import PhotoContext
+from generator.printing.paper import Paper
+from generator.printing.scene import Scene
+from generator.games.allin.sheet import SHEET_FORMAT, SheetCode, geometry_hash
+from generator.printing.readable import code_text, is_turned, split_code_id
+from generator.reader.code import CodeReading
+from generator.reader.errors import PhotoError
+from generator.reader.markers import SheetFit
+from generator.reader.marks import BlurField, Measurement, measure, rectify
+from generator.reader.numeric import median
+from generator.reader.kinds import PhotoContext
 
 TICK_KEYS = [str(n) for n in range(13)] + ["×2", "+2", "+4", "+6", "+8", "+10", "BUST"]
-"""The tick boxes of a round, as the pad's mark targets key them (:data:`generator.sheets.pads.TICKS`)."""
+"""The tick boxes of a round, as the pad's mark targets key them (:data:`generator.printing.pads.TICKS`)."""
 TOKEN = {k: ("x2" if k == "×2" else "bust" if k == "BUST" else k) for k in TICK_KEYS}
 """A tick box's key → its token in the typed-in tick pad (``x2``, ``+4``, ``bust``, numbers)."""
 FLOOR = 0.025
@@ -49,13 +49,13 @@ clear ones; and the share below which a tick (ink and darkest strokes) is too li
 
 def owns_item(item) -> bool:
     """True for a tick pad layout item."""
-    from ...sheets.pads import Pad
+    from generator.printing.pads import Pad
 
     return isinstance(item, Pad) and item.kind == "tick-pad"
 
 
 def _shipped_pads() -> dict[str, Path]:
-    from ...registry import shipped_layouts
+    from generator.games.registry import shipped_layouts
 
     return {s.id: s.path for s in shipped_layouts() if s.game == "pads"}
 
@@ -69,7 +69,7 @@ def owns_code(text: str) -> bool:
     path = _shipped_pads().get(item_id)
     if path is None:
         return False
-    from ...registry import load_any
+    from generator.games.registry import load_any
 
     return owns_item(load_any(path))
 
@@ -79,8 +79,8 @@ _CODES: dict[tuple, str] = {}
 
 def code_texts(paper: Paper, item=None) -> list[str]:
     """The code each shipped tick pad (or ``item`` alone) prints on ``paper``, with its own variant."""
-    from ...registry import load_any
-    from ...sheets.pads import build_pad
+    from generator.games.registry import load_any
+    from generator.printing.pads import build_pad
 
     items = [item] if item is not None else [load_any(p) for p in _shipped_pads().values()]
     out = []
@@ -203,9 +203,9 @@ class TickPadReading:
 
     def to_yaml(self, *, layout_ref: str | None = None, file_name: str = "FILE") -> str:
         """The typed-in tick pad (docs/formats.md, "Flip 7 tick pad") with header comments and the checksum line."""
-        from ..output import _checksum, _how
-        from ...allin_log import _scalar
-        from ...names import clean_name, shown
+        from generator.reader.output import _checksum, _how
+        from generator.games.allin.game_log import _scalar
+        from generator.core.names import clean_name, shown
 
         w, h = self.image_size
         v = self.pad.variant
@@ -275,8 +275,8 @@ def _yaml_token(t: str) -> str:
 
 def _pad_for(ctx: PhotoContext):
     """The pad item (with its variant) the code or ``--layout`` names, checked against each other."""
-    from ...registry import load_any
-    from ...sheets.pads import with_variant
+    from generator.games.registry import load_any
+    from generator.printing.pads import with_variant
 
     sc = SheetCode.parse(ctx.code.text) if ctx.code.text else None
     if sc is None and ctx.code.text:
@@ -304,7 +304,7 @@ def _pad_for(ctx: PhotoContext):
 
 
 def _turn(paper: Paper) -> np.ndarray:
-    """The map (3 × 3) from the landscape pad's mm to the upright paper's mm (:func:`generator.sheets.readable.portrait_of`)."""
+    """The map (3 × 3) from the landscape pad's mm to the upright paper's mm (:func:`generator.printing.readable.portrait_of`)."""
     return np.array([[0.0, -1.0, paper.width], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
 
 
@@ -324,7 +324,7 @@ def read(ctx: PhotoContext) -> TickPadReading:
     Raises:
         PhotoError: a code of another format, paper or layout version; an unread code without ``--layout``.
     """
-    from ...sheets.pads import build_pad
+    from generator.printing.pads import build_pad
 
     pad, sc = _pad_for(ctx)
     paper = ctx.fit.paper
@@ -368,7 +368,7 @@ def written_without_ticks(page: np.ndarray, ppm: float, scene: Scene, rows: list
     straightened page ``page`` (BGR, ``ppm``), flattened: the share of the box's inside darker than half the
     paper's level in any colour channel (a blue pen is dark in red and green).
     """
-    from ..marks import flatten
+    from generator.reader.marks import flatten
 
     boxes = {t.owner: t for t in scene.marks if t.kind == "write" and t.key == "score"}
     todo = [(r, boxes[f"round{r.round}"]) for r in rows if r.blank and f"round{r.round}" in boxes]
@@ -417,7 +417,7 @@ def light_steps(page: np.ndarray, ppm: float, targets: list) -> list:
 
 def decide(scene: Scene, m: Measurement) -> list[TickRow]:
     """Turn the tick boxes' inks into rows (see the module docstring)."""
-    from ..read import _decide, _hidden, _peak_level, _too_light, greyer, hand_ratio
+    from generator.reader.read import _decide, _hidden, _peak_level, _too_light, greyer, hand_ratio
 
     inks = m.inks
     owners = sorted({t.owner for t in scene.marks if t.kind == "tick"}, key=lambda o: int(o.removeprefix("round")))
@@ -482,7 +482,7 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
 
 def annotated_png(reading: TickPadReading, *, ppm: float = 4.0) -> bytes:
     """The pad's annotated picture (:func:`annotated_image`) as PNG bytes."""
-    from ..output import _png
+    from generator.reader.output import _png
 
     return _png(annotated_image(reading, ppm=ppm))
 
@@ -492,7 +492,7 @@ def annotated_image(reading: TickPadReading, *, ppm: float = 4.0):
     a column beside it lists what was read, round by round, and every uncertain field with its reason."""
     from PIL import ImageDraw
 
-    from ..output import _font, _tag, _wrap, annotation_canvas
+    from generator.reader.output import _font, _tag, _wrap, annotation_canvas
 
     img_bgr = reading.preview if reading.preview is not None and abs(reading.preview_ppm - ppm) < 1e-9 else \
         rectify(np.asarray(_load(reading)), reading.fit, (0.0, 0.0, reading.scene.width, reading.scene.height), ppm, border=(150, 150, 150))
@@ -541,6 +541,6 @@ def annotated_image(reading: TickPadReading, *, ppm: float = 4.0):
 
 
 def _load(reading: TickPadReading):
-    from ..image import load_photo
+    from generator.reader.image import load_photo
 
     return load_photo(reading.path, reading.display)

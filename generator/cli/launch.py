@@ -1,0 +1,291 @@
+"""The ``sheetsmith`` console script: answer ``sheetsmith`` and ``sheetsmith --help`` at once, else run the CLI.
+
+The top-level help is the text typer prints (for a terminal 80 columns wide or
+wider, where it does not depend on the width), kept in :data:`TOP_HELP` so that
+asking for it does not load typer; ``tests/test_rough_edges.py`` checks that it
+is what typer prints today (regenerate with ``python -m generator.cli.launch``).
+Everything else goes to :func:`generator.cli.app.main`.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import sys
+
+TOP_HELP = """\
+Usage: sheetsmith [OPTIONS] COMMAND [ARGS]...
+
+  sheetsmith: printable game sheets from YAML layouts, checked by the same rules
+  engine.
+
+  Exit status: 0 everything read and nothing wrong (warnings alone included); 1
+  read, but problems found (a rule broken, a written score that differs, an
+  impossible sheet, a photo field that needs a person, validation errors); 2 an
+  input could not be read at all (missing, not YAML, not an image, wrong format)
+  or a usage error.
+
+Options:
+  --version             Print the version and exit.
+  --install-completion  Install completion for the current shell.
+  --show-completion     Show completion for the current shell, to copy it or
+                        customize the installation.
+  -h, --help            Show this message and exit.
+
+Commands:
+  build     Render everything shipped into OUT_DIR: per paper size a PDF to...
+  render    Render one layout, deck, chip sheet, pad or ledger to PDF...
+  layouts   List what ships: sheet layouts, decks, chip sheets, score pads...
+  new       Start a sheet of your own: a copy of a shipped sheet or a...
+  watch     Check and render FILE now and again on every save: the...
+  show      Show a sheet as a player and a designer see it: the grid with...
+  schema    Print the JSON Schema of a file kind, for editors: with the...
+  check     Validate layout files: every problem as FILE:LINE:COL.
+  verify    Check finished paper with the rules engine, dispatching on each...
+  replay    Referee a whole All In game from its log: stop at the first...
+  simulate  Play games with simple bots: All In writes a game log and the...
+  balance   Is my sheet fair? Bots play the same games on each layout and...
+  serve     Serve the web page for the table: print sheets, score All In...
+"""
+
+
+def typer_help() -> str:
+    """The top-level help as typer prints it on an 80-column terminal (imports the CLI)."""
+    from typer.testing import CliRunner
+
+    from generator.cli.app import app
+
+    return CliRunner().invoke(app, ["--help"], env={"COLUMNS": "80"}, prog_name="sheetsmith").output
+
+
+def main() -> None:
+    """Console entry point: the kept help for ``sheetsmith``, ``-h``, ``--help``; else :func:`generator.cli.app.main`."""
+    guard_standard_streams()
+    if sys.argv[1:] in ([], ["--help"], ["-h"]) and "_SHEETSMITH_COMPLETE" not in __import__("os").environ:
+        import shutil
+
+        if shutil.get_terminal_size().columns >= 80:  # narrower: typer wraps to the width
+            try:
+                sys.stdout.write(TOP_HELP)
+                sys.stdout.flush()
+            except OSError as exc:  # a closed pipe, a full disk, a closed standard output
+                from generator.cli.app import output_failed
+
+                sys.exit(output_failed(exc))
+            sys.exit(0)
+    quick_start()
+    if sys.argv[1:2] == ["verify"]:
+        _verify_early(sys.argv[2:])
+    from generator.cli.app import main as cli_main
+
+    try:
+        cli_main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    quick_exit(code)
+
+
+def _verify_early(args: list[str]) -> None:
+    """``sheetsmith verify ARGS``: start decoding its one photo now, before the command line library and the
+    rest of sheetsmith are imported (:func:`generator.jobs.photos.start_early`; ``verify`` starts it again, which
+    does nothing, if this finds nothing).  Only ``--json`` and ``--layout ID`` are known here: with anything
+    else that looks like an option, nothing is started."""
+    files: list[str] = []
+    it = iter(args)
+    for arg in it:
+        if arg == "--json" or arg.startswith("--layout="):
+            continue
+        if arg == "--layout":
+            next(it, None)
+        elif arg == "--":
+            files.extend(it)
+        elif arg.startswith("-"):
+            return
+        else:
+            files.append(arg)
+    from generator.jobs.photos import start_early
+
+    start_early(files)
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the process was started with it closed (``>&-``): every write fails with
+    ``EBADF``, as a write to the closed descriptor would, so that printing a report ends the run as
+    output that cannot be written does (:func:`generator.cli.app.output_failed`: exit status 2)."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def fileno(self) -> int:
+        return 1
+
+    def isatty(self) -> bool:
+        return False
+
+
+def guard_standard_streams() -> None:
+    """Give a standard stream that was closed when the process started (``>&-``, ``2>&-``, ``<&-``) a stand-in.
+
+    Python then starts with ``sys.stdout`` or ``sys.stderr`` ``None``: ``print(..., file=sys.stderr)`` would
+    go to standard output (into a JSON report), writing to ``sys.stdout`` would end in a traceback, and the
+    next file sheetsmith opens would take the free descriptor 0, 1 or 2 (a child process or a C library
+    writing there would write into it).  So each closed descriptor is opened on the null device; a closed
+    standard error takes the messages there (the exit status still tells how the run went), and a closed
+    standard output becomes :class:`_ClosedOutput`, whose writes fail.  Idempotent.
+    """
+    import os
+
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            point_at_null(fd)
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
+
+
+def point_at_null(fd: int) -> None:
+    """Make file descriptor ``fd`` (a standard stream) write to and read from the null device; quietly does
+    nothing when that cannot be done."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+    except OSError:
+        return
+    try:
+        if null != fd:
+            os.dup2(null, fd)
+    except OSError:
+        pass
+    finally:
+        if null != fd:
+            os.close(null)
+
+
+def quick_start() -> None:
+    """Make a short-lived ``sheetsmith`` process start faster; called before anything else is imported.
+
+    Python's cyclic garbage collector runs a young-generation pass every 700 new container
+    objects: about 120 passes (70 ms) while a render imports its libraries and builds its
+    scene, and none of them frees anything (those objects live until the process ends;
+    reference counting frees the rest).  A threshold of 100,000 keeps cycle collection for
+    long runs (``serve``, ``watch``, ``simulate``) at a fraction of the cost.
+    ``benchmarks/bench_startup.py`` measures the effect.  (The environment sheetsmith's
+    libraries start in is set by :func:`generator.cli.app.main`, for every entry.)
+    """
+    import gc
+
+    gc.set_threshold(*GC_THRESHOLDS)
+    if not LONG_RUNNING.intersection(sys.argv[1:]):  # a server keeps only what it needs
+        keep_freed_memory()
+
+
+GC_THRESHOLDS = (100_000, 20, 20)
+"""The cyclic garbage collector's thresholds in a short-lived process (:func:`quick_start`, the photo workers)."""
+
+LONG_RUNNING = frozenset({"serve", "watch"})
+"""Commands that run until stopped: their process gives freed memory back as usual."""
+
+
+HEAP_MMAP_THRESHOLD = 32 << 20
+"""Blocks up to this size (bytes; glibc's largest allowed) come from the heap, not from fresh pages (:func:`keep_freed_memory`)."""
+HEAP_TRIM_THRESHOLD = 512 << 20
+"""Freed heap memory up to this size (bytes) stays with the process instead of going back to the system."""
+
+
+def keep_freed_memory() -> None:
+    """Let a short ``sheetsmith`` process reuse the memory it frees (glibc only; elsewhere nothing happens).
+
+    Reading a photo makes and drops hundreds of page-sized arrays (4 to 48 MB).  glibc hands
+    every block over 128 KB out as fresh pages from the system and returns them when freed,
+    so each new array is paid again in page faults (the kernel zeroing every page): some
+    40,000 of them in a fresh ``sheetsmith verify`` of one 12 MP photo.  With blocks up to
+    :data:`HEAP_MMAP_THRESHOLD` taken from the heap and freed memory kept up to
+    :data:`HEAP_TRIM_THRESHOLD`, the next array reuses pages already touched (26,000 faults;
+    ``benchmarks/bench_verify_cli.py`` measures the effect).  The memory is the process's until
+    it ends, which for a command is moments later.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt  # the C library the interpreter runs on
+    except (OSError, AttributeError, ImportError):  # not glibc (musl has it as a stub), no ctypes
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3  # glibc's <malloc.h>
+    mallopt(m_mmap_threshold, HEAP_MMAP_THRESHOLD)
+    mallopt(m_trim_threshold, HEAP_TRIM_THRESHOLD)
+
+
+DISPOSABLE_THREAD = "sheetsmith-disposable"
+"""The name of a thread whose work a finished command may drop (it writes nothing): :func:`quick_exit` does not wait
+for it (``os._exit`` ends it with the process).  It is no daemon: an ordinary interpreter exit waits for it, since a
+daemon thread stopped at shutdown while inside OpenCV aborts the process."""
+
+
+def quick_exit(code: object) -> None:
+    """End the process with ``code`` (``SystemExit``'s: ``None`` is 0, a text is printed and is 1) without teardown.
+
+    A finished command has written its files (every write is closed, then renamed) and its
+    messages; what Python does after that, tearing down some 400 modules and collecting
+    their objects, takes about 0.18 s of a 0.7 s render.  So the exit handlers run
+    (temporary folders, worker pools), standard output and error are flushed, and
+    ``os._exit`` ends the process.  While another thread still runs (the web server's),
+    the ordinary exit is taken instead, which waits for it (a :data:`DISPOSABLE_THREAD` is not waited for).  Output that cannot be flushed
+    ends the run as :func:`generator.cli.app.output_failed` says (1 for a closed pipe, else 2).
+
+    Raises:
+        SystemExit: only on that ordinary exit.
+    """
+    import atexit
+    import os
+    import threading
+
+    if any(t is not threading.current_thread() and t.is_alive() and t.name != DISPOSABLE_THREAD for t in threading.enumerate()):
+        sys.exit(code)
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):
+        try:
+            sys.stderr.write(f"{code}\n")
+        except (OSError, ValueError, AttributeError):
+            pass
+        code = 1
+    atexit._run_exitfuncs()  # what the interpreter would run first on its way out
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError as exc:  # the last of the output did not go out: a closed pipe, a full disk
+        from generator.cli.app import output_failed
+
+        code = output_failed(exc)
+    except ValueError:  # closed
+        pass
+    try:
+        if sys.stderr is not None:
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(code)
+
+
+if __name__ == "__main__":  # pragma: no cover - regenerate TOP_HELP
+    from pathlib import Path
+
+    path = Path(__file__)
+    text = path.read_text(encoding="utf-8")
+    start = text.index('TOP_HELP = """\\\n') + len('TOP_HELP = """\\\n')
+    end = text.index('"""', start)
+    path.write_text(text[:start] + typer_help() + text[end:], encoding="utf-8")
+    print(f"rewrote TOP_HELP in {path}")

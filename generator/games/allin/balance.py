@@ -1,0 +1,557 @@
+"""Is my sheet fair?  Bot games on a layout beside the Q♦ starter sheet (the ``balance`` job).
+
+All In (flip&write) sheets differ in shape, hand lengths, rewards and
+bonuses (rulebook ``000_e6ed0c80d6705b52.txt``, *Setup*: a group plays one
+sheet, Q♦ suggested for a first game).  A designer wants to know whether a
+new sheet plays like the shipped ones: about as many points, hands that get
+finished, a Golden Card that gets surrounded.  :func:`balance` plays the
+same games on the layout and on Q♦ — the same deals and the same bots, game
+``i`` dealt from :func:`game_seed` ``(seed, i)`` on both sheets — with the
+simulator's bot (:class:`~generator.games.allin.bot.SimpleBot`, refereed by
+:mod:`generator.games.allin.game`) and compares the figures.
+
+Figures, each over *sheets*: one sheet per player per game (``games ×
+players`` sheets, every player a bot of the same kind):
+
+* ``mean_total``, ``p10_total``, ``p90_total``: the final total (hands +
+  Best Scoring Hand bonuses + chips left); percentiles by linear
+  interpolation between the closest ranks (position ``(n − 1)·p`` in the
+  sorted totals, :func:`percentile`);
+* ``mean_hand_points``, ``mean_bonus_points``, ``mean_chips_left``: the
+  three parts of the total; ``mean_chips_earned``: chips won by completing
+  hands;
+* ``golden_surround_rate``: the share of sheets whose 8 spaces round the
+  Golden Card are all written at the end (a sheet is surrounded at most once
+  and only a surround brings a Golden Deck card, so this is the share of
+  sheets that surrounded it during the game);
+* per hand letter: ``completion_rate`` (share of sheets on which every
+  space of the hand holds a card at the end) and ``mean_points`` (its
+  category points, complete or not, bonus not included).
+
+Warnings (:func:`fairness_warnings`; a warning never changes the exit status):
+
+* the layout's mean total is more than :data:`MEAN_TOTAL_TOLERANCE` (10 %)
+  above or below Q♦'s;
+* a hand is completed on fewer than :data:`RARE_COMPLETION` (5 %) of sheets.
+
+Results do not depend on the number of worker processes: each game's seed
+comes from the run seed and the game's index alone, and the figures are
+computed from the games in index order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from generator.core.errors import EXIT_OK, Problem, SheetsmithError
+from generator.games.allin.layout import AllInLayout
+from generator.games.allin.grid import cell_name, golden_ring
+
+__all__ = [
+    "BASELINE",
+    "MEAN_TOTAL_TOLERANCE",
+    "RARE_COMPLETION",
+    "SheetResult",
+    "HandFigures",
+    "SheetFigures",
+    "BalanceWarning",
+    "Compared",
+    "Balance",
+    "game_seed",
+    "play_games",
+    "percentile",
+    "summarize",
+    "fairness_warnings",
+    "balance",
+]
+
+BASELINE = "q-diamonds"
+"""The sheet every layout is compared with: Q♦, the rulebook's suggested first sheet."""
+MEAN_TOTAL_TOLERANCE = 0.10
+"""Warn when a layout's mean total is more than this share above or below the baseline's."""
+RARE_COMPLETION = 0.05
+"""Warn when a hand is completed on fewer than this share of sheets."""
+MAX_PLAYERS = 8
+"""Most players simulated (one Golden Deck card each at most: 8 cards)."""
+MAX_GAMES = 100_000
+"""Most games per sheet in one run."""
+CHUNK = 5
+"""Games per task handed to a worker process (small, for an even spread and a lively progress bar)."""
+
+
+# --------------------------------------------------------------------------- one game's sheets
+
+
+@dataclass(frozen=True)
+class SheetResult:
+    """One player's final sheet in one simulated game, reduced to what :func:`summarize` needs.
+
+    Attributes:
+        total: final total (``hand_points + bonus_points + chips_left``).
+        hand_points: category points of all hands.
+        bonus_points: Best Scoring Hand bonuses won.
+        chips_earned: chips won by completing hands.
+        chips_left: chips earned minus chips spent.
+        surrounded: all 8 spaces round the Golden Card written at the end.
+        complete: letters of the hands complete at the end.
+        points: letter → the hand's category points (0 when it scores nothing).
+    """
+
+    total: int
+    hand_points: int
+    bonus_points: int
+    chips_earned: int
+    chips_left: int
+    surrounded: bool
+    complete: frozenset[str]
+    points: Mapping[str, int]
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` (0-based) of a run seeded ``seed``: a 64-bit number from SHA-256.
+
+    Depends on nothing else (not the layout, not the worker), so game ``i``
+    is dealt the same cards on every sheet and in every process.
+    """
+    digest = hashlib.sha256(f"sheetsmith-balance/{seed}/{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def play_games(layout: AllInLayout, indices: Sequence[int], players: int, seed: int) -> list[list[SheetResult]]:
+    """Play games ``indices`` of a run on ``layout`` with the simulator's bots; per game, its sheets in seat order.
+
+    Pure: the same arguments give the same results in any process.
+    """
+    from generator.games.allin.bot import simulate_game
+
+    ring = golden_ring(layout.golden_coord)
+    games = []
+    for index in indices:
+        result = simulate_game(layout, players, game_seed(seed, index)).result
+        sheets = []
+        for sheet, score in zip(result.sheets, result.score.players):
+            sheets.append(SheetResult(
+                total=score.total,
+                hand_points=score.hand_points,
+                bonus_points=score.bonus_points,
+                chips_earned=sheet.chips_earned,
+                chips_left=score.chips_left,
+                surrounded=all(c in sheet.cards for c in ring),
+                complete=frozenset(letter for letter, h in score.hands.items() if h.complete),
+                points={letter: h.points for letter, h in score.hands.items()},
+            ))
+        games.append(sheets)
+    return games
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """The ``p`` quantile (0..1) of ``values`` by linear interpolation between the closest ranks.
+
+    The value at position ``(n − 1)·p`` of the sorted values (numpy's default
+    ``linear`` method): for 10, 20, 30, 40, 50 the 10th percentile is 14.
+
+    Raises:
+        ValueError: no values, or ``p`` outside 0..1.
+    """
+    import numpy as np
+
+    if not len(values):
+        raise ValueError("a percentile needs at least one value")
+    if not 0 <= p <= 1:
+        raise ValueError(f"p must be within 0..1, not {p}")
+    return float(np.percentile(np.asarray(values, dtype=float), 100 * p, method="linear"))
+
+
+@dataclass(frozen=True)
+class HandFigures:
+    """How one hand fared over a run (rates 0..1).
+
+    Attributes:
+        letter: the hand letter.
+        cells: its first and last space, ``a1–d1``.
+        length: its spaces (the Golden Card included).
+        reward: ``single`` or ``double``.
+        bonus: its Best Scoring Hand points.
+        completion_rate: share of sheets on which it was complete at the end.
+        mean_points: its mean category points per sheet (bonus not included).
+    """
+
+    letter: str
+    cells: str
+    length: int
+    reward: str
+    bonus: int
+    completion_rate: float
+    mean_points: float
+
+
+@dataclass(frozen=True)
+class SheetFigures:
+    """A layout's figures over a run (see the module docstring for each one's definition).
+
+    Attributes:
+        id, name, file: the layout's id, its name (``Q♦``) and its file as messages show it.
+        sheets: how many sheets the figures are over (games × players).
+        mean_total, p10_total, p90_total: final totals.
+        mean_hand_points, mean_bonus_points, mean_chips_left: the parts of the mean total.
+        mean_chips_earned: chips won per sheet.
+        golden_surround_rate: share of sheets that surrounded the Golden Card.
+        hands: letter → :class:`HandFigures`, in letter order.
+    """
+
+    id: str
+    name: str
+    file: str
+    sheets: int
+    mean_total: float
+    p10_total: float
+    p90_total: float
+    mean_hand_points: float
+    mean_bonus_points: float
+    mean_chips_earned: float
+    mean_chips_left: float
+    golden_surround_rate: float
+    hands: dict[str, HandFigures]
+
+    @property
+    def mean_hands_completed(self) -> float:
+        """Hands complete on a sheet at the end, on average (the sum of the completion rates)."""
+        return sum(h.completion_rate for h in self.hands.values())
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data for JSON (``hands`` keyed by letter)."""
+        return {
+            "id": self.id, "name": self.name, "file": self.file, "sheets": self.sheets,
+            "mean_total": self.mean_total, "p10_total": self.p10_total, "p90_total": self.p90_total,
+            "mean_hand_points": self.mean_hand_points, "mean_bonus_points": self.mean_bonus_points,
+            "mean_chips_earned": self.mean_chips_earned, "mean_chips_left": self.mean_chips_left,
+            "golden_surround_rate": self.golden_surround_rate,
+            "mean_hands_completed": self.mean_hands_completed,
+            "hands": {
+                h.letter: {"cells": h.cells, "length": h.length, "reward": h.reward, "bonus": h.bonus,
+                           "completion_rate": h.completion_rate, "mean_points": h.mean_points}
+                for h in self.hands.values()
+            },
+        }
+
+
+def summarize(layout: AllInLayout, games: Sequence[Sequence[SheetResult]], *, file: str = "") -> SheetFigures:
+    """The figures of ``layout`` over ``games`` (each a game's sheets): means, percentiles, rates.
+
+    Every sheet of every game counts once.
+
+    Raises:
+        ValueError: no sheets at all.
+    """
+    sheets = [s for game in games for s in game]
+    n = len(sheets)
+    if not n:
+        raise ValueError("no sheets to summarize")
+
+    def mean(values) -> float:
+        return sum(values) / n
+
+    totals = [s.total for s in sheets]
+    hands = {}
+    for letter, hand in layout.hands.items():
+        hands[letter] = HandFigures(
+            letter=letter,
+            cells=f"{cell_name(hand.cells[0])}–{cell_name(hand.cells[-1])}",
+            length=len(hand.cells),
+            reward=hand.reward,
+            bonus=hand.bonus,
+            completion_rate=mean(letter in s.complete for s in sheets),
+            mean_points=mean(s.points.get(letter, 0) for s in sheets),
+        )
+    return SheetFigures(
+        id=layout.id, name=layout.name, file=file or str(layout.source), sheets=n,
+        mean_total=mean(totals), p10_total=percentile(totals, 0.1), p90_total=percentile(totals, 0.9),
+        mean_hand_points=mean(s.hand_points for s in sheets),
+        mean_bonus_points=mean(s.bonus_points for s in sheets),
+        mean_chips_earned=mean(s.chips_earned for s in sheets),
+        mean_chips_left=mean(s.chips_left for s in sheets),
+        golden_surround_rate=mean(s.surrounded for s in sheets),
+        hands=hands,
+    )
+
+
+@dataclass(frozen=True)
+class BalanceWarning:
+    """A reason to look at a layout again.
+
+    Attributes:
+        kind: ``mean_total`` (too far from the baseline's) or ``rare_hand`` (hardly ever completed).
+        message: what was measured, against which threshold.
+        hand: the hand letter of a ``rare_hand`` warning, else ``None``.
+        file, line, col: where to look (the hand's entry under ``hands:``; line 0 when unknown).
+    """
+
+    kind: str
+    message: str
+    hand: Optional[str] = None
+    file: str = ""
+    line: int = 0
+    col: int = 0
+
+    @property
+    def problem(self) -> Problem:
+        """The warning as a located :class:`~generator.core.errors.Problem` (severity ``warning``)."""
+        return Problem(self.file, self.line, self.col, self.message, "warning")
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {"kind": self.kind, "hand": self.hand, "message": self.message,
+                "file": self.file, "line": self.line, "col": self.col}
+
+
+def mean_total_gap(figures: SheetFigures, baseline: SheetFigures) -> Optional[float]:
+    """``(mean − baseline mean) / baseline mean``; ``None`` when the baseline's mean is 0."""
+    if baseline.mean_total == 0:
+        return None
+    return (figures.mean_total - baseline.mean_total) / baseline.mean_total
+
+
+def fairness_warnings(figures: SheetFigures, baseline: SheetFigures) -> list[BalanceWarning]:
+    """The warnings of ``figures`` against ``baseline``: mean total beyond ±10 %, hands completed on < 5 % of sheets.
+
+    A gap of exactly 10 % and a rate of exactly 5 % are not warned about.
+    Hand warnings carry the hand letter; their position is filled in by
+    :func:`balance`.
+    """
+    found = []
+    gap = mean_total_gap(figures, baseline)
+    if gap is not None and abs(gap) > MEAN_TOTAL_TOLERANCE:
+        side = "above" if gap > 0 else "below"
+        found.append(BalanceWarning(
+            "mean_total",
+            f"mean total {figures.mean_total:.1f} is {abs(gap):.1%} {side} {baseline.name}'s {baseline.mean_total:.1f} "
+            f"(more than {MEAN_TOTAL_TOLERANCE:.0%}): adjust hand bonuses or rewards, or the grid",
+            file=figures.file,
+        ))
+    for h in figures.hands.values():
+        if h.completion_rate < RARE_COMPLETION:
+            found.append(BalanceWarning(
+                "rare_hand",
+                f"hand {h.letter} ({h.cells}, {h.length} spaces) was completed on {h.completion_rate:.1%} of sheets "
+                f"(under {RARE_COMPLETION:.0%}): its reward is hardly ever earned; bring it closer to a starting space "
+                "or shorten it",
+                hand=h.letter, file=figures.file,
+            ))
+    return found
+
+
+# --------------------------------------------------------------------------- the job
+
+
+@dataclass
+class Compared:
+    """One layout measured against the baseline.
+
+    Attributes:
+        figures: its :class:`SheetFigures`.
+        mean_total_gap: ``(mean − baseline mean) / baseline mean`` (``None`` when the baseline's mean is 0).
+        warnings: :func:`fairness_warnings`, hand warnings located at their ``hands:`` entry.
+        layout_warnings: the layout file's own warnings (as ``sheetsmith check`` gives them).
+    """
+
+    figures: SheetFigures
+    mean_total_gap: Optional[float]
+    warnings: list[BalanceWarning] = field(default_factory=list)
+    layout_warnings: list[Problem] = field(default_factory=list)
+
+
+@dataclass
+class Balance:
+    """What :func:`balance` measured.
+
+    Attributes:
+        games, players, seed: the run (every sheet played the same ``games`` deals).
+        baseline: Q♦'s figures.
+        compared: each layout asked about, in the order given.
+    """
+
+    games: int
+    players: int
+    seed: int
+    baseline: SheetFigures
+    compared: list[Compared]
+
+    @property
+    def warnings(self) -> list[BalanceWarning]:
+        """Every layout's warnings, in order."""
+        return [w for c in self.compared for w in c.warnings]
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Every warning to print, located: each layout's own warnings, then the fairness warnings."""
+        out: list[Problem] = []
+        for c in self.compared:
+            out += [p for p in c.layout_warnings if p not in out] + [w.problem for w in c.warnings]
+        return out
+
+    @property
+    def exit_code(self) -> int:
+        """Always 0: warnings alone do not fail a run."""
+        return EXIT_OK
+
+    def report(self) -> dict[str, Any]:
+        """The ``--json`` report::
+
+            {"games", "players", "seed",
+             "thresholds": {"mean_total_gap", "min_completion_rate"},
+             "baseline": SHEET,
+             "layouts": [SHEET + {"mean_total_gap", "warnings": [{"kind", "hand", "message", "file", "line", "col"}],
+                                  "layout_warnings": ["FILE:LINE:COL: warning: message"]}]}
+
+        where SHEET is :meth:`SheetFigures.as_dict` (rates 0..1).
+        """
+        return {
+            "games": self.games, "players": self.players, "seed": self.seed,
+            "thresholds": {"mean_total_gap": MEAN_TOTAL_TOLERANCE, "min_completion_rate": RARE_COMPLETION},
+            "baseline": self.baseline.as_dict(),
+            "layouts": [
+                {**c.figures.as_dict(), "mean_total_gap": c.mean_total_gap, "warnings": [w.as_dict() for w in c.warnings],
+                 "layout_warnings": [str(p) for p in c.layout_warnings]}
+                for c in self.compared
+            ],
+        }
+
+
+_WORKER_LAYOUTS: list[AllInLayout] = []
+
+
+def _init_worker(paths: Sequence[str]) -> None:
+    """Worker process start: leave Ctrl-C and TERM to the parent, load the layouts once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    from generator.games.registry import load_layout
+
+    _WORKER_LAYOUTS[:] = [load_layout(p) for p in paths]
+
+
+def _play_chunk(sheet: int, start: int, stop: int, players: int, seed: int) -> tuple[int, int, list[list[SheetResult]]]:
+    return sheet, start, play_games(_WORKER_LAYOUTS[sheet], range(start, stop), players, seed)
+
+
+def _play_all(layouts: Sequence[AllInLayout], paths: Sequence[str], games: int, players: int, seed: int,
+              workers: int, progress: Optional[Callable[[int, int], None]]) -> list[list[list[SheetResult]]]:
+    """Every game of every layout, in game order per layout, on ``workers`` processes (1: this process)."""
+    results: list[list[Any]] = [[None] * games for _ in layouts]
+    tasks = [(i, start, min(start + CHUNK, games)) for i in range(len(layouts)) for start in range(0, games, CHUNK)]
+
+    def store(i: int, start: int, played: list[list[SheetResult]]) -> None:
+        results[i][start:start + len(played)] = played
+        if progress:
+            progress(len(played), games * len(layouts))
+
+    if progress:
+        progress(0, games * len(layouts))
+
+    if workers <= 1:
+        for i, start, stop in tasks:
+            store(i, start, play_games(layouts[i], range(start, stop), players, seed))
+        return results
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(list(paths),))
+    try:
+        futures = [pool.submit(_play_chunk, i, start, stop, players, seed) for i, start, stop in tasks]
+        for future in as_completed(futures):
+            store(*future.result())
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return results
+
+
+def _locate(warnings: list[BalanceWarning], path: Path, display: str) -> list[BalanceWarning]:
+    """Hand warnings pointed at the hand's entry under ``hands:`` in the layout file."""
+    from generator.core.yamlpos import load_yaml
+
+    doc = load_yaml(path, display=display)
+    out = []
+    for w in warnings:
+        if w.hand is not None:
+            at = doc.pos(("hands", w.hand), key=True)
+            w = BalanceWarning(w.kind, w.message, w.hand, display, at.line, at.col)
+        out.append(w)
+    return out
+
+
+def check_options(games: int, players: int, workers: Optional[int]) -> int:
+    """Validate the run's options; the number of worker processes to use (1 to the machine's CPU count).
+
+    ``workers`` ``None`` means one per CPU; more than the CPUs is cut down to them.
+
+    Raises:
+        SheetsmithError: games, players or workers out of range (exit 2).
+    """
+    if not 1 <= games <= MAX_GAMES:
+        raise SheetsmithError(f"--games {games}: play 1 to {MAX_GAMES:,} games")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise SheetsmithError(f"--players {players}: All In is simulated for 1 to {MAX_PLAYERS} players")
+    cpus = os.cpu_count() or 1
+    if workers is None:
+        return cpus
+    if workers < 1:
+        raise SheetsmithError(f"--workers {workers}: use at least 1 (1 plays every game in this process)")
+    return min(workers, cpus)
+
+
+def balance(refs: Sequence[str | Path], *, games: int = 200, players: int = 4, seed: int = 1,
+            workers: Optional[int] = None, progress: Optional[Callable[[int, int], None]] = None) -> Balance:
+    """Play ``games`` bot games on each layout and on Q♦ (same deals, same bots) and compare the figures.
+
+    Args:
+        refs: layouts to measure: shipped ids or layout files (at least one).
+        games: games per sheet (1 to 100,000).
+        players: bots per game (1 to 8).
+        seed: run seed; game ``i`` is dealt from :func:`game_seed` ``(seed, i)``.
+        workers: processes to play on (default one per CPU, at most the CPU count);
+            the figures do not depend on it.
+        progress: called as ``progress(played, total)`` with the games just played and
+            the games of the whole run (for a progress bar); first with 0 once every
+            layout has been read, before any game.
+
+    Returns:
+        A :class:`Balance`; its ``exit_code`` is 0 (warnings alone do not fail).
+
+    Raises:
+        InputError: a layout cannot be read, is invalid, or is not an All In sheet (exit 2).
+        SheetsmithError: options out of range (exit 2).
+    """
+    from generator.games.registry import display_path, load_layout, resolve_layout
+
+    if not refs:
+        raise SheetsmithError("give at least one layout (a shipped id or a layout file)")
+    workers = check_options(games, players, workers)
+    base_path = resolve_layout(BASELINE)
+    paths = [resolve_layout(str(r)) for r in refs]
+    layouts = [load_layout(p) for p in paths]  # every layout read and checked before any game is played
+    unique = [base_path]
+    for p in paths:
+        if p.resolve() not in [u.resolve() for u in unique]:
+            unique.append(p)
+    to_play = [load_layout(base_path)] + [layouts[paths.index(p)] for p in unique[1:]]
+    played = _play_all(to_play, [str(p) for p in unique], games, players, seed, workers, progress)
+    figures = [summarize(lay, res, file=display_path(p)) for lay, res, p in zip(to_play, played, unique)]
+    by_path = {p.resolve(): f for p, f in zip(unique, figures)}
+    baseline = figures[0]
+    compared = []
+    for p, lay in zip(paths, layouts):
+        fig = by_path[p.resolve()]
+        found = _locate(fairness_warnings(fig, baseline), p, fig.file)
+        compared.append(Compared(fig, mean_total_gap(fig, baseline), found, list(lay.warnings)))
+    return Balance(games, players, seed, baseline, compared)
+

@@ -1,1 +1,0 @@
-"""Layout files: reading them with positions, validating them, and the resolved models."""

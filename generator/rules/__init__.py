@@ -1,1 +1,0 @@
-"""Rules engines: pure game logic (scoring, validation), no I/O and no drawing."""

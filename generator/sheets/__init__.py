@@ -1,1 +1,0 @@
-"""Sheet drawings: each turns a validated layout into a scene (mm)."""

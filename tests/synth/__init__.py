@@ -1,0 +1,1 @@
+"""Synthetic photos of filled sheets and tick pads, for the tests and the benchmarks."""
