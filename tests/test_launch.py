@@ -57,7 +57,7 @@ def test_a_running_thread_is_waited_for(tmp_path):
 def test_a_disposable_thread_is_not_waited_for(tmp_path):
     # the photo decoded early (generator/reader/early.py) writes nothing: a finished command does not wait for it
     code = ("import threading, time\n"
-            "from generator.cli.launch import DISPOSABLE_THREAD, quick_exit\n"
+            "from generator.core.process import DISPOSABLE_THREAD\nfrom generator.cli.launch import quick_exit\n"
             "threading.Thread(target=time.sleep, args=(60,), name=DISPOSABLE_THREAD, daemon=True).start()\n"
             "quick_exit(3)\n")
     started = __import__("time").monotonic()

@@ -24,7 +24,8 @@ import pytest
 from generator.core.errors import InputError, OutputError
 from generator.printing.paper import paper
 from generator.reader.errors import PhotoError
-from generator.reader.image import MAX_BYTES, load_photo, looks_like_photo, sniff
+from generator.core.filetypes import looks_like_photo, sniff
+from generator.reader.image import MAX_BYTES, load_photo
 from tests.synth.sheet_photos import Pen, HandStyle, PhotoParams, synth_photo
 from generator.games.registry import load_layout, resolve_layout
 from generator.games.allin.bot import simulate_game
@@ -752,7 +753,7 @@ def test_several_photos_start_the_workers_fork_server_early_and_one_photo_its_de
 def test_work_done_ahead_gives_its_value_or_none_when_it_failed():
     import threading
 
-    from generator.cli.launch import DISPOSABLE_THREAD
+    from generator.core.process import DISPOSABLE_THREAD
     from generator.reader.early import Ahead
 
     names = []
@@ -767,7 +768,7 @@ def test_a_photo_worker_starts_as_a_short_command_does(tmp_path):
     work)."""
     code = ("import gc, cv2\n"
             "import generator.jobs.photos as photos\n"
-            "from generator.cli.launch import GC_THRESHOLDS\n"
+            "from generator.core.process import GC_THRESHOLDS\n"
             "photos._init_worker(None)\n"
             "print(gc.get_threshold() == GC_THRESHOLDS, gc.get_freeze_count() > 1000, cv2.getNumThreads())\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)

@@ -119,7 +119,7 @@ def _say(text: str, *, to_err: bool = True) -> None:
 def _lose_stderr() -> None:
     """Standard error cannot be written: point it at the null device, so that what is still buffered for it
     (and every later message) goes nowhere instead of failing again at exit (Python would end with 120)."""
-    from generator.cli.launch import point_at_null
+    from generator.core.process import point_at_null
 
     try:
         point_at_null(sys.stderr.fileno())
@@ -696,7 +696,7 @@ def output_failed(exc: OSError) -> int:
     what was printed is incomplete, never to be taken for a whole report.  Standard output is
     then pointed at the null device so that nothing else tries to write to it.
     """
-    from generator.cli.launch import point_at_null
+    from generator.core.process import point_at_null
 
     try:
         point_at_null(sys.stdout.fileno())

@@ -8,11 +8,11 @@ from typing import Any, Union, get_args, get_origin
 
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 from pydantic_core import PydanticCustomError
 
 from generator.core.errors import Problem
-from generator.core.validation import printed_text_problem, quote, text_problem
+from generator.core.validation import quote, text_problem
 from generator.core.yamlpos import Document
 
 
@@ -89,10 +89,10 @@ def problem_from_error(
         shown = quote(written)[1:-1]  # as the file spells it: 0012, not 12
     else:
         shown = repr(got)
-    if kind in ("printed_text", "one_line") and isinstance(got, str):
-        multiline = bool(err.get("ctx", {}).get("multiline"))
-        check = printed_text_problem if kind == "printed_text" else text_problem
-        return doc.problem(path, check(got, name, multiline=multiline) or f"{name} cannot be printed")
+    if kind in TEXT_CHECKS and isinstance(got, str):  # said again with the key's name, by the check that refused it
+        ctx = err.get("ctx", {})
+        check = ctx.get("check", text_problem)
+        return doc.problem(path, check(got, name, multiline=bool(ctx.get("multiline"))) or f"{name} cannot be printed")
     if kind in ("model_type", "model_attributes_type", "dict_type"):
         example = EXAMPLES.get(path[0] if path else "", "")
         return doc.problem(path, f"{name} needs a mapping of keys{' such as ' + example if example else ''}, not {shown}")
@@ -132,35 +132,19 @@ def validate(model: type[BaseModel], doc: Document, prefix: tuple[Any, ...] = ()
         raise InputError(pydantic_problems(exc, doc, prefix, model=model)) from None
 
 
-def _printed(multiline: bool):
-    def check(value: str) -> str:
-        if printed_text_problem(value, "text", multiline=multiline):
-            raise PydanticCustomError("printed_text", "text that cannot be printed", {"multiline": multiline})
-        return value
-    return check
+TEXT_CHECKS = ("one_line", "printed_text")
+"""The kinds of error a text validator raises; its context holds ``check(text, what, multiline=...)``, the function
+that refused the text, so that the message names the key (:func:`problem_from_error`)."""
 
 
 def _one_line(value: str) -> str:
     if text_problem(value, "text"):
-        raise PydanticCustomError("one_line", "text with a control character or line break", {"multiline": False})
+        raise PydanticCustomError("one_line", "text with a control character or line break",
+                                  {"multiline": False, "check": text_problem})
     return value
 
 
-PrintedLine = Annotated[str, AfterValidator(_printed(False))]
-"""A one-line text printed on paper: no control character or line break, every character in the sheet fonts."""
-PrintedText = Annotated[str, AfterValidator(_printed(True))]
-"""Printed paragraphs: as :data:`PrintedLine`, but line breaks allowed."""
 OneLine = Annotated[str, AfterValidator(_one_line)]
 """A one-line text that is not printed (a description for listings): no control character or line break."""
 
-ID_PATTERN = r"^[a-z0-9][a-z0-9-]{0,39}$"
-"""Ids of layouts and components: lower-case letters, digits and '-', at most 40 characters."""
 
-
-class ComponentHeader(StrictModel):
-    """The keys every deck, chip sheet, pad and ledger file starts with."""
-
-    game: str = Field(min_length=1, max_length=20)
-    id: str | None = Field(default=None, pattern=ID_PATTERN)
-    name: PrintedLine = Field(min_length=1, max_length=60)
-    description: OneLine = Field(default="", max_length=200)

@@ -234,26 +234,3 @@ def capped_lines(problems: Iterable, *, shown_per_kind: int = REPEATS_SHOWN) -> 
     return lines
 
 
-def glyph_problem(text: str, what: str, weights: Sequence[str] = ("regular", "bold", "italic")) -> str | None:
-    """The message for text that would print as boxes in any of ``weights`` (no sheet font has all its
-    characters), else None.  Line breaks and tabs are not looked at.
-
-    The same words for every printed text: layout names and labels, deck and
-    chip texts, a player's name drawn by ``render --fill``.
-    """
-    from generator.printing.fonts import font_note, missing_glyphs
-
-    visible = "".join(ch for ch in text if ch not in "\n\r\t")
-    missing: list[str] = []
-    for weight in weights:
-        missing += [ch for ch in missing_glyphs(visible, weight) if ch not in missing]
-    if not missing:
-        return None
-    return (f"{what}: {', '.join(describe_char(ch) for ch in missing[:3])} cannot be printed: "
-            f"{font_note()} (Latin, Greek, Cyrillic and the suits ♠ ♥ ♦ ♣ are fine)")
-
-
-def printed_text_problem(text: str, what: str, *, max_length: int | None = None, multiline: bool = False) -> str | None:
-    """:func:`text_problem` (no control character; one line unless ``multiline``) then :func:`glyph_problem`:
-    the rule for any text sheetsmith prints."""
-    return text_problem(text, what, max_length=max_length, multiline=multiline) or glyph_problem(text, what)

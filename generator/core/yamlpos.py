@@ -201,11 +201,11 @@ def binary_kind(raw: bytes) -> str | None:
     """What a file that is not text is, from its first bytes ("a PDF document", "a PNG image"), or None.
 
     Images, PDF, videos, camera RAW files and ZIP archives are told apart by
-    the photo reader's :func:`generator.reader.image.sniff`; gzip, 7-Zip, old
+    :func:`generator.core.filetypes.sniff`; gzip, 7-Zip, old
     Office, RTF, SQLite, ELF and UTF-16 here; any other file with NUL bytes
     near its start is "a binary file".
     """
-    from generator.reader.image import sniff
+    from generator.core.filetypes import sniff
 
     family, kind = sniff(raw[:4096])
     if family in _FAMILIES:

@@ -441,7 +441,7 @@ def fill_sheet(item, scene, fill: Path, others: Sequence[Path] = ()):
     from generator.games.allin.scoring import score_game
     from generator.games.allin.typed_sheet import sheet_from_document
     from generator.games.allin.sheet import fill_allin_sheet
-    from generator.core.validation import glyph_problem
+    from generator.printing.text import glyph_problem
     from generator.core.yamlpos import load_yaml
 
     if not isinstance(item, AllInLayout):

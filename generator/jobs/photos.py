@@ -30,7 +30,7 @@ from typing import Callable, Sequence
 
 from generator.core.errors import EXIT_UNREADABLE, FindingsError, InputError, Problem
 from generator.core.names import display_name, player_name, shown
-from generator.reader.image import looks_like_photo
+from generator.core.filetypes import looks_like_photo
 
 Progress = Callable[[int, str], None]
 """Called as ``progress(index, stage)`` while photo ``index`` (0-based, input order) is read; ``stage`` is
@@ -159,13 +159,13 @@ _QUEUE = None
 
 def _init_worker(queue) -> None:
     """In each worker: report stages through ``queue``; leave Ctrl-C to the parent; one OpenCV thread
-    (the photos are the parallel work); freed memory kept for the next photo (:func:`generator.cli.launch.keep_freed_memory`);
+    (the photos are the parallel work); freed memory kept for the next photo (:func:`generator.core.process.keep_freed_memory`);
     the garbage collector as a short command has it (:func:`generator.cli.launch.quick_start`), and blind to what the
     fork server imported (``gc.freeze``: its passes no longer walk those objects, nor copy their pages)."""
     import gc
     import signal
 
-    from generator.cli.launch import GC_THRESHOLDS, keep_freed_memory
+    from generator.core.process import GC_THRESHOLDS, keep_freed_memory
 
     gc.set_threshold(*GC_THRESHOLDS)
     gc.freeze()

@@ -20,7 +20,8 @@ from typing import Literal
 from pydantic import Field
 
 from generator.core.errors import InputError, Problem
-from generator.core.models import ComponentHeader, StrictModel, validate
+from generator.core.models import StrictModel, validate
+from generator.printing.text import ComponentHeader
 from generator.printing.paper import Paper
 from generator.printing.scene import Circle, Paint, Scene, Text, fit_size
 from generator.core.yamlpos import Document

@@ -47,7 +47,8 @@ from pydantic import BeforeValidator, Field, model_validator
 
 from generator.core.cards import Card, CardCodeError, parse_card
 from generator.core.errors import InputError, Problem
-from generator.core.models import ComponentHeader, PrintedLine, PrintedText, StrictModel, validate
+from generator.core.models import StrictModel, validate
+from generator.printing.text import ComponentHeader, PrintedLine, PrintedText
 from generator.core.paths import TEMPLATES_DIR
 from generator.core.yamlpos import Document, load_yaml
 

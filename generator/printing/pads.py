@@ -34,7 +34,8 @@ from pydantic import Field, model_validator
 
 from generator.core.errors import Problem
 from generator.printing.i18n import Messages, messages
-from generator.core.models import ComponentHeader, StrictModel, validate
+from generator.core.models import StrictModel, validate
+from generator.printing.text import ComponentHeader
 from generator.printing.paper import Paper
 from generator.games.flip7.rules import MAX_PLAYERS as FLIP7_MAX_PLAYERS
 from generator.games.flip7.rules import PLAYERS_PER_DECK, player_count_warnings

@@ -12,7 +12,7 @@
 """
 
 from generator.reader.errors import PhotoError
-from generator.reader.image import looks_like_photo
+from generator.core.filetypes import looks_like_photo
 
 _LAZY = {"CellReading", "CountReading", "PhotoReading", "read_photo"}
 

@@ -25,7 +25,7 @@ import os
 import threading
 from pathlib import Path
 
-from generator.cli.launch import DISPOSABLE_THREAD
+from generator.core.process import DISPOSABLE_THREAD
 from generator.reader.errors import PhotoError
 
 
@@ -41,7 +41,7 @@ def _identity(path: Path) -> tuple[int, int, int, int, int] | None:
 
 
 class Ahead:
-    """``fn(*args)`` run in a thread (:data:`~generator.cli.launch.DISPOSABLE_THREAD`: it writes nothing), while
+    """``fn(*args)`` run in a thread (:data:`~generator.core.process.DISPOSABLE_THREAD`: it writes nothing), while
     the calling thread does other work; for work done mostly inside OpenCV, NumPy or Pillow, which let Python
     run meanwhile.  :meth:`result` waits for it; :attr:`error` is what it raised, if anything.
     """

@@ -257,7 +257,7 @@ async def allin_add_player(request: Request, game_id: str):
         if image_suffix(data):
             player["source"] = "photo"
         elif _named_as_photo(sent_as):  # a photo's name on what is no photo: say what the file holds, as the CLI does
-            from generator.reader.image import format_error, sniff
+            from generator.core.filetypes import format_error, sniff
 
             return error_page(request, "Not a photo", [format_error(*sniff(data[:4096], _suffix(sent_as))) or "not an image"],
                               back=f"/allin/{game_id}", status_code=422)
@@ -287,7 +287,7 @@ def _suffix(filename: str) -> str:
 
 def _named_as_photo(filename: str) -> bool:
     """True when an upload's file name ends like a photo's (``IMG_1.jpg``): what it holds is meant as one."""
-    from generator.reader.image import PHOTO_SUFFIXES
+    from generator.core.filetypes import PHOTO_SUFFIXES
 
     return _suffix(filename) in PHOTO_SUFFIXES
 

@@ -415,7 +415,7 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
 
 def _printable(text: str, path: tuple[str, ...], doc: Document) -> list[Problem]:
     """Problems with text that will be printed: control characters, line breaks, characters the sheet font lacks."""
-    from generator.core.validation import printed_text_problem
+    from generator.printing.text import printed_text_problem
 
     message = printed_text_problem(text, ".".join(path))
     return [doc.problem(path, message)] if message else []
