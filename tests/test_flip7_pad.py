@@ -14,7 +14,8 @@ import pytest
 from rich.console import Console
 
 from generator.core.errors import InputError
-from generator.games.flip7.pad import Pad, load_flip7_pad, pad_from_document, pad_report, print_pad
+from generator.games.flip7.pad import Pad, load_flip7_pad, pad_from_document, pad_report
+from generator.cli.tables import print_pad
 from generator.games.flip7.rules import ScoreLine
 from generator.core.yamlpos import parse_yaml
 

@@ -22,7 +22,8 @@ from rich.console import Console
 
 from generator.core.cards import parse_card, standard_deck
 from generator.core.errors import InputError
-from generator.games.flipflop.log import flipflop_report, load_flipflop_log, print_flipflop_report
+from generator.games.flipflop.log import flipflop_report, load_flipflop_log
+from generator.cli.tables import print_flipflop_report
 from generator.games.flipflop.rules import (
     RANK_ORDER,
     End,

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from generator.core.errors import InputError
-from generator.games.fundex.log import fundex_report, load_fundex_log, print_fundex_report
+from generator.games.fundex.log import fundex_report, load_fundex_log
+from generator.cli.tables import print_fundex_report
 from generator.games.fundex.rules import (
     CARDS,
     START_POINTS,

@@ -26,7 +26,8 @@ from generator.printing.paper import paper
 from generator.games.registry import load_any, shipped_layouts
 from generator.printing.render import PrintOptions, pages_for
 from generator.printing.scene import Text
-from generator.games.allin.sheet import build_allin_sheet, geometry_hash
+from generator.games.allin.sheet import build_allin_sheet
+from generator.printing.readable import geometry_hash
 from generator.printing.pads import MARGIN, Pad
 
 from .conftest import REPO

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from generator.printing.backends.pdf import MM, render_pdf
 from generator.printing.scene import Line, Paint, Rect, Scene, Text
-from generator.games.allin.sheet import _squares_ops
+from generator.printing.readable import squares_ops
 
 
 def _objects(pdf: bytes) -> list[dict]:
@@ -95,13 +95,13 @@ def test_merged_squares_cover_exactly_the_black_cells(matrix, by_columns):
     # the list in row order (a marker as drawn upright) or column order (a page turned a quarter)
     order = [(r, c) for c in range(7) for r in range(7)] if by_columns else [(r, c) for r in range(7) for c in range(7)]
     squares = [(c * cell, r * cell, cell) for r, c in order if matrix[r][c]]
-    ops = _squares_ops(squares)
+    ops = squares_ops(squares)
     assert _cells_of(ops, cell, 7) == {(r, c) for r in range(7) for c in range(7) if matrix[r][c]}
     assert len(ops) <= 5 * len(squares)
 
 
 def test_a_run_of_black_modules_is_one_rectangle():
     # one row of three touching squares, then a lone square below the first: two rectangles
-    ops = _squares_ops([(0, 0, 2), (2, 0, 2), (4, 0, 2), (0, 2, 2)])
+    ops = squares_ops([(0, 0, 2), (2, 0, 2), (4, 0, 2), (0, 2, 2)])
     assert ops == (("M", 0, 0), ("L", 6, 0), ("L", 6, 2), ("L", 0, 2), ("Z",),
                    ("M", 0, 2), ("L", 2, 2), ("L", 2, 4), ("L", 0, 4), ("Z",))

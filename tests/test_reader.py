@@ -71,7 +71,8 @@ def test_every_layout_prints_markers_and_a_sheet_code():
 
     from generator.printing.backends import render_bytes
     from generator.games.registry import shipped_layouts
-    from generator.games.allin.sheet import SheetCode, build_allin_sheet, geometry_hash
+    from generator.games.allin.sheet import build_allin_sheet
+    from generator.printing.readable import SheetCode, geometry_hash
 
     for item in [s for s in shipped_layouts() if s.game == "allin"]:
         lay = load_layout(item.path)
@@ -294,7 +295,7 @@ def test_layout_option_reads_a_sheet_whose_code_is_hidden(tmp_path):
 
     from generator.core.errors import InputError
     from generator.reader.markers import detect_markers, fit_sheet
-    from generator.games.allin.sheet import code_box
+    from generator.printing.readable import code_box
 
     result = game("7-diamonds", 9)
     sheet = result.sheets[0]

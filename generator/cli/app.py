@@ -463,9 +463,9 @@ def _print_verdict(verdict, as_json: bool) -> None:
     if as_json:
         notes = [n for n in verdict.notes if "read into" in n]
     else:
-        from generator.cli import terminal
+        from generator.cli import tables
 
-        notes = [n for n in verdict.notes if not terminal.in_tables(verdict, n)]  # (those are printed under the tables)
+        notes = [n for n in verdict.notes if not tables.in_tables(verdict, n)]  # (those are printed under the tables)
     for note in notes:
         _say(note)
     if as_json:  # the report on stdout, its problems located on stderr
@@ -474,7 +474,7 @@ def _print_verdict(verdict, as_json: bool) -> None:
         sys.stdout.write(json_for_terminal(json.dumps(verdict.report, indent=2, ensure_ascii=False)) + "\n")
         _problems(verdict.problems)
     else:  # the tables list every problem once, located
-        terminal.print_verdict(verdict, out())
+        tables.print_verdict(verdict, out())
 
 
 @app.command()
@@ -548,12 +548,12 @@ def simulate(
 ) -> None:
     """Play games with simple bots: All In writes a game log and the final sheets; Flip 7 reports bust rate,
     mean round score and rounds to the target."""
-    from generator.cli import terminal
+    from generator.cli import tables, terminal
     from generator.jobs import simulate_allin, simulate_flip7
 
     if game == Game.allin:
         sim = simulate_allin(players, seed, layout, out_dir, force)
-        terminal.print_game(sim.score, out(), detail=False)
+        tables.print_game(sim.score, out(), detail=False)
         _say(f"wrote {sim.log_path} and {len(sim.sheet_paths)} sheets in {sim.folder}/ (replay: sheetsmith replay {sim.log_path})", to_err=False)
         return
     from generator.jobs import parse_strategy

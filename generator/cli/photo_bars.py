@@ -11,7 +11,7 @@ it:
 * ``ann.read.png`` — the page as the reader saw it, with what was read in
   green and what is uncertain in red.
 
-Then the game is scored by :func:`generator.cli.allin_tables.verify_sheets` on the
+Then the game is scored by :func:`generator.jobs.verify` on the
 typed-in files (the ``.read.yaml`` files in place of the photos), so the
 report is exactly the one typed-in sheets give.  When a field is uncertain,
 nothing is scored: every uncertain field is reported as an error at its ``?``

@@ -1,8 +1,6 @@
-"""Terminal output of the command line: reports as rich tables (a face, no job is done here).
+"""Terminal output of the command line that is no game's report: simulations, balance figures, a shown layout.
 
-Each game's table printer lives beside its format for now (:func:`generator.cli.allin_tables.print_game`,
-:func:`generator.games.flip7.pad.print_pad`, :func:`generator.games.fundex.log.print_fundex_report`,
-:func:`generator.games.flipflop.log.print_flipflop_report`); :func:`print_verdict` picks the right one.
+The games' reports are printed by :mod:`generator.cli.tables`.
 """
 
 from __future__ import annotations
@@ -13,42 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from generator.cli.allin_tables import print_game
-from generator.core.validation import capped_lines, for_terminal
-
-
-TABLE_NOTES = ("one sheet scored alone", "the log stops")
-"""The starts of the notes that :func:`print_verdict` prints under an All In game's tables (they qualify the scores)."""
-
-
-def in_tables(verdict: Any, note: str) -> bool:
-    """True when :func:`print_verdict` prints ``note`` under the tables (so it is not said again on standard error)."""
-    return verdict.game == "allin" and note.startswith(TABLE_NOTES)
-
-
-def print_verdict(verdict: Any, console: Console) -> None:
-    """Print a :class:`~generator.jobs.Verdict` as its game's tables, its problems (each once,
-    ``FILE:LINE:COL: severity: message``), then its notes about scoring."""
-    if verdict.game == "allin":
-        print_game(verdict.score, console)
-        for line in capped_lines(verdict.problems):  # spelled out for the terminal, a few of each kind
-            console.print(line, style="yellow" if ": warning: " in line else "red", markup=False, highlight=False, soft_wrap=True)
-        for note in verdict.notes:
-            if in_tables(verdict, note):
-                console.print(Text(note, style="dim" if note.startswith("one sheet") else "yellow"))
-    elif verdict.game == "flip7":
-        from generator.games.flip7.pad import print_pad
-
-        errors = [for_terminal(str(p)) for p in verdict.problems if p.is_error]
-        print_pad(verdict.report, console, located=errors if len(errors) == len(verdict.report["problems"]) else None)
-    elif verdict.game == "fundex":
-        from generator.games.fundex.log import print_fundex_report
-
-        print_fundex_report(verdict.report, console)
-    else:
-        from generator.games.flipflop.log import print_flipflop_report
-
-        print_flipflop_report(verdict.report, console)
+from generator.core.validation import for_terminal
 
 
 def print_flip7_simulation(stats: dict, console: Console) -> None:

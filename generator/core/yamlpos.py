@@ -12,6 +12,7 @@ Only ``yaml.SafeLoader`` is used: no Python object tags are ever constructed.
 from __future__ import annotations
 
 import errno
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -455,3 +456,26 @@ def _scalar(node: yaml.ScalarNode) -> Any:
     if _FLOAT.fullmatch(value):
         return float(value)
     return value
+
+
+# --- writing YAML -------------------------------------------------------------------
+
+_PLAIN_SCALAR = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./' -]*")
+
+
+_NUMBER_LIKE = re.compile(r"[-+0-9._eExXoO:]*")
+
+
+_YAML_WORDS = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "pass", "~"}
+
+
+def yaml_scalar(text: str) -> str:
+    """``text`` as a YAML scalar that reads back as the same text: plain when safe, else double-quoted."""
+    if (
+        _PLAIN_SCALAR.fullmatch(text)
+        and text == text.strip()
+        and text.lower() not in _YAML_WORDS
+        and not _NUMBER_LIKE.fullmatch(text)
+    ):
+        return text
+    return json.dumps(text, ensure_ascii=False)

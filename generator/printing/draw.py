@@ -13,6 +13,9 @@ from typing import Iterable
 from generator.core.cards import SUIT_SYMBOLS
 from generator.printing.scene import Paint, Path_, PathOp, Scene, Text, cap_height, circle_ops, text_width
 
+PENCIL = "#2f3640"
+"""The colour of a player's pencil, in a sheet or pad drawn as a player fills it in."""
+
 _SYMBOL_TO_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()}
 
 # Unit shapes: x, y in [-1, 1], y down; "C" = cubic Bézier (two controls, end point).

@@ -1,6 +1,6 @@
 """Reading the sheet code (the QR code printed bottom right) once the markers are found.
 
-The code's square is known from the paper (:func:`generator.games.allin.sheet.code_box`),
+The code's square is known from the paper (:func:`generator.printing.readable.code_box`),
 so it is cut out of the photo *through the homography*: perspective removed,
 upsampled to a few pixels per module.  OpenCV's QR decoder reads that crop.
 When it cannot (a small or soft photo), the crop is compared with the code
@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from generator.games.allin.sheet import CODE_SIZE, SheetCode, code_box, code_matrix
+from generator.printing.readable import CODE_SIZE, SheetCode, code_box, code_matrix
 from generator.reader.markers import SheetFit
 
 MATCH_SCORE = 0.6

@@ -277,7 +277,7 @@ def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndar
     # the markers' corners, in page mm and photo px
     mb, msrc, mdst = {}, {}, {}
     if markers:
-        from generator.games.allin.sheet import MARKER_SIZE, marker_boxes
+        from generator.printing.readable import MARKER_SIZE, marker_boxes
 
         mb = marker_boxes(fit.paper)
         s = MARKER_SIZE

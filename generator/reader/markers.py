@@ -2,7 +2,7 @@
 
 Every sheet prints four corner markers (and up to four mid-edge ones) of the
 4 × 4 ArUco dictionary; each paper size has its own block of eight ids
-(:func:`generator.games.allin.sheet.marker_block`), so the ids found tell the
+(:func:`generator.printing.readable.marker_block`), so the ids found tell the
 paper, and the paper gives each marker's corners in millimetres.  The
 homography maps page millimetres to photo pixels, fitted robustly: a marker
 that the others disagree with (a false detection) is left out, then the rest
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from generator.printing.paper import Paper, papers
-from generator.games.allin.sheet import MARKER_SIZE, marker_block, marker_boxes
+from generator.printing.readable import MARKER_SIZE, marker_block, marker_boxes
 from generator.reader.detect import DETECT_SIDE, detect_all_markers  # noqa: F401  (re-exported)
 
 DROP_MM = 3.0

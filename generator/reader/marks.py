@@ -29,7 +29,7 @@ from functools import lru_cache
 import numpy as np
 
 from generator.printing.scene import MarkTarget, Scene
-from generator.games.allin.sheet import MARKER_SIZE, marker_cells
+from generator.printing.readable import MARKER_SIZE, marker_cells
 from generator.reader.light import brightest_channel, estimate_light
 from generator.reader.markers import SheetFit
 from generator.reader.numeric import median
@@ -372,7 +372,7 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict
     """
     import cv2
 
-    from generator.games.allin.sheet import marker_boxes
+    from generator.printing.readable import marker_boxes
 
     boxes = marker_boxes(fit.paper)
     margin = 2.0

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from generator.games.allin.game_log import _scalar, grid_rows
+from generator.games.allin.game_log import grid_rows
+from generator.core.yamlpos import yaml_scalar
 from generator.games.allin.grid import cell_name
 from generator.core.names import clean_name, shown
 from generator.reader.read import PhotoReading
@@ -74,8 +75,8 @@ def read_yaml(reading: PhotoReading, *, layout_ref: str | None = None, file_name
     body = "\n".join(
         [
             "game: allin",
-            f"layout: {_scalar(layout_ref or lay.id)}",
-            f"player: {_scalar(clean_name(reading.player))}",
+            f"layout: {yaml_scalar(layout_ref or lay.id)}",
+            f"player: {yaml_scalar(clean_name(reading.player))}",
             "grid: |",
             *rows,
             f"chips: {{earned: {chips_e if chips_e is not None else chr(34) + '?' + chr(34)}, "

@@ -33,7 +33,8 @@ from generator.printing.paper import Paper
 from generator.games.registry import display_path, load_layout, resolve_layout, shipped_layouts
 from generator.games.allin.scoring import FilledSheet
 from generator.printing.scene import Scene
-from generator.games.allin.sheet import SHEET_FORMAT, SheetCode, build_allin_sheet, code_box, geometry_hash
+from generator.games.allin.sheet import build_allin_sheet
+from generator.printing.readable import SHEET_FORMAT, SheetCode, code_box, geometry_hash
 from generator.reader.code import CodeReading, read_code
 from generator.reader.early import Ahead, take_early
 from generator.reader.errors import PhotoError
@@ -360,7 +361,7 @@ def _near_code(fit: SheetFit, found: dict[int, np.ndarray]) -> SheetFit:
     screen folded up, the sheet curled), the fit on the markers of the sheet's lower half, where the code is."""
     if fit.residual_mm <= 0.6:
         return fit
-    from generator.games.allin.sheet import marker_boxes
+    from generator.printing.readable import marker_boxes
 
     boxes = marker_boxes(fit.paper)
     low = {i: c for i, c in found.items() if i in boxes and boxes[i][2] > fit.paper.height / 2}

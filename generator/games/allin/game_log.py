@@ -69,7 +69,7 @@ from generator.games.allin.scoring import FilledSheet
 from generator.games.allin.typed_sheet import find_layout
 from generator.core.models import StrictModel
 from generator.core.validation import text_problem
-from generator.core.yamlpos import Document, PathKey, load_yaml, shown
+from generator.core.yamlpos import Document, PathKey, load_yaml, shown, yaml_scalar
 
 __all__ = [
     "LOG_KIND",
@@ -89,7 +89,6 @@ __all__ = [
 
 LOG_KIND = "game-log"
 """The ``kind:`` of a game log file (``game: allin`` alone is a typed-in sheet)."""
-
 
 
 class GoldenPickSpec(StrictModel):
@@ -449,22 +448,6 @@ def _ordinal(n: int) -> str:
 # --------------------------------------------------------------------------
 # Writing.
 
-_PLAIN = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./' -]*")
-_NUMBERISH = re.compile(r"[-+0-9._eExXoO:]*")
-_RESERVED = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "pass", "~"}
-
-
-def _scalar(text: str) -> str:
-    """``text`` as a YAML scalar that reads back as the same text: plain when safe, else double-quoted."""
-    if (
-        _PLAIN.fullmatch(text)
-        and text == text.strip()
-        and text.lower() not in _RESERVED
-        and not _NUMBERISH.fullmatch(text)
-    ):
-        return text
-    return json.dumps(text, ensure_ascii=False)
-
 
 def layout_ref_for(layout: AllInLayout, folder: str | Path) -> str:
     """What to write as ``layout:`` in a file saved in ``folder`` so that it finds ``layout`` again.
@@ -532,8 +515,8 @@ def dump_game_log(log: GameLog, *, layout_ref: str | None = None, result: Replay
         "# All In game log (sheetsmith). Format: docs/formats.md, \"All In game log\".",
         "game: allin",
         f"kind: {LOG_KIND}",
-        f"layout: {_scalar(layout_ref or log.layout.id)}",
-        "players: [" + ", ".join(_scalar(p) for p in log.players) + "]",
+        f"layout: {yaml_scalar(layout_ref or log.layout.id)}",
+        "players: [" + ", ".join(yaml_scalar(p) for p in log.players) + "]",
         "golden_deck: [" + ", ".join(c.code for c in log.golden_deck) + "]",
         "rounds:" if log.rounds else "rounds: []",
     ]
@@ -543,7 +526,7 @@ def dump_game_log(log: GameLog, *, layout_ref: str | None = None, result: Replay
         lines.append("    revealed: [" + ", ".join(c.code for c in rnd.revealed) + "]")
         lines.append("    moves:")
         for name, move in rnd.moves.items():
-            lines.append(f"      {_scalar(name)}: {_move_text(move)}")
+            lines.append(f"      {yaml_scalar(name)}: {_move_text(move)}")
         if i < len(outcomes):
             note = _outcome_comment(outcomes[i])
             if note:
@@ -608,8 +591,8 @@ def sheet_text(layout: AllInLayout, player: str, token: Callable[[Coord], str], 
         ([f"# {comment}"] if comment else [])
         + [
             "game: allin",
-            f"layout: {_scalar(layout_ref or layout.id)}",
-            f"player: {_scalar(player)}",
+            f"layout: {yaml_scalar(layout_ref or layout.id)}",
+            f"player: {yaml_scalar(player)}",
             "grid: |",
             *grid_rows(layout, token),
             f"chips: {{earned: {count(earned)}, spent: {count(spent)}}}",

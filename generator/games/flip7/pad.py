@@ -41,13 +41,10 @@ import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, Mapping, Sequence
+from typing import Annotated, Any, Literal, Mapping
 
 import yaml
 from pydantic import Field
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from generator.core.errors import InputError, Problem
 from generator.core.models import OneLine, StrictModel, validate
@@ -463,7 +460,7 @@ def dump_pad(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreL
     ``bust``, a score alone as ``{score: N}``, cards and a score as
     ``{cards: [...], score: N}``; every name is quoted where YAML would read it otherwise.
     """
-    from generator.games.allin.game_log import _scalar
+    from generator.core.yamlpos import yaml_scalar
 
     def cards(line: ScoreLine) -> str:
         return "[" + ", ".join(f'"{c}"' if isinstance(c, str) and c.startswith("+") else str(c) for c in line.cards or ()) + "]"
@@ -476,78 +473,13 @@ def dump_pad(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreL
         return cards(line) if line.written is None else f"{{cards: {cards(line)}, score: {line.written}}}"
 
     out = [f"# {comment}"] if comment else []
-    out += ["game: flip7", "players: [" + ", ".join(_scalar(p) for p in players) + "]", f"target: {target}"]
+    out += ["game: flip7", "players: [" + ", ".join(yaml_scalar(p) for p in players) + "]", f"target: {target}"]
     if flip7_bonus != FLIP7_BONUS:
         out.append(f"flip7_bonus: {flip7_bonus}")
     out.append("rounds:" if rounds else "rounds: []")
     for r in rounds:
         for j, p in enumerate(p for p in players if p in r):
-            out.append(("  - " if j == 0 else "    ") + f"{_scalar(p)}: {text(r[p])}")
+            out.append(("  - " if j == 0 else "    ") + f"{yaml_scalar(p)}: {text(r[p])}")
     return "\n".join(out) + "\n"
 
 
-_STATUS_TEXT = {
-    "in_progress": "in progress: nobody has reached the target yet",
-    "finished": "finished",
-    "tied_play_another_round": "tied for the lead at or past the target: play another round",
-    "needs_correction": "the pad needs correcting",
-}
-
-
-def _places(impossible: list[dict]) -> str:
-    """``round 1, Cy; round 2 (the whole round)``: where a pad needs correcting."""
-    return "; ".join(
-        f"round {q['round']}, {q['player']}" if q["player"] is not None else f"round {q['round']} (the whole round)"
-        for q in impossible
-    )
-
-
-def print_pad(report: dict, console: Console, *, target: int | None = None, located: Sequence[str] | None = None) -> None:
-    """Print a :func:`pad_report` as a rich table (rounds as rows; per player the round score and running total),
-    then the problems, the status and the winner.
-
-    ``target``, when given, is shown in the title.  A cell with a problem is
-    marked ``!`` and drawn in red.  ``located``, when given, replaces the
-    report's problems by these lines (``FILE:LINE:COL: error: …``, one per problem).
-    """
-    players = list(report["totals"])
-    flagged = {(p["round"], p["player"]) for p in report["problems"]}
-    winners = set(report["winners"])
-    title = "Flip 7 score pad" + (f" — target {target}" if target is not None else "")
-    if report.get("decks", 1) > 1:
-        title += f" — {report['decks']} decks"
-    table = Table(title=title, title_justify="left")
-    table.add_column("round", justify="right")
-    for p in players:
-        table.add_column(f"{p}\nscore  total", justify="right")
-    running = {p: 0 for p in players}
-    for i, row in enumerate(report["rounds"], start=1):
-        cells: list[Text | str] = [Text(str(i), style="red") if (i, None) in flagged else str(i)]
-        for p in players:
-            running[p] += row[p]
-            bad = (i, p) in flagged
-            cell = Text(f"{'!' if bad else ''}{row[p]}", style="red" if bad else "")
-            cell.append(f"  {running[p]:>4}", style="dim")
-            cells.append(cell)
-        table.add_row(*cells)
-    table.add_section()
-    top = max(report["totals"].values(), default=0)
-    table.add_row(
-        Text("total", style="bold"),
-        *[Text(str(t), style="bold green" if p in winners else ("bold" if t == top else "")) for p, t in report["totals"].items()],
-    )
-    console.print(table)
-    for w in report.get("warnings", []):
-        console.print(Text(f"warning: {w['message']}", style="yellow"))
-    if report["problems"]:
-        console.print(Text(f"{len(report['problems'])} problem{'s' if len(report['problems']) != 1 else ''}:", style="bold red"))
-        for prob, text in zip(report["problems"], located or [None] * len(report["problems"])):
-            who = f", {prob['player']}" if prob["player"] is not None else ""
-            console.print(Text(text or f"  round {prob['round']}{who}: {prob['message']}"), soft_wrap=True)
-    status = _STATUS_TEXT.get(report["status"], report["status"])
-    line = Text("status: ", style="bold").append(status, style="bold red" if report["status"] == "needs_correction" else "")
-    if report["status"] == "needs_correction":
-        line.append(f" at {_places(report['impossible'])}; no winner is named until then")
-    if report["winners"]:
-        line.append("; winner: ").append(", ".join(report["winners"]), style="bold green")
-    console.print(line)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from generator.core.errors import SheetsmithError
 from generator.printing.scene import MarkTarget, Paint, Path_, Scene, Text
-from generator.games.allin.sheet import PENCIL
+from generator.printing.draw import PENCIL
 
 if TYPE_CHECKING:  # pragma: no cover
     from generator.games.flip7.pad import Pad as TypedPad

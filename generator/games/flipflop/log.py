@@ -33,29 +33,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from pydantic import Field
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from generator.core.cards import SUIT_SYMBOLS, Card, CardCodeError, parse_card
+from generator.core.cards import Card, CardCodeError, parse_card
 from generator.core.errors import InputError, Problem
-from generator.games.fundex.log import (
-    LedgerDrift,
-    NumberError,
-    ascii_number,
-    looks_numeric,
-    read_log_header,
-    what,
-    located,
-    name_problem,
-    print_problems,
-    print_ranking,
-    problem_dict,
-    ranking,
-)
+from generator.core.roundlog import LedgerDrift, located, name_problem, problem_dict, ranking, read_log_header, what
+from generator.core.validation import NumberError, ascii_number, looks_numeric
 from generator.core.models import StrictModel
 from generator.games.flipflop.rules import (
     END_KINDS,
@@ -71,7 +56,6 @@ from generator.games.flipflop.rules import (
     label,
     play_game,
 )
-from generator.core.validation import for_terminal
 from generator.core.yamlpos import Document, PathKey, load_yaml, shown
 
 MAX_HAND_VALUE = 60
@@ -452,46 +436,3 @@ def _pot_winner(r, pot: str) -> dict | None:
     return {"player": got[0], "card": got[1].code, "won": r.won.get(got[0], {}).get(pot, 0)}
 
 
-def _card_text(code: str) -> Text:
-    card = parse_card(code)
-    return Text(f"{card.rank_label}{SUIT_SYMBOLS[card.suit]}", style="red" if card.is_red else "")
-
-
-def print_flipflop_report(report: Mapping[str, Any], console: Console) -> None:
-    """Print a :func:`flipflop_report` with rich: stakes after every round as a table, rule breaks, the ranking.
-
-    Columns: round, dealer, up card, each player's stakes (bold when the
-    player took the game pot), flip and flop winners, how the round ended,
-    and the pots left (game/flip/flop, explained in the caption).
-    """
-    players = report["players"]
-    table = Table(title=for_terminal(f"Flip Flop — {report['file']}"), title_justify="left",
-                  caption="pots: stakes left in the game/flip/flop pots for the next round; bold: took the game pot",
-                  caption_justify="left")
-    for col, just in (("round", "right"), ("dealer", "left"), ("up", "center")):
-        table.add_column(col, justify=just)  # type: ignore[arg-type]
-    for p in players:
-        table.add_column(p, justify="right")
-    for col in ("flip", "flop", "end", "pots"):
-        table.add_column(col, justify="right" if col == "pots" else "left")
-    table.add_row("start", "", "", *[str(report["start"]) for _ in players], "", "", "", "0/0/0")
-    gone: set[str] = set()
-    for r in report["rounds"]:
-        cells = []
-        for p in players:
-            if p in gone:
-                cells.append(Text("out", style="dim"))
-            else:
-                cells.append(Text(str(r["stakes"][p]), style="bold" if p in r["game_winners"] else ""))
-        gone.update(r["eliminated"])
-        flip = f"{r['flip']['player']} +{r['flip']['won']}" if r["flip"] else "kept"
-        flop = f"{r['flop']['player']} +{r['flop']['won']}" if r["flop"] else "kept"
-        end = " ".join([r["end"]["kind"], *r["end"]["players"]])
-        if r["game_winners"]:
-            end += " → " + ", ".join(f"{w} +{r['won'][w].get('game', 0)}" for w in r["game_winners"])
-        c = r["carried"]
-        table.add_row(str(r["round"]), r["dealer"], _card_text(r["up"]), *cells, flip, flop, end,
-                      f"{c['game']}/{c['flip']}/{c['flop']}")
-    console.print(table)
-    print_problems(report["problems"], console)
-    print_ranking(report, "stakes", console)

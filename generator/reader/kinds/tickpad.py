@@ -27,7 +27,7 @@ import numpy as np
 
 from generator.printing.paper import Paper
 from generator.printing.scene import Scene
-from generator.games.allin.sheet import SHEET_FORMAT, SheetCode, geometry_hash
+from generator.printing.readable import SHEET_FORMAT, SheetCode, geometry_hash
 from generator.printing.readable import code_text, is_turned, split_code_id
 from generator.reader.code import CodeReading
 from generator.reader.errors import PhotoError
@@ -204,7 +204,7 @@ class TickPadReading:
     def to_yaml(self, *, layout_ref: str | None = None, file_name: str = "FILE") -> str:
         """The typed-in tick pad (docs/formats.md, "Flip 7 tick pad") with header comments and the checksum line."""
         from generator.reader.output import _checksum, _how
-        from generator.games.allin.game_log import _scalar
+        from generator.core.yamlpos import yaml_scalar
         from generator.core.names import clean_name, shown
 
         w, h = self.image_size
@@ -224,7 +224,7 @@ class TickPadReading:
             for name, reason in unc:
                 head.append(f"#   {name}: {shown(reason)}")
         target = f'"{v.target}?"' if self.variant_unchecked else str(v.target)
-        lines = ["game: flip7", "sheet: tick-pad", f"player: {_scalar(clean_name(self.player))}", f"target: {target}"]
+        lines = ["game: flip7", "sheet: tick-pad", f"player: {yaml_scalar(clean_name(self.player))}", f"target: {target}"]
         if v.flip7_bonus != 15:
             lines.append(f"flip7_bonus: {v.flip7_bonus}")
         if self.played:
