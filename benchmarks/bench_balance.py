@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.progress import Progress
 
 from generator.jobs import balance_layouts
-from generator.games.registry import shipped_layouts
+from generator.core.shipped import shipped_layouts
 
 
 def markdown(rep: dict) -> str:

@@ -16,7 +16,8 @@ from rich.table import Table
 
 from generator.printing.backends import render_bytes
 from generator.printing.paper import paper
-from generator.games.registry import load_layout, shipped_layouts
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import shipped_layouts
 from generator.games.allin.sheet import build_allin_sheet
 
 

@@ -67,7 +67,8 @@ open(sys.argv[1], "wb").write(buf.getvalue())
 def q_diamonds_counts() -> Counter:
     """How many primitives of each kind the Q♦ sheet's scene holds (A4)."""
     from generator.printing.paper import paper
-    from generator.games.registry import load_layout, resolve_layout
+    from generator.games.allin.layout import load_layout
+    from generator.core.shipped import resolve_layout
     from generator.games.allin.sheet import build_allin_sheet
 
     scene = build_allin_sheet(load_layout(resolve_layout("q-diamonds")), paper("a4"))

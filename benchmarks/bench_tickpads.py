@@ -78,7 +78,8 @@ def make_photo(job: tuple[str, int, str]) -> tuple[str, int, str, list[list[str]
     from generator.printing.paper import paper
     from tests.synth.sheet_photos import Pen, hard_params, random_style, realistic_params
     from tests.synth.tickpad import synth_tick_photo
-    from generator.games.registry import load_any, resolve_layout
+    from generator.games.registry import load_any
+    from generator.core.shipped import resolve_layout
 
     family, seed, folder = job
     rng = random.Random(f"tickbench:{family}:{seed}")

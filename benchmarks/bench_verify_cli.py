@@ -58,7 +58,8 @@ def make_photos(folder: Path, seed: int) -> list[Path]:
         return paths
     from generator.printing.paper import paper
     from tests.synth.sheet_photos import realistic_params, synth_photo
-    from generator.games.registry import load_layout, resolve_layout
+    from generator.games.allin.layout import load_layout
+    from generator.core.shipped import resolve_layout
     from generator.games.allin.bot import simulate_game
 
     result = simulate_game(load_layout(resolve_layout("q-diamonds")), [n.title() for n in NAMES], seed).result

@@ -48,7 +48,8 @@ def twelve_mp_photos(n: int) -> list[bytes]:
     """``n`` photos (4000 × 3000) of different players' finished sheets of one simulated game."""
     from generator.printing.paper import paper
     from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
-    from generator.games.registry import load_layout, resolve_layout
+    from generator.games.allin.layout import load_layout
+    from generator.core.shipped import resolve_layout
     from generator.games.allin.bot import simulate_game
 
     lay = load_layout(resolve_layout("q-diamonds"))

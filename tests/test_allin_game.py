@@ -30,7 +30,8 @@ from generator.games.allin.game_log import dump_game_log, load_game_log, parse_c
 from generator.core.cards import parse_card, standard_deck
 from generator.core.errors import InputError
 from generator.games.allin.layout import load_allin_layout
-from generator.games.registry import load_layout, shipped_layouts
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import shipped_layouts
 from generator.games.allin.bot import simulate_game
 from generator.games.allin.game import (
     MAX_COST,

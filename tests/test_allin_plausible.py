@@ -32,7 +32,8 @@ import pytest
 from generator.core.cards import parse_card, standard_deck
 from generator.games.allin.layout import load_allin_layout
 from generator.games.allin.grid import cell_name, golden_ring, parse_grid
-from generator.games.registry import load_layout, shipped_layouts
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import shipped_layouts
 from generator.games.allin.bot import SimpleBot, simulate_game
 from generator.games.allin.game import ROUNDS, GameState, GoldenPick, Move, Ruleset, golden_cells, surrounds_golden
 from generator.games.allin.plausible import RULES, check_sheet, groups

@@ -26,7 +26,8 @@ import pytest
 
 from generator.core.cards import parse_card
 from generator.core.errors import InputError
-from generator.games.registry import load_layout, shipped_layouts
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import shipped_layouts
 from generator.games.allin.scoring import FilledSheet, report, score_game
 from generator.games.allin.typed_sheet import load_allin_sheet
 

@@ -21,7 +21,8 @@ import pytest
 from generator.games.allin.game_log import dump_game_log, load_game_log, write_final_sheets, write_game_log
 from generator.core.cards import standard_deck
 from generator.games.allin.grid import cell_name
-from generator.games.registry import load_layout, shipped_layouts
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import shipped_layouts
 from generator.games.allin.bot import SimpleBot, simulate_game
 from generator.games.allin.game import (
     GameState,
@@ -91,7 +92,7 @@ def test_same_seed_same_game_other_seed_other_game():
 def test_same_seed_same_game_in_another_process():
     code = (
         "import hashlib, sys;"
-        "from generator.games.registry import load_layout, shipped_layouts;"
+        "from generator.core.shipped import shipped_layouts; from generator.games.allin.layout import load_layout;"
         "from generator.games.allin.bot import simulate_game;"
         "from generator.games.allin.game_log import dump_game_log;"
         "lay = load_layout(next(s.path for s in shipped_layouts() if s.id == 'q-diamonds'));"

@@ -26,7 +26,8 @@ from generator.games.allin.balance import (
     summarize,
 )
 from generator.games.allin.grid import golden_ring
-from generator.games.registry import load_layout, resolve_layout
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import resolve_layout
 
 Q = load_layout(resolve_layout("q-diamonds"))
 

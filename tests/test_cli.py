@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from generator.games.registry import shipped_layouts
+from generator.core.shipped import shipped_layouts
 
 from .grids import MIDDLE_ROWS, indented
 

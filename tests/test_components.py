@@ -18,7 +18,8 @@ from generator.printing.backends.pdf import render_pdf
 from generator.printing.impose import MIN_MARGIN
 from generator.core.errors import InputError
 from generator.printing.paper import paper
-from generator.games.registry import load_any, shipped_layouts
+from generator.games.registry import load_any
+from generator.core.shipped import shipped_layouts
 from generator.printing.render import PrintOptions, pages_for
 from generator.printing.scene import Line
 

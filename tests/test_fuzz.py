@@ -43,7 +43,7 @@ COMPONENTS = sorted(p for p in LAYOUTS.glob("*/*.yaml"))
 def game_log_text() -> str:
     """A legal two-player All In game log, played by the bots (the shipped Q♦ sheet)."""
     from generator.games.allin.game_log import dump_game_log
-    from generator.games.registry import load_layout
+    from generator.games.allin.layout import load_layout
     from generator.games.allin.bot import simulate_game
 
     return dump_game_log(simulate_game(load_layout(LAYOUTS / "allin" / "q-diamonds.yaml"), 2, 3).log)

@@ -247,10 +247,10 @@ def test_stale_temporaries_of_our_own_pattern_are_removed(tmp_path):
 
 
 def test_build_clears_what_a_killed_build_left(tmp_path, monkeypatch):
-    from generator.games import registry
+    from generator.core import shipped
 
-    one = [s for s in registry.shipped_layouts() if s.id == "fundex-chips"]
-    monkeypatch.setattr(registry, "shipped_layouts", lambda: one)
+    one = [s for s in shipped.shipped_layouts() if s.id == "fundex-chips"]
+    monkeypatch.setattr(shipped, "shipped_layouts", lambda: one)
     (tmp_path / "out" / "chips").mkdir(parents=True)
     stale = tmp_path / "out" / "chips" / ".fundex-chips-a4.pdf.k3j4h5g6.tmp"
     stale.write_bytes(b"")

@@ -23,7 +23,8 @@ from generator.printing.i18n import catalogue_problems, check_lang, languages, m
 from generator.jobs import build_items, render_item
 from generator.games.allin.layout import AllInLayout
 from generator.printing.paper import paper
-from generator.games.registry import load_any, shipped_layouts
+from generator.games.registry import load_any
+from generator.core.shipped import shipped_layouts
 from generator.printing.render import PrintOptions, pages_for
 from generator.printing.scene import Text
 from generator.games.allin.sheet import build_allin_sheet

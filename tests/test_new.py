@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from generator.games.registry import fresh_id, shipped_layouts
+from generator.core.shipped import fresh_id, shipped_layouts
 
 from .test_exit_codes import status
 

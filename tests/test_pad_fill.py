@@ -9,7 +9,8 @@ import pytest
 from generator.core.errors import SheetsmithError
 from generator.jobs import fill_pages, render_item
 from generator.printing.paper import paper
-from generator.games.registry import load_any, resolve_layout
+from generator.games.registry import load_any
+from generator.core.shipped import resolve_layout
 from generator.printing.render import pages_for
 from generator.printing.scene import Path_, Text
 

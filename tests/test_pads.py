@@ -11,7 +11,8 @@ import pytest
 from generator.printing.backends.pdf import render_pdf
 from generator.core.errors import InputError
 from generator.printing.paper import paper
-from generator.games.registry import load_any, shipped_layouts
+from generator.games.registry import load_any
+from generator.core.shipped import shipped_layouts
 from generator.printing.render import pages_for
 from generator.printing.pads import page_players, with_variant
 

@@ -27,7 +27,8 @@ from generator.reader.errors import PhotoError
 from generator.core.filetypes import looks_like_photo, sniff
 from generator.reader.image import MAX_BYTES, load_photo
 from tests.synth.sheet_photos import Pen, HandStyle, PhotoParams, synth_photo
-from generator.games.registry import load_layout, resolve_layout
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import resolve_layout
 from generator.games.allin.bot import simulate_game
 
 READS = "sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in sheets (.yaml)"

@@ -22,7 +22,8 @@ from generator.games.allin.grid import cell_name
 from generator.printing.paper import paper
 from generator.reader import read_photo
 from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
-from generator.games.registry import load_layout, resolve_layout
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import resolve_layout
 from generator.games.allin.bot import simulate_game
 from generator.games.allin.scoring import FilledSheet, report, score_game
 
@@ -70,7 +71,7 @@ def test_every_layout_prints_markers_and_a_sheet_code():
     import cv2
 
     from generator.printing.backends import render_bytes
-    from generator.games.registry import shipped_layouts
+    from generator.core.shipped import shipped_layouts
     from generator.games.allin.sheet import build_allin_sheet
     from generator.printing.readable import SheetCode, geometry_hash
 

@@ -17,7 +17,8 @@ from generator.printing.paper import paper
 from generator.reader.light import LIGHT_PPM, _long_edges
 from generator.reader.marks import Measurement, TargetInk
 from generator.reader.read import decide
-from generator.games.registry import load_layout, resolve_layout
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import resolve_layout
 from generator.games.allin.sheet import build_allin_sheet
 
 LAYOUT = load_layout(resolve_layout("q-diamonds"))

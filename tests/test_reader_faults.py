@@ -21,7 +21,8 @@ from generator.games.allin.grid import cell_name
 from generator.printing.paper import paper
 from generator.reader import read_photo
 from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
-from generator.games.registry import load_layout, resolve_layout
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import resolve_layout
 from generator.games.allin.bot import simulate_game
 from generator.games.allin.scoring import FilledSheet
 from generator.games.allin.sheet import build_allin_sheet

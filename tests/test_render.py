@@ -19,7 +19,8 @@ from generator.printing.backends import render_bytes
 from generator.core.cards import SUIT_SYMBOLS
 from generator.games.allin.grid import cell_name
 from generator.printing.paper import paper
-from generator.games.registry import load_layout, shipped_layouts
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import shipped_layouts
 from generator.printing.scene import Circle, Path_, Rect, Text, text_width
 from generator.games.allin.sheet import build_allin_sheet
 

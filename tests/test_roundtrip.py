@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.games.registry import shipped_layouts
+from generator.core.shipped import shipped_layouts
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 

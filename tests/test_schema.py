@@ -20,7 +20,8 @@ import pytest
 
 from generator.core.cards import CardCodeError, parse_card
 from generator.core.errors import InputError
-from generator.jobs.schema import KINDS, card_pattern, kind_of, schema, schema_text
+from generator.jobs.schema import KINDS, card_pattern, schema, schema_text
+from generator.core.kinds import kind_of
 from generator.core.yamlpos import parse_yaml
 
 from .test_exit_codes import status

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.games.registry import shipped_layouts
+from generator.core.shipped import shipped_layouts
 
 from .test_exit_codes import status
 

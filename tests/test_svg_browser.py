@@ -25,7 +25,8 @@ from PIL import Image
 from generator.printing.backends.pdf import render_pdf
 from generator.printing.backends.svg import render_svg
 from generator.printing.paper import paper
-from generator.games.registry import load_any, resolve_layout
+from generator.games.registry import load_any
+from generator.core.shipped import resolve_layout
 from generator.printing.render import pages_for
 from generator.printing.scene import PT, Text, text_width
 

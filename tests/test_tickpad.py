@@ -17,7 +17,8 @@ import pytest
 from generator.printing.paper import paper
 from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams
 from tests.synth.tickpad import synth_tick_photo
-from generator.games.registry import load_any, resolve_layout
+from generator.games.registry import load_any
+from generator.core.shipped import resolve_layout
 from generator.games.flip7.rules import tick_row_problems
 
 DPI = 150

@@ -81,7 +81,7 @@ def test_print_refuses_a_paper_it_has_no_size_for(web):
 
 
 def test_print_lists_every_shipped_item_with_a_preview(web):
-    from generator.games.registry import shipped_layouts
+    from generator.core.shipped import shipped_layouts
 
     text = web.get("/print").text
     for s in shipped_layouts():
@@ -95,7 +95,7 @@ def test_print_lists_every_shipped_item_with_a_preview(web):
 def test_previews_asked_for_at_once_are_all_drawn(web):
     from concurrent.futures import ThreadPoolExecutor
 
-    from generator.games.registry import shipped_layouts
+    from generator.core.shipped import shipped_layouts
 
     urls = [f"/print/preview/{s.id}.png?paper={p}" for s in shipped_layouts()[:6] for p in ("a4", "letter")]
     with ThreadPoolExecutor(8) as pool:  # a phone opening the Print page asks for every preview at once

@@ -11,7 +11,8 @@ from functools import lru_cache
 from generator.games.allin.grid import cell_name
 from generator.printing.paper import paper
 from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
-from generator.games.registry import load_layout, resolve_layout
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import resolve_layout
 from generator.games.allin.bot import simulate_game
 
 PLAYERS = ("Ann", "Bob", "Cy")

@@ -297,7 +297,7 @@ def list_layouts(
     from rich.text import Text
 
     from generator.jobs import check_files
-    from generator.games.registry import shipped_layouts
+    from generator.core.shipped import shipped_layouts
 
     shipped = shipped_layouts()
     table = Table(title="Shipped layouts and components")

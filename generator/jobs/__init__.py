@@ -83,7 +83,8 @@ def check_files(paths: Sequence[Path]) -> list[Checked]:
     Exit status of the whole check (:func:`check_exit_code`): 2 when a file
     cannot be read at all, else 1 when any file has an error, else 0.
     """
-    from generator.games.registry import display_path, load_any
+    from generator.games.registry import load_any
+    from generator.core.paths import display_path
     from generator.printing.render import describe
 
     results = []
@@ -276,7 +277,8 @@ def render_item(
         SheetsmithError: options that do not apply to this item; a page the item does not have; no catalogue for
             ``lang`` (the message lists the languages).
     """
-    from generator.games.registry import is_shipped, load_any, resolve_layout
+    from generator.games.registry import load_any
+    from generator.core.shipped import is_shipped, resolve_layout
     from generator.printing.i18n import check_lang
 
     if fmt not in FORMATS:
@@ -384,7 +386,7 @@ def _with_variant_of_fill(item, fill: Path, *, asked: bool):
     if not (isinstance(item, Pad) and item.game == "flip7" and item.kind in ("pad", "tick-pad")):
         return item
     from generator.games.flip7.pad import load_flip7_pad
-    from generator.games.registry import display_path
+    from generator.core.paths import display_path
 
     pad = load_flip7_pad(fill, display=display_path(Path(fill)))
     said = {"target": pad.target, "flip7_bonus": pad.flip7_bonus}
@@ -420,7 +422,7 @@ def fill_pages(item, pages: list, fill: Path, others: Sequence[Path] = ()) -> li
         if others:
             raise SheetsmithError("--with goes with All In sheets; a Flip 7 pad file holds every player already")
         from generator.games.flip7.pad import load_flip7_pad
-        from generator.games.registry import display_path
+        from generator.core.paths import display_path
         from generator.games.flip7.pad_fill import fill_score_pad, fill_tick_pads
 
         pad = load_flip7_pad(fill, display=display_path(Path(fill)))
@@ -437,7 +439,7 @@ def fill_sheet(item, scene, fill: Path, others: Sequence[Path] = ()):
         InputError: a sheet cannot be read.
     """
     from generator.games.allin.layout import AllInLayout
-    from generator.games.registry import display_path
+    from generator.core.paths import display_path
     from generator.games.allin.scoring import score_game
     from generator.games.allin.typed_sheet import sheet_from_document
     from generator.games.allin.sheet import fill_allin_sheet
@@ -502,7 +504,9 @@ def build_items(papers: Sequence[str], *, dpi: int = 150, options=None, langs: S
     from generator.printing.backends.pdf import render_pdf
     from generator.printing.backends.png import pdf_to_png
     from generator.printing.paper import paper as get_paper
-    from generator.games.registry import display_path, load_any, shipped_layouts
+    from generator.games.registry import load_any
+    from generator.core.paths import display_path
+    from generator.core.shipped import shipped_layouts
 
     cache: dict[str, Any] = {}
     for shipped in shipped_layouts():
@@ -531,7 +535,7 @@ def build_items(papers: Sequence[str], *, dpi: int = 150, options=None, langs: S
 
 def shipped_count() -> int:
     """How many items ship (each is built once per paper)."""
-    from generator.games.registry import shipped_layouts
+    from generator.core.shipped import shipped_layouts
 
     return len(shipped_layouts())
 
@@ -579,7 +583,7 @@ def verify(paths: Sequence[Path], *, layout: Optional[str] = None, progress=None
         FindingsError: a photo field that needs a person (exit 1).
     """
     from generator.jobs.photos import has_photos
-    from generator.games.registry import display_path
+    from generator.core.paths import display_path
     from generator.core.yamlpos import load_yaml
 
     paths = [Path(p) for p in paths]
@@ -605,7 +609,7 @@ def verify_texts(files: Sequence[tuple[str, str | bytes]]) -> Verdict:
 
     if not files:
         raise SheetsmithError("give at least one file to verify")
-    from generator.games.registry import shipped_layouts
+    from generator.core.shipped import shipped_layouts
 
     docs = [parse_yaml_bytes(t.encode("utf-8") if isinstance(t, str) else t, name, reads=VERIFY_READS) for name, t in files]
     shipped = [s.id for s in shipped_layouts() if s.game == "allin"]
@@ -619,7 +623,7 @@ def verify_texts(files: Sequence[tuple[str, str | bytes]]) -> Verdict:
 
 def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
     """:func:`verify` on parsed documents (``paths``: where each came from, for relative layout paths and default names)."""
-    from generator.games.registry import wrong_command
+    from generator.core.kinds import wrong_command
     from generator.core.validation import quote
 
     games = []
@@ -748,7 +752,7 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
             two sheets with the same player name, or names that differ only in capitals.
         FindingsError: valid sheets with fields a photo's reading left as ``?`` (exit 1).
     """
-    from generator.games.registry import display_path
+    from generator.core.paths import display_path
     from generator.games.allin.scoring import report, score_game
     from generator.games.allin.typed_sheet import sheet_from_document
     from generator.core.yamlpos import load_yaml
@@ -807,7 +811,7 @@ def _verify_photos(paths: list[Path], layout: Optional[str], progress=None) -> V
     parallel worker processes), then score as typed-in files."""
     from generator.jobs.photos import photo_inputs
 
-    from generator.games.registry import display_path
+    from generator.core.paths import display_path
     from generator.core.yamlpos import load_yaml
 
     notes: list[str] = []
@@ -848,7 +852,7 @@ def replay_log(path: Path, *, sheets_dir: Optional[Path] = None, force: bool = F
             (nothing is written then).
     """
     from generator.games.allin.game_log import load_game_log, write_final_sheets
-    from generator.games.registry import display_path
+    from generator.core.paths import display_path
 
     log_file = load_game_log(path, display=display_path(Path(path)))
     result = log_file.replay()
@@ -889,7 +893,8 @@ def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir:
     """
     from generator.games.allin.game_log import dump_game_log, dump_sheet, final_sheet_paths, layout_ref_for
     from generator.core.output import check_targets, write_together
-    from generator.games.registry import load_layout, resolve_layout
+    from generator.games.allin.layout import load_layout
+    from generator.core.shipped import resolve_layout
     from generator.games.allin.bot import simulate_game
     from generator.games.allin.game import replay
 

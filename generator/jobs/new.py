@@ -1,7 +1,7 @@
 """``sheetsmith new``: a starting file for a sheet of your own (a job: paths in, the written file out).
 
 The file is a copy of a shipped sheet (``--from q-diamonds``) or a small
-commented skeleton, with an id of its own (:func:`generator.games.registry.fresh_id`:
+commented skeleton, with an id of its own (:func:`generator.core.shipped.fresh_id`:
 never a shipped id, so nothing of the copy is ever taken for the shipped
 sheet), and a first line telling editors with the YAML language server where
 its JSON Schema is, for completion and checks as you type.
@@ -113,7 +113,7 @@ def new_layout(game: str, path: str | Path, *, source: Optional[str] = None, for
 
     Args:
         game: ``allin`` (the only game with sheet layouts).
-        path: the new file (``.yaml``); its name gives the id (:func:`~generator.games.registry.fresh_id`),
+        path: the new file (``.yaml``); its name gives the id (:func:`~generator.core.shipped.fresh_id`),
             never one that another layout file in the same folder has.
         source: a shipped id or a layout file to copy; None writes the commented skeleton.
         force: replace ``path`` if it exists.
@@ -124,7 +124,8 @@ def new_layout(game: str, path: str | Path, *, source: Optional[str] = None, for
         OutputError: ``path`` exists and ``force`` is False.
     """
     from generator.core.output import write_atomic
-    from generator.games.registry import fresh_id, load_layout, resolve_layout
+    from generator.games.allin.layout import load_layout
+    from generator.core.shipped import fresh_id, resolve_layout
 
     if game != "allin":
         raise SheetsmithError(f"'{game}': sheetsmith makes sheet layouts for allin only")

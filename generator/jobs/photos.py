@@ -116,7 +116,8 @@ def read_photos(paths: Sequence[str | Path], *, layout: str | None = None, worke
     """
     if layout is not None:  # one clear error for a bad --layout, not one per photo
         from generator.reader.kinds import item_of_layout
-        from generator.games.registry import load_layout, resolve_layout
+        from generator.games.allin.layout import load_layout
+        from generator.core.shipped import resolve_layout
 
         if item_of_layout(layout) is None:  # a tick pad (generator.reader.kinds), else an All In layout
             load_layout(resolve_layout(layout))

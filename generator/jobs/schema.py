@@ -239,20 +239,6 @@ def write_schemas(folder: Path) -> list[Path]:
     return [write_atomic(folder / f"{kind}.json", schema_text(kind).encode("utf-8")) for kind in KINDS]
 
 
-def kind_of(data: dict, path: Optional[Path] = None) -> Optional[str]:
-    """The schema kind of a parsed file (its ``kind:`` and ``game:``), or None when it is none of them."""
-    kind, game = data.get("kind"), data.get("game")
-    if kind in ("deck", "chips"):
-        return kind
-    if kind in ("pad", "tick-pad", "ledger"):
-        return "pad"
-    if kind == "game-log":
-        return "allin-game-log"
-    if game == "allin":
-        return "allin-layout" if "hands" in data else "allin-sheet"
-    return {"flip7": "flip7-pad", "fundex": "fundex-log", "flipflop": "flipflop-log"}.get(game)
-
-
 if __name__ == "__main__":  # pragma: no cover - regenerate docs/schema/
     from generator.core.paths import ROOT
 

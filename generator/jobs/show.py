@@ -156,7 +156,9 @@ def show_item(ref: str | Path) -> tuple[dict, list]:
     Raises:
         InputError: the item cannot be read or has errors (located ``FILE:LINE:COL``).
     """
-    from generator.games.registry import display_path, load_any, resolve_layout
+    from generator.games.registry import load_any
+    from generator.core.paths import display_path
+    from generator.core.shipped import resolve_layout
     from generator.printing.render import describe
 
     path = resolve_layout(str(ref))
@@ -191,7 +193,7 @@ def shipped_items() -> tuple[list[dict], list]:
     from generator.jobs import check_files
     from generator.printing.paper import papers
     from generator.core.paths import ROOT
-    from generator.games.registry import shipped_layouts
+    from generator.core.shipped import shipped_layouts
 
     paper_ids = list(papers())
     shipped = shipped_layouts()

@@ -30,7 +30,9 @@ from generator.core.errors import InputError
 from generator.games.allin.layout import AllInLayout
 from generator.games.allin.grid import Coord, cell_name
 from generator.printing.paper import Paper
-from generator.games.registry import display_path, load_layout, resolve_layout, shipped_layouts
+from generator.core.paths import display_path
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import resolve_layout, shipped_layouts
 from generator.games.allin.scoring import FilledSheet
 from generator.printing.scene import Scene
 from generator.games.allin.sheet import build_allin_sheet

@@ -25,7 +25,8 @@ from generator.games.allin.game_log import _file_stem, sheet_text
 from generator.core.cards import RANK_LABELS, SHEET_RANK_ORDER, SUIT_SYMBOLS, SUITS, CardCodeError, parse_card
 from generator.core.errors import InputError, Problem
 from generator.games.allin.grid import cell_name
-from generator.games.registry import load_layout, resolve_layout, shipped_layouts
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import resolve_layout, shipped_layouts
 from generator.web.common import attachment, error_page, image_suffix, page, read_upload
 from generator.web.photos import PhotoTimeout
 from generator.web.store import new_id

@@ -15,7 +15,7 @@ from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from generator import jobs
-from generator.games.registry import shipped_layouts
+from generator.core.shipped import shipped_layouts
 from generator.web.common import attachment, error_page, page, problem_dict, read_upload
 
 router = APIRouter()
@@ -171,7 +171,7 @@ def _start_text(start: str) -> str:
     """A shipped sheet's YAML to start from, with an id of its own (a shipped id names the shipped sheet)."""
     import re
 
-    from generator.games.registry import fresh_id
+    from generator.core.shipped import fresh_id
 
     path = next((s.path for s in shipped_layouts() if s.id == start and s.game == "allin"), None)
     if path is None:

@@ -73,7 +73,8 @@ def _random_card(rng: random.Random) -> Card:
 
 def case(family: str, seed: int, *, frame: tuple[int, int] | None = None) -> Case:
     """The case of ``family`` for ``seed`` (``frame``: force the photo size, e.g. small for tests)."""
-    from generator.games.registry import load_layout, shipped_layouts
+    from generator.games.allin.layout import load_layout
+    from generator.core.shipped import shipped_layouts
     from generator.games.allin.bot import simulate_game
     from generator.games.allin.scoring import FilledSheet
     from generator.games.allin.sheet import build_allin_sheet

@@ -434,7 +434,7 @@ def _init_worker(paths: Sequence[str]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGTERM"):
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    from generator.games.registry import load_layout
+    from generator.games.allin.layout import load_layout
 
     _WORKER_LAYOUTS[:] = [load_layout(p) for p in paths]
 
@@ -531,7 +531,9 @@ def balance(refs: Sequence[str | Path], *, games: int = 200, players: int = 4, s
         InputError: a layout cannot be read, is invalid, or is not an All In sheet (exit 2).
         SheetsmithError: options out of range (exit 2).
     """
-    from generator.games.registry import display_path, load_layout, resolve_layout
+    from generator.core.paths import display_path
+    from generator.games.allin.layout import load_layout
+    from generator.core.shipped import resolve_layout
 
     if not refs:
         raise SheetsmithError("give at least one layout (a shipped id or a layout file)")

@@ -52,7 +52,9 @@ from generator.core.errors import FindingsError, InputError, Problem, Unreadable
 from generator.games.allin.layout import AllInLayout
 from generator.games.allin.grid import Coord, cell_name
 from generator.core.output import check_targets, write_atomic
-from generator.games.registry import display_path, load_layout, shipped_layouts, unknown_layout
+from generator.core.paths import display_path
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import shipped_layouts, unknown_layout
 from generator.games.allin.game import (
     GameLog,
     GoldenPick,
@@ -232,7 +234,7 @@ def load_game_log(path: str | Path, *, display: str | None = None) -> LogFile:
             round numbers out of sequence, an unknown layout (the layout
             file's own problems are reported against it).
     """
-    from generator.games.registry import wrong_command
+    from generator.core.kinds import wrong_command
 
     path = Path(path)
     doc = load_yaml(path, display=display or display_path(path))

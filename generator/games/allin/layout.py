@@ -37,6 +37,8 @@ from pydantic import BeforeValidator, Field, ValidationError, model_validator
 
 from generator.core.cards import Card, CardCodeError, parse_card, SUIT_SYMBOLS
 from generator.core.errors import InputError, Problem
+from generator.core.kinds import CHECK_READS, COMPONENT_KINDS, check_item_file, unknown_kind
+from generator.core.paths import display_path
 from generator.core.yamlpos import Document, load_yaml
 from generator.games.allin.grid import Grid, HandRun, cell_name, golden_ring, parse_grid
 from generator.core.models import StrictModel, problem_from_error, pydantic_problems
@@ -272,12 +274,48 @@ def load_allin_layout(path: str | Path, *, display: str | None = None, templates
     return layout_from_document(doc, Path(path), templates_dir=templates_dir)
 
 
+LAYOUT_GAMES = ("allin",)
+"""Values of ``game:`` that sheet layout files may have."""
+
+
+def load_layout(path: str | Path) -> AllInLayout:
+    """Read and validate the All In sheet layout file ``path`` (a shipped one, or a user's own).
+
+    Raises:
+        InputError: every error found, located ``FILE:LINE:COL``; also when the file is a deck, chip sheet or
+            pad rather than a sheet layout.
+        UnreadableError: not a YAML file, or a file for another command (a typed-in sheet, a log).
+    """
+    path = Path(path)
+    doc = load_yaml(path, display=display_path(path), reads=CHECK_READS)
+    check_item_file(doc, path)
+    if doc.data.get("kind") in COMPONENT_KINDS:
+        raise InputError([Problem(display_path(path), 0, 0, "this is a deck or chip sheet, not an All In sheet layout")])
+    if doc.data.get("kind") is not None:
+        raise unknown_kind(doc)
+    return sheet_layout_from_document(doc, path)
+
+
+def sheet_layout_from_document(doc: Document, path: Path) -> AllInLayout:
+    """A parsed file without ``kind:`` validated as a sheet layout (by its ``game:``).
+
+    Raises:
+        InputError: no ``game:``, a game without sheet layouts, or every error of the layout.
+    """
+    game = doc.data.get("game")
+    if game == "allin":
+        return layout_from_document(doc, path)
+    if game is None:
+        raise InputError([doc.problem((), f"missing key 'game'; add e.g. 'game: allin' (games: {', '.join(LAYOUT_GAMES)})")])
+    raise InputError([doc.problem(("game",), f"game '{game}' has no layouts in this version; games: {', '.join(LAYOUT_GAMES)}")])
+
+
 def _id_from_name(layout_id: str, stem: str) -> bool:
     """True when ``layout_id`` is the file name made into an id, numbered or not, as ``sheetsmith new`` gives it
     (``my sheet.yaml`` → ``my-sheet``, or ``my-sheet-2`` when the folder has a ``my-sheet`` already)."""
     import re
 
-    from generator.games.registry import fresh_id
+    from generator.core.shipped import fresh_id
 
     return re.fullmatch(re.escape(fresh_id(stem)) + r"(-[0-9]+)?", layout_id) is not None
 
@@ -361,7 +399,7 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
     layout_id = spec.id or path.stem
     golden_name = f"{golden.rank_label}{SUIT_SYMBOLS[golden.suit]}"  # type: ignore[union-attr,index]
     name = spec.name or golden_name
-    from generator.games.registry import shipped_id_clash
+    from generator.core.shipped import shipped_id_clash
 
     clash = shipped_id_clash(layout_id, path, doc)
     if clash is not None:

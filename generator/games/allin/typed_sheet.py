@@ -33,7 +33,9 @@ from generator.core.errors import FindingsError, InputError, Problem
 from generator.games.allin.layout import AllInLayout
 from generator.games.allin.grid import cell_name
 from generator.core.models import OneLine, StrictModel, validate
-from generator.games.registry import display_path, load_layout, shipped_layouts, unknown_layout
+from generator.core.paths import display_path
+from generator.games.allin.layout import load_layout
+from generator.core.shipped import shipped_layouts, unknown_layout
 from generator.games.allin.scoring import FilledSheet
 from generator.core.validation import text_problem
 from generator.core.yamlpos import Document, load_yaml, shown

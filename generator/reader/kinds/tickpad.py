@@ -55,7 +55,7 @@ def owns_item(item) -> bool:
 
 
 def _shipped_pads() -> dict[str, Path]:
-    from generator.games.registry import shipped_layouts
+    from generator.core.shipped import shipped_layouts
 
     return {s.id: s.path for s in shipped_layouts() if s.game == "pads"}
 
