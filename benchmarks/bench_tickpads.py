@@ -104,7 +104,7 @@ def make_photo(job: tuple[str, int, str]) -> tuple[str, int, str, list[list[str]
         g = 1.0 - rng.uniform(0.3, 0.75)
         if rng.random() < 0.6:  # a hand in pencil; else in pen, the rubbed-out ticks pencilled (synth._erased)
             style = replace(style, pen=Pen("pencil", (g, g, g * 1.02), rng.uniform(0.35, 0.55), grainy=True))
-        from generator.printing.pads import TICKS
+        from generator.games.pads import TICKS
 
         for _ in range(rng.randint(1, 4)):
             r = rng.randrange(len(rows))

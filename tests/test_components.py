@@ -20,7 +20,8 @@ from generator.core.errors import InputError
 from generator.printing.paper import paper
 from generator.games.registry import load_any
 from generator.core.shipped import shipped_layouts
-from generator.printing.render import PrintOptions, pages_for
+from generator.games.registry import pages_for
+from generator.printing.impose import PrintOptions
 from generator.printing.scene import Line
 
 IDS = {s.id: s.path for s in shipped_layouts()}

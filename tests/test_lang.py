@@ -25,11 +25,12 @@ from generator.games.allin.layout import AllInLayout
 from generator.printing.paper import paper
 from generator.games.registry import load_any
 from generator.core.shipped import shipped_layouts
-from generator.printing.render import PrintOptions, pages_for
+from generator.games.registry import pages_for
+from generator.printing.impose import PrintOptions
 from generator.printing.scene import Text
 from generator.games.allin.sheet import build_allin_sheet
 from generator.printing.readable import geometry_hash
-from generator.printing.pads import MARGIN, Pad
+from generator.games.pads import MARGIN, Pad
 
 from .conftest import REPO
 from .textfit import fit_problems

@@ -11,7 +11,7 @@ from generator.jobs import fill_pages, render_item
 from generator.printing.paper import paper
 from generator.games.registry import load_any
 from generator.core.shipped import resolve_layout
-from generator.printing.render import pages_for
+from generator.games.registry import pages_for
 from generator.printing.scene import Path_, Text
 
 from .test_exit_codes import status

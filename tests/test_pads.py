@@ -13,8 +13,8 @@ from generator.core.errors import InputError
 from generator.printing.paper import paper
 from generator.games.registry import load_any
 from generator.core.shipped import shipped_layouts
-from generator.printing.render import pages_for
-from generator.printing.pads import page_players, with_variant
+from generator.games.registry import pages_for
+from generator.games.pads import page_players, with_variant
 
 IDS = {s.id: s.path for s in shipped_layouts()}
 

@@ -27,7 +27,7 @@ from generator.printing.backends.svg import render_svg
 from generator.printing.paper import paper
 from generator.games.registry import load_any
 from generator.core.shipped import resolve_layout
-from generator.printing.render import pages_for
+from generator.games.registry import pages_for
 from generator.printing.scene import PT, Text, text_width
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -85,7 +85,7 @@ def check_files(paths: Sequence[Path]) -> list[Checked]:
     """
     from generator.games.registry import load_any
     from generator.core.paths import display_path
-    from generator.printing.render import describe
+    from generator.games.registry import describe
 
     results = []
     for path in paths:
@@ -170,14 +170,14 @@ def parse_back_offset(text: str) -> tuple[float, float]:
 
 
 def print_options(bleed: float = 3.0, backs: bool = True, back_offset: str = "0,0", card_size: Optional[str] = None):
-    """The :class:`~generator.printing.render.PrintOptions` of the deck options, validated.
+    """The :class:`~generator.printing.impose.PrintOptions` of the deck options, validated.
 
     Raises:
         SheetsmithError: a bad ``--back-offset``, ``--bleed`` or ``--card-size``.
     """
     import math
 
-    from generator.printing.render import PrintOptions
+    from generator.printing.impose import PrintOptions
 
     if not math.isfinite(bleed) or not 0 <= bleed <= 6:
         raise SheetsmithError(f"--bleed {bleed}: give millimetres from 0 to 6")
@@ -195,7 +195,7 @@ def apply_variant(item, text: str):
         SheetsmithError: not a Flip 7 pad, or a value that is not ASCII digits in range
             (target 50 to 1000, flip7_bonus 0 to 100).
     """
-    from generator.printing.pads import Pad, with_variant
+    from generator.games.pads import Pad, with_variant
 
     if not isinstance(item, Pad) or item.game != "flip7":
         raise SheetsmithError("--variant applies to Flip 7 score pads and tick pads")
@@ -224,7 +224,8 @@ def draw_pages(item, paper: str, options=None, lang: str = "en"):
     """
     from generator.printing.i18n import messages
     from generator.printing.paper import paper as get_paper
-    from generator.printing.render import PrintOptions, pages_for
+    from generator.games.registry import pages_for
+    from generator.printing.impose import PrintOptions
 
     pages, manifest = pages_for(item, get_paper(paper), options or PrintOptions(), lang)
     warnings = [Problem(str(item.source), 0, 0, f"{note}; shorten it in strings:", "warning")
@@ -264,7 +265,7 @@ def render_item(
             one file per page in :attr:`Rendered.each_page`), or None (PDF: every page; else page 1).
         paper: ``a4`` or ``letter``.
         dpi: PNG resolution (50 to 600).
-        options: deck :class:`~generator.printing.render.PrintOptions` (see :func:`print_options`);
+        options: deck :class:`~generator.printing.impose.PrintOptions` (see :func:`print_options`);
             options other than the defaults are refused for items that are not decks.
         variant: Flip 7 pads: ``target=N,flip7_bonus=N`` (:func:`apply_variant`).
         fill: All In sheets: a typed-in sheet drawn on the layout as a player fills it;
@@ -328,7 +329,7 @@ _NOWHERE = Path("/nonexistent-sheetsmith-folder")
 
 def check_text(text: str | bytes, file: str) -> Checked:
     """:func:`check_files` for YAML text (the layout editor, an upload): one :class:`Checked`."""
-    from generator.printing.render import describe
+    from generator.games.registry import describe
 
     try:
         item = load_text(text, file)
@@ -343,15 +344,16 @@ def render_loaded(item, *, fmt: str = "pdf", page=None, paper: str = "a4", dpi: 
                   source: Optional[Path] = None, shipped: bool = False, lang: str = "en") -> Rendered:
     """Draw a validated item and encode it (the options of :func:`render_item`; ``source``, ``shipped``: where it came
     from; ``lang`` already checked)."""
+    from generator.games.registry import kind_of_item
     from generator.printing.backends import render_bytes
-    from generator.printing.render import PrintOptions
+    from generator.printing.impose import PrintOptions
 
     if variant is not None:
         item = apply_variant(item, variant)
     if fill is not None:  # a Flip 7 pad filled from a file prints the rules the file is scored by
         item = _with_variant_of_fill(item, fill, asked=variant is not None)
     options = options or PrintOptions()
-    if type(item).__name__ != "Deck" and options != PrintOptions():
+    if kind_of_item(item).name != "deck" and options != PrintOptions():
         raise SheetsmithError("--card-size, --bleed, --no-backs and --back-offset apply to decks only")
     if others and fill is None:
         raise SheetsmithError("--with goes with --fill")
@@ -381,7 +383,7 @@ def _with_variant_of_fill(item, fill: Path, *, asked: bool):
         SheetsmithError: ``asked`` (a ``--variant`` was given) and the file says otherwise.
         InputError: the file cannot be read.
     """
-    from generator.printing.pads import Pad
+    from generator.games.pads import Pad
 
     if not (isinstance(item, Pad) and item.game == "flip7" and item.kind in ("pad", "tick-pad")):
         return item
@@ -414,7 +416,7 @@ def fill_pages(item, pages: list, fill: Path, others: Sequence[Path] = ()) -> li
         InputError: a file cannot be read.
     """
     from generator.games.allin.layout import AllInLayout
-    from generator.printing.pads import Pad
+    from generator.games.pads import Pad
 
     if isinstance(item, AllInLayout):
         return [fill_sheet(item, pages[0], fill, others)]
@@ -476,7 +478,7 @@ class Built:
     @property
     def stem(self) -> str:
         """The files' name without extension: ``ID-PAPER``, or ``ID-PAPER-LANG`` in another language than English."""
-        from generator.printing.render import output_stem
+        from generator.jobs.targets import output_stem
 
         return output_stem(self.id, self.paper, self.lang)
 

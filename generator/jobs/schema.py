@@ -121,7 +121,7 @@ def _chips() -> type[BaseModel]:
 
 
 def _pad() -> type[BaseModel]:
-    from generator.printing.pads import PadSpec
+    from generator.games.pads import PadSpec
 
     return PadSpec
 

@@ -159,7 +159,7 @@ def show_item(ref: str | Path) -> tuple[dict, list]:
     from generator.games.registry import load_any
     from generator.core.paths import display_path
     from generator.core.shipped import resolve_layout
-    from generator.printing.render import describe
+    from generator.games.registry import describe
 
     path = resolve_layout(str(ref))
     item = load_any(path, command="render")

@@ -22,6 +22,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from generator.jobs import Rendered
 
 
+def output_stem(item_id: str, paper_id: str, lang: str = "en") -> str:
+    """The name of an item's output files without the extension: ``q-diamonds-a4``; in another
+    language than English with the language after it (``q-diamonds-a4-it``), so it never replaces the English file."""
+    return f"{item_id}-{paper_id}" + (f"-{lang}" if lang != "en" else "")
+
+
 def parse_page(text: Optional[str]) -> int | str | None:
     """``--page N`` (1-based, ASCII digits) or ``--pages all``; None stays None.
 
@@ -50,7 +56,7 @@ def output_target(done: "Rendered", *, output: Optional[Path] = None, force: boo
     A single page asked with ``--page N`` adds ``-pNN`` to the default name; another language than
     English adds ``-LANG`` after the paper (``q-diamonds-a4-it.pdf``), so it never replaces the English file.
     """
-    from generator.printing.render import output_folder, output_stem
+    from generator.games.registry import kind_of_item
 
     if output is not None:
         return output, force
@@ -58,7 +64,7 @@ def output_target(done: "Rendered", *, output: Optional[Path] = None, force: boo
     if done.fill is not None:
         return done.fill.parent / f"{output_stem(done.fill.stem, done.paper, done.lang)}{page}.{done.fmt}", force
     if done.shipped or done.source is None:
-        return Path("output") / output_folder(done.item) / f"{output_stem(done.item.id, done.paper, done.lang)}{page}.{done.fmt}", True
+        return Path("output") / kind_of_item(done.item).folder / f"{output_stem(done.item.id, done.paper, done.lang)}{page}.{done.fmt}", True
     return done.source.parent / f"{output_stem(done.source.stem, done.paper, done.lang)}{page}.{done.fmt}", force
 
 

@@ -25,6 +25,7 @@ from generator.printing.text import ComponentHeader
 from generator.printing.paper import Paper
 from generator.printing.scene import Circle, Paint, Scene, Text, fit_size
 from generator.core.yamlpos import Document
+from generator.printing.i18n import messages
 from generator.printing.impose import MIN_MARGIN, Grid, scale_check
 
 HEX = r"^#[0-9a-fA-F]{6}$"
@@ -115,3 +116,22 @@ def _chip(scene: Scene, cx: float, cy: float, r: float, chip: ChipSpec) -> None:
     label = str(chip.value)
     size = fit_size(label, r * 1.9, r * 1.0, "bold")
     scene.add(Text(cx, cy + size * 0.3528 * 0.36, label, size, "bold", "middle", chip.ink))
+
+
+def chip_sheet_pages(chips: ChipSheet, paper: Paper, lang: str = "en") -> tuple[list[Scene], dict]:
+    """The chip sheet on ``paper`` with its words in ``lang``, and its manifest.
+
+    Raises:
+        SheetsmithError: no message catalogue for ``lang``.
+    """
+    words = messages(lang).section("print")
+    pages, manifest = chip_pages(chips, paper, footer=f"sheetsmith · {chips.id} · {paper.label}", inches=words["two_inches"])
+    return pages, {"component": chips.id, "kind": "chips", **manifest}
+
+
+def describe_chips(chips: ChipSheet) -> tuple[str, str]:
+    """A chip sheet's name and a one-line summary: ``(NAME, "36 chips of 25 mm: 8×1, 16×2, 12×5")``."""
+    values = sorted({c.value for c in chips.chips})
+    counts = ", ".join(f"{sum(1 for c in chips.chips if c.value == v)}×{v}" for v in values)
+    return chips.name, f"{len(chips.chips)} chips of {chips.diameter:g} mm: {counts}"
+

@@ -16,8 +16,10 @@ from generator.core.cards import RED_SUITS
 from generator.printing.draw import rich_text, rich_width, suit_path, transform_ops
 from generator.printing.i18n import Messages, messages
 from generator.printing.scene import Circle, Line, Paint, Path_, Rect, Scene, Text, cap_height, fit_size, polygon_ops, star_points, text_width
-from generator.printing.deck import Deck, Face
-from generator.printing.impose import Item
+from generator.core.errors import InputError, Problem
+from generator.printing.deck import Deck, Face, card_sizes
+from generator.printing.impose import ImpositionError, Item, PrintOptions, impose
+from generator.printing.paper import Paper
 
 SAFE = 3.5
 """Safe zone: distance inside the trim that text and symbols keep (mm)."""
@@ -296,3 +298,31 @@ def deck_items(deck: Deck, lang: str = "en") -> list[Item]:
             front = partial(draw, face, t=t)
         items.append(Item(face.name, front, back))
     return items
+
+
+def deck_pages(deck: Deck, paper: Paper, options: PrintOptions, lang: str = "en") -> tuple[list[Scene], dict]:
+    """The deck imposed on ``paper`` (fronts, and mirrored backs unless ``options.backs`` is off) with its words
+    in ``lang``, and its manifest (language-free: cards are named as in English).
+
+    Raises:
+        InputError: the cards do not fit the paper.
+        SheetsmithError: no message catalogue for ``lang``.
+    """
+    words = messages(lang).section("print")
+    size_id = options.card_size or deck.size_id
+    w, h, label = card_sizes()[size_id]
+    try:
+        pages, manifest = impose(
+            deck_items(deck, lang), paper, w, h, bleed=options.bleed, backs=options.backs,
+            back_offset=options.back_offset, title=deck.name, footer=f"sheetsmith · {deck.id} · {paper.label} · {label}",
+            words=words,
+        )
+    except ImpositionError as exc:
+        raise InputError([Problem(deck.source, 0, 0, str(exc))]) from None
+    return pages, {"component": deck.id, "kind": "deck", "card_size": size_id, **manifest}
+
+
+def describe_deck(deck: Deck) -> tuple[str, str]:
+    """A deck's name and a one-line summary of its contents: ``(NAME, "94 cards, poker 63 × 88 mm")``."""
+    return deck.name, f"{len(deck.faces)} cards, {card_sizes()[deck.size_id][2]}"
+

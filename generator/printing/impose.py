@@ -25,6 +25,23 @@ from typing import Callable, Sequence
 from generator.printing.paper import Paper
 from generator.printing.scene import Line, Paint, Scene, Text, fit_size
 
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """Print-and-play options for decks (ignored by sheets).
+
+    Attributes:
+        bleed: art beyond the trim on every side (mm); less is used when the paper is too small.
+        backs: add a mirrored backs page after each fronts page (long-edge duplex).
+        back_offset: ``(dx, dy)`` mm added to every back's position, for printers that shift the second side.
+        card_size: overrides the deck's ``card_size`` (``poker``, ``poker-in``, ``bridge``).
+    """
+
+    bleed: float = 3.0
+    backs: bool = True
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    card_size: str | None = None
+
 MIN_MARGIN = 5.0
 """Closest a card's trim box comes to the paper edge (mm): most home printers cannot print nearer."""
 MARK_GAP = 1.0

@@ -22,7 +22,7 @@ from tests.synth.sheet_photos import HandStyle, PhotoParams, _box_mark, _erased,
 @dataclass
 class SynthTickPhoto:
     """A synthetic photo of a tick pad: JPEG bytes, how it was taken and drawn, and the rows ticked
-    (``rows[r]``: the tick keys of round ``r + 1``, as :data:`generator.printing.pads.TICKS` names them)."""
+    (``rows[r]``: the tick keys of round ``r + 1``, as :data:`generator.games.pads.TICKS` names them)."""
 
     jpeg: bytes
     params: PhotoParams
@@ -33,7 +33,7 @@ class SynthTickPhoto:
 
 def blank_pad_page(pad, paper: Paper, dpi: int) -> tuple[Scene, np.ndarray]:
     """The blank pad's scene and its page rendered at ``dpi``: ``(H, W, 3)`` float32 RGB in 0–1 (cached)."""
-    from generator.printing.pads import build_pad
+    from generator.games.pads import build_pad
 
     key = (pad.id, pad.source, pad.variant.target, pad.variant.flip7_bonus, paper.id)
     return cached_page(key, lambda: build_pad(pad, paper), dpi)

@@ -1,7 +1,7 @@
 """Typed-in Flip 7 pads drawn on the printed score pad and tick pad, as players fill them in.
 
 The drawing uses only the blank pad's mark targets (name boxes, write-in boxes,
-tick boxes: :mod:`generator.printing.pads` records them), so it follows any
+tick boxes: :mod:`generator.games.pads` records them), so it follows any
 change to the pad's geometry.  What is drawn is what the player wrote: the
 score written on a line where the file gives one (even a wrong one: the
 drawing shows the paper, ``verify`` checks it), else the score of the line's

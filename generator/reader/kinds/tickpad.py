@@ -37,7 +37,7 @@ from generator.reader.numeric import median
 from generator.reader.kinds import PhotoContext
 
 TICK_KEYS = [str(n) for n in range(13)] + ["×2", "+2", "+4", "+6", "+8", "+10", "BUST"]
-"""The tick boxes of a round, as the pad's mark targets key them (:data:`generator.printing.pads.TICKS`)."""
+"""The tick boxes of a round, as the pad's mark targets key them (:data:`generator.games.pads.TICKS`)."""
 TOKEN = {k: ("x2" if k == "×2" else "bust" if k == "BUST" else k) for k in TICK_KEYS}
 """A tick box's key → its token in the typed-in tick pad (``x2``, ``+4``, ``bust``, numbers)."""
 FLOOR = 0.025
@@ -49,7 +49,7 @@ clear ones; and the share below which a tick (ink and darkest strokes) is too li
 
 def owns_item(item) -> bool:
     """True for a tick pad layout item."""
-    from generator.printing.pads import Pad
+    from generator.games.pads import Pad
 
     return isinstance(item, Pad) and item.kind == "tick-pad"
 
@@ -80,7 +80,7 @@ _CODES: dict[tuple, str] = {}
 def code_texts(paper: Paper, item=None) -> list[str]:
     """The code each shipped tick pad (or ``item`` alone) prints on ``paper``, with its own variant."""
     from generator.games.registry import load_any
-    from generator.printing.pads import build_pad
+    from generator.games.pads import build_pad
 
     items = [item] if item is not None else [load_any(p) for p in _shipped_pads().values()]
     out = []
@@ -276,7 +276,7 @@ def _yaml_token(t: str) -> str:
 def _pad_for(ctx: PhotoContext):
     """The pad item (with its variant) the code or ``--layout`` names, checked against each other."""
     from generator.games.registry import load_any
-    from generator.printing.pads import with_variant
+    from generator.games.pads import with_variant
 
     sc = SheetCode.parse(ctx.code.text) if ctx.code.text else None
     if sc is None and ctx.code.text:
@@ -324,7 +324,7 @@ def read(ctx: PhotoContext) -> TickPadReading:
     Raises:
         PhotoError: a code of another format, paper or layout version; an unread code without ``--layout``.
     """
-    from generator.printing.pads import build_pad
+    from generator.games.pads import build_pad
 
     pad, sc = _pad_for(ctx)
     paper = ctx.fit.paper

@@ -128,6 +128,15 @@ def page_players(pad: Pad) -> list[range]:
     return out
 
 
+def describe_pad(pad: Pad) -> tuple[str, str]:
+    """A pad's name and a one-line summary: ``(NAME, "flip7 score pad, portrait, 6 players, 16 rounds")``."""
+    what = {"pad": "score pad", "tick-pad": "tick pad", "ledger": "ledger"}[pad.kind]
+    who = "one player" if pad.players == 1 else f"{pad.players} players"
+    pages = len(page_players(pad))
+    who += f" on {pages} pages" if pages > 1 else ""
+    return pad.name, f"{pad.game} {what}, {pad.orientation}, {who}, {pad.rounds} rounds"
+
+
 def build_pad_pages(pad: Pad, paper: Paper, lang: str = "en") -> list[Scene]:
     """Draw a pad or ledger on ``paper`` in ``lang``: one scene per page (:func:`page_players`)."""
     groups = page_players(pad)
