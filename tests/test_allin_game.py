@@ -34,7 +34,6 @@ from generator.games.allin.layout import load_layout
 from generator.core.shipped import shipped_layouts
 from generator.games.allin.bot import simulate_game
 from generator.games.allin.game import (
-    MAX_COST,
     PASS,
     GameLog,
     GameState,
@@ -50,6 +49,7 @@ from generator.games.allin.game import (
     replay,
     writable_cards,
 )
+from generator.games.allin.rules import MAX_COST
 
 LAYOUTS = {s.id: s.path for s in shipped_layouts()}
 Q = load_layout(LAYOUTS["q-diamonds"])

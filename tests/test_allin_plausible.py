@@ -35,7 +35,8 @@ from generator.games.allin.grid import cell_name, golden_ring, parse_grid
 from generator.games.allin.layout import load_layout
 from generator.core.shipped import shipped_layouts
 from generator.games.allin.bot import SimpleBot, simulate_game
-from generator.games.allin.game import ROUNDS, GameState, GoldenPick, Move, Ruleset, golden_cells, surrounds_golden
+from generator.games.allin.game import GameState, GoldenPick, Move, Ruleset, golden_cells, surrounds_golden
+from generator.games.allin.rules import ROUNDS
 from generator.games.allin.plausible import RULES, check_sheet, groups
 from generator.games.allin.scoring import FilledSheet, report, score_game
 from generator.games.allin.typed_sheet import load_allin_sheet

@@ -320,7 +320,8 @@ def test_in_a_soft_photo_a_rubbed_out_spent_tick_as_dark_as_two_thirds_of_the_ot
 
 def test_a_spaces_reason_says_what_the_marks_leave_open():
     """The reason given for an uncertain space names the choice left open, in the player's terms (no ink figures)."""
-    from generator.reader.read import Decision, _cell
+    from generator.reader.read import _cell
+    from generator.reader.levels import Decision
 
     blank, sure, unsure = Decision(False, 0.0, 1.0), Decision(True, 0.6, 1.0), Decision(None, 0.1, 0.2)
     ranks = {k: blank for k in ("2", "9", "J", "K")}
@@ -342,7 +343,7 @@ def test_only_a_mark_greyer_than_the_hand_is_judged_by_its_luminance():
     """Blue pen strokes measured 0.45 dark in the brightest channel and 0.78 in luminance (ratio 1.73); a grey
     smear 0.38 and 0.39 (ratio 1.02, under 0.75 × 1.73 = 1.30): greyer.  A light tick of the same pen, 0.30
     and 0.52 (ratio 1.73), is not; on a black-pen sheet (ratio 1.0) nothing is greyer than 0.75."""
-    from generator.reader.read import greyer, hand_ratio
+    from generator.reader.levels import greyer, hand_ratio
 
     blue = hand_ratio([(0.45, 0.78), (0.44, 0.77), (0.46, 0.80)])
     assert blue == pytest.approx(0.78 / 0.45, rel=0.02)
@@ -356,7 +357,8 @@ def test_only_a_mark_greyer_than_the_hand_is_judged_by_its_luminance():
 def test_a_grey_chip_among_blue_fills_is_unsure_a_light_blue_one_is_not():
     """Chip circles 1-3 filled in blue (strokes 0.44 / 0.78), 4 a grey smear (0.38 / 0.39), 5 a lighter blue
     fill (0.40 / 0.70): only 4 is made unsure (greyer, and under 70 % of the fills' luminance strokes)."""
-    from generator.reader.read import Decision, _luma_light
+    from generator.reader.read import _luma_light
+    from generator.reader.levels import Decision
 
     marked = [(i, Decision(True, 0.42, 0.9)) for i in range(1, 6)]
     peaks = [(0.44, 0.78), (0.45, 0.78), (0.44, 0.79), (0.38, 0.39), (0.40, 0.70)]

@@ -431,7 +431,7 @@ def test_the_annotated_png_holds_exactly_the_picture_drawn():
     rng = np.random.default_rng(7)
     pixels = rng.integers(0, 256, (37, 53, 3), dtype=np.uint8)  # noise: no encoder could guess it
     pixels[:5] = (210, 30, 30)  # and a red band: red must stay red
-    png = output._png(Image.fromarray(pixels, "RGB"))
+    png = output.png_bytes(Image.fromarray(pixels, "RGB"))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height, depth, colour = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big"), png[24], png[25]
     assert (width, height, depth, colour) == (53, 37, 8, 2)  # 8-bit truecolour

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,7 +29,9 @@ from generator.games.allin.game_log import grid_rows
 from generator.core.yamlpos import yaml_scalar
 from generator.games.allin.grid import cell_name
 from generator.core.names import clean_name, shown
-from generator.reader.read import PhotoReading
+
+if TYPE_CHECKING:  # pragma: no cover
+    from generator.reader.read import PhotoReading
 
 CHECKSUM = re.compile(r"^# sheetsmith read checksum: ([0-9a-f]{12})[ \t\r]*$", re.M)
 """The checksum line: the first 12 hex digits of the SHA-256 of the rest of the file."""
@@ -53,7 +56,7 @@ def read_yaml(reading: PhotoReading, *, layout_ref: str | None = None, file_name
     w, h = reading.image_size
     head = [
         f"# Read by sheetsmith from the photo {shown(reading.display)} ({w} × {h}).",
-        f"# Sheet: layout {lay.id}, {reading.paper.label}; code {_how(reading.code.how)}; "
+        f"# Sheet: layout {lay.id}, {reading.paper.label}; code {how_read(reading.code.how)}; "
         f"{len(fit.found)} markers, fit within {fit.residual_mm:.2f} mm; blur {reading.measurement.blur_mm:.2f} mm.",
         "# The handwritten values, names and scores are not read: each card is its ticked rank and circled suit.",
         f"# Check it against the sheet, correct what is wrong, then score this file: sheetsmith verify {shown(file_name)}",
@@ -84,14 +87,14 @@ def read_yaml(reading: PhotoReading, *, layout_ref: str | None = None, file_name
         ]
     ) + "\n"
     text = "\n".join(head) + "\n" + body
-    return text + f"# sheetsmith read checksum: {_checksum(text)}\n"
+    return text + f"# sheetsmith read checksum: {checksum(text)}\n"
 
 
-def _how(how: str) -> str:
+def how_read(how: str) -> str:
     return {"decoded": "read", "matched": "matched module by module", "none": "not read (layout given)"}.get(how, how)
 
 
-def _checksum(text: str) -> str:
+def checksum(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:12]
 
 
@@ -107,7 +110,7 @@ def edited_by_user(text: str) -> bool:
         return True
     m = found[0]
     end = m.end() + 1 if text[m.end():m.end() + 1] == "\n" else m.end()
-    return _checksum(text[: m.start()] + text[end:]) != m.group(1)
+    return checksum(text[: m.start()] + text[end:]) != m.group(1)
 
 
 def write_pair(yaml_path: str | Path, text: str, png_path: str | Path, png: bytes) -> None:
@@ -126,7 +129,7 @@ def write_pair(yaml_path: str | Path, text: str, png_path: str | Path, png: byte
     write_together([(Path(yaml_path), text.encode("utf-8", "surrogateescape")), (Path(png_path), png)])
 
 
-def _font(size: int, weight: str = "bold"):
+def annotation_font(size: int, weight: str = "bold"):
     from PIL import ImageFont
 
     from generator.printing.scene import font_path
@@ -164,7 +167,7 @@ def annotation_canvas(img_bgr: np.ndarray, ppm: float):
 
 def annotated_png(reading: PhotoReading, *, ppm: float = 4.0) -> bytes:
     """The annotated picture of a reading (:func:`annotated_image`) as PNG bytes, compressed at :data:`PNG_LEVEL`."""
-    return _png(annotated_image(reading, ppm=ppm))
+    return png_bytes(annotated_image(reading, ppm=ppm))
 
 
 def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
@@ -194,8 +197,8 @@ def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
         dx, dy = shift
         return [(t.x + dx) * ppm, (t.y + dy) * ppm, (t.x + t.w + dx) * ppm, (t.y + t.h + dy) * ppm]
 
-    label_font = _font(max(10, int(5.5 * ppm)))
-    key_font = _font(max(9, int(3.0 * ppm)))
+    label_font = annotation_font(max(10, int(5.5 * ppm)))
+    key_font = annotation_font(max(9, int(3.0 * ppm)))
     for coord, cr in reading.cells.items():
         name = cell_name(coord)
         value = marks[("value", name, "")]
@@ -221,7 +224,7 @@ def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
                 draw.ellipse(box(marks[("suit", name, k)], shift), outline=red if state is None else orange, width=line)
             vb = box(value, shift)
             draw.text((vb[0] + 0.5 * ppm, vb[1]), "?", fill=red, font=label_font)
-            _tag(draw, name, (x0 + dx - 1) * ppm, (y1 + dy + 1) * ppm, key_font, red)
+            tag(draw, name, (x0 + dx - 1) * ppm, (y1 + dy + 1) * ppm, key_font, red)
     for kind, field_name, count in (("chip_earned", "chips.earned", reading.chips_earned), ("chip_spent", "chips.spent", reading.chips_spent)):
         for i in count.marked:
             b = box(marks[(kind, str(i), "")], inks[(kind, str(i), "")].shift)
@@ -237,23 +240,23 @@ def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
             x0, y0 = min(t.x for t in ts) - 1, min(t.y for t in ts) - 1
             x1, y1 = max(t.x + t.w for t in ts) + 1, max(t.y + t.h for t in ts) + 1
             draw.rectangle([x0 * ppm, y0 * ppm, x1 * ppm, y1 * ppm], outline=red, width=max(2, int(0.5 * ppm)))
-            _tag(draw, field_name, x1 * ppm + ppm, y0 * ppm, key_font, red)
+            tag(draw, field_name, x1 * ppm + ppm, y0 * ppm, key_font, red)
     # the column: what was read, then every uncertain field keyed by its name on the page
     cards = sum(1 for c in reading.cells.values() if c.status == "card")
     e, s = reading.chips_earned, reading.chips_spent
     x, width = page_size[0] + 3 * ppm, col_w - 6 * ppm
-    head, body, bold = _font(max(10, int(3.4 * ppm))), _font(max(9, int(2.8 * ppm)), "regular"), _font(max(9, int(2.8 * ppm)))
+    head, body, bold = annotation_font(max(10, int(3.4 * ppm))), annotation_font(max(9, int(2.8 * ppm)), "regular"), annotation_font(max(9, int(2.8 * ppm)))
     y = 6 * ppm
-    y = _wrap(draw, reading.display, x, y, width, head, ink)
-    y = _wrap(draw, f"layout {reading.layout.id} ({paper.label})", x, y + 0.5 * ppm, width, body, ink)
-    y = _wrap(draw, f"{cards} cards read; chips earned {e.value if e.value is not None else '?'}, "
+    y = wrap_text(draw, reading.display, x, y, width, head, ink)
+    y = wrap_text(draw, f"layout {reading.layout.id} ({paper.label})", x, y + 0.5 * ppm, width, body, ink)
+    y = wrap_text(draw, f"{cards} cards read; chips earned {e.value if e.value is not None else '?'}, "
                     f"spent {s.value if s.value is not None else '?'}", x, y + 0.5 * ppm, width, body, ink)
     unc = reading.uncertain
     y += 3 * ppm
     if not unc:
-        _wrap(draw, "Nothing uncertain.", x, y, width, head, green)
+        wrap_text(draw, "Nothing uncertain.", x, y, width, head, green)
     else:
-        y = _wrap(draw, f"{len(unc)} uncertain: look at the sheet and write what is there in the .read.yaml", x, y, width, bold, red)
+        y = wrap_text(draw, f"{len(unc)} uncertain: look at the sheet and write what is there in the .read.yaml", x, y, width, bold, red)
         y += 2 * ppm
         bottom = page_size[1] - 4 * ppm
         groups: dict[str, list[str]] = {}  # fields with the same reason are listed together
@@ -261,10 +264,10 @@ def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
             groups.setdefault(reason, []).append(field_name)
         for k, (reason, fields) in enumerate(groups.items()):
             if y > bottom - 3 * body.size:
-                _wrap(draw, f"… and {sum(len(f) for f in list(groups.values())[k:])} more: see the .read.yaml", x, y, width, bold, red)
+                wrap_text(draw, f"… and {sum(len(f) for f in list(groups.values())[k:])} more: see the .read.yaml", x, y, width, bold, red)
                 break
-            y = _wrap(draw, ", ".join(fields), x, y, width, bold, red)
-            y = _wrap(draw, reason, x + 2 * ppm, y, width - 2 * ppm, body, ink) + 1.5 * ppm
+            y = wrap_text(draw, ", ".join(fields), x, y, width, bold, red)
+            y = wrap_text(draw, reason, x + 2 * ppm, y, width - 2 * ppm, body, ink) + 1.5 * ppm
     return base
 
 
@@ -273,7 +276,7 @@ PNG_LEVEL = 1
 takes 20 times as long: 0.44 s against 0.02 s for an A4 page at 4 pixels per mm)."""
 
 
-def _png(image) -> bytes:
+def png_bytes(image) -> bytes:
     """A Pillow image (RGB) as PNG bytes (8-bit RGB), compressed at :data:`PNG_LEVEL`, through OpenCV's libpng with
     no row filter and zlib's run-length strategy: a photo's grain gains nothing from PNG's filters, which Pillow tries
     on every row.  Half the time of Pillow's encoder (0.045 s against 0.097 s for an A4 page at 4 pixels per mm), and
@@ -286,14 +289,14 @@ def _png(image) -> bytes:
     return data.tobytes()
 
 
-def _tag(draw, text: str, x: float, y: float, font, fill) -> None:
+def tag(draw, text: str, x: float, y: float, font, fill) -> None:
     """A small label on a white ground (a field's name beside its frame on the page)."""
     w = draw.textlength(text, font=font)
     draw.rectangle([x, y, x + w + 4, y + font.size * 1.2], fill=(255, 255, 255, 230))
     draw.text((x + 2, y), text, fill=fill, font=font)
 
 
-def _wrap(draw, text: str, x: float, y: float, width: float, font, fill) -> float:
+def wrap_text(draw, text: str, x: float, y: float, width: float, font, fill) -> float:
     """Draw ``text`` wrapped at word boundaries to ``width`` pixels from ``(x, y)``; return the y below it."""
     words = []
     for w in text.split():  # a word wider than the column (a long file path) is cut into pieces that fit

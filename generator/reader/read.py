@@ -42,8 +42,9 @@ from generator.reader.early import Ahead, take_early
 from generator.reader.errors import PhotoError
 from generator.reader.image import load_photo
 from generator.reader.markers import SheetFit, detect_all_markers, fit_sheet, largest, outside_sides, two_sheets
+from generator.reader.levels import Decision, decide_ink, greyer, hand_ratio, hidden_reason, span_text, too_light, typical_peak
 from generator.reader.numeric import median
-from generator.reader.gridfit import GridFit, fit_grid
+from generator.reader.gridfit import fit_grid
 from generator.reader.marks import PPM, Measurement, blank_page, measure, measure_blur, shrink, template
 
 MIN_PX_PER_MM = 2.3
@@ -69,15 +70,6 @@ taken over the box and around it against its own band, a blank box in a small or
 photos: 5 of 3 200 blank boxes above 0.0625, 2 above 0.075), while the lightest spent tick measured, light pencil in a
 soft 2 MP photo, holds 0.10: so blank below 0.075, a tick from 0.12, unsure between.  (Measured before the wider
 window was weighted up only when it sees beyond the box's centre: blank boxes in soft photos now read lower.)"""
-
-
-@dataclass
-class Decision:
-    """One target's decision: ``True`` marked, ``False`` blank, ``None`` unsure; with ink and confidence 0–1."""
-
-    marked: bool | None
-    ink: float
-    confidence: float
 
 
 @dataclass
@@ -260,7 +252,8 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
             f"the photo is too blurred to read the marks (edges spread over {blur:.2f} mm): hold the phone still, "
             "let it focus on the sheet, and take it again in good light",
         )
-    from generator.reader.kinds import PhotoContext, candidate_codes, item_of_layout, read_other
+    from generator.reader.context import PhotoContext
+    from generator.reader.kinds import candidate_codes, item_of_layout, read_other
 
     other_item = item_of_layout(layout)  # --layout naming a sheet of another kind (a tick pad): read by its kind
     user_layout = load_layout(resolve_layout(layout)) if layout and other_item is None else None
@@ -514,14 +507,6 @@ def _levels(kind: str, per_space_max: list[float], floor: float | None = None) -
     return max(floor, BLANK[kind] * mark), max(1.5 * floor, SURE[kind] * mark), mark
 
 
-def _decide(ink: float, blank: float, sure: float, mark: float) -> Decision:
-    if ink >= sure:
-        return Decision(True, ink, float(min(1.0, (ink - sure) / max(mark - sure, 1e-6) * 0.5 + 0.5)))
-    if ink < blank:
-        return Decision(False, ink, float(min(1.0, (blank - ink) / max(blank, 1e-6) * 0.5 + 0.5)))
-    return Decision(None, ink, 0.0)
-
-
 def _ring_sectors(inks, name: str, suits) -> list[float]:
     """A space's ring sector means (its suits' twelve each, NaN left out), sorted."""
     return sorted(v for k in suits for v in (inks[("suit", name, k)].sectors or ()) if v == v)
@@ -540,7 +525,7 @@ def _broken_row(items: list[tuple[int, float, float]], blank: float, what: str) 
     broken = [i for i, v, _ in items if v < -LIGHTER_THAN_PAPER * blank]
     if not broken:
         return ""
-    return f"{what} {_span(broken)} measure lighter than the paper around them (the sheet not flat there?): count them"
+    return f"{what} {span_text(broken)} measure lighter than the paper around them (the sheet not flat there?): count them"
 
 
 def _past_edge(inks, name: str, ranks: dict[str, float], base: float, sure: float, blur: float) -> dict[str, float]:
@@ -650,7 +635,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         # (:data:`QUARTILE_SWITCH`) the quartile is the blank level; a little over it (:data:`QUARTILE_DOUBT`) either
         # may be, and a suit decided differently by the two, clearly inked over the quartile, is unsure
         quartile = _lower_quartile(sectors)
-        why = _hidden(_seen_enough([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]]), "space")
+        why = hidden_reason(_seen_enough([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]]), "space")
         if why:
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, why, {}, {})
             continue
@@ -683,19 +668,19 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
             between.setdefault(c, {})[k] = j
         judged[c] = (ranks, suits, rd, sd)
     # the sheet's own strokes: how dark the clear ticks are, to tell a rubbed-out mark from a mark
-    peak_rank = _peak_level([inks[("rank", names[c], k)].peak for c, (_, _, rd, _) in judged.items() for k, d in rd.items()
+    peak_rank = typical_peak([inks[("rank", names[c], k)].peak for c, (_, _, rd, _) in judged.items() for k, d in rd.items()
                              if d.marked and d.ink >= rm * 0.8])
     tops = [inks[("rank", names[c], k)].top for c, (_, _, rd, _) in judged.items() for k, d in rd.items()
             if d.marked and d.ink >= rm * 0.8]
-    top_rank = _peak_level([v for v in tops if v == v])  # (NaN: a box without the measure)
-    peak_suit = _peak_level([inks[("suit", names[c], k)].peak for c, (_, _, _, sd) in judged.items() for k, d in sd.items()
+    top_rank = typical_peak([v for v in tops if v == v])  # (NaN: a box without the measure)
+    peak_suit = typical_peak([inks[("suit", names[c], k)].peak for c, (_, _, _, sd) in judged.items() for k, d in sd.items()
                              if d.marked and d.ink >= sm * 0.8])
     # ... and in luminance (TargetInk.peak_luma): a grey smear of rubbed-out pencil among blue-pen ticks
     clear_r = [(c, k) for c, (_, _, rd, _) in judged.items() for k, d in rd.items() if d.marked and d.ink >= rm * 0.8]
     luma = {(c, k): inks[("rank", names[c], k)].ink_luma - float(median([inks[("rank", names[c], j)].ink_luma for j in rank_of[c]]))
             for c in judged for k in rank_of[c]}
     mark_l = float(median([luma[ck] for ck in clear_r])) if _measured(rm, "box") is not None and len(clear_r) >= 3 else None
-    peak_rank_l = _peak_level([inks[("rank", names[c], k)].peak_luma for c, k in clear_r])
+    peak_rank_l = typical_peak([inks[("rank", names[c], k)].peak_luma for c, k in clear_r])
     ratio_r = hand_ratio([(inks[("rank", names[c], k)].peak, inks[("rank", names[c], k)].peak_luma) for c, k in clear_r])
     ring_light = LIGHT["ring"] * min(1.0, SOFT_MM / max(m.blur_mm, 1e-6))
     for c, (ranks, suits, rd, sd) in judged.items():
@@ -703,9 +688,9 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         for k, d in rd.items():
             box = inks[("rank", names[c], k)]
             peak = box.peak
-            if d.marked and (_too_light(d.ink, _measured(rm, "box"), peak, peak_rank, LIGHT["box"], STROKE_LIGHT["box"])
+            if d.marked and (too_light(d.ink, _measured(rm, "box"), peak, peak_rank, LIGHT["box"], STROKE_LIGHT["box"])
                              or (greyer(peak, box.peak_luma, ratio_r)
-                                 and _too_light(luma[(c, k)], mark_l, box.peak_luma, peak_rank_l,
+                                 and too_light(luma[(c, k)], mark_l, box.peak_luma, peak_rank_l,
                                                 LIGHT["box"], STROKE_LIGHT["box"]))):
                 rd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
@@ -714,7 +699,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                                                            and box.top_span >= TICK_SPAN_MM)):
                 rd[k] = Decision(True, d.ink, 0.5)  # (a second tick in the space is then reported as two ranks)
         for k, d in sd.items():
-            if d.marked and _too_light(d.ink, _measured(sm, "ring"), inks[("suit", names[c], k)].peak, peak_suit, ring_light,
+            if d.marked and too_light(d.ink, _measured(sm, "ring"), inks[("suit", names[c], k)].peak, peak_suit, ring_light,
                                       STROKE_LIGHT["ring"]):
                 sd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
@@ -731,9 +716,9 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                                                  fallback=peak_rank, fallback_luma=peak_rank_l,
                                                  lumas=[luma[("chip_earned", i)] for i, _, _ in chips_e]),
                                 [(p, luma[("chip_earned", i)]) for i, _, p in chips_e], em, STROKE_LIGHT["bubble"]), "chip circles")
-    hidden_e = _hidden([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles") \
+    hidden_e = hidden_reason([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles") \
         or _broken_row(chips_e, eb, "chip circles")
-    hidden_s = _hidden([t for (k, _, _), t in inks.items() if k == "chip_spent"], "spent boxes")
+    hidden_s = hidden_reason([t for (k, _, _), t in inks.items() if k == "chip_spent"], "spent boxes")
     if hidden_e:  # the spent boxes are read against the circles above them
         earned = CountReading(None, 0.0, hidden_e, earned.marked, earned.unsure)
         hidden_s = hidden_s or "the chip circles above the spent boxes cannot be read"
@@ -830,29 +815,8 @@ them in a soft photo, while its ring ink, taken all round, is sure; and a rubbed
 
 def _measured(mark: float, kind: str) -> float | None:
     """The typical mark when it was measured on this sheet (``None`` when assumed: too few clear marks;
-    with one or two clear marks it is theirs, but :func:`_peak_level` then has too few to tell a light mark)."""
+    with one or two clear marks it is theirs, but :func:`typical_peak` then has too few to tell a light mark)."""
     return None if mark == max(DEFAULT_MARK[kind], 3 * FLOOR[kind]) else mark
-
-
-def _peak_level(peaks: list[float], least: int = 3) -> float | None:
-    """The sheet's typical stroke darkness from its clear marks (``None`` with fewer than ``least``)."""
-    return float(median(peaks)) if len(peaks) >= least else None
-
-
-def _too_light(ink: float, mark: float | None, peak: float | None, peak_level: float | None, share: float,
-               stroke_share: float | None = None) -> bool:
-    """True when a mark is far lighter than the sheet's own marks (see :data:`LIGHT`); never when the sheet
-    has too few clear marks of the kind to tell (``mark`` or, for boxes and circles, ``peak_level`` is ``None``)."""
-    if mark is None:
-        return False
-    stroke_share = share if stroke_share is None else stroke_share
-    if peak is not None and peak_level is not None and peak < stroke_share * peak_level:
-        return True  # strokes far lighter than the sheet's own, however wide the smudge spreads the ink
-    if ink >= share * mark:
-        return False
-    if peak is None:
-        return True
-    return peak_level is not None and peak < share * peak_level
 
 
 def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: float, mark: float,
@@ -874,31 +838,31 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
     ``items``.  With two clear marks in the row besides it that measure one, a marked box is too light exactly when its
     top is below :data:`STROKE_KEPT` of theirs (the median of the others, never counting the box itself) and its
     strokes' ridge (``ridges``, :attr:`~.marks.TargetInk.ridge`, in the same order) below :data:`RIDGE_KEPT` of theirs,
-    whatever its ink and ``peak``; without, as :func:`_too_light` says.
+    whatever its ink and ``peak``; without, as :func:`too_light` says.
     An unsure box whose top is below :data:`STROKE_NONE` of theirs is blank, and a box under :data:`STROKE_KEPT` is
     never counted for its dark strokes (``peak``) alone; an unsure box whose top reaches :data:`TOP_SURE` of theirs,
     its ridge kept and its stroke reaching :data:`TOP_SURE_SPAN_MM` (``spans``,
     :attr:`~.marks.TargetInk.stroke_span`, in the order of ``items``), is marked; a marked box whose stroke through
     its top reaches less than :data:`TICK_REACH_MM` is unsure.
     """
-    out = [(i, _decide(v, blank, sure, mark)) for i, v, _ in items]
+    out = [(i, decide_ink(v, blank, sure, mark)) for i, v, _ in items]
     # two clear marks already give the hand's stroke: a row often holds only two or three (chips spent), and
     # a rubbed-out third, its ink smeared wide, shows its light strokes only against them
     clear = [k for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)) if d.marked and v >= 0.8 * mark]
-    level = _peak_level([items[k][2] for k in clear], least=2)
+    level = typical_peak([items[k][2] for k in clear], least=2)
     light_level = level if level is not None else fallback
     strengths: list[float | None] = []  # each mark's strokes against the row's clear marks' (for _past_gap)
     for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)):
         # (the row's top without the box judged: a rubbed-out tick smeared wide holds a clear tick's ink, and among
         # two real ticks it was the median it was held against; an independent tester's sheets counted it so)
-        top_level = _peak_level([tops[j] for j in clear if j != k and tops[j] == tops[j]], least=2) if tops else None
+        top_level = typical_peak([tops[j] for j in clear if j != k and tops[j] == tops[j]], least=2) if tops else None
         top = tops[k] / top_level if top_level is not None and top_level > 0.0 and tops[k] == tops[k] else None
         strengths.append(top if tops else (p / level if level else None))
         # (no top to judge by: too few clear marks; then the ink and strokes, when the sheet gives a peak level)
         light = top < STROKE_KEPT and not _ridge_kept(k, clear, ridges) if top is not None \
-            else _too_light(v, mark, p, light_level, share, stroke_share)
+            else too_light(v, mark, p, light_level, share, stroke_share)
         if light and top is None and level is None and fallback_luma is not None and lumas and lumas[k] == lumas[k]:
-            light = _too_light(v, mark, lumas[k], fallback_luma, share, stroke_share)
+            light = too_light(v, mark, lumas[k], fallback_luma, share, stroke_share)
         if d.marked and light:
             out[k] = (i, Decision(None, v, 0.0))
         elif d.marked is None and _dark_strokes(p, level, stroke_sure) and not light:
@@ -999,7 +963,7 @@ def _ridge_kept(k: int, clear: list[int], ridges: list[float] | None) -> bool:
     a single stroke beside crosses, not a mark rubbed out."""
     if not ridges or ridges[k] != ridges[k]:
         return False
-    level = _peak_level([ridges[j] for j in clear if j != k and ridges[j] == ridges[j]], least=2)
+    level = typical_peak([ridges[j] for j in clear if j != k and ridges[j] == ridges[j]], least=2)
     return level is not None and level > 0.0 and ridges[k] >= RIDGE_KEPT * level
 
 
@@ -1018,33 +982,12 @@ def _luma_light(decisions: list[tuple[int, Decision]], peaks: list[tuple[float, 
     row in one pencil or one pen has no greyer mark, so nothing changes for it.
     """
     clear = [pair for (_, d), pair in zip(decisions, peaks) if d.marked and d.ink >= 0.8 * mark]
-    level = _peak_level([pl for _, pl in clear if pl == pl], least=2)
+    level = typical_peak([pl for _, pl in clear if pl == pl], least=2)
     ratio = hand_ratio(clear)
     if level is None or level <= 0.0:
         return decisions
     return [(i, Decision(None, d.ink, 0.0)) if d.marked and greyer(p, pl, ratio) and pl < share * level else (i, d)
             for (i, d), (p, pl) in zip(decisions, peaks)]
-
-
-GREYER = 0.75
-"""A mark is *greyer* than the hand's own marks when the ratio of its strokes' luminance darkness to their
-brightest-channel darkness is below this share of the sheet's typical ratio (:func:`hand_ratio`).  A blue pen's
-strokes are about 1.7 times as dark in luminance as in the brightest channel, a pencil's or a black pen's about as
-dark in both: a smear of pencil among blue ticks is greyer, a light tick of the same pen is not."""
-
-
-def hand_ratio(pairs: list[tuple[float, float]]) -> float | None:
-    """The sheet's typical ratio of luminance to brightest-channel stroke darkness, from its clear marks'
-    ``(peak, peak_luma)`` (at least two with strokes darker than 0.05); ``None`` when too few."""
-    ratios = [pl / p for p, pl in pairs if p > 0.05 and pl == pl]
-    return float(median(ratios)) if len(ratios) >= 2 else None
-
-
-def greyer(peak: float, peak_luma: float, ratio: float | None) -> bool:
-    """True when a mark's strokes are greyer than the hand's (:data:`GREYER`); never without a ratio to compare."""
-    if ratio is None or not peak_luma == peak_luma or peak <= 0.0:
-        return False
-    return peak_luma / peak < GREYER * ratio
 
 
 COLUMN_INKED = 2.0
@@ -1195,38 +1138,6 @@ def _dark_strokes(peak: float | None, peak_level: float | None, share: float | N
     return share is not None and peak is not None and peak_level is not None and peak >= share * peak_level
 
 
-HIDDEN = {
-    "outside": "outside the photo",
-    "edge": "a hard shadow's edge, or something over the sheet, runs across {what}: take the photo again in even light "
-            "with nothing over the sheet",
-    "glare": "glare: the printed {print} are not visible",
-    "hidden": "the printed {print} are not visible (covered, or washed out)",
-}
-"""Why a field cannot be read, by the first of its targets' :attr:`~.marks.TargetInk.hidden` reasons."""
-
-
-def _hidden(targets: list, what: str) -> str:
-    """The reason a field cannot be read from its targets (``""`` when every one can be judged).
-
-    ``what`` names the field's part: ``space``, ``chip circles``, ``spent boxes``."""
-    reasons = {t.hidden for t in targets if t.hidden}
-    # glare or covered: what most of the hidden targets show (a thumb's bright rim may pass for glare on one box)
-    glare, hidden = (sum(t.hidden == k for t in targets) for k in ("glare", "hidden"))
-    for key in ("outside", "edge", "glare" if glare >= hidden else "hidden", "hidden" if glare >= hidden else "glare"):
-        if key in reasons:
-            if what == "space":
-                printed = "boxes"
-                part = "the space"
-            else:
-                nums = sorted(int(t.target.owner) for t in targets if t.hidden == key)
-                printed = f"{what} {_span(nums)}"
-                part = printed
-                if key == "outside":
-                    return f"{what} {_span(nums)} are outside the photo"
-            return HIDDEN[key].format(what=part, print=printed)
-    return ""
-
-
 def _seen_enough(targets: list) -> list:
     """A space's targets less a lone rank box whose print alone does not show (:attr:`~.marks.TargetInk.hidden`
     ``"hidden"``, every other box and ring of the space visible): it is judged with the others.
@@ -1243,18 +1154,6 @@ def _seen_enough(targets: list) -> list:
     return targets
 
 
-def _span(nums: list[int]) -> str:
-    """``1–3, 5`` for ``[1, 2, 3, 5]``."""
-    out, i = [], 0
-    while i < len(nums):
-        j = i
-        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
-            j += 1
-        out.append(str(nums[i]) if i == j else f"{nums[i]}–{nums[j]}")
-        i = j + 1
-    return ", ".join(out)
-
-
 def _keys(inks, kind: str, owner: str) -> list[str]:
     return [k for (kk, o, k) in inks if kk == kind and o == owner]
 
@@ -1269,7 +1168,7 @@ def _within(inks: dict[str, float], blank: float, sure: float, mark: float, unsu
     top = max(inks.values())
     out = {}
     for k, v in inks.items():
-        d = _decide(v, blank, sure, mark)
+        d = decide_ink(v, blank, sure, mark)
         if top >= sure and v < top and d.marked is not False:
             if v < unsure_share * top:
                 d = Decision(False, v, float(min(1.0, 0.5 + (unsure_share * top - v) / max(unsure_share * top, 1e-6))))

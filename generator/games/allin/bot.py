@@ -33,8 +33,6 @@ from generator.core.cards import Card, standard_deck
 from generator.games.allin.layout import AllInLayout
 from generator.games.allin.grid import Coord
 from generator.games.allin.game import (
-    GOLDEN_DECK_SIZE,
-    ROUNDS,
     GameLog,
     GameState,
     GoldenPick,
@@ -46,6 +44,7 @@ from generator.games.allin.game import (
     golden_cells,
     surrounds_golden,
 )
+from generator.games.allin.rules import GOLDEN_DECK_SIZE, ROUNDS
 from generator.games.allin.hands import POINTS, Category, evaluate
 
 __all__ = ["hand_value", "SimpleBot", "Simulation", "deal", "simulate_game", "DEFAULT_NAMES"]

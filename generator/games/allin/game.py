@@ -65,14 +65,10 @@ from functools import lru_cache
 from generator.core.cards import RANKS, Card, standard_deck
 from generator.games.allin.layout import AllInLayout
 from generator.games.allin.grid import Coord, cell_name, golden_ring
+from generator.games.allin.rules import DECK_JOKERS, GOLDEN_DECK_SIZE, ROUNDS, START_ROUNDS, complete_hands
 from generator.games.allin.scoring import FilledSheet, GameScore, report, score_game
 
 __all__ = [
-    "ROUNDS",
-    "START_ROUNDS",
-    "GOLDEN_DECK_SIZE",
-    "DECK_JOKERS",
-    "MAX_COST",
     "Ruleset",
     "GoldenPick",
     "Move",
@@ -91,22 +87,11 @@ __all__ = [
     "legal_cells",
     "legal_moves",
     "surrounds_golden",
-    "complete_hands",
     "golden_cells",
     "full_deck",
     "replay",
 ]
 
-ROUNDS = 23
-"""Rounds in a game: the 46 cards of the main deck, two a round."""
-START_ROUNDS = 2
-"""Rounds whose card goes in a starting space."""
-GOLDEN_DECK_SIZE = 8
-"""Cards set aside face down as the Golden Deck."""
-DECK_JOKERS = 2
-"""Jokers in the 54-card deck."""
-MAX_COST = 8
-"""The dearest card to compose: 6 rank steps (half the ring of 13 ranks) and a suit change."""
 
 _RING = len(RANKS)  # 13 ranks on a closed ring
 
@@ -294,7 +279,7 @@ def compose_cost(revealed: Sequence[Card], card: Card) -> int:
         card: the card to write (not a Joker).
 
     Returns:
-        0 to :data:`MAX_COST`.  Every card can be written with enough chips.
+        0 to :data:`~generator.games.allin.rules.MAX_COST`.  Every card can be written with enough chips.
 
         * two ordinary cards: the fewest rank steps from either card's rank
           to ``card``'s rank, plus 2 unless either card has ``card``'s suit —
@@ -415,18 +400,6 @@ def surrounds_golden(layout: AllInLayout, cards: Mapping[Coord, Card], cell: Coo
     if cell not in ring or cell in cards:
         return False
     return all(c in cards or c == cell for c in ring)
-
-
-def complete_hands(layout: AllInLayout, cards: Mapping[Coord, Card]) -> set[str]:
-    """Letters of the hands whose every space holds a card (the Golden Card counts as filled).
-
-    Rulebook (*Completing a Hand*): a hand is complete when all its slots
-    hold a card, whatever they score.
-    """
-    golden = layout.golden_coord
-    return {
-        letter for letter, hand in layout.hands.items() if all(c in cards or c == golden for c in hand.cells)
-    }
 
 
 def golden_cells(layout: AllInLayout, cards: Mapping[Coord, Card]) -> list[Coord]:

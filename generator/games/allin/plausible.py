@@ -77,7 +77,7 @@ from typing import TYPE_CHECKING
 
 from generator.core.cards import RANK_LABELS
 from generator.games.allin.grid import Coord, cell_name, golden_ring
-from generator.games.allin.game import ROUNDS, START_ROUNDS, complete_hands
+from generator.games.allin.rules import ROUNDS, START_ROUNDS, complete_hands
 
 if TYPE_CHECKING:
     from generator.games.allin.scoring import FilledSheet

@@ -27,9 +27,7 @@ from generator.core.cards import Card
 from generator.games.allin.layout import AllInLayout
 from generator.games.allin.grid import Coord
 from generator.games.allin.hands import HandResult, evaluate
-
-if TYPE_CHECKING:
-    from generator.games.allin.plausible import SheetProblem
+from generator.games.allin.plausible import SheetProblem, check_sheet
 
 
 @dataclass(frozen=True)
@@ -185,8 +183,6 @@ def score_game(sheets: list[FilledSheet], *, golden_card_links: bool = False) ->
     layout = sheets[0].layout
     if any(s.layout.id != layout.id for s in sheets):
         raise ValueError("every sheet of a game must use the same layout")
-    from generator.games.allin.plausible import check_sheet  # here: it builds on this module's FilledSheet
-
     scores = [score_sheet(s) for s in sheets]
     for score, sheet in zip(scores, sheets):
         score.problems = check_sheet(sheet, golden_card_links=golden_card_links)

@@ -20,44 +20,9 @@ maps marks to its typed-in file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 
-import numpy as np
-
-from generator.reader.code import CodeReading
-from generator.reader.markers import SheetFit
-from generator.reader.marks import BlurField
-
-
-@dataclass
-class PhotoContext:
-    """What the common steps found in a photo, handed to a sheet kind's reader.
-
-    Attributes:
-        path, display, player: the photo, its name in messages, the player's name (from the file name).
-        img: the photo (BGR uint8); ``found``: marker id → its four corners (photo px).
-        fit: the homography on the markers, in the upright paper's frame (full photo).
-        src, sfit, blur: the photo scaled for measuring, its fit, and the blur measured on its markers.
-        code: the sheet code as read; ``layout_arg``: ``--layout`` as given (or ``None``).
-        item: the item ``--layout`` names (or ``None``).
-        where: the part of the sheet outside the photo, if any (``(part, slots)``).
-    """
-
-    path: Path
-    display: str
-    player: str
-    img: np.ndarray
-    found: dict
-    fit: SheetFit
-    src: np.ndarray
-    sfit: SheetFit
-    blur: BlurField
-    code: CodeReading
-    layout_arg: str | None = None
-    item: object = None
-    where: tuple | None = None
+from generator.reader.context import PhotoContext
 
 
 def _kinds() -> list[ModuleType]:

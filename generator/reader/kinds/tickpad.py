@@ -34,7 +34,7 @@ from generator.reader.errors import PhotoError
 from generator.reader.markers import SheetFit
 from generator.reader.marks import BlurField, Measurement, measure, rectify
 from generator.reader.numeric import median
-from generator.reader.kinds import PhotoContext
+from generator.reader.context import PhotoContext
 
 TICK_KEYS = [str(n) for n in range(13)] + ["×2", "+2", "+4", "+6", "+8", "+10", "BUST"]
 """The tick boxes of a round, as the pad's mark targets key them (:data:`generator.games.pads.TICKS`)."""
@@ -203,7 +203,7 @@ class TickPadReading:
 
     def to_yaml(self, *, layout_ref: str | None = None, file_name: str = "FILE") -> str:
         """The typed-in tick pad (docs/formats.md, "Flip 7 tick pad") with header comments and the checksum line."""
-        from generator.reader.output import _checksum, _how
+        from generator.reader.output import checksum, how_read
         from generator.core.yamlpos import yaml_scalar
         from generator.core.names import clean_name, shown
 
@@ -211,7 +211,7 @@ class TickPadReading:
         v = self.pad.variant
         head = [
             f"# Read by sheetsmith from the photo {shown(self.display)} ({w} × {h}).",
-            f"# Sheet: {self.pad.id}, {self.paper.label}; code {_how(self.code.how)}; {len(self.fit.found)} markers, "
+            f"# Sheet: {self.pad.id}, {self.paper.label}; code {how_read(self.code.how)}; {len(self.fit.found)} markers, "
             f"fit within {self.fit.residual_mm:.2f} mm; blur {self.measurement.blur_mm:.2f} mm.",
             "# Only the ticks are read: the scores and totals written on the pad are not (sheetsmith computes them).",
             f"# Check it against the pad, correct what is wrong, then score it with the other players' pads: "
@@ -234,7 +234,7 @@ class TickPadReading:
         else:
             lines.append("rounds: []")
         text = "\n".join(head) + "\n" + "\n".join(lines) + "\n"
-        return text + f"# sheetsmith read checksum: {_checksum(text)}\n"
+        return text + f"# sheetsmith read checksum: {checksum(text)}\n"
 
     def locate(self, text: str, name: str) -> tuple[int, int]:
         """1-based line and column of a field's ``?`` in this reading's typed-in text (``(0, 0)`` when not found)."""
@@ -417,7 +417,7 @@ def light_steps(page: np.ndarray, ppm: float, targets: list) -> list:
 
 def decide(scene: Scene, m: Measurement) -> list[TickRow]:
     """Turn the tick boxes' inks into rows (see the module docstring)."""
-    from generator.reader.read import _decide, _hidden, _peak_level, _too_light, greyer, hand_ratio
+    from generator.reader.levels import decide_ink, greyer, hand_ratio, hidden_reason, too_light, typical_peak
 
     inks = m.inks
     owners = sorted({t.owner for t in scene.marks if t.kind == "tick"}, key=lambda o: int(o.removeprefix("round")))
@@ -434,7 +434,7 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
         n = int(o.removeprefix("round"))
         hidden = [k for k in raw[o] if inks[("tick", o, k)].hidden]
         if len(hidden) * 2 >= len(raw[o]):  # most of the row cannot be judged: the whole row
-            why = _hidden([inks[("tick", o, k)] for k in raw[o]], "space")
+            why = hidden_reason([inks[("tick", o, k)] for k in raw[o]], "space")
             rows.append(TickRow(n, [], reason=why.replace("the space", "the row").replace("boxes", "tick boxes"), confidence=0.0))
             continue
         if base[o] - usual > max(blank_lv, 0.3 * mark):
@@ -443,19 +443,19 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
         visible = [v for k, v in raw[o].items() if k not in hidden]
         base[o] = float(np.percentile(visible, 30))
         rel = {k: v - base[o] for k, v in raw[o].items()}
-        decided[o] = {k: _decide(v, blank_lv, sure_lv, mark) for k, v in rel.items() if k not in hidden}
+        decided[o] = {k: decide_ink(v, blank_lv, sure_lv, mark) for k, v in rel.items() if k not in hidden}
         row = TickRow(n, [], inks=rel)
         for k in hidden:  # a box that cannot be judged (a shadow's edge, glare, covered, outside): never read
-            row.unsure[k] = f"{TOKEN[k]}: " + _hidden([inks[("tick", o, k)]], "space").replace("the space", "the box").replace("boxes are", "box is")
+            row.unsure[k] = f"{TOKEN[k]}: " + hidden_reason([inks[("tick", o, k)]], "space").replace("the space", "the box").replace("boxes are", "box is")
         rows.append(row)
     sure = [(o, k) for o, ds in decided.items() for k, d in ds.items() if d.marked and d.ink >= 0.8 * mark]
-    peak = _peak_level([inks[("tick", o, k)].peak for o, k in sure])
+    peak = typical_peak([inks[("tick", o, k)].peak for o, k in sure])
     measured = mark if len(clear) >= 3 else None
     # the same in luminance (TargetInk.peak_luma): a grey smear of rubbed-out pencil among blue-pen ticks
     luma = {(o, k): inks[("tick", o, k)].ink_luma - float(np.percentile([inks[("tick", o, j)].ink_luma for j in raw[o]], 30))
             for o in decided for k in decided[o]}
     mark_l = float(median([luma[ok] for ok in sure])) if measured is not None and len(sure) >= 3 else None
-    peak_l = _peak_level([inks[("tick", o, k)].peak_luma for o, k in sure])
+    peak_l = typical_peak([inks[("tick", o, k)].peak_luma for o, k in sure])
     ratio = hand_ratio([(inks[("tick", o, k)].peak, inks[("tick", o, k)].peak_luma) for o, k in sure])
     for row in rows:
         o = f"round{row.round}"
@@ -463,9 +463,9 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
             continue
         conf = 1.0
         for k, d in decided[o].items():
-            if d.marked and (_too_light(d.ink, measured, inks[("tick", o, k)].peak, peak, LIGHT)
+            if d.marked and (too_light(d.ink, measured, inks[("tick", o, k)].peak, peak, LIGHT)
                              or (greyer(inks[("tick", o, k)].peak, inks[("tick", o, k)].peak_luma, ratio)
-                                 and _too_light(luma[(o, k)], mark_l, inks[("tick", o, k)].peak_luma, peak_l, LIGHT))):
+                                 and too_light(luma[(o, k)], mark_l, inks[("tick", o, k)].peak_luma, peak_l, LIGHT))):
                 row.unsure[k] = f"{TOKEN[k]}: much lighter than the other ticks: a light tick, or one rubbed out?"
             elif d.marked:
                 row.ticked.append(k)
@@ -482,9 +482,9 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
 
 def annotated_png(reading: TickPadReading, *, ppm: float = 4.0) -> bytes:
     """The pad's annotated picture (:func:`annotated_image`) as PNG bytes."""
-    from generator.reader.output import _png
+    from generator.reader.output import png_bytes
 
-    return _png(annotated_image(reading, ppm=ppm))
+    return png_bytes(annotated_image(reading, ppm=ppm))
 
 
 def annotated_image(reading: TickPadReading, *, ppm: float = 4.0):
@@ -492,7 +492,7 @@ def annotated_image(reading: TickPadReading, *, ppm: float = 4.0):
     a column beside it lists what was read, round by round, and every uncertain field with its reason."""
     from PIL import ImageDraw
 
-    from generator.reader.output import _font, _tag, _wrap, annotation_canvas
+    from generator.reader.output import annotation_canvas, annotation_font, tag, wrap_text
 
     img_bgr = reading.preview if reading.preview is not None and abs(reading.preview_ppm - ppm) < 1e-9 else \
         rectify(np.asarray(_load(reading)), reading.fit, (0.0, 0.0, reading.scene.width, reading.scene.height), ppm, border=(150, 150, 150))
@@ -502,7 +502,7 @@ def annotated_image(reading: TickPadReading, *, ppm: float = 4.0):
     marks = {(t.kind, t.owner, t.key): t for t in reading.scene.marks}
     inks = reading.measurement.inks
     line = max(1, int(0.5 * ppm))
-    key_font = _font(max(9, int(2.6 * ppm)))
+    key_font = annotation_font(max(9, int(2.6 * ppm)))
     for r in reading.rows:
         o = f"round{r.round}"
         if r.reason:
@@ -510,7 +510,7 @@ def annotated_image(reading: TickPadReading, *, ppm: float = 4.0):
             x0, y0 = min(t.x for t in ts) - 1, min(t.y for t in ts) - 1
             x1, y1 = max(t.x + t.w for t in ts) + 1, max(t.y + t.h for t in ts) + 1
             draw.rectangle([x0 * ppm, y0 * ppm, x1 * ppm, y1 * ppm], outline=red, width=max(2, line), fill=(255, 0, 0, 30))
-            _tag(draw, o, x1 * ppm + ppm, y0 * ppm, key_font, red)
+            tag(draw, o, x1 * ppm + ppm, y0 * ppm, key_font, red)
             continue
         for k in r.ticked + list(r.unsure):
             t = marks[("tick", o, k)]
@@ -518,25 +518,25 @@ def annotated_image(reading: TickPadReading, *, ppm: float = 4.0):
             b = [(t.x + dx - 0.6) * ppm, (t.y + dy - 0.6) * ppm, (t.x + t.w + dx + 0.6) * ppm, (t.y + t.h + dy + 0.6) * ppm]
             if k in r.unsure:
                 draw.rectangle(b, outline=red, width=max(2, line), fill=(255, 0, 0, 40))
-                _tag(draw, f"{o}.{TOKEN[k]}", b[0], b[3], key_font, red)
+                tag(draw, f"{o}.{TOKEN[k]}", b[0], b[3], key_font, red)
             else:
                 draw.ellipse(b, outline=green, width=line)
     x, width = page_size[0] + 3 * ppm, col_w - 6 * ppm
-    head, body, bold = _font(max(10, int(3.4 * ppm))), _font(max(9, int(2.8 * ppm)), "regular"), _font(max(9, int(2.8 * ppm)))
+    head, body, bold = annotation_font(max(10, int(3.4 * ppm))), annotation_font(max(9, int(2.8 * ppm)), "regular"), annotation_font(max(9, int(2.8 * ppm)))
     y = 6 * ppm
-    y = _wrap(draw, reading.display, x, y, width, head, ink)
-    y = _wrap(draw, f"{reading.pad.id} ({reading.paper.label}), target {reading.pad.variant.target}", x, y + 0.5 * ppm, width, body, ink)
+    y = wrap_text(draw, reading.display, x, y, width, head, ink)
+    y = wrap_text(draw, f"{reading.pad.id} ({reading.paper.label}), target {reading.pad.variant.target}", x, y + 0.5 * ppm, width, body, ink)
     y += 2 * ppm
     for r in reading.played:
-        y = _wrap(draw, f"{r.round}: " + (", ".join(r.tokens()) or "nothing ticked"), x, y, width, body, red if (r.reason or r.unsure) else ink)
+        y = wrap_text(draw, f"{r.round}: " + (", ".join(r.tokens()) or "nothing ticked"), x, y, width, body, red if (r.reason or r.unsure) else ink)
     unc = reading.uncertain
     y += 2 * ppm
     if not unc:
-        _wrap(draw, "Nothing uncertain.", x, y, width, head, green)
+        wrap_text(draw, "Nothing uncertain.", x, y, width, head, green)
     else:
-        y = _wrap(draw, f"{len(unc)} uncertain: look at the pad and write what is there in the .read.yaml", x, y, width, bold, red)
+        y = wrap_text(draw, f"{len(unc)} uncertain: look at the pad and write what is there in the .read.yaml", x, y, width, bold, red)
         for name, reason in unc[:12]:
-            y = _wrap(draw, f"{name}: {reason}", x, y + 0.5 * ppm, width, body, ink)
+            y = wrap_text(draw, f"{name}: {reason}", x, y + 0.5 * ppm, width, body, ink)
     return base
 
 
