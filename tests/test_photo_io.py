@@ -35,7 +35,7 @@ READS = "sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in sheet
 
 
 def run_cli(*args, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator.cli.photo_bars", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "generator", "verify", *map(str, args)], capture_output=True,
                           cwd=cwd, timeout=timeout)
 
 

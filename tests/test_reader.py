@@ -155,7 +155,7 @@ def test_a_doubly_ticked_rank_makes_its_space_uncertain(tmp_path):
 
 
 def run_cli(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator.cli.photo_bars", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "generator", "verify", *map(str, args)], capture_output=True,
                           text=True, cwd=cwd, timeout=120)
 
 

@@ -391,7 +391,7 @@ def test_verify_of_a_photo_with_glare_writes_a_question_mark_and_exits_1(tmp_pat
     coord = sorted(sheet.cards)[6]
     name = cell_name(coord)
     photo(tmp_path, sheet, params(glare=(*centre_of(scene, name), 9.0, 1.6)), game=score, name="ann.jpg")
-    res = subprocess.run([sys.executable, "-m", "generator.cli.photo_bars", "ann.jpg"], capture_output=True, text=True,
+    res = subprocess.run([sys.executable, "-m", "generator", "verify", "ann.jpg"], capture_output=True, text=True,
                          cwd=tmp_path, timeout=180)
     assert res.returncode == 1, res.stderr
     line = next(ln for ln in res.stderr.splitlines() if f"{name}: uncertain in the photo ann.jpg" in ln)

@@ -18,8 +18,6 @@ a plain render start quickly.
 
 from __future__ import annotations
 
-import errno
-import os
 import signal
 import sys
 from contextlib import contextmanager
@@ -30,7 +28,8 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from generator import __version__
-from generator.core.errors import EXIT_UNREADABLE, Interrupted, Problem, SheetsmithError
+from generator.cli.streams import STREAM_ERRORS, guard_standard_streams, output_failed
+from generator.core.errors import Interrupted, Problem, SheetsmithError
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
@@ -497,7 +496,8 @@ def verify(
     start_early(files)  # one photo: decoded while the modules below are imported
     from generator.jobs import verify as verify_job
     from generator.core.names import shown
-    from generator.cli.photo_bars import PhotoBars, has_photos
+    from generator.cli.photo_bars import PhotoBars
+    from generator.jobs.photos import has_photos
 
     bars = PhotoBars([shown(f.name) for f in files if has_photos([f])], err())  # a bar per photo, on a terminal
     try:
@@ -646,8 +646,6 @@ def main() -> None:
     """
     import os
 
-    from generator.cli.launch import guard_standard_streams
-
     guard_standard_streams()  # a closed stdout/stderr (>&-, 2>&-): see there
     # sheetsmith has no use for pydantic plugins; looking for them scans every installed package's entry points
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -680,36 +678,6 @@ def main() -> None:
         if exc.filename is not None or exc.errno not in STREAM_ERRORS:  # a file's error: sheetsmith names those itself
             raise
         sys.exit(output_failed(exc))
-
-
-STREAM_ERRORS = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG, errno.EBADF)
-"""Errors of writing to standard output or error (they carry no file name): the reader of a pipe went
-away, the file the output is redirected to cannot grow, or standard output was closed (``>&-``)."""
-
-
-def output_failed(exc: OSError) -> int:
-    """Standard output could not be written (``exc``): the exit status to end with, after saying why.
-
-    A pipe whose reader stopped early (``sheetsmith layouts | head``) ends the run quietly with
-    status 1, as typer (click) and rich end it when they meet the closed pipe first; any other
-    failure (a full disk behind ``> report.json``) is said on standard error, exit status 2:
-    what was printed is incomplete, never to be taken for a whole report.  Standard output is
-    then pointed at the null device so that nothing else tries to write to it.
-    """
-    from generator.core.process import point_at_null
-
-    try:
-        point_at_null(sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-    if exc.errno == errno.EPIPE:
-        return 1
-    try:
-        sys.stderr.write(f"error: the output could not be written ({exc.strerror or exc}): what was printed is incomplete\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-    return EXIT_UNREADABLE
 
 
 if __name__ == "__main__":  # pragma: no cover

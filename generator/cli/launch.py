@@ -9,11 +9,10 @@ Everything else goes to :func:`generator.cli.app.main`.
 
 from __future__ import annotations
 
-import errno
-import io
 import sys
 
-from generator.core.process import DISPOSABLE_THREAD, GC_THRESHOLDS, keep_freed_memory, point_at_null
+from generator.cli.streams import guard_standard_streams, output_failed
+from generator.core.process import DISPOSABLE_THREAD, GC_THRESHOLDS, keep_freed_memory
 
 TOP_HELP = """\
 Usage: sheetsmith [OPTIONS] COMMAND [ARGS]...
@@ -71,8 +70,6 @@ def main() -> None:
                 sys.stdout.write(TOP_HELP)
                 sys.stdout.flush()
             except OSError as exc:  # a closed pipe, a full disk, a closed standard output
-                from generator.cli.app import output_failed
-
                 sys.exit(output_failed(exc))
             sys.exit(0)
     quick_start()
@@ -111,50 +108,6 @@ def _verify_early(args: list[str]) -> None:
     start_early(files)
 
 
-class _ClosedOutput(io.TextIOBase):
-    """Standard output when the process was started with it closed (``>&-``): every write fails with
-    ``EBADF``, as a write to the closed descriptor would, so that printing a report ends the run as
-    output that cannot be written does (:func:`generator.cli.app.output_failed`: exit status 2)."""
-
-    encoding = "utf-8"
-    errors = "strict"
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        raise OSError(errno.EBADF, "standard output is closed")
-
-    def fileno(self) -> int:
-        return 1
-
-    def isatty(self) -> bool:
-        return False
-
-
-def guard_standard_streams() -> None:
-    """Give a standard stream that was closed when the process started (``>&-``, ``2>&-``, ``<&-``) a stand-in.
-
-    Python then starts with ``sys.stdout`` or ``sys.stderr`` ``None``: ``print(..., file=sys.stderr)`` would
-    go to standard output (into a JSON report), writing to ``sys.stdout`` would end in a traceback, and the
-    next file sheetsmith opens would take the free descriptor 0, 1 or 2 (a child process or a C library
-    writing there would write into it).  So each closed descriptor is opened on the null device; a closed
-    standard error takes the messages there (the exit status still tells how the run went), and a closed
-    standard output becomes :class:`_ClosedOutput`, whose writes fail.  Idempotent.
-    """
-    import os
-
-    for fd in (0, 1, 2):
-        try:
-            os.fstat(fd)
-        except OSError:
-            point_at_null(fd)
-    if sys.stdout is None:
-        sys.stdout = _ClosedOutput()
-    if sys.stderr is None:
-        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
-
-
 def quick_start() -> None:
     """Make a short-lived ``sheetsmith`` process start faster; called before anything else is imported.
 
@@ -186,7 +139,7 @@ def quick_exit(code: object) -> None:
     (temporary folders, worker pools), standard output and error are flushed, and
     ``os._exit`` ends the process.  While another thread still runs (the web server's),
     the ordinary exit is taken instead, which waits for it (a :data:`DISPOSABLE_THREAD` is not waited for).  Output that cannot be flushed
-    ends the run as :func:`generator.cli.app.output_failed` says (1 for a closed pipe, else 2).
+    ends the run as :func:`generator.cli.streams.output_failed` says (1 for a closed pipe, else 2).
 
     Raises:
         SystemExit: only on that ordinary exit.
@@ -210,8 +163,6 @@ def quick_exit(code: object) -> None:
         if sys.stdout is not None:
             sys.stdout.flush()
     except OSError as exc:  # the last of the output did not go out: a closed pipe, a full disk
-        from generator.cli.app import output_failed
-
         code = output_failed(exc)
     except ValueError:  # closed
         pass

@@ -1,43 +1,13 @@
-"""``sheetsmith verify`` with photos: the face's part (progress bars), and the photo jobs it calls.
+"""Progress bars for ``sheetsmith verify`` with photos: one bar per photo on standard error, on a terminal.
 
-The ``verify`` job (:func:`generator.jobs.verify`) calls :func:`photo_inputs` when any of its
-files is a photo (:func:`has_photos`); photos and typed-in sheet YAML files may
-be mixed in one game.  For every photo ``ann.jpg`` the reader writes, next to
-it:
-
-* ``ann.read.yaml`` — the sheet as read, in the typed-in form
-  (docs/formats.md), with comments naming every uncertain field, which is
-  written ``?`` so the file does not verify until a person has looked;
-* ``ann.read.png`` — the page as the reader saw it, with what was read in
-  green and what is uncertain in red.
-
-Then the game is scored by :func:`generator.jobs.verify` on the
-typed-in files (the ``.read.yaml`` files in place of the photos), so the
-report is exactly the one typed-in sheets give.  When a field is uncertain,
-nothing is scored: every uncertain field is reported as an error at its ``?``
-in the ``.read.yaml`` (``FILE:LINE:COL``) and the exit status is 1; correct
-the file and run ``sheetsmith verify`` on it.
-
-A photo that cannot be read (not an image, too large, too small, no sheet,
-too blurred, another layout or version, …) stops the run before anything is
-written (exit status 2).  A ``.read.yaml`` the user has edited since
-sheetsmith wrote it is never overwritten.
-
-The work is done by the jobs of :mod:`generator.jobs.photos` (photos read in
-parallel worker processes, results returned as data, nothing printed);
-:class:`PhotoBars` is what the command line shows meanwhile: a progress bar
-per photo on standard error, when it is a terminal.
-
-Also runnable alone for testing: ``python -m generator.cli.photo_bars FILE... [--layout ID] [--json]``.
+The photos are read by :mod:`generator.jobs.photos` (in parallel worker
+processes, results returned as data, nothing printed); :class:`PhotoBars` is
+the :data:`~generator.jobs.photos.Progress` callback the command gives it.
 """
 
 from __future__ import annotations
 
-import sys
 from typing import Sequence
-
-from generator.jobs.photos import has_photos, photo_inputs, read_outputs, read_photos
-from generator.reader.errors import PhotoError
 
 
 class PhotoBars:
@@ -79,24 +49,3 @@ class PhotoBars:
             self.progress.stop()
             self.progress = None
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m generator.cli.photo_bars FILE... [--layout ID] [--json]``: ``sheetsmith verify`` under another name.
-
-    Returns the exit status (0, 1 or 2; see :mod:`generator.cli.app`).
-    """
-    from generator.cli.app import main as cli_main
-
-    sys.argv = ["sheetsmith", "verify", *(sys.argv[1:] if argv is None else argv)]
-    try:
-        cli_main()
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
-
-
-__all__ = ["photo_inputs", "has_photos", "read_photos", "read_outputs", "PhotoBars", "PhotoError", "main"]
