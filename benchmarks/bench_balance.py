@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rich.progress import Progress
 
-from generator.jobs import balance_layouts
+from generator.jobs.play import balance_layouts
 from generator.core.shipped import shipped_layouts
 
 

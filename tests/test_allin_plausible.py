@@ -488,7 +488,7 @@ def test_rules_in_the_documented_order():
 
 def test_a_photo_of_an_impossible_sheet_is_scored_and_its_problems_located_in_the_read_file(tmp_path):
     # photos go through the typed-in path: the .read.yaml is checked like any typed-in sheet
-    from generator.jobs import verify
+    from generator.jobs.verify import verify
     from generator.printing.paper import paper
     from tests.synth.sheet_photos import synth_photo
     from tests.test_reader import BLUE, DPI, params

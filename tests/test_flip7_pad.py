@@ -351,7 +351,7 @@ def test_round_after_the_end_is_a_rule_broken_not_an_unreadable_file(write_yaml)
     # Rulebook, End of the game: the game ends at the end of the round in which someone
     # reaches the target.  Target 20: Ann 10+11 = 21 after round 1, Bob 3: Ann leads alone,
     # so round 2 was never played.  The file was read: exit 1, located at round 2 (line 6, col 5).
-    from generator.jobs import verify
+    from generator.jobs.verify import verify
 
     text = (
         "game: flip7\n"

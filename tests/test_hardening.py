@@ -323,14 +323,14 @@ def test_check_targets_refuses_two_outputs_with_one_name(tmp_path):
 
 @pytest.mark.parametrize("text", ["nan,0", "0,inf", "٣,0", "1_0,0", "1e1,0", "1", "1,2,3", "", "11,0", "0x1,0"])
 def test_back_offset_is_two_ascii_numbers_within_10_mm(text):
-    from generator.jobs import parse_back_offset
+    from generator.jobs.render import parse_back_offset
 
     with pytest.raises(SheetsmithError):
         parse_back_offset(text)
 
 
 def test_back_offset_accepts_plain_millimetres():
-    from generator.jobs import parse_back_offset
+    from generator.jobs.render import parse_back_offset
 
     assert parse_back_offset("0.5,-0.3") == (0.5, -0.3)
     assert parse_back_offset(" 1 , -10 ") == (1.0, -10.0)

@@ -20,7 +20,7 @@ import yaml
 from generator.printing.backends.pdf import render_pdf
 from generator.core.errors import InputError, SheetsmithError
 from generator.printing.i18n import catalogue_problems, check_lang, languages, messages
-from generator.jobs import build_items, render_item
+from generator.jobs.render import build_items, render_item
 from generator.games.allin.layout import AllInLayout
 from generator.printing.paper import paper
 from generator.games.registry import load_any

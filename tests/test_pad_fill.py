@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.core.errors import SheetsmithError
-from generator.jobs import fill_pages, render_item
+from generator.jobs.render import fill_pages, render_item
 from generator.printing.paper import paper
 from generator.games.registry import load_any
 from generator.core.shipped import resolve_layout

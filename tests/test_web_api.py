@@ -20,7 +20,7 @@ import pypdfium2
 import pytest
 from fastapi.testclient import TestClient
 
-from generator import jobs
+from generator.jobs import verify
 from generator.games.allin.scoring import report as allin_report
 from generator.web.app import create_app
 
@@ -192,7 +192,7 @@ def test_flip7_rounds_score_as_the_rulebook_examples(web):
     page = web.get(f"/flip7/{gid}").text
     assert re.search(r'data-player="Bob">\s*<th scope="row">Bob</th><td class="total">116</td>', page)
     pad = web.get(f"/flip7/{gid}/pad.yaml")
-    verdict = jobs.verify_texts([("pad.yaml", pad.content)])  # the download is a pad verify reads
+    verdict = verify.verify_texts([("pad.yaml", pad.content)])  # the download is a pad verify reads
     assert verdict.report == rep  # and the page's report is verify's
 
 
@@ -256,7 +256,7 @@ def test_flip7_a_house_bonus_scores_every_round_and_travels_with_the_pad(web):
     assert "Flip 7 bonus 30" in web.get(f"/flip7/{gid}").text
     pad = web.get(f"/flip7/{gid}/pad.yaml")
     assert b"flip7_bonus: 30" in pad.content
-    assert jobs.verify_texts([("pad.yaml", pad.content)]).report["totals"] == {"Ann": 59, "Bob": 9, "Cy": 0}
+    assert verify.verify_texts([("pad.yaml", pad.content)]).report["totals"] == {"Ann": 59, "Bob": 9, "Cy": 0}
     plain = new_flip7(web)  # left at 15: nothing extra in the game or its pad
     assert "flip7_bonus" not in store(web).game(plain).data and b"flip7_bonus" not in web.get(f"/flip7/{plain}/pad.yaml").content
 
@@ -319,7 +319,7 @@ def test_allin_typed_in_game_scores_like_the_documented_example(web):
     z = zipfile.ZipFile(io.BytesIO(web.get(f"/allin/{gid}/sheets.zip").content))
     assert sorted(z.namelist()) == ["ann.yaml", "bob.yaml", "cy.yaml", "report.json"]
     files = [(n, z.read(n)) for n in ("ann.yaml", "bob.yaml", "cy.yaml")]
-    assert jobs.verify_texts(files).report == json.loads(z.read("report.json"))
+    assert verify.verify_texts(files).report == json.loads(z.read("report.json"))
 
 
 def test_allin_typed_in_error_is_shown_next_to_its_box(web):
@@ -341,7 +341,7 @@ def test_allin_typed_in_sheet_file_upload(web):
                  files={"file": ("bob.yaml", (EXAMPLES / "bob.yaml").read_bytes(), "text/yaml")})
     assert r.status_code == 200
     rep = web.get(f"/allin/{gid}/report.json").json()
-    assert rep == jobs.verify([EXAMPLES / "bob.yaml"]).report  # what 'sheetsmith verify bob.yaml --json' prints
+    assert rep == verify.verify([EXAMPLES / "bob.yaml"]).report  # what 'sheetsmith verify bob.yaml --json' prints
     bad = (EXAMPLES / "bob.yaml").read_text().replace("layout: q-diamonds", "layout: ../../secret.yaml")
     r = web.post(f"/allin/{gid}/players", data={"name": "Cy", "mode": "photo"}, files={"file": ("x", bad.encode(), "text/yaml")})
     assert r.status_code == 422 and "shipped layout" in r.text

@@ -180,7 +180,7 @@ def build(
     from rich.table import Table
 
     from generator.printing.i18n import check_lang, languages
-    from generator.jobs import build_items, print_options, shipped_count
+    from generator.jobs.render import build_items, print_options, shipped_count
     from generator.core.output import remove_stale_temporaries, write_atomic
 
     started = time.time()
@@ -235,7 +235,7 @@ def render(
     """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (one page).
 
     A deck or chip sheet rendered to PDF also gets its manifest, a .json file next to the PDF."""
-    from generator.jobs import print_options, render_item
+    from generator.jobs.render import print_options, render_item
     from generator.jobs.targets import output_target, parse_page, write_rendered
 
     fmt = _format(fmt, output)
@@ -295,7 +295,7 @@ def list_layouts(
     from rich.table import Table
     from rich.text import Text
 
-    from generator.jobs import check_files
+    from generator.jobs.check import check_files
     from generator.core.shipped import shipped_layouts
 
     shipped = shipped_layouts()
@@ -422,7 +422,7 @@ def check(files: List[Path] = typer.Argument(..., metavar="FILE...", help="Layou
     """Validate layout files: every problem as FILE:LINE:COL.
 
     Exit status: 0 every file valid (warnings alone are fine), 1 a file has errors, 2 a file cannot be read at all."""
-    from generator.jobs import check_exit_code, check_files
+    from generator.jobs.check import check_exit_code, check_files
 
     results = check_files(files)
     for r in results:
@@ -456,7 +456,7 @@ def _findings_as_json(as_json: bool, status: str):
 
 
 def _print_verdict(verdict, as_json: bool) -> None:
-    """Print a :class:`~generator.jobs.Verdict`: the JSON report on stdout, or tables; problems on stderr."""
+    """Print a :class:`~generator.jobs.verify.Verdict`: the JSON report on stdout, or tables; problems on stderr."""
     import json
 
     if as_json:
@@ -494,7 +494,7 @@ def verify(
     from generator.jobs.photos import start_early
 
     start_early(files)  # one photo: decoded while the modules below are imported
-    from generator.jobs import verify as verify_job
+    from generator.jobs.verify import verify as verify_job
     from generator.core.names import shown
     from generator.cli.photo_bars import PhotoBars
     from generator.jobs.photos import has_photos
@@ -519,7 +519,7 @@ def replay(
     """Referee a whole All In game from its log: stop at the first illegal move, else score the final sheets.
 
     Exit status: 0 a legal game, 1 an illegal move (named with its round, player and cell), 2 the log cannot be read."""
-    from generator.jobs import replay_log
+    from generator.jobs.play import replay_log
 
     with _findings_as_json(as_json, "illegal_move"):
         verdict = replay_log(log, sheets_dir=sheets, force=force)
@@ -549,14 +549,14 @@ def simulate(
     """Play games with simple bots: All In writes a game log and the final sheets; Flip 7 reports bust rate,
     mean round score and rounds to the target."""
     from generator.cli import tables, terminal
-    from generator.jobs import simulate_allin, simulate_flip7
+    from generator.jobs.play import simulate_allin, simulate_flip7
 
     if game == Game.allin:
         sim = simulate_allin(players, seed, layout, out_dir, force)
         tables.print_game(sim.score, out(), detail=False)
         _say(f"wrote {sim.log_path} and {len(sim.sheet_paths)} sheets in {sim.folder}/ (replay: sheetsmith replay {sim.log_path})", to_err=False)
         return
-    from generator.jobs import parse_strategy
+    from generator.jobs.play import parse_strategy
 
     parse_strategy(strategy)  # before the progress bar starts
     with _progress() as progress:
@@ -585,7 +585,7 @@ def balance(
     import json
 
     from generator.cli import terminal
-    from generator.jobs import balance_layouts
+    from generator.jobs.play import balance_layouts
 
     progress = _progress()
     tasks: list = []

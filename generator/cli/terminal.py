@@ -15,7 +15,7 @@ from generator.core.validation import for_terminal
 
 
 def print_flip7_simulation(stats: dict, console: Console) -> None:
-    """The table of :func:`generator.jobs.simulate_flip7`'s figures."""
+    """The table of :func:`generator.jobs.play.simulate_flip7`'s figures."""
     decks = f", {stats['decks']} decks" if stats.get("decks", 1) > 1 else ""
     table = Table(title=f"Flip 7: {stats['games']} games, {stats['players']} players{decks}, {stats['strategy']}, "
                         f"target {stats['target']}, seed {stats['seed']}")
@@ -31,7 +31,7 @@ def print_flip7_simulation(stats: dict, console: Console) -> None:
 
 
 def print_balance(result: Any, console: Console) -> None:
-    """The tables of :func:`generator.jobs.balance_layouts`: the figures side by side, then each layout's hands beside Q♦'s."""
+    """The tables of :func:`generator.jobs.play.balance_layouts`: the figures side by side, then each layout's hands beside Q♦'s."""
     from generator.games.allin.balance import RARE_COMPLETION
 
     def escape(text: str) -> str:  # names and ids come from layout files: the consoles read no markup; spell out controls

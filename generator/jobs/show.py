@@ -190,7 +190,7 @@ def shipped_items() -> tuple[list[dict], list]:
         ``(items, problems)``: an item that does not validate is listed with ``"valid": false``
         and its problems are returned.
     """
-    from generator.jobs import check_files
+    from generator.jobs.check import check_files
     from generator.printing.paper import papers
     from generator.core.paths import ROOT
     from generator.core.shipped import shipped_layouts

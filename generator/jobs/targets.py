@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Optional
 from generator.core.errors import SheetsmithError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from generator.jobs import Rendered
+    from generator.jobs.render import Rendered
 
 
 def output_stem(item_id: str, paper_id: str, lang: str = "en") -> str:
@@ -69,7 +69,7 @@ def output_target(done: "Rendered", *, output: Optional[Path] = None, force: boo
 
 
 def write_rendered(done: "Rendered", target: Path, overwrite: bool) -> tuple[list[Path], Optional[Path]]:
-    """Write what :func:`~generator.jobs.render_item` drew to ``target`` (atomically); a deck's or chip sheet's PDF gets its manifest.
+    """Write what :func:`~generator.jobs.render.render_item` drew to ``target`` (atomically); a deck's or chip sheet's PDF gets its manifest.
 
     With ``--pages all`` every page goes to its own file (:func:`page_files`).
 

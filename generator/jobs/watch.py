@@ -59,7 +59,7 @@ def check_and_render(file: Path, *, fmt: str = "pdf", paper: str = "a4", output:
     Never raises for a bad file: its problems are in the :class:`Round`
     (a file that cannot be read, a layout error, an output that may not be replaced).
     """
-    from generator.jobs import render_item
+    from generator.jobs.render import render_item
     from generator.jobs.targets import output_target, write_rendered
 
     start = time.perf_counter()

@@ -1,6 +1,6 @@
 """Page 2: score an All In game.  Each player's sheet comes from a photo (read by :mod:`.photos`),
 a typed-in grid, or a typed-in sheet file; uncertain fields are corrected by tapping; the game is
-scored by :func:`generator.jobs.verify_texts`, the job behind ``sheetsmith verify``.
+scored by :func:`generator.jobs.verify.verify_texts`, the job behind ``sheetsmith verify``.
 
 A player's sheet is kept as one token per card space (a card code, ``.`` for
 empty, ``?`` for a field a person must look at) and the two chip counts; a
@@ -20,7 +20,8 @@ from typing import Any, Optional
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from generator import jobs
+from generator.jobs import verify
+from generator.jobs.check import NOWHERE
 from generator.games.allin.game_log import _file_stem, sheet_text
 from generator.core.cards import RANK_LABELS, SHEET_RANK_ORDER, SUIT_SYMBOLS, SUITS, CardCodeError, parse_card
 from generator.core.errors import InputError, Problem
@@ -131,7 +132,7 @@ def check_sheet(layout_id: str, player: dict) -> dict[str, list[str]]:
         return {}
     text = player_text(layout_id, player)
     try:
-        jobs.verify_texts([("sheet.yaml", text)])
+        verify.verify_texts([("sheet.yaml", text)])
     except InputError as exc:
         return _locate_cells(text, layout_id, exc.problems)
     return {}
@@ -146,7 +147,7 @@ def score_game(game: dict) -> dict:
         return out
     names = file_names(players)
     try:
-        verdict = jobs.verify_texts([(names[p["id"]], player_text(game["layout"], p)) for p in players])
+        verdict = verify.verify_texts([(names[p["id"]], player_text(game["layout"], p)) for p in players])
     except InputError as exc:
         out["problems"] = [str(p) for p in exc.problems]
         return out
@@ -302,7 +303,7 @@ def _typed_file(request: Request, data: bytes, layout_id: str, name: str):
         doc = parse_yaml_bytes(data, "upload.yaml")
         if doc.data.get("layout") not in {x["id"] for x in allin_layouts()}:
             raise InputError([doc.problem(("layout",), "name a shipped layout id (this page cannot read layout files)")])
-        sheet = sheet_from_document(doc, jobs._NOWHERE / "upload.yaml")
+        sheet = sheet_from_document(doc, NOWHERE / "upload.yaml")
     except InputError as exc:
         return error_page(request, "This file is not a typed-in sheet sheetsmith can read",
                           ["Not an image, and not a valid typed-in sheet:"], problems=exc.problems, status_code=422)

@@ -1,5 +1,5 @@
 """Page 3: the Flip 7 scorer.  Each round, each player's cards are tapped; the score pad is scored by
-:func:`generator.jobs.verify_pad_lines` (the report of ``sheetsmith verify PAD.yaml``) after every change.
+:func:`generator.jobs.verify.verify_pad_lines` (the report of ``sheetsmith verify PAD.yaml``) after every change.
 
 A game's state is the pad itself: players, target (and ``flip7_bonus`` when a tick pad photo printed
 a variant's, 15 otherwise) and rounds, each line the
@@ -16,7 +16,7 @@ from typing import Any, Optional
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
-from generator import jobs
+from generator.jobs import verify
 from generator.core.errors import InputError
 from generator.games.flip7.pad import dump_pad
 from generator.games.flip7.rules import DEFAULT_TARGET, FLIP7_BONUS, MAX_FLIP7_BONUS, PLUS, X2, ScoreLine, is_flip7
@@ -49,7 +49,7 @@ def score(game: dict, rounds: Optional[list[dict]] = None) -> dict:
     """The verifier's report of the game, with ``error`` (messages) when the pad cannot be scored."""
     rounds = game["rounds"] if rounds is None else rounds
     try:
-        verdict = jobs.verify_pad_lines(game["players"], [{p: _line(r[p]) for p in r} for r in rounds], target=game["target"],
+        verdict = verify.verify_pad_lines(game["players"], [{p: _line(r[p]) for p in r} for r in rounds], target=game["target"],
                                         flip7_bonus=game.get("flip7_bonus", FLIP7_BONUS))
     except InputError as exc:
         return {"error": [p.message for p in exc.problems], "rounds": [], "totals": {p: 0 for p in game["players"]},
@@ -153,7 +153,7 @@ async def flip7_new(request: Request):
 async def flip7_from_photos(request: Request):
     """Start a game from photos of Flip 7 tick pads, one per player (3 to 18), each player named by the
     photo's file name: every pad is read in a worker (:func:`.photos.read_tick_pad`), the pads are checked
-    together by the verifier (:func:`generator.jobs.verify_texts`), and the rounds read become the game's
+    together by the verifier (:func:`generator.jobs.verify.verify_texts`), and the rounds read become the game's
     rounds.  A tick the reader is unsure of, an impossible row or a photo it cannot read is listed instead,
     and no game is started: nothing is guessed."""
     from pathlib import PurePath
@@ -197,7 +197,7 @@ async def flip7_from_photos(request: Request):
         problems.append("two photos have the same file name: name each photo after its player")
     if not problems:
         try:
-            verdict = jobs.verify_texts([(f"{r['player']}.read.yaml", r["read_yaml"]) for r in readings])
+            verdict = verify.verify_texts([(f"{r['player']}.read.yaml", r["read_yaml"]) for r in readings])
             problems += [p.message for p in verdict.problems if p.severity == "error" and verdict.report.get("impossible")]
         except InputError as exc:
             problems += [p.message for p in exc.problems]

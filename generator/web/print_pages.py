@@ -1,7 +1,7 @@
 """Pages 1 and 4: *Print* (every shipped item and custom layouts, as A4/Letter PDFs) and the layout *Editor*.
 
-The drawing is :func:`generator.jobs.render_item` / :func:`~generator.jobs.render_loaded`,
-the checking :func:`generator.jobs.check_files` / :func:`~generator.jobs.check_text`:
+The drawing is :func:`generator.jobs.render.render_item` / :func:`~generator.jobs.render.render_loaded`,
+the checking :func:`generator.jobs.check.check_files` / :func:`~generator.jobs.check.check_text`:
 the same jobs as ``sheetsmith render`` and ``sheetsmith check``.
 """
 
@@ -14,8 +14,9 @@ from typing import Optional
 from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from generator import jobs
+from generator.core.errors import SheetsmithError
 from generator.core.shipped import shipped_layouts
+from generator.jobs import check, render
 from generator.web.common import attachment, error_page, page, problem_dict, read_upload
 
 router = APIRouter()
@@ -40,7 +41,7 @@ def shipped_items() -> list[dict]:
     """Every shipped item with its title, summary and folder (checked once per server run)."""
     shipped = shipped_layouts()
     out = []
-    for item, checked in zip(shipped, jobs.check_files([s.path for s in shipped])):
+    for item, checked in zip(shipped, check.check_files([s.path for s in shipped])):
         out.append({"id": item.id, "folder": item.game, "title": checked.title or item.id,
                     "summary": checked.summary if checked.ok else "invalid: run 'sheetsmith check'", "ok": checked.ok})
     return out
@@ -58,13 +59,13 @@ _RENDER_LOCK = threading.Lock()
 @lru_cache(maxsize=64)
 def _shipped_render(item_id: str, fmt: str, paper: str, dpi: int) -> bytes:
     with _RENDER_LOCK:
-        return jobs.render_item(item_id, fmt=fmt, paper=paper, dpi=dpi).data
+        return render.render_item(item_id, fmt=fmt, paper=paper, dpi=dpi).data
 
 
 @lru_cache(maxsize=64)
 def _text_render(text: str, fmt: str, paper: str, dpi: int) -> bytes:
     with _RENDER_LOCK:
-        return jobs.render_text(text, EDITOR_FILE, fmt=fmt, paper=paper, dpi=dpi).data
+        return render.render_text(text, EDITOR_FILE, fmt=fmt, paper=paper, dpi=dpi).data
 
 
 def _file_name(title: str, paper: str, ext: str) -> str:
@@ -78,7 +79,7 @@ def print_page(request: Request):
     store = request.app.state.store
     customs = []
     for c in store.layouts():
-        checked = jobs.check_text(c["text"], EDITOR_FILE)
+        checked = check.check_text(c["text"], EDITOR_FILE)
         customs.append({**c, "ok": checked.ok, "summary": checked.summary if checked.ok else "has errors: open it in the editor"})
     groups: dict[str, list[dict]] = {}
     for item in shipped_items():
@@ -110,7 +111,7 @@ def shipped_pdf(item_id: str, paper: str = "a4"):
 async def add_custom(request: Request, layout: UploadFile = File(...)):
     """Upload a layout (or deck, chips, pad) YAML file: checked like ``sheetsmith check``, then kept for printing."""
     data = await read_upload(layout)
-    checked = jobs.check_text(data, "upload.yaml")
+    checked = check.check_text(data, "upload.yaml")
     if not checked.ok:
         return error_page(request, "This layout has errors", ["Correct them (the editor shows each line), then upload it again."],
                           problems=checked.problems, status_code=422, back="/print")
@@ -182,13 +183,13 @@ def _start_text(start: str) -> str:
 
 def preview(text: str, paper: str = "a4") -> dict:
     """The editor's answer for ``text``: ``{"ok", "svg", "problems", "title", "summary"}`` (problems with line and column)."""
-    checked = jobs.check_text(text, EDITOR_FILE)
+    checked = check.check_text(text, EDITOR_FILE)
     out = {"ok": checked.ok, "svg": "", "problems": [problem_dict(p) for p in checked.problems],
            "title": checked.title, "summary": checked.summary}
     if checked.ok:
         try:
             out["svg"] = _text_render(text, "svg", _paper(paper), 150).decode("utf-8")
-        except jobs.SheetsmithError as exc:  # e.g. cards that do not fit the paper
+        except SheetsmithError as exc:  # e.g. cards that do not fit the paper
             out["ok"] = False
             out["problems"] += [problem_dict(p) for p in getattr(exc, "problems", [])] or \
                 [{"file": EDITOR_FILE, "line": 0, "col": 0, "message": str(exc), "severity": "error", "text": str(exc)}]
