@@ -737,7 +737,9 @@ def test_several_photos_start_the_workers_fork_server_early_and_one_photo_its_de
     # the fork server is told nothing of this process's main module (it would import it: the whole command line)
     monkeypatch.setattr(forkserver, "ensure_running", lambda: calls.append(sys.modules["__main__"].__dict__.get("__spec__")))
     monkeypatch.setattr(early, "read_early", lambda path, display: calls.append(("decode", Path(path).name, display)))
-    if photos._context().get_start_method() != "forkserver":
+    import generator.jobs.photo_service as photo_service
+
+    if photo_service._context().get_start_method() != "forkserver":
         pytest.skip("no fork server on this system (workers are spawned)")
     monkeypatch.setattr(photos, "worker_count", lambda n: min(n, 2))
     photos.start_early([a, b, sheet])
@@ -768,9 +770,9 @@ def test_a_photo_worker_starts_as_a_short_command_does(tmp_path):
     walks what the fork server imported before forking it (frozen); one OpenCV thread (the photos are the parallel
     work)."""
     code = ("import gc, cv2\n"
-            "import generator.jobs.photos as photos\n"
+            "import generator.jobs.photo_service as photo_service\n"
             "from generator.core.process import GC_THRESHOLDS\n"
-            "photos._init_worker(None)\n"
+            "photo_service._init_worker(None, True)\n"
             "print(gc.get_threshold() == GC_THRESHOLDS, gc.get_freeze_count() > 1000, cv2.getNumThreads())\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert res.stdout.split() == ["True", "True", "1"], res.stderr

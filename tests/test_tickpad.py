@@ -247,7 +247,7 @@ def test_the_web_pages_read_a_tick_pad_photo_as_a_pad_and_refuse_it_as_an_all_in
     from PIL import Image
 
     from generator.reader.read import read_photo
-    from generator.web.photos import read_sheet, read_tick_pad
+    from generator.jobs.photo_reads import read_sheet, read_tick_pad
 
     photo = synth_tick_photo(pad(), TICKS["cy"], paper("a4"), "web-jobs", params=params(rotation=30.0), style=BLUE, dpi=DPI)
     got = read_tick_pad(photo.jpeg, ".jpg", layout=None, player="cy", display="cy.jpg")

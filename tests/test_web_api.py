@@ -501,7 +501,7 @@ def test_the_pages_jpeg_is_the_annotated_picture_the_png_holds():
 
     from generator.reader.output import annotated_png
     from generator.reader.read import read_photo
-    from generator.web.photos import read_sheet
+    from generator.jobs.photo_reads import read_sheet
 
     jpeg = webphotos.photo(1)
     page = read_sheet(jpeg, ".jpg", layout=None, player="Bob", display="bob.jpg")

@@ -5,7 +5,7 @@ Commands: ``build``, ``render``, ``layouts``, ``check``, ``verify``,
 what the job returns.  Problems print as ``FILE:LINE:COL: error: message``
 lines on stderr; nothing is half-written.
 
-Exit status, every command (DESIGN.md "Exit codes"): 0 everything read and
+Exit status, every command (docs/formats.md, "Exit status"): 0 everything read and
 nothing wrong (warnings alone included); 1 read, but problems found (a rule
 broken, a written score that differs, an impossible sheet, a photo field
 that needs a person, validation errors in ``check``); 2 an input could not
@@ -179,14 +179,12 @@ def build(
 
     from rich.table import Table
 
-    from generator.printing.i18n import check_lang, languages
-    from generator.jobs.render import build_items, print_options, shipped_count
     from generator.core.output import remove_stale_temporaries, write_atomic
+    from generator.jobs.render import build_items, languages_asked, print_options, shipped_count
 
     started = time.time()
     options = print_options(bleed, backs, back_offset)  # every option checked before anything is written
-    asked = [code for text in langs for code in text.split(",") if code.strip()]
-    langs = languages() if "all" in asked else list(dict.fromkeys(check_lang(code) for code in asked))
+    langs = languages_asked(langs)
     total = shipped_count() * len(papers) * len(langs)
     rows: list[tuple[str, ...]] = []
     problems: list[Problem] = []
@@ -264,9 +262,7 @@ def _format(fmt: Optional[Format], output: Optional[Path]) -> Format:
 
 def _rendered_line(done, written: list[Path], manifest: Optional[Path]) -> str:
     """The line ``render`` prints for what :func:`generator.jobs.targets.write_rendered` wrote."""
-    from generator.printing.paper import paper as get_paper
-
-    n, label, kind = done.pages, get_paper(done.paper).label, done.fmt.upper()
+    n, label, kind = done.pages, done.paper_label, done.fmt.upper()
     if done.each_page:
         size = sum(len(d) for d in done.each_page)
         return f"wrote {written[0]} … {written[-1].name} ({n} {kind} files, {label}, one per page, {size / 1024:.0f} KB)"
@@ -353,11 +349,11 @@ def watch(
 ) -> None:
     """Check and render FILE now and again on every save: the problems, or "ok, wrote FILE (0.12 s)".
     Keeps running through errors; Ctrl-C stops it (exit status 0 when the last save was written, 1 when it had errors)."""
-    from generator.printing.i18n import check_lang
+    from generator.jobs.render import check_language
     from generator.jobs.watch import default_target, watch_rounds
 
     fmt = _format(fmt, output)
-    lang = check_lang(lang)
+    lang = check_language(lang)
     target = default_target(file, fmt=fmt.value, paper=paper.value, output=output, lang=lang) or f"output/<folder>/<id>-{paper.value}.{fmt.value}"
     rounds = watch_rounds(file, fmt=fmt.value, paper=paper.value, output=output, force=force, dpi=dpi, lang=lang)
     last_ok = True

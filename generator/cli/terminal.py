@@ -32,8 +32,6 @@ def print_flip7_simulation(stats: dict, console: Console) -> None:
 
 def print_balance(result: Any, console: Console) -> None:
     """The tables of :func:`generator.jobs.play.balance_layouts`: the figures side by side, then each layout's hands beside Q♦'s."""
-    from generator.games.allin.balance import RARE_COMPLETION
-
     def escape(text: str) -> str:  # names and ids come from layout files: the consoles read no markup; spell out controls
         return for_terminal(text)
 
@@ -71,7 +69,7 @@ def print_balance(result: Any, console: Console) -> None:
     def hands(f) -> list[tuple]:
         out = []
         for h in f.hands.values():
-            rate = Text(f"{h.completion_rate:.0%}", style="yellow" if h.completion_rate < RARE_COMPLETION else "")
+            rate = Text(f"{h.completion_rate:.0%}", style="yellow" if h.rarely_completed else "")
             out.append((h.letter, h.cells, str(h.length), h.reward, str(h.bonus), rate, f"{h.mean_points:.1f}"))
         return out
 

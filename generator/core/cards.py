@@ -1,4 +1,4 @@
-"""Poker card codes: parsing and the canonical form (DESIGN.md, "Card codes").
+"""Poker card codes: parsing and the canonical form (docs/formats.md, "Card codes").
 
 Input accepts a rank ``A 2 3 4 5 6 7 8 9 10 T J Q K`` followed by a suit
 ``S H D C`` or ``♠ ♥ ♦ ♣``, case-insensitive (``10h``, ``Th``, ``Q♦``), and
@@ -36,12 +36,12 @@ RANK_LABELS: dict[int, str] = {
 SHEET_RANK_ORDER: tuple[int, ...] = (14, *range(2, 14))
 """Rank order on a sheet's tick row: A 2 3 … 10 J Q K (ace first, as players count)."""
 
-_RANK_INPUT: dict[str, int] = {
+RANK_INPUT: dict[str, int] = {
     **{label: r for r, label in RANK_LABELS.items()},
     "T": 10,
 }
 
-_SUIT_INPUT: dict[str, str] = {**{s: s for s in SUITS}, **{v: k for k, v in SUIT_SYMBOLS.items()}}
+SUIT_INPUT: dict[str, str] = {**{s: s for s in SUITS}, **{v: k for k, v in SUIT_SYMBOLS.items()}}
 
 
 class CardCodeError(ValueError):
@@ -108,8 +108,8 @@ def parse_card(text: str) -> Card:
     if len(upper) < 2:
         raise CardCodeError(_explain(raw))
     rank_text, suit_text = upper[:-1], upper[-1]
-    rank = _RANK_INPUT.get(rank_text)
-    suit = _SUIT_INPUT.get(suit_text)
+    rank = RANK_INPUT.get(rank_text)
+    suit = SUIT_INPUT.get(suit_text)
     if rank is None or suit is None:
         raise CardCodeError(_explain(raw))
     return Card(rank, suit)

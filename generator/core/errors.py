@@ -3,7 +3,7 @@
 Every user-facing error in sheetsmith is a :class:`Problem` (one finding) or a
 :class:`InputError` (one or more findings that stop the work).  The command
 line prints them one per line, never a traceback, and exits with the error's
-:attr:`SheetsmithError.exit_code` (DESIGN.md, "Exit codes"):
+:attr:`SheetsmithError.exit_code` (docs/formats.md, "Exit status"):
 
 * ``0`` everything was read and nothing is wrong;
 * ``1`` the input was read, but problems were found (a rule broken, a written

@@ -15,6 +15,8 @@ the YAML reader refuse the whole file).
 
 from __future__ import annotations
 
+import re
+
 import unicodedata
 from pathlib import Path
 
@@ -84,4 +86,11 @@ def clean_name(text: str) -> str:
     return clean or "player"
 
 
-__all__ = ["shown", "display_name", "player_name", "clean_name"]
+def file_stem(name: str) -> str:
+    """A player's name as a file name without its ending: lower-case letters, digits and '-', at most 40
+    characters (``"Ann Lee"`` → ``ann-lee``); ``player`` when nothing of the name is left."""
+    stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return stem[:40] or "player"
+
+
+__all__ = ["shown", "display_name", "player_name", "clean_name", "file_stem"]

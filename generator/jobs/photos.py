@@ -1,6 +1,6 @@
 """The photo jobs of ``sheetsmith verify``: read photos (in parallel), write what was read, return data.
 
-Jobs, then faces (STYLE.md): nothing here prints.  The command line
+Jobs, then faces: nothing here prints.  The command line
 (:mod:`generator.cli.photo_bars`, ``sheetsmith verify``) and a web page call
 
 * :func:`read_photos` — every photo read, in worker processes, into a list in
@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -31,6 +29,7 @@ from typing import Callable, Sequence
 from generator.core.errors import EXIT_UNREADABLE, FindingsError, InputError, Problem
 from generator.core.names import display_name, player_name, shown
 from generator.core.filetypes import looks_like_photo
+from generator.jobs.photo_service import PhotoService, ensure_fork_server, report_stage, worker_count
 
 Progress = Callable[[int, str], None]
 """Called as ``progress(index, stage)`` while photo ``index`` (0-based, input order) is read; ``stage`` is
@@ -43,7 +42,7 @@ STAGES = ("waiting", "reading", "drawing", "done", "failed")
 class PhotoFailure:
     """A photo that cannot be read at all: its path, its name as shown, and why (one problem or more).
 
-    ``exit_code`` is 2 (DESIGN.md: an input could not be read at all).
+    ``exit_code`` is 2 (an input could not be read at all).
     """
 
     path: Path
@@ -67,30 +66,15 @@ def start_early(paths: Sequence[str | Path]) -> None:
 
     One photo (which :func:`read_photos` reads in this process): its decoding, in a background
     thread (:mod:`.reader.early`).  Several, read by worker processes: the fork server the workers
-    start from, which imports the reader (0.4 s) on another core meanwhile (:func:`_context`).
+    start from, which imports the reader (0.4 s) on another core meanwhile (:func:`~generator.jobs.photo_service.ensure_fork_server`).
     """
     photos = [Path(p) for p in paths if looks_like_photo(p)]
     if len(photos) == 1:
         from generator.reader.early import read_early
 
         read_early(photos[0], display_name(photos[0]))
-    elif len(photos) > 1 and worker_count(len(photos)) > 1 and _context().get_start_method() == "forkserver":
-        from multiprocessing import forkserver
-
-        with _main_module_hidden():
-            try:
-                forkserver.ensure_running()
-            except Exception:  # the pool starts it (or says why it cannot) when it is needed
-                pass
-
-
-def worker_count(photos: int) -> int:
-    """How many worker processes read ``photos`` photos: one per CPU this process may use, at most one per photo."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    return max(1, min(photos, cpus, os.cpu_count() or 1))
+    elif len(photos) > 1 and worker_count(len(photos)) > 1:
+        ensure_fork_server()
 
 
 def read_photos(paths: Sequence[str | Path], *, layout: str | None = None, workers: int | None = None,
@@ -98,13 +82,13 @@ def read_photos(paths: Sequence[str | Path], *, layout: str | None = None, worke
     """Read every photo of ``paths``; one result per photo, in input order.
 
     Photos are read in parallel worker processes (at most one per CPU, see
-    :func:`worker_count`); a single photo, or ``workers=1``, is read in this process.
+    :func:`~generator.jobs.photo_service.worker_count`); a single photo, or ``workers=1``, is read in this process.
 
     Args:
         paths: the photos.
         layout: ``--layout``: a shipped layout id or a layout file, for photos whose sheet code
             cannot be read (checked against the code when both are there).
-        workers: how many worker processes (default :func:`worker_count`).
+        workers: how many worker processes (default :func:`~generator.jobs.photo_service.worker_count`).
         progress: called with each photo's stage as it changes (:data:`Progress`).
 
     Returns:
@@ -155,99 +139,16 @@ def _read_one(job: tuple, report: Progress):
 
 # --- worker processes ---------------------------------------------------------------------------------
 
-_QUEUE = None
-
-
-def _init_worker(queue) -> None:
-    """In each worker: report stages through ``queue``; leave Ctrl-C to the parent; one OpenCV thread
-    (the photos are the parallel work); freed memory kept for the next photo (:func:`generator.core.process.keep_freed_memory`);
-    the garbage collector as a short command has it (:func:`generator.cli.launch.quick_start`), and blind to what the
-    fork server imported (``gc.freeze``: its passes no longer walk those objects, nor copy their pages)."""
-    import gc
-    import signal
-
-    from generator.core.process import GC_THRESHOLDS, keep_freed_memory
-
-    gc.set_threshold(*GC_THRESHOLDS)
-    gc.freeze()
-
-    global _QUEUE
-    _QUEUE = queue
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    try:
-        import cv2
-
-        cv2.setNumThreads(1)
-    except ImportError:  # pragma: no cover
-        pass
-    keep_freed_memory()  # a worker reads a photo or two, then ends
-
-
-def _worker_report(index: int, stage: str) -> None:
-    if _QUEUE is not None:
-        _QUEUE.put((index, stage))
-
 
 def _read_in_worker(job: tuple):
-    return _read_one(job, _worker_report)
-
-
-WORKER_MODULES = ["numpy", "cv2", "PIL.Image", "PIL.ImageDraw", "PIL.JpegImagePlugin", "PIL.PngImagePlugin",
-                  "platformdirs", "generator.jobs.photos", "generator.reader.read", "generator.reader.output",
-                  "generator.reader.marks", "generator.reader.cache", "generator.reader.kinds.tickpad", "generator.games.registry",
-                  "generator.printing.deck", "generator.printing.chips"]
-"""What a worker needs for its first photo: imported once by the fork server, before it forks the workers."""
-
-
-def _context():
-    """How worker processes start: from a fork server (POSIX), else spawned.
-
-    Never forked from this process: a process that has used OpenCV's thread pool (any
-    earlier photo, a web server) deadlocks its forked children in their first OpenCV call.
-    The fork server is a fresh process that only imports :data:`WORKER_MODULES`, and forks
-    each worker from there: a worker starts in milliseconds, with the reader imported.
-    """
-    import multiprocessing as mp
-
-    if "forkserver" in mp.get_all_start_methods():
-        ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(WORKER_MODULES)
-        return ctx
-    return mp.get_context("spawn")
-
-
-@contextmanager
-def _main_module_hidden():
-    """While workers start, hide where ``__main__`` came from, so that they do not run it again.
-
-    A process started by spawn or a fork server first re-imports the parent's main module (so
-    that functions pickled from it can be found).  Nothing a worker runs lives there — the
-    jobs are in this module — and the main module may be costly: the ``sheetsmith`` script
-    imports the whole command line, ``python -m pytest`` all of pytest.
-    """
-    main = sys.modules.get("__main__")
-    if main is None:
-        yield
-        return
-    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__}
-    main.__dict__.pop("__file__", None)
-    main.__spec__ = None
-    try:
-        yield
-    finally:
-        main.__dict__.pop("__spec__", None)
-        main.__dict__.update(saved)
+    return _read_one(job, report_stage)
 
 
 def _read_in_pool(jobs: list[tuple], workers: int, report: Progress) -> list:
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
-    from queue import Empty
 
-    ctx = _context()
-    queue = ctx.Queue()
+    service = PhotoService(workers, stages=True)
     results: list = [None] * len(jobs)
     order = {stage: n for n, stage in enumerate(STAGES)}
     state = ["waiting"] * len(jobs)
@@ -257,24 +158,15 @@ def _read_in_pool(jobs: list[tuple], workers: int, report: Progress) -> list:
             state[i] = stage
             report(i, stage)
 
-    def drain() -> None:
-        while True:
-            try:
-                i, stage = queue.get_nowait()
-            except (Empty, OSError, EOFError):
-                return
-            advance(i, stage)
-
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(queue,))
     try:
-        with _main_module_hidden():  # the workers start during these submits
-            futures = {pool.submit(_read_in_worker, job): job for job in jobs}
+        futures = {service.submit(_read_in_worker, job): job for job in jobs}
         for i in range(len(jobs)):
             report(i, "waiting")
         pending = set(futures)
         while pending:
             done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-            drain()
+            for i, stage in service.stages():
+                advance(i, stage)
             for fut in done:
                 job = futures[fut]
                 try:
@@ -284,12 +176,9 @@ def _read_in_pool(jobs: list[tuple], workers: int, report: Progress) -> list:
                         job[2], 0, 0, "the process reading this photo stopped (out of memory?); read it alone"),))
                 advance(job[0], "failed" if isinstance(results[job[0]], PhotoFailure) else "done")
     except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
+        service.shutdown(wait=False, cancel=True)
         raise
-    else:
-        pool.shutdown(wait=True)
-    finally:
-        queue.close()
+    service.shutdown(wait=True)
     return results
 
 

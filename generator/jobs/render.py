@@ -62,6 +62,37 @@ class Rendered:
     lang: str = "en"
     fill: Optional[Path] = None
 
+    @property
+    def paper_label(self) -> str:
+        """The paper's name as people say it (``A4``, ``US Letter``)."""
+        from generator.printing.paper import paper
+
+        return paper(self.paper).label
+
+
+def check_language(code: str) -> str:
+    """``--lang CODE``: the language code of a message catalogue (case-insensitive), as the catalogues name it.
+
+    Raises:
+        SheetsmithError: no catalogue for ``code``; the message lists the languages there are (exit 2).
+    """
+    from generator.printing.i18n import check_lang
+
+    return check_lang(code)
+
+
+def languages_asked(asked: Sequence[str]) -> list[str]:
+    """``--lang`` given once or more (``it``, ``it,fr``, ``all``): the language codes, each once, in order;
+    ``all`` is every catalogue, English first.
+
+    Raises:
+        SheetsmithError: a language without a catalogue.
+    """
+    from generator.printing.i18n import check_lang, languages
+
+    codes = [code for text in asked for code in text.split(",") if code.strip()]
+    return languages() if "all" in codes else list(dict.fromkeys(check_lang(code) for code in codes))
+
 
 def parse_back_offset(text: str) -> tuple[float, float]:
     """``--back-offset DX,DY`` in millimetres, each finite and within ±10 mm.

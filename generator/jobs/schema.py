@@ -36,13 +36,13 @@ def card_pattern(jokers: bool = True) -> str:
     any case, spaces around it allowed, an emoji variation selector after the suit allowed;
     ``JK`` (or ``joker``) for a Joker when ``jokers``.
     """
-    from generator.core.cards import _RANK_INPUT, _SUIT_INPUT
+    from generator.core.cards import RANK_INPUT, SUIT_INPUT
 
     def anycase(text: str) -> str:
         return "".join(f"[{ch.upper()}{ch.lower()}]" if ch.isalpha() else ch for ch in text)
 
-    ranks = "|".join(anycase(r) for r in sorted(_RANK_INPUT, key=lambda r: (-len(r), r)))
-    suits = "".join(sorted(s.upper() + s.lower() if s.isalpha() else s for s in _SUIT_INPUT))
+    ranks = "|".join(anycase(r) for r in sorted(RANK_INPUT, key=lambda r: (-len(r), r)))
+    suits = "".join(sorted(s.upper() + s.lower() if s.isalpha() else s for s in SUIT_INPUT))
     card = f"(?:{ranks})[{suits}][\ufe0e\ufe0f]?"
     if jokers:
         card = f"(?:{card}|{anycase('jk')}|{anycase('joker')})"
@@ -139,7 +139,7 @@ def _allin_sheet() -> type[BaseModel]:
 
 
 def _flip7_pad() -> type[BaseModel]:
-    from generator.games.flip7.pad import _PadSpec
+    from generator.games.flip7.pad import Flip7PadSpec
     from generator.core.models import StrictModel
 
     number = Annotated[int, Field(ge=0, le=12)]
@@ -155,7 +155,7 @@ def _flip7_pad() -> type[BaseModel]:
     bust = Annotated[str, StringConstraints(pattern=r"^\s*[Bb][Uu][Ss][Tt]\s*$")]
     line = Union[list[card], bust, ScoreEntry]  # type: ignore[valid-type]
 
-    class Flip7PadFile(_PadSpec):
+    class Flip7PadFile(Flip7PadSpec):
         """A Flip 7 score pad, typed in (docs/formats.md)."""
 
         game: Literal["flip7"]
@@ -173,25 +173,25 @@ def _game_log() -> type[BaseModel]:
 
 
 def _fundex_log() -> type[BaseModel]:
-    from generator.games.fundex.log import FundexLogSpec, _Round
+    from generator.games.fundex.log import FundexLogSpec, FundexRoundSpec
 
     class FundexLogFile(FundexLogSpec):
         """An All In (Fundex) round log (docs/formats.md)."""
 
         game: Literal["fundex"]
-        rounds: list[_Round] = Field(min_length=1)  # type: ignore[assignment]
+        rounds: list[FundexRoundSpec] = Field(min_length=1)  # type: ignore[assignment]
 
     return FundexLogFile
 
 
 def _flipflop_log() -> type[BaseModel]:
-    from generator.games.flipflop.log import FlipFlopLogSpec, _Round
+    from generator.games.flipflop.log import FlipFlopLogSpec, FlipFlopRoundSpec
 
     class FlipFlopLogFile(FlipFlopLogSpec):
         """A Flip Flop round log (docs/formats.md)."""
 
         game: Literal["flipflop"]
-        rounds: list[_Round] = Field(min_length=1)  # type: ignore[assignment]
+        rounds: list[FlipFlopRoundSpec] = Field(min_length=1)  # type: ignore[assignment]
 
     return FlipFlopLogFile
 

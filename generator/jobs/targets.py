@@ -4,7 +4,7 @@
 * a shipped item (a shipped id, or a file under ``layouts/``): ``output/<folder>/<id>-<paper>.<fmt>``,
   generated and replaced freely (``<id>-<paper>-<lang>.<fmt>`` in another language than English);
 * a user's file: next to it, ``<file stem>-<paper>.<fmt>``, replaced only with ``--force``, so a copy
-  of a shipped sheet never overwrites the shipped sheet's output (issue 15).
+  of a shipped sheet never overwrites the shipped sheet's output.
 
 ``--page N`` adds ``-pNN`` to the default name of an item with several pages; ``--pages all``
 writes ``NAME-p01.png``, ``NAME-p02.png``, … Every file goes through

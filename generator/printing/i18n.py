@@ -11,7 +11,7 @@ path (``pads.score_pad``, ``cards.flipflop.spreads.body``).  Messages may hold
 A key missing from a catalogue is printed in English and reported
 (:attr:`Messages.missing`); a key that English does not have is an error of
 the catalogue (:func:`catalogue_problems`).  Product text is our own wording,
-never a rulebook's sentences (DESIGN.md).
+never a rulebook's sentences (docs/rules.md points at passages, never quotes them).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reading phone photos of filled All In sheets (issue 8).
+"""Reading phone photos of filled All In sheets (docs/photos.md; how the reader decides: docs/reader.md).
 
 * :mod:`.image` — opening a photo safely (size checked from the header first);
 * :mod:`.detect` — finding the ArUco markers in a photo (OpenCV only);
@@ -8,7 +8,7 @@
 * :mod:`.marks` — rectify, flatten the light, register each space, measure the ink of every target;
 * :mod:`.read` — the whole chain and the decisions (:func:`read_photo`);
 * :mod:`.output` — the ``.read.yaml`` typed-in sheet and the annotated PNG;
-* :mod:`.synth` — synthetic phone photos for tests and the benchmark.
+* synthetic phone photos for the tests and the benchmark are made outside the package, in ``tests/synth``.
 """
 
 from generator.reader.errors import PhotoError

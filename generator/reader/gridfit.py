@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from generator.printing.scene import Scene
-from generator.reader.markers import SheetFit, Warp, _apply, _px_per_mm
+from generator.reader.markers import SheetFit, Warp, apply_homography, px_per_mm
 
 GRID_PPM = 2.0
 """Resolution (pixels per page mm) at which the anchors are found."""
@@ -149,9 +149,9 @@ def _tps_eval(points: np.ndarray, weights: np.ndarray, affine: np.ndarray, at: n
 
 def _peak(res: np.ndarray, exclude_px: int) -> tuple[float, float, float, float]:
     """Best match (sub-pixel x, y), its score, and the best score farther than ``exclude_px`` from it."""
-    from generator.reader.marks import _subpix_peak
+    from generator.reader.marks import subpixel_peak
 
-    x, y, best = _subpix_peak(res)
+    x, y, best = subpixel_peak(res)
     px, py = int(round(x)), int(round(y))
     other = res.copy()
     other[max(0, py - exclude_px):py + exclude_px + 1, max(0, px - exclude_px):px + exclude_px + 1] = -1.0
@@ -288,7 +288,7 @@ def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndar
                 mdst[mid] = np.asarray(corners, np.float64)
     W, H = page
     for _ in range(4):
-        miss = _apply(np.linalg.inv(Hn), dst) - src  # where the photo shows each anchor, less where it is (page mm)
+        miss = apply_homography(np.linalg.inv(Hn), dst) - src  # where the photo shows each anchor, less where it is (page mm)
         rms = float(np.sqrt(np.mean(np.sum(miss ** 2, axis=1))))
         warped = rms > FLAT_MM and len(src) >= 8
         loo = np.hypot(*miss.T) if not warped else _loo(src, miss)
@@ -300,7 +300,7 @@ def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndar
         src, dst = np.delete(src, worst, 0), np.delete(dst, worst, 0)
         Hn, _ = cv2.findHomography(src, dst, 0)
     # (when the loop ran out after leaving an anchor out, the misses are those of the last fit)
-    miss = _apply(np.linalg.inv(Hn), dst) - src
+    miss = apply_homography(np.linalg.inv(Hn), dst) - src
     warped = float(np.sqrt(np.mean(np.sum(miss ** 2, axis=1)))) > FLAT_MM and len(src) >= 8
     # markers where the anchors' fit puts them join it (their corners are the most exact points there are)
     pts, vals = src, miss
@@ -308,7 +308,7 @@ def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndar
         wts, aff = _tps(pts, vals, smooth=float(len(pts)))
     agree = {}
     for mid in msrc:
-        m = _apply(np.linalg.inv(Hn), mdst[mid]) - msrc[mid]
+        m = apply_homography(np.linalg.inv(Hn), mdst[mid]) - msrc[mid]
         c = msrc[mid].mean(axis=0)
         pred = _tps_eval(pts, wts, aff, c[None, :])[0] if warped else np.zeros(2)
         if np.hypot(*(m.mean(axis=0) - pred)) <= INLIER_MM:
@@ -317,7 +317,7 @@ def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndar
         allsrc = np.vstack([src, *[msrc[i] for i in agree]])
         alldst = np.vstack([dst, *[mdst[i] for i in agree]])
         Hn, _ = cv2.findHomography(allsrc, alldst, 0)
-        miss = _apply(np.linalg.inv(Hn), dst) - src
+        miss = apply_homography(np.linalg.inv(Hn), dst) - src
         rms = float(np.sqrt(np.mean(np.sum(miss ** 2, axis=1))))
         vals = miss
     for a, m in zip(good, miss):
@@ -344,7 +344,7 @@ def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndar
         d = m - (warp.at(c[None, :])[0] if warp is not None else 0.0)
         offsets[mid] = (float(c[0]), float(c[1]), float(d[0]), float(d[1]))
         keep_m[mid] = mb[mid][0]
-    new = replace(fit, homography=Hn, residual_mm=rms, px_per_mm=_px_per_mm(Hn, fit.paper), offsets=offsets, warp=warp,
+    new = replace(fit, homography=Hn, residual_mm=rms, px_per_mm=px_per_mm(Hn, fit.paper), offsets=offsets, warp=warp,
                   found=keep_m or fit.found)
     return new, warp is not None
 

@@ -100,11 +100,11 @@ class SheetFit:
         pts = np.asarray(pts_mm, np.float64).reshape(-1, 2)
         if self.warp is not None:
             pts = pts + self.warp.at(pts)
-        return _apply(self.homography, pts)
+        return apply_homography(self.homography, pts)
 
     def to_page(self, pts_px: np.ndarray) -> np.ndarray:
         """Map photo pixels ``(N, 2)`` to page millimetres ``(N, 2)`` (the homography alone)."""
-        return _apply(np.linalg.inv(self.homography), pts_px)
+        return apply_homography(np.linalg.inv(self.homography), pts_px)
 
 
 def largest(detections: list[tuple[int, np.ndarray]]) -> dict[int, np.ndarray]:
@@ -245,7 +245,7 @@ def fit_sheet(found: dict[int, np.ndarray], *, min_markers: int = 3) -> SheetFit
         Hs, _ = cv2.findHomography(src_a[sel], dst_a[sel], 0)
         if Hs is None:
             return np.inf, None
-        d = _apply(np.linalg.inv(Hs), dst_a[sel]) - src_a[sel]
+        d = apply_homography(np.linalg.inv(Hs), dst_a[sel]) - src_a[sel]
         return float(np.sqrt(np.max(np.sum(d ** 2, axis=1)))), Hs
 
     while len(keep) >= 4:
@@ -261,7 +261,7 @@ def fit_sheet(found: dict[int, np.ndarray], *, min_markers: int = 3) -> SheetFit
         sel = np.isin(owner_a, keep)
         H0, _ = cv2.findHomography(src_a[sel], dst_a[sel], 0)
     sel = np.array([o in keep for o in owner])
-    back = _apply(np.linalg.inv(H0), dst_a[sel])
+    back = apply_homography(np.linalg.inv(H0), dst_a[sel])
     residual = float(np.sqrt(np.mean(np.sum((back - src_a[sel]) ** 2, axis=1))))
     offsets = {}
     own = np.array(owner)[sel]
@@ -276,20 +276,20 @@ def fit_sheet(found: dict[int, np.ndarray], *, min_markers: int = 3) -> SheetFit
         outliers=tuple(i for i in ids if i not in keep),
         homography=H0,
         residual_mm=residual,
-        px_per_mm=_px_per_mm(H0, paper),
+        px_per_mm=px_per_mm(H0, paper),
         offsets=offsets,
     )
 
 
-def _px_per_mm(H: np.ndarray, paper: Paper) -> float:
+def px_per_mm(H: np.ndarray, paper: Paper) -> float:
     cx, cy = paper.width / 2, paper.height / 2
-    p = _apply(H, np.array([[cx, cy], [cx + 1, cy], [cx, cy + 1]], np.float64))
+    p = apply_homography(H, np.array([[cx, cy], [cx + 1, cy], [cx, cy + 1]], np.float64))
     ax = np.linalg.norm(p[1] - p[0])
     ay = np.linalg.norm(p[2] - p[0])
     return float(np.sqrt(ax * ay))
 
 
-def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def apply_homography(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     pts = np.asarray(pts, np.float64).reshape(-1, 2)
     v = np.hstack([pts, np.ones((len(pts), 1))]) @ H.T
     return v[:, :2] / v[:, 2:3]

@@ -50,7 +50,7 @@ that wider window: it is multiplied by this before it is compared with the ink i
 WIDE_OUTSIDE_MM2 = 0.4
 """...only when the wider window has at least this much area (mm²) to measure outside the box's inner square; in a
 soft photo the margin kept clear of the print leaves it only the box's centre, a smaller sample of the inner ink
-that is not diluted (multiplied, a blank box's noise reached a light tick's ink: held-out nearly empty photos)."""
+that is not diluted (multiplied, a blank box's noise would reach a light tick's ink)."""
 
 
 @dataclass
@@ -86,7 +86,7 @@ class TargetInk:
     ridge: float = float("nan")
     """For a spent box: its strokes' ridge, the median darkness along their crests (:func:`_stroke_top`), as
     :attr:`stroke` is taken.  In a soft photo a cross's two strokes add up where they meet, so its top stands
-    well over a tick's of the same pen (a realistic photo's ticks reached 0.63–0.67 of the crosses' tops);
+    well over a tick's of the same pen (a tick among crosses tops at about 0.63–0.67 of theirs);
     along the strokes both are one stroke's darkness (read.RIDGE_KEPT)."""
     stroke_span: float = float("nan")
     """For a spent box: how far (mm, the diagonal of its extent) the stroke through its top reaches, over the box
@@ -418,7 +418,7 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict
 # --- registration and scoring --------------------------------------------------------------------
 
 
-def _subpix_peak(res: np.ndarray) -> tuple[float, float, float]:
+def subpixel_peak(res: np.ndarray) -> tuple[float, float, float]:
     import cv2
 
     _, mx, _, (px, py) = cv2.minMaxLoc(res)
@@ -488,7 +488,7 @@ def _page_region(scene: Scene, ppm: float) -> tuple[float, float, float, float]:
     all_targets = [t for g, a in groups.values() for t in g + a]
     x0, y0, x1, y1 = _bbox(all_targets, SEARCH_MM + 4.0)
     x0, y0, x1, y1 = max(0.0, x0), max(0.0, y0), min(scene.width, x1), min(scene.height, y1)
-    # (NumPy float64 corners, as before: rectify() then builds its sample positions in float64)
+    # (NumPy float64 corners on purpose: rectify() then builds its sample positions in float64)
     return np.floor(x0 * ppm) / ppm, np.floor(y0 * ppm) / ppm, x1, y1
 
 
@@ -595,7 +595,7 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
         mask = cv2.dilate((tpl > 0.06).astype(np.uint8), near_kernel).astype(np.float32)
         res = cv2.matchTemplate(win, tpl, cv2.TM_CCOEFF_NORMED, mask=mask)
         res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
-        pxs, pys, score = _subpix_peak(res)
+        pxs, pys, score = subpixel_peak(res)
         shifts[name] = ((pxs - r) / ppm, (pys - r) / ppm, score)
     registration = _smooth_shifts(shifts, centres, list((fit.offsets or {}).values()))
     # the bend of the sheet, sampled where it is measured well: card spaces and markers
@@ -716,10 +716,10 @@ cannot be judged: its print is washed out (glare), covered, or not there."""
 
 TYPICAL_QUANTILE = 0.75
 """A kind's typical contrast on a sheet (:func:`_judge_visibility`) is this quantile of its targets' contrasts: the
-print where it is seen well.  Held-out curled sheet 150012 (edges lifted 15–35 mm, 12 MP) had the grid lined up with
-the photo over five of its 24 spaces only: the rank boxes' median contrast was 0.29 of their template's (0.84 at the
-upper quartile, 1.0 on a sheet seen whole), so the spent boxes, measured a box off at 0.22, were "visible" against
-it, read blank, and chips spent 9 read 0 without a ``?``."""
+print where it is seen well.  On a strongly curled sheet (edges lifted 15–35 mm) the grid may line up with the
+photo over only a few of its spaces: the rank boxes' median contrast can then fall to about 0.3 of their template's
+(the upper quartile stays over 0.8; 1.0 on a sheet seen whole), and against the median the spent boxes, measured a
+box off at about 0.2, would pass as visible, read blank, and a count of 9 would read 0 without a ``?``."""
 
 
 def _contrast(t: MarkTarget, Lp: np.ndarray, tl: np.ndarray, origin: tuple[float, float], ppm: float) -> float:
@@ -779,7 +779,7 @@ def _judge_visibility(inks: dict, fit: SheetFit, shape: tuple, light) -> None:
         if ti.contrast == ti.contrast:
             by_kind.setdefault(ti.target.kind, []).append(ti.contrast)
     # (the upper quartile, not the median: where the grid is not lined up with the photo over most of the sheet, a
-    # strongly curled one, most targets show little of their print, and their median made that little typical)
+    # strongly curled one, most targets show little of their print, and their median would make that little typical)
     typical = {k: float(np.percentile(v, 100 * TYPICAL_QUANTILE)) for k, v in by_kind.items() if len(v) >= 4}
     # the rank boxes, chip circles and spent boxes are printed in the same pale blue; the rank boxes, nearly all
     # blank on any sheet, give its contrast (a filled chip circle's ink darkens its outline)
@@ -871,10 +871,10 @@ def _outline_shift(b: MarkTarget, D: np.ndarray, tD: np.ndarray, prior: tuple[fl
     the box spoils few of them — slightly favouring shifts near the prior.  None where no shift correlates
     at least 0.3 (a heavy cross hides the outline), the search runs off the page, or the best shift is
     ``reach`` up, towards the chip circle above the box: in a soft photo a filled circle's blurred lower edge
-    passes for the box's top edge (tuning seed 8304, 1920 × 1080, blue pen: the ticked boxes matched 1.1 mm up,
-    were measured there, and an unticked box under a filled circle took the circle's darkness: chips spent 9 read
-    for 8, no ``?``).  A best shift on the search's other edges is kept: there the sheet's bend can take a box
-    further than the search (an independent tester's curled sheets)."""
+    passes for the box's top edge (in a soft 1920 × 1080 photo of blue-pen ticks the ticked boxes match best about
+    1.1 mm up, would be measured there, and an unticked box under a filled circle would take the circle's darkness:
+    a spent chip too many, no ``?``).  A best shift on the search's other edges is kept: there a curled sheet's bend
+    can take a box further than the search."""
     import cv2
 
     pad = 0.5

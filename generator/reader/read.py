@@ -48,9 +48,9 @@ from generator.reader.gridfit import fit_grid
 from generator.reader.marks import PPM, Measurement, blank_page, measure, measure_blur, shrink, template
 
 MIN_PX_PER_MM = 2.3
-"""Below this many photo pixels per page millimetre the marks are too small to read.  (At 1.9 to 2.2, in
-soft 1280 × 720 frames, three of some forty tuning photos had a field read wrong without a ``?``: a rubbed-out
-tick counted, a suit taken for its neighbour, a card read empty.)"""
+"""Below this many photo pixels per page millimetre the marks are too small to read, and the photo is refused.  (Just
+under it, in a soft 1280 × 720 frame, a field can be read wrong without a ``?``: a rubbed-out tick counted, a suit
+taken for its neighbour, a card read empty.)"""
 MAX_BLUR_MM = 0.75
 """Above this blur (Gaussian sigma, mm on the page, measured on the markers) the photo is refused."""
 REJECT_SCORE = 0.45
@@ -66,10 +66,11 @@ BLANK = {"box": 0.25, "ring": 0.15, "bubble": 0.20, "spent": 0.25}
 """Sure and blank levels, as shares of this sheet's typical mark ink (never below the floor)."""
 DEFAULT_MARK = {"box": 0.16, "ring": 0.16, "bubble": 0.30, "spent": 0.30}
 """Typical mark ink assumed when the sheet has too few marks of a kind to measure it.  For a spent box, whose ink is
-taken over the box and around it against its own band, a blank box in a small or soft photo reaches 0.09 (the tuning
-photos: 5 of 3 200 blank boxes above 0.0625, 2 above 0.075), while the lightest spent tick measured, light pencil in a
-soft 2 MP photo, holds 0.10: so blank below 0.075, a tick from 0.12, unsure between.  (Measured before the wider
-window was weighted up only when it sees beyond the box's centre: blank boxes in soft photos now read lower.)"""
+taken over the box and around it against its own band, a blank box in a small or soft photo reaches 0.09 at the very
+most (very rarely over 0.075), while the lightest spent tick, light pencil in a soft 2 MP photo, holds 0.10: with
+:data:`BLANK` and :data:`SURE` that is blank below 0.075, a tick from 0.12, unsure between.  (Blank boxes in soft
+photos read lower still since the wider window is weighted up only when it sees beyond the box's centre,
+:data:`~.marks.WIDE_OUTSIDE_MM2`, so the blank level has room to spare.)"""
 
 
 @dataclass
@@ -534,11 +535,11 @@ def _past_edge(inks, name: str, ranks: dict[str, float], base: float, sure: floa
     less; ``blur``: the photo's softness (mm).
 
     A tick that runs on past the edge of its box leaves a quarter to a half of a tick's ink in the next box, all in
-    the half facing it, which made that box unsure ("rank K: faint" beside a clear Q, 3 of 1,000 sheets).  It is
+    the half facing it, which would make that box unsure ("rank K: faint" beside a clear Q).  It is
     taken for the clear tick's run-on only when all of these hold (:data:`RUN_ON`): the box is beside the ticked
     one in its row; it holds less than half of that tick's ink; a stroke as dark as half the tick's strokes crosses
-    the gap between the two boxes (:attr:`~.marks.TargetInk.crossing`: 0.73–0.81 of them for three run-on ticks,
-    0.01–0.22 for an independent tester's second ticks drawn beside the edge); and the photo is sharp enough
+    the gap between the two boxes (:attr:`~.marks.TargetInk.crossing`: a run-on tick crosses at about 0.7–0.8 of
+    them, a second tick drawn beside the edge at about 0.2 or less); and the photo is sharp enough
     (blur at most :data:`RUN_ON_BLUR`) that a tick drawn beside the gap does not blur across it.  A second tick
     of the box's own, even one hugging the edge, does not cross the gap, and holds its ink in the far half too."""
     top = max(ranks, key=ranks.get)
@@ -612,8 +613,8 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     lift = {c: max(v.values()) - float(median(list(v.values()))) for c, v in rank_of.items()}
     rb, rs, rm = _levels("box", list(lift.values()))
     # the hand's circles are measured where a card was written (its value, or a rank clearly ticked): on a nearly
-    # empty sheet the print's residue round a blank suit in a soft photo (0.06-0.07) outnumbered the one real circle
-    # (0.27), was taken for the typical circle, and made the sure level so low that it counted as a circle
+    # empty sheet in a soft photo the print's residue round the blank suits (about 0.06-0.07) can outnumber the one
+    # real circle (about 0.27), pass for the typical circle, and set the sure level so low that it counts as a circle
     held = [c for c in cells if value_of.get(c, 0.0) >= VALUE_WRITTEN or lift[c] >= rs]
     sb, ss, sm = _levels("ring", [max(suit_of[c].values()) for c in held])
     usual_base = float(median([median(list(v.values())) for v in rank_of.values()]))  # blank boxes, in any space
@@ -631,9 +632,9 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         sectors = sectors_of[c]
         suit_base = float(median(sectors)) if sectors else 0.0
         # ... unless the median itself is ink: a value written large across the suit column inks half the sectors or
-        # more, and a median lifted by it hid a clear circle beside it (10♠ read 10♥).  Far over the lower quartile
-        # (:data:`QUARTILE_SWITCH`) the quartile is the blank level; a little over it (:data:`QUARTILE_DOUBT`) either
-        # may be, and a suit decided differently by the two, clearly inked over the quartile, is unsure
+        # more, and a median lifted by it hides a clear circle beside it (10♠ read 10♥).  Far over the lower
+        # quartile (:data:`QUARTILE_SWITCH`) the quartile is the blank level; a little over it (:data:`QUARTILE_DOUBT`)
+        # either may be, and a suit decided differently by the two, clearly inked over the quartile, is unsure
         quartile = _lower_quartile(sectors)
         why = hidden_reason(_seen_enough([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]]), "space")
         if why:
@@ -711,7 +712,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     luma = {(k, int(t.target.owner)): t.peak_luma for (k, _, _), t in inks.items() if k in ("chip_earned", "chip_spent")}
     eb, es, em = _levels("bubble", [v for _, v, _ in chips_e])
     # (a lone chip circle, or one beside a single clear one, is judged against the hand's rank ticks, as a lone spent
-    # tick is below: an independent tester's sheets with 0 or 1 real chip counted a rubbed-out one, 32–54 % left)
+    # tick is below: with no row to compare with, a circle rubbed out to a third or a half of its graphite would count)
     earned = _count(_luma_light(_light_decisions(chips_e, eb, es, em, LIGHT["bubble"], STROKE_LIGHT["bubble"],
                                                  fallback=peak_rank, fallback_luma=peak_rank_l,
                                                  lumas=[luma[("chip_earned", i)] for i, _, _ in chips_e]),
@@ -726,7 +727,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     hidden_s = hidden_s or _broken_row(chips_s, pb, "spent boxes")
     spent_light = min(LIGHT_SOFT_CAP, LIGHT["spent"] + LIGHT_SOFT["spent"] * max(0.0, m.blur_mm - SOFT_MM))
     # (a lone spent tick has no row to be compared with: the sheet's rank ticks, drawn by the same hand, tell a
-    # rubbed-out one; an independent tester's sheet had its only spent tick rubbed out, 48 % left, and counted)
+    # rubbed-out one, which on its own (half its graphite left) would count)
     spent_ink = {int(t.target.owner): t for (k, _, _), t in inks.items() if k == "chip_spent"}
     # (a spent mark greyer than the row's clear ones is of another instrument: its ridge is not held against theirs)
     ratio_s = hand_ratio([(p, luma[("chip_spent", i)]) for i, v, p in chips_s if v >= 0.8 * pm and v >= ps])
@@ -754,34 +755,34 @@ mostly misses its box still has strokes as dark as the others; a rubbed-out one 
 
 STROKE_KEPT = 0.67
 """A spent tick whose strokes' top (:attr:`~.marks.TargetInk.stroke`) is below this share of the row's clear ticks'
-is too light: unsure, never counted.  An eraser leaves at most 60 % of the graphite (the range the photo benchmark
-rubs out, 15–60 %), and a hand's marks vary ±10 % in pressure around its median, so what is left of a mark
+is too light: unsure, never counted.  An eraser leaves at most 60 % of the graphite (what is left of a rubbed-out
+mark ranges over 15–60 %), and a hand's marks vary ±10 % in pressure around its median, so what is left of a mark
 reaches 0.6 / 0.9 = 0.67 of the row's typical top.  The top, unlike the ink or a quantile of the strokes, does not
-fall with how little of the box a mark covers, so a light real tick keeps it.  Measured on 1920 × 1080 photos,
-where blur hides the eraser's smear: 170 ticks rubbed out to 60 % reached 0.61, while the ink and strokes of three
-of them passed the old shares and were counted; of 2,300 real ticks 6 were below 0.67, all in photos picked out
-because they had been flagged.  With fewer than two clear ticks in the row :data:`LIGHT` still decides."""
+fall with how little of the box a mark covers, so a light real tick keeps it.  In a 1920 × 1080 photo, where blur
+hides the eraser's smear, a tick rubbed out to 60 % tops at about 0.61 of the row's, though its ink and darkest
+strokes can pass :data:`LIGHT`'s shares; a real tick tops under 0.67 only rarely (it is then unsure, flagged for a
+person, never wrong).  With fewer than two clear ticks in the row :data:`LIGHT` still decides."""
 
 RIDGE_KEPT = 0.70
 """A spent tick whose top is under :data:`STROKE_KEPT` of the row's clear marks' is still kept when its strokes' ridge
 (:attr:`~.marks.TargetInk.ridge`: the median darkness along their crests) reaches this share of theirs.  In a soft
-photo a cross's strokes add up where they meet, so a tick beside crosses tops at 0.62–0.67 of them though drawn
-as hard: 8 of 2,873 real spent marks in 400 realistic and full photos (seeds from 110000), each flagged "spent box
-unclear".  Along the strokes both are one stroke's darkness: 7 of those 8 reach 0.71–0.89 in ridge.  What an eraser
-leaves (at most 60 % of the graphite, a hand's pressure ±10 %) reaches 0.6 / 0.9 = 0.67 at most, and of 80 rubbed-out
-spent ticks (erased family, tuning seeds from 5000) none passed 0.62 in top or 0.66 in ridge; a mark is
-counted only when it passes one of the two.  Only a mark of the row's own instrument is kept so: a mark greyer than
-the row's clear marks (:func:`greyer`) is judged by its top alone.  An independent tester's light blue pen row
-(pressed lightly) beside a tick of a much darker pencil rubbed out to 60 % (pressed hard) had that tick's ridge at
-0.77–0.84 of the row's: counted, in 4 of 14 photos, until this was asked."""
+photo a cross's strokes add up where they meet, so a tick beside crosses can top at 0.62–0.67 of them though drawn
+as hard, and by its top alone would be "spent box unclear".  Along the strokes both are one stroke's darkness:
+such ticks nearly all reach 0.71–0.89 in ridge.  What an eraser leaves (at most 60 % of the graphite, a hand's
+pressure ±10 %) reaches 0.6 / 0.9 = 0.67 at most, and a rubbed-out spent tick stays under about 0.62 in top and
+0.66 in ridge; a mark is counted only when it passes one of the two.  Only a mark of the row's own instrument is
+kept so: a mark greyer than the row's clear marks (:func:`greyer`) is judged by its top alone.  A much darker
+pencil pressed hard and rubbed out to 60 % beside a light blue pen row pressed lightly keeps 0.77–0.84 of the row's
+ridge, and would count."""
 
 STROKE_NONE = 0.33
 """A spent box with some ink but not enough to say (between the blank and the sure level) is blank when its strokes'
 top is under this share of the row's clear ticks': no stroke is there, only the paper's noise or a mark rubbed out
-to a third (blank, as a player who rubbed it out meant).  A real tick keeps 0.59 of the row's top or more (of 2,300
-measured); the five blank boxes of those photos that measured some ink had tops of 0.14 to 0.40.
+to a third (blank, as a player who rubbed it out meant).  A real tick keeps 0.59 of the row's top or more; a blank
+box that measures some ink tops at about 0.14 to 0.40 (over a third it stays unsure, unless past a blank box:
+:data:`GAP_NONE`).
 Not for a rank box beside its space's clear tick: a second tick in another instrument (a pencil tick beside a
-black pen's) can top under a third of it, and is unsure, never blank (an independent tester's double ticks)."""
+black pen's) can top under a third of it, and is unsure, never blank."""
 
 LIGHT_SOFT = {"spent": 0.5}
 """(Only for a spent row with fewer than two clear ticks that measure a top, judged by :data:`LIGHT`.)
@@ -789,8 +790,8 @@ How much the too-light share (:data:`LIGHT`, ink and strokes both) of a spent ti
 :data:`SOFT_MM` (up to :data:`LIGHT_SOFT_CAP`).  In a sharp photo a rubbed-out tick's strokes show the eraser's
 smear and fall well under the sheet's own; in a soft one the photo's blur hides that smear, and what is left
 (up to 60 % of the graphite, plus the smudge and the photo's noise, which lift a faint mark's measures more than a
-dark one's) reaches 0.71 of the sheet's ticks in ink and strokes alike (a 1920 × 1080 photo, blur 0.5 mm, of a
-tuning seed), while the lightest real ticks there keep one of the two above about 0.72.  A light real tick caught
+dark one's) reaches 0.71 of the sheet's ticks in ink and strokes alike (a 1920 × 1080 photo, blur 0.5 mm),
+while the lightest real ticks there keep one of the two above about 0.72.  A light real tick caught
 by the wider share is unsure, flagged: never a rubbed-out tick counted."""
 
 LIGHT_SOFT_CAP = 0.75
@@ -832,8 +833,8 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
     ``fallback_luma``: the same in luminance, and ``lumas`` each target's strokes in luminance
     (:attr:`~.marks.TargetInk.peak_luma`, in the order of ``items``): a mark judged against the rank ticks is too
     light only when it is in luminance too.  A blue pen's filled circle shows its strokes lighter than the same pen's
-    ticks in the brightest channel (0.26 against 0.39: a lone chip of a nearly empty sheet was a "?"), and as dark
-    in luminance (0.58 against 0.52-0.61); a rubbed-out mark is light in both.
+    ticks in the brightest channel (about 0.26 against 0.39: enough to make a lone chip a "?"), and as dark in
+    luminance (about 0.58 against 0.52-0.61); a rubbed-out mark is light in both.
     ``tops``: for spent boxes, each box's strokes' top (:attr:`~.marks.TargetInk.stroke`), in the order of
     ``items``.  With two clear marks in the row besides it that measure one, a marked box is too light exactly when its
     top is below :data:`STROKE_KEPT` of theirs (the median of the others, never counting the box itself) and its
@@ -853,8 +854,8 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
     light_level = level if level is not None else fallback
     strengths: list[float | None] = []  # each mark's strokes against the row's clear marks' (for _past_gap)
     for k, ((i, v, p), (_, d)) in enumerate(zip(items, out)):
-        # (the row's top without the box judged: a rubbed-out tick smeared wide holds a clear tick's ink, and among
-        # two real ticks it was the median it was held against; an independent tester's sheets counted it so)
+        # (the row's top without the box judged: a rubbed-out tick smeared wide holds a clear tick's ink, so it is
+        # among the row's clear marks, and beside two real ticks it would be the median it is held against, and count)
         top_level = typical_peak([tops[j] for j in clear if j != k and tops[j] == tops[j]], least=2) if tops else None
         top = tops[k] / top_level if top_level is not None and top_level > 0.0 and tops[k] == tops[k] else None
         strengths.append(top if tops else (p / level if level else None))
@@ -884,48 +885,47 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
 
 GAP_NONE = 0.45
 """An unsure spent box past a blank one is blank when its strokes' top is under this share of the row's clear
-ticks' (:func:`_past_gap`): of 2,300 real spent ticks measured none topped under 0.59 of its row's, and a mark there
-counts only from 0.85 (:data:`GAP_KEPT`).  Held-out realistic 160038 (blue pen, 1080 × 1920) had boxes 8 and 9 blank
-after 7 ticks, and box 9's noise topped 0.36 of the row's (over :data:`STROKE_NONE`): the count was "?"."""
+ticks' (:func:`_past_gap`): a real spent tick tops 0.59 of its row's or more, and a mark there counts only from 0.85
+(:data:`GAP_KEPT`) anyway.  In a blank box past the row's last tick the paper's noise can top over a third of the
+row's (past :data:`STROKE_NONE`, as with a blue pen in a 1080 × 1920 photo), and without this would leave the count
+"?"."""
 
 
 TOP_SURE = 0.80
 """An unsure spent box (ink between its blank and sure levels) is marked when its strokes' top reaches this share of
 the row's other clear ticks' and its ridge is kept (:data:`RIDGE_KEPT`): a tick that mostly misses its box, drawn
-as hard as the others.  Held-out full sheets 140018 and 140066 (from 140000) each had a real spent tick left
-unsure so (tops 0.83, 0.86 and 0.94 of the row's, ridges 0.73 to 0.86), because its darkest 10 % fell short
-of :data:`STROKE_SURE`.  What an eraser leaves tops at 0.67 at most (:data:`STROKE_KEPT`): of the 50 rubbed-out
-spent ticks left unsure in 150 erased photos (tuning seeds from 7000) none topped 0.57, and of 61 in 180 held-out
-ones (from 140000) one reached 0.71.  But what an eraser pushes into a compact grey smudge can top as high as a tick
-(an independent tester's 12 MP photo: a tick rubbed out to 35 %, nine tenths of it pushed into a blob 0.4 by 0.2 mm,
-topped 0.94 of the row's): so the stroke through the top must also reach :data:`TOP_SURE_SPAN_MM`.  A box past a
-blank one must still reach :data:`GAP_KEPT`."""
+as hard as the others.  Such a tick tops at about 0.83–0.94 of the row's, its ridge at 0.73–0.86, while its
+darkest 10 % can fall short of :data:`STROKE_SURE`, which alone would leave it unsure.  What an eraser leaves tops
+at 0.67 at most (:data:`STROKE_KEPT`), a rubbed-out spent tick left unsure nearly always under 0.6 and very rarely
+past 0.7.  But what an eraser pushes into a compact grey smudge can top as high as a tick (a tick rubbed out to
+35 %, nine tenths of it pushed into a blob 0.4 by 0.2 mm, tops about 0.94 of the row's in a 12 MP photo): so the
+stroke through the top must also reach :data:`TOP_SURE_SPAN_MM`.  A box past a blank one must still reach
+:data:`GAP_KEPT`."""
 
 TICK_REACH_MM = 1.5
 """A spent box marked by its ink is still unsure when the stroke through its top (:attr:`~.marks.TargetInk.stroke_span`)
-reaches less than this (mm): a dot, or what an eraser pushed into a compact smudge, not a tick.  An independent
-tester's photos (its own drawing, eraser and camera; 173 photos, 1280 × 720 to 12 MP) counted 29 such marks as spent
-chips, 9 of them under 1.5 mm (dots, blobs, compact rubbed-out graphite, 1.06–1.43 mm); of its 1,085 real ticks one
-reached less (0.98 mm: a tick across the box's corner at 720p, now unsure), and of 1,377 real ticks in 150 full sheets
-of the tuning seeds (from 7000) none reached less than 2.2 mm."""
+reaches less than this (mm): a dot, or what an eraser pushed into a compact smudge, not a tick.  Dots, blobs and
+compact rubbed-out graphite reach about 1.1–1.4 mm, even where their darkness passes for a tick's; a real tick
+reaches 2.2 mm or more, save very rarely a short tick across the box's corner in a 1280 × 720 photo (about 1 mm),
+which is then unsure, never miscounted.  A longer smudge is not told from a tick by its reach."""
 
 TOP_SURE_SPAN_MM = 2.5
 """How far (mm) the stroke through an unsure spent box's top must reach (:attr:`~.marks.TargetInk.stroke_span`) for
-:data:`TOP_SURE` to count it: a tick that mostly misses its box still reaches 3.0 mm or more (the held-out ticks
-counted so: 3.3–4.1 mm; all ticks of those sheets 3.0–4.4 mm), a compact smudge 1.2–1.4 mm (the tester's blobs)."""
+:data:`TOP_SURE` to count it: a tick that mostly misses its box still reaches 3.0 mm or more (about 3.0–4.4 mm,
+the ones counted by their top 3.3–4.1 mm), a compact smudge 1.2–1.4 mm."""
 
 GAP_KEPT = 0.85
 """A chip circle or spent box marked further along its row than a blank one counts only when its strokes reach this
 share of the row's clear marks' (their top for spent boxes, :data:`STROKE_KEPT`; their darkest strokes for chip
 circles); else it is unsure.  A row is filled from its start, chip by chip, so a mark past a gap is most often
-what an eraser left of a mark made too far along: held-out erased sheet 140011 had spent boxes 1-6 ticked, 7
-blank, and 8 rubbed out to a top of 0.71 of the row's, as dark as its lightest real tick (0.73), and counted 7
-spent for 6.  A hand's marks vary by about a tenth round their median.
+what an eraser left of a mark made too far along: a spent tick rubbed out past a blank box can top 0.71 of the
+row's, as dark as the row's lightest real tick (0.73), and would count one chip too many.  A hand's marks vary by
+about a tenth round their median.
 
 A blank target before a mark that counts is unsure too: a row filled from its start has no blank before its last
-mark, so one read blank there was most often missed by the reader (tuning seed curl-strong 7047, edges lifted
-15–35 mm: chip circle 1, filled, where the sheet curls off the table, measured as blank paper beside 13 filled
-ones, and chips earned 14 read 13), or it is a player's slip a person should see."""
+mark, so one read blank there is most often a mark the reader missed (where a strongly curled sheet, edges lifted
+15–35 mm, lifts off the table, a filled chip circle can measure as blank paper beside the filled ones, and the count
+would be one short), or it is a player's slip a person should see."""
 
 
 def _past_gap(out: list[tuple[int, Decision]], strengths: list[float | None],
@@ -937,9 +937,9 @@ def _past_gap(out: list[tuple[int, Decision]], strengths: list[float | None],
     target past a blank one whose strength is under ``none_below`` (a spent row: :data:`GAP_NONE`) made blank, and
     then every blank target before the last mark still kept made unsure.
 
-    (An unsure spent box *before* the row's clear ticks is not counted for the row's order: an independent tester's
-    photos of a tick rubbed out in the middle of the row, a stray stroke in a skipped box or in box 1, and a tick
-    running on into a skipped box were each counted, 14 counts one too high, when such boxes were.)"""
+    (An unsure spent box *before* the row's clear ticks is not counted for the row's order: a tick rubbed out in
+    the middle of the row, a stray stroke in a skipped box or in box 1, and a tick running on into a skipped box
+    would each make the count one too high.)"""
     gap = False
     for k, ((i, d), strength) in enumerate(zip(out, strengths)):
         if d.marked is False:
@@ -976,7 +976,7 @@ def _luma_light(decisions: list[tuple[int, Decision]], peaks: list[tuple[float, 
     ``peaks`` are the targets' ``(peak, peak_luma)`` (:class:`~.marks.TargetInk`), in the order of
     ``decisions``.  The brightest-channel darkness the marks are read by keeps the pale blue print out, but it
     sees blue ink only middling dark: a grey smear of graphite left by an eraser (60 % of a pencil's) matched a
-    blue pen's filled circles there (an independent tester's photo: counted as a chip).  In luminance the
+    blue pen's filled circles there, and would count as a chip.  In luminance the
     pen's marks are far darker than the smear, so a greyer mark below ``share`` of the row's typical luminance
     strokes (the median over its clearly marked targets, at least two) is too light, as :data:`LIGHT` says.  A
     row in one pencil or one pen has no greyer mark, so nothing changes for it.
@@ -993,52 +993,51 @@ def _luma_light(decisions: list[tuple[int, Decision]], peaks: list[tuple[float, 
 COLUMN_INKED = 2.0
 """A space whose ring sectors' lower quartile stands this many blank levels over the sheet's usual one (three
 quarters of its suit column inked) is uncertain: no blank level is left to tell a circle from the strokes around it.
-A large 10 in black pen, its 0 drawn right round the heart and its 1 over the diamond, beside a circled spade
-(held-out seed 60019: quartile 4.6 blank levels over) was read 10♥: over the quartile the heart's ring was the
+A large 10 in black pen, its 0 drawn right round the heart and its 1 over the diamond, beside a circled spade,
+puts the quartile some 4.6 blank levels over, and would be read 10♥: over the quartile the heart's ring is the
 clearest.  A space with one circle has 36 blank sectors of 48: its quartile is the blank."""
 
 LIGHTER_THAN_PAPER = 1.0
 """A chip circle or spent box that measures lighter than blank paper by this many of its kind's blank level makes its
-row uncertain (:func:`_broken_row`): a strongly curled sheet's chip track, shaded within millimetres, read filled
-circles as blank (held-out seeds 60005 and 60006: chips 2 for 8, 10 for 12, inks down to -0.38).  On a flat sheet
-a blank target's ink is within a few hundredths of 0."""
+row uncertain (:func:`_broken_row`): on a strongly curled sheet's chip track, shaded within millimetres, targets
+measure down to about -0.38 and filled circles pass for blank (a count read far short, 2 chips for 8).  On a flat
+sheet a blank target's ink is within a few hundredths of 0."""
 
 QUARTILE_DOUBT = 1.0
 """Between this many blank levels and :data:`QUARTILE_SWITCH` above the lower quartile of a space's ring sectors,
 their median may be ink or blank: the space's suits are decided over both, and a suit decided differently is unsure
-("the suits are written over").  A large value's 0 drawn right round the heart (held-out seed 50019, 2.48 blank
-levels) put the median over a clear club circle: read 10♥ for 10♣ over the median, 10♥ and 10♣ both circled over
-the quartile.  In a space with one circle 36 of the 48 sectors are blank, and their median and quartile lie within
-the blank level of each other.  Only a suit whose ring scores twice the blank level over the quartile is made
+("the suits are written over").  A large value's 0 drawn right round the heart (about 2.5 blank levels) puts the
+median over a clear club circle: 10♥ for 10♣ over the median, 10♥ and 10♣ both circled over the quartile.  In a
+space with one circle 36 of the 48 sectors are blank, and their median and quartile lie within the blank level of
+each other.  Only a suit whose ring scores twice the blank level over the quartile is made
 unsure so: in a light pencil photo, the blank level at its floor, a ring's noise alone reaches 1.5 of it."""
 
 QUARTILE_SWITCH = 2.5
 """A space's suit rings are measured against the median of their 48 sectors, or against their lower quartile alone
 when the median stands this many blank levels (the sheet's ``sb``) or more above it: the median is then ink itself
-(a value written large across the suit column inks half the sectors or more; an independent tester's photos put it
-3.0 to 4.9 blank levels above the quartile), and the quartile's reading names the fault ("not inked all round",
+(a value written large across the suit column inks half the sectors or more, and puts the median some 3 to 5 blank
+levels above the quartile), and the quartile's reading names the fault ("not inked all round",
 or two suits circled).  Between :data:`QUARTILE_DOUBT` and this, both are tried."""
 
 ONE_SIDED = 0.25
 """A suit whose ring scores as circled is unsure when either side of its symbol (:data:`~.marks.LEFT_SECTORS`,
 :data:`~.marks.RIGHT_SECTORS`) holds less than this share of its ring score and another ring of its space carries
 ink too (its ring score, counted before a circled neighbour's facing sectors are left out, at twice the blank
-level or above).  Even for the space's top ring: a circle drawn wide of the spade and down over the heart leaves
-its ink in the heart's sectors facing it (0.08–0.15, over twice the blank level: two held-out sheets of the run
-from 100000 flagged so), but so does the 0 of a "10" running over the spade and the heart, beside a light club
-circle (held-out 110006: with the facing sectors left out for the top ring, 10♣ was read 10♥ without a flag).
+level or above).  Even for the space's top ring: the 0 of a "10" running over the spade and the heart, beside a
+light club circle, makes the heart the top ring, inked on one side (left out for the top ring, 10♣ would be read
+10♥ without a flag); the cost is that a circle drawn wide of the spade and down over the heart, which leaves its
+ink in the heart's sectors facing it (0.08–0.15, over twice the blank level), is flagged too.
 The strokes of a value written large across the suit column — a 0 running over the heart — ink a ring on the side
-they come from only, beside the circle the player drew: an independent tester's photos had 10♠ and 10♣ read as 10♥
-that way, the spade or club clearly circled.  A circle alone in its space is read even when its gap (or its
-offset) leaves one side bare, as circles drawn in one stroke often do."""
+they come from only, beside the circle the player drew: 10♠ or 10♣ would be read 10♥ that way, the spade or club
+clearly circled.  A circle alone in its space is read even when its gap (or its offset) leaves one side bare, as
+circles drawn in one stroke often do."""
 
 SIDES_BARE = 0.5
 """... and unsure too, under the same condition, when neither side of its symbol holds this share of its ring score:
 its ink lies above and below the symbol only, as a value's stroke running down the suit column leaves it; a circle
-passes by the symbol's sides.  Of 3,643 circled suits in 150 realistic and full photos (seeds from 110000), the
-stronger side held 0.73 of the ring score or more.  Held-out large values 130039 (a light pencil spade circle, a
-large 10's 0 running down over the heart and the diamond, 1080 × 1920): the heart's sides held 0.34 and 0.26 of its
-score, 0.26 just over :data:`ONE_SIDED`, and 10♥ was read for 10♠ without a flag."""
+passes by the symbol's sides: its stronger side holds 0.73 of the ring score or more.  A light pencil spade circle
+beside a large 10 whose 0 runs down over the heart and the diamond leaves the heart's sides only about 0.34 and 0.26
+of its score, the weaker just over :data:`ONE_SIDED`, and would be read 10♥ for 10♠ without a flag."""
 
 
 def _one_sided(t, score: float, base: float) -> bool:
@@ -1065,8 +1064,8 @@ def _between(inks, name: str, sd: dict[str, Decision], suits: dict[str, float], 
     leaves the far side of the ring blank (its strongest sector there under :data:`BETWEEN_FAR` of the ring's score
     over ``base``) while the neighbour's ring is crossed hard on the side facing it (its strongest sector there at
     least :data:`BETWEEN_NEIGHBOUR` of that score, counted before :func:`_suit_decisions` left it out).  Then either
-    suit may be meant; which ring holds more ink is chance (circles drawn 0.45–0.5 of the way to the next symbol
-    were read as that suit more often than not)."""
+    suit may be meant; which ring holds more ink is chance (a circle drawn 0.45–0.5 of the way to the next symbol
+    is read as that suit more often than not)."""
     from generator.reader.marks import DOWN_SECTORS, UP_SECTORS
 
     out = {}
@@ -1095,12 +1094,10 @@ ring's score is drawn off towards that neighbour (:func:`_between`), when :data:
 
 BETWEEN_NEIGHBOUR = 1.5
 """... and the neighbour's ring, on its side facing the circled suit, has a sector at least this share of that score:
-the circle runs hard through it.  Tuned on circles drawn off by 0.25–0.65 of the spacing between two symbols
-(tuning seeds 7000–7013 and 7200–7213, 28 photos): of those drawn under half way that the reader took for the other
-suit, 14 of 14 are caught; against 9,651 circled suits of 400 realistic and full photos (seeds from 110000), none.
+the circle runs hard through it.  With :data:`BETWEEN_FAR` this catches the circles drawn off by under half the
+spacing between two symbols that would be read as the other suit, and flags no circle drawn round its symbol.
 Looser levels flag real circles: at 0.5 and 1.0 a circle drawn a little low with its gap on top, crossing the next
-ring, was taken for one between two suits (10 of those 9,651; a run of the held-out seeds from 120000 lost 3–5 % of
-exact sheets in the realistic, one-rank and full rows)."""
+ring, is taken for one between two suits (about one circle in a thousand, a few per cent of whole sheets)."""
 
 
 STROKE_SURE = {"box": 0.75, "spent": 0.75}
@@ -1109,10 +1106,10 @@ outline or across a corner) is marked when its darkest strokes are at least this
 it is a stroke of the same hand, not a smudge, a neighbour's overshoot or a rubbed-out mark (all far lighter, at
 most about half).  For a rank box, its strokes' darkness is its darkest 10 % (:attr:`~.marks.TargetInk.peak`) or
 its strokes' top (:attr:`~.marks.TargetInk.top`), against the same of the sheet's clear ticks: a thin tick among
-bold crosses covers too little of its box for the first (held-out 100022: a clear black tick in a 12 MP photo,
-ink 0.39 and darkest 10 % 0.59 of the sheet's, was "faint"), not for the second (0.86).  Over 890 held-out photos
-(from 100000) the tops of 15,985 ticks reached at least 0.80 of their sheet's in 99 % (0.55 the least); those of
-124 rubbed-out ticks 0.67 at most; of the boxes left unsure, no rubbed-out or stray mark topped 0.37.  A pen's dot
+bold crosses covers too little of its box for the first (a clear black tick in a 12 MP photo, its ink 0.39 and its
+darkest 10 % 0.59 of the sheet's, would be "faint"), not for the second (0.86).  A real tick's top reaches 0.80 of
+its sheet's or more in 99 % of cases (about 0.55 at the least), a rubbed-out tick's 0.67 at most, and a rubbed-out
+or stray mark in a box left unsure tops about 0.37 at most.  A pen's dot
 or a circle's stroke running on into a box tops as high as a tick, so the top counts only for strokes that reach
 across the box (:data:`TICK_SPAN_MM`).  Not for suit circles, whose strokes are measured only beside the symbol, nor
 chip circles."""
@@ -1120,10 +1117,11 @@ chip circles."""
 TICK_SPAN_MM = 1.4
 """A rank box's strokes count by their top (:data:`STROKE_SURE`) only when those at least half as dark as the top
 reach this far (mm) across the box (:attr:`~.marks.TargetInk.top_span`; the boxes are 2.4 mm, measured about
-1.8 mm inside their outline).  An independent tester's dots (0.06–0.4 mm long) and circle ends running into a box, in
-spaces with a value written and a suit circled but no rank ticked, spanned 0.71–1.01 mm and were read as ticks
-(7 spaces, 12 MP photos); the thin tick of held-out 100022 spans 1.98 mm, and 99 % of 4,773 ticks on 200 held-out
-photos of the run from 100000 span 1.68 mm or more (one, at 1920 × 1080, under 1.4)."""
+1.8 mm inside their outline).  Pen dots (0.06–0.4 mm long) and circle ends running into a box span about
+0.7–1.0 mm in a 12 MP photo, and by their top alone would be read as ticks (in a space with a value written and a
+suit circled but no rank ticked, a card); a thin tick spans about 2 mm, and 99 % of ticks span 1.68 mm or more
+(under 1.4 only very rarely, in a 1920 × 1080 photo: such a tick is then judged by its ink and darkest strokes
+alone)."""
 
 
 STROKE_SEEN = 0.5
@@ -1142,9 +1140,9 @@ def _seen_enough(targets: list) -> list:
     """A space's targets less a lone rank box whose print alone does not show (:attr:`~.marks.TargetInk.hidden`
     ``"hidden"``, every other box and ring of the space visible): it is judged with the others.
 
-    In a small photo the last box's outline, a pixel or two off where the grid puts it, showed under half its
-    kind's contrast in six spaces of one tilted 1080p photo of a nearly empty sheet, each space's twelve other
-    boxes at 0.95-1.02: six "?"s.  Judging the box cannot make a card wrong: a card needs one rank ticked, so a
+    In a small photo a box's pale outline, a pixel or two off where the grid puts it, can show under half its
+    kind's contrast while the space's twelve other boxes show all of theirs (0.95-1.02), and would make the space a
+    "?" for nothing.  Judging the box cannot make a card wrong: a card needs one rank ticked, so a
     tick lost there leaves its suit and value without a rank ("?"), and a box taken for ticked beside another
     tick, or alone, is a "?" too.  Glare, a shadow's edge and the photo's edge still hide it (their own reasons)."""
     hidden = [t for t in targets if t.hidden]
@@ -1208,7 +1206,7 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
         # nothing ticked or circled clearly, nothing written, and only rings or only boxes a little darker than blank
         # (below the sure level, a fraction of a mark's ink): the print's or the paper's noise on an empty space, as
         # in a small photo of a nearly empty sheet; a card always has its value written, its rank ticked and its suit
-        # circled (a faint box alone: a dark, soft pencil photo's trace at 0.36 of the sheet's ticks was a "?").
+        # circled (a faint box alone: in a dark, soft pencil photo a trace at about a third of the sheet's ticks).
         # A faint box and a faint ring together, nothing written, may be a light card: still for a person
         return CellReading(name, coord, "empty", None, conf, "", {}, {})
     problems = []
@@ -1247,11 +1245,11 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
 
 VALUE_WRITTEN = 0.006
 """Something is written where a space's value goes when the mean extra darkness there (the value target's ink) is
-at least this much.  A handwritten value covers a small part of that area, so its mean is low: of 5,302 written
-values measured in photos of every benchmark family, the median held about 0.045 and 99.5 % held 0.012 or more (the
-lower ones under glare, where the space is not visible anyway); of 1,139 blank value areas, none held more than
-0.002.  (Twice the value floor, 0.05, was asked before: over half of all written values were taken for blank
-paper, and a space with a value written but nothing ticked, or beside a faint circle, read empty.)"""
+at least this much.  A handwritten value covers a small part of that area, so its mean is low: typically about
+0.045, and 0.012 or more for 99.5 % of written values (the lower ones under glare, where the space is not visible
+anyway); a blank value area holds 0.002 at most.  A level near a written value's typical mean (0.05) would take
+over half of all written values for blank paper, and a space with a value written but nothing ticked, or beside a
+faint circle, would read empty."""
 
 
 def _and(items: list[str]) -> str:

@@ -5,45 +5,29 @@ scored by :func:`generator.jobs.verify.verify_texts`, the job behind ``sheetsmit
 A player's sheet is kept as one token per card space (a card code, ``.`` for
 empty, ``?`` for a field a person must look at) and the two chip counts; a
 correction is kept beside the reading, so the reading itself is never lost.
-The typed-in file of a player is :func:`generator.games.allin.game_log.sheet_text` of
+The typed-in file of a player is :func:`generator.jobs.allin_sheets.sheet_file` of
 those tokens: the download is what ``verify`` reads.
 """
 
 from __future__ import annotations
 
 import io
-import re
 import zipfile
-from functools import lru_cache
 from typing import Any, Optional
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from generator.jobs import verify
-from generator.jobs.check import NOWHERE
-from generator.games.allin.game_log import _file_stem, sheet_text
 from generator.core.cards import RANK_LABELS, SHEET_RANK_ORDER, SUIT_SYMBOLS, SUITS, CardCodeError, parse_card
-from generator.core.errors import InputError, Problem
-from generator.games.allin.grid import cell_name
-from generator.games.allin.layout import load_layout
-from generator.core.shipped import resolve_layout, shipped_layouts
+from generator.core.errors import InputError
+from generator.core.names import file_stem
+from generator.jobs import verify
+from generator.jobs.allin_sheets import allin_layouts, problems_by_cell, read_sheet_file, sheet_file, sheet_form
 from generator.web.common import attachment, error_page, image_suffix, page, read_upload
 from generator.web.photos import PhotoTimeout
 from generator.web.store import new_id
 
 router = APIRouter()
-
-
-@lru_cache(maxsize=32)
-def layout_of(layout_id: str):
-    """A shipped All In layout by id."""
-    return load_layout(resolve_layout(layout_id))
-
-
-def allin_layouts() -> list[dict]:
-    """The shipped All In sheets a game can be played on."""
-    return [{"id": s.id, "name": layout_of(s.id).name} for s in shipped_layouts() if s.game == "allin"]
 
 
 # --------------------------------------------------------------------------- a player's sheet
@@ -88,7 +72,7 @@ def file_names(players: list[dict]) -> dict[str, str]:
     used: set[str] = set()
     out = {}
     for p in players:
-        stem = _file_stem(p["name"])
+        stem = file_stem(p["name"])
         name, k = stem, 2
         while name in used:
             name, k = f"{stem}-{k}", k + 1
@@ -99,31 +83,9 @@ def file_names(players: list[dict]) -> dict[str, str]:
 
 def player_text(layout_id: str, player: dict) -> str:
     """The player's typed-in sheet (``?`` where a field is still uncertain)."""
-    lay = layout_of(layout_id)
     tokens, earned, spent = effective(player)
-    return sheet_text(lay, player["name"], lambda coord: tokens.get(cell_name(coord), "."),
-                      "?" if earned is None else earned, "?" if spent is None else spent,
+    return sheet_file(layout_id, player["name"], tokens, "?" if earned is None else earned, "?" if spent is None else spent,
                       comment="An All In sheet from sheetsmith serve. Score it: sheetsmith verify FILE")
-
-
-def _locate_cells(text: str, layout_id: str, problems: list[Problem]) -> dict[str, list[str]]:
-    """Each problem's cell (from its line and column in ``text``), or ``sheet`` for the others: cell → messages."""
-    lines = text.split("\n")
-    start = next(i for i, ln in enumerate(lines) if ln.startswith("grid:")) + 1  # 0-based index of the first row
-    lay = layout_of(layout_id)
-    out: dict[str, list[str]] = {}
-    for p in problems:
-        where = "sheet"
-        r = p.line - 1 - start
-        if 0 <= r < lay.grid.rows and p.col:
-            for c, m in enumerate(re.finditer(r"\S+", lines[start + r])):
-                if m.start() <= p.col - 1 < m.end():
-                    where = cell_name((c, r))
-        elif p.line and lines[p.line - 1].startswith("chips:"):
-            where = "chips"
-        message = re.sub(r"^[a-z]+\d+: ", "", p.message)
-        out.setdefault(where, []).append(message)
-    return out
 
 
 def check_sheet(layout_id: str, player: dict) -> dict[str, list[str]]:
@@ -134,7 +96,7 @@ def check_sheet(layout_id: str, player: dict) -> dict[str, list[str]]:
     try:
         verify.verify_texts([("sheet.yaml", text)])
     except InputError as exc:
-        return _locate_cells(text, layout_id, exc.problems)
+        return problems_by_cell(text, layout_id, exc.problems)
     return {}
 
 
@@ -205,7 +167,7 @@ async def allin_new(request: Request):
     layout_id = str(form.get("layout", "q-diamonds"))
     if layout_id not in {x["id"] for x in allin_layouts()}:
         return error_page(request, "No such sheet", [f"{layout_id!r} is not a shipped All In sheet"], back="/allin")
-    title = str(form.get("title", "")).strip()[:60] or f"{layout_of(layout_id).name} game"
+    title = str(form.get("title", "")).strip()[:60] or f"{sheet_form(layout_id).name} game"
     g = request.app.state.store.create_game("allin", title, {"title": title, "layout": layout_id, "players": []})
     return RedirectResponse(f"/allin/{g.id}", status_code=303)
 
@@ -224,7 +186,7 @@ def allin_game(request: Request, game_id: str):
             rows.append({**q, "hands": hands, "winner": q["player"] in result["report"]["winners"]})
     players = [{**p, "state": state(p), "open": open_fields(p)} for p in g.data["players"]]
     return page(request, "allin_game.html", game=g, data=g.data, players=players, result=result, rows=rows,
-                layout=layout_of(g.data["layout"]))
+                layout=sheet_form(g.data["layout"]))
 
 
 def _name_problem(g, name: str, player_id: Optional[str] = None) -> Optional[str]:
@@ -296,23 +258,15 @@ def _named_as_photo(filename: str) -> bool:
 
 def _typed_file(request: Request, data: bytes, layout_id: str, name: str):
     """A typed-in sheet file's tokens and chips, or an error page."""
-    from generator.games.allin.typed_sheet import sheet_from_document
-    from generator.core.yamlpos import parse_yaml_bytes
-
     try:
-        doc = parse_yaml_bytes(data, "upload.yaml")
-        if doc.data.get("layout") not in {x["id"] for x in allin_layouts()}:
-            raise InputError([doc.problem(("layout",), "name a shipped layout id (this page cannot read layout files)")])
-        sheet = sheet_from_document(doc, NOWHERE / "upload.yaml")
+        sheet = read_sheet_file(data)
     except InputError as exc:
         return error_page(request, "This file is not a typed-in sheet sheetsmith can read",
                           ["Not an image, and not a valid typed-in sheet:"], problems=exc.problems, status_code=422)
-    if sheet.layout.id != layout_id:
-        return error_page(request, "Another sheet", [f"this sheet is for layout {sheet.layout.id!r}; this game is played "
+    if sheet["layout"] != layout_id:
+        return error_page(request, "Another sheet", [f"this sheet is for layout {sheet['layout']!r}; this game is played "
                                                      f"on {layout_id!r}"], status_code=422)
-    lay = layout_of(layout_id)
-    tokens = {cell_name(c): (sheet.cards[c].code if c in sheet.cards else ".") for c in lay.grid.writable}
-    return {"source": "file", "tokens": tokens, "chips": {"earned": sheet.chips_earned, "spent": sheet.chips_spent}}
+    return {"source": "file", "tokens": sheet["tokens"], "chips": sheet["chips"]}
 
 
 async def _read_photo(request: Request, game_id: str, player_id: str, data: bytes) -> None:
@@ -348,7 +302,7 @@ async def _read_photo(request: Request, game_id: str, player_id: str, data: byte
     if "error" not in result:
         result["annotated"] = store.put_blob(game_id, "image/jpeg", result.pop("jpeg"))
     elif "--layout" in result["error"]:
-        result["error"] += f" (here the game's sheet, {layout_of(g.data['layout']).name}, plays the part of --layout)"
+        result["error"] += f" (here the game's sheet, {sheet_form(g.data['layout']).name}, plays the part of --layout)"
 
     def done(d: dict) -> None:
         p = _player_in(d, player_id)
@@ -385,9 +339,9 @@ def allin_player(request: Request, game_id: str, player_id: str):
         fields.append({"field": field, "box": box, "value": value, "uncertain": field in uncertain,
                        "fixed": field in p.get("corrections", {}), "reason": uncertain.get(field, ""),
                        "shown": "?" if value in (None, "?") else (card_html(value)["text"] if isinstance(value, str) and value != "." else value)})
-    lay = layout_of(g.data["layout"])
     return page(request, "allin_player.html", game=g, player=p, state=state(p), fields=fields, open=open_fields(p),
-                ranks=[RANK_LABELS[r] for r in SHEET_RANK_ORDER], suits=[(s, SUIT_SYMBOLS[s]) for s in SUITS], chips_max=lay.chips)
+                ranks=[RANK_LABELS[r] for r in SHEET_RANK_ORDER], suits=[(s, SUIT_SYMBOLS[s]) for s in SUITS],
+                chips_max=sheet_form(g.data["layout"]).chips)
 
 
 @router.post("/allin/{game_id}/p/{player_id}/fix")
@@ -397,13 +351,13 @@ async def allin_fix(request: Request, game_id: str, player_id: str):
     p = _player(g, player_id)
     form = await request.form()
     field = str(form.get("field", ""))
-    lay = layout_of(g.data["layout"])
+    chips_max = sheet_form(g.data["layout"]).chips
     if field.startswith("chips."):
         if field not in ("chips.earned", "chips.spent"):
             raise HTTPException(404)
         text = str(form.get("count", "")).strip()
-        if not (text.isascii() and text.isdigit() and int(text) <= lay.chips):
-            return error_page(request, "Not a chip count", [f"{field}: give a whole number from 0 to {lay.chips}"])
+        if not (text.isascii() and text.isdigit() and int(text) <= chips_max):
+            return error_page(request, "Not a chip count", [f"{field}: give a whole number from 0 to {chips_max}"])
         value: Any = int(text)
     else:
         if field not in p.get("boxes", {}) and field not in p.get("tokens", {}):
@@ -453,21 +407,18 @@ def allin_grid(request: Request, game_id: str, player_id: str):
     """Type the sheet in (or correct any field of a read sheet): one box per card space, the chip counts."""
     g = _game(request, game_id)
     p = _player(g, player_id)
-    lay = layout_of(g.data["layout"])
+    form = sheet_form(g.data["layout"])
     tokens, earned, spent = effective(p)
     rows = []
-    for r in range(lay.grid.rows):
+    for grid_row in form.grid:
         row = []
-        for c in range(lay.grid.cols):
-            cell = lay.grid.cells.get((c, r))
-            name = cell_name((c, r))
-            kind = "none" if cell is None else "golden" if cell.kind == "golden" else "space"
+        for name, kind in grid_row:
             value = tokens.get(name, ".")
             row.append({"name": name, "kind": kind, "value": "" if value == "." else value,
                         "problems": p.get("problems", {}).get(name, [])})
         rows.append(row)
     return page(request, "allin_grid.html", game=g, player=p, rows=rows, earned=earned, spent=spent,
-                golden=card_html(lay.golden.code), cols=lay.grid.cols, sheet_problems=p.get("problems", {}))
+                golden=card_html(form.golden), cols=form.cols, sheet_problems=p.get("problems", {}))
 
 
 @router.post("/allin/{game_id}/p/{player_id}/grid")
@@ -476,10 +427,8 @@ async def allin_grid_save(request: Request, game_id: str, player_id: str):
     g = _game(request, game_id)
     _player(g, player_id)
     form = await request.form()
-    lay = layout_of(g.data["layout"])
     tokens = {}
-    for c in lay.grid.writable:
-        name = cell_name(c)
+    for name in sheet_form(g.data["layout"]).spaces:
         word = str(form.get(name, "")).strip().replace(" ", "")[:4] or "."
         tokens[name] = word
     counts = {}

@@ -1,10 +1,10 @@
 """Page 3: the Flip 7 scorer.  Each round, each player's cards are tapped; the score pad is scored by
-:func:`generator.jobs.verify.verify_pad_lines` (the report of ``sheetsmith verify PAD.yaml``) after every change.
+:func:`generator.jobs.flip7_pad.score_pad` (the report of ``sheetsmith verify PAD.yaml``) after every change.
 
 A game's state is the pad itself: players, target (and ``flip7_bonus`` when a tick pad photo printed
 a variant's, 15 otherwise) and rounds, each line the
 cards in front of a player at the round's end, or a bust.  The page writes
-it as the typed-in pad (:func:`generator.games.flip7.pad.dump_pad`), so the
+it as the typed-in pad (:func:`generator.jobs.flip7_pad.pad_file`), so the
 download is exactly the file ``verify`` reads, and every score, total,
 status, winner and problem on the page is the verifier's.
 """
@@ -16,41 +16,41 @@ from typing import Any, Optional
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
-from generator.jobs import verify
 from generator.core.errors import InputError
-from generator.games.flip7.pad import dump_pad
-from generator.games.flip7.rules import DEFAULT_TARGET, FLIP7_BONUS, MAX_FLIP7_BONUS, PLUS, X2, ScoreLine, is_flip7
+from generator.jobs import verify
+from generator.jobs.flip7_pad import (
+    DEFAULT_TARGET,
+    FLIP7_BONUS,
+    MAX_FLIP7_BONUS,
+    MODIFIER_CARDS,
+    NUMBER_CARDS,
+    has_flip7,
+    pad_file,
+    score_pad,
+)
 from generator.web.common import attachment, error_page, image_suffix, page, read_upload
 
 router = APIRouter()
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 18
 """Players one deck serves (rulebook *Setup*)."""
-MODIFIER_KEYS = (X2, *PLUS)
-NUMBER_KEYS = tuple(str(n) for n in range(13))
+MODIFIER_KEYS = MODIFIER_CARDS
+NUMBER_KEYS = tuple(str(n) for n in NUMBER_CARDS)
 PAD_FILE = "flip7-pad.yaml"
-
-
-def _line(data: dict) -> ScoreLine:
-    if data.get("bust"):
-        return ScoreLine(bust=True)
-    return ScoreLine(cards=tuple(int(c) if str(c).isdigit() else str(c) for c in data.get("cards", [])))
 
 
 def pad_text(game: dict, rounds: Optional[list[dict]] = None) -> str:
     """The game as a typed-in pad (``rounds`` instead of the stored ones, when given)."""
     rounds = game["rounds"] if rounds is None else rounds
-    return dump_pad(game["players"], [{p: _line(r[p]) for p in game["players"] if p in r} for r in rounds],
-                    target=game["target"], flip7_bonus=game.get("flip7_bonus", FLIP7_BONUS), comment=f"Flip 7: {game.get('title') or 'a game'}, kept with sheetsmith serve. "
-                                                    "Check it: sheetsmith verify FILE")
+    return pad_file(game["players"], rounds, target=game["target"], flip7_bonus=game.get("flip7_bonus", FLIP7_BONUS),
+                    comment=f"Flip 7: {game.get('title') or 'a game'}, kept with sheetsmith serve. Check it: sheetsmith verify FILE")
 
 
 def score(game: dict, rounds: Optional[list[dict]] = None) -> dict:
     """The verifier's report of the game, with ``error`` (messages) when the pad cannot be scored."""
     rounds = game["rounds"] if rounds is None else rounds
     try:
-        verdict = verify.verify_pad_lines(game["players"], [{p: _line(r[p]) for p in r} for r in rounds], target=game["target"],
-                                        flip7_bonus=game.get("flip7_bonus", FLIP7_BONUS))
+        verdict = score_pad(game["players"], rounds, target=game["target"], flip7_bonus=game.get("flip7_bonus", FLIP7_BONUS))
     except InputError as exc:
         return {"error": [p.message for p in exc.problems], "rounds": [], "totals": {p: 0 for p in game["players"]},
                 "status": "in_progress", "winners": [], "problems": []}  # for the page only
@@ -100,7 +100,7 @@ def _entry_hints(round_data: dict) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for name, line in round_data.items():
         cards = line.get("cards", [])
-        if line.get("flip7") and not is_flip7(cards):
+        if line.get("flip7") and not has_flip7(cards):
             n = len({c for c in cards if isinstance(c, int)})
             out.setdefault(name, []).append(f"Flip 7 is tapped, but {n} different numbers are: tap all seven")
     return out
@@ -152,14 +152,15 @@ async def flip7_new(request: Request):
 @router.post("/flip7/photos")
 async def flip7_from_photos(request: Request):
     """Start a game from photos of Flip 7 tick pads, one per player (3 to 18), each player named by the
-    photo's file name: every pad is read in a worker (:func:`.photos.read_tick_pad`), the pads are checked
+    photo's file name: every pad is read in a worker (:func:`generator.jobs.photo_reads.read_tick_pad`), the pads are checked
     together by the verifier (:func:`generator.jobs.verify.verify_texts`), and the rounds read become the game's
     rounds.  A tick the reader is unsure of, an impossible row or a photo it cannot read is listed instead,
     and no game is started: nothing is guessed."""
     from pathlib import PurePath
 
     from generator.core.names import player_name
-    from generator.web.photos import PhotoTimeout, read_tick_pad
+    from generator.jobs.photo_reads import read_tick_pad
+    from generator.web.photos import PhotoTimeout
 
     form = await request.form()
     title = str(form.get("title", "")).strip()[:60]
@@ -281,7 +282,7 @@ async def flip7_preview(request: Request, game_id: str):
     for j, name in enumerate(g.data["players"]):
         line = round_data[name]
         msgs = [p["message"] for p in report.get("problems", []) if p["round"] == i and p.get("player") == name]
-        players[str(j)] = {"score": row.get(name), "flip7": is_flip7(line.get("cards", [])), "bust": bool(line.get("bust")),
+        players[str(j)] = {"score": row.get(name), "flip7": has_flip7(line.get("cards", [])), "bust": bool(line.get("bust")),
                            "problems": msgs + hints.get(name, []), "total": report["totals"].get(name, 0)}
     whole = [p["message"] for p in report.get("problems", []) if p["round"] == i and p.get("player") is None]
     return JSONResponse({"players": players, "round_problems": whole, "error": report.get("error", []),

@@ -1,145 +1,22 @@
-"""Reading a photographed All In sheet for the web page, in worker processes.
+"""Photos sent by the phones, read by the photo service's workers with a time limit per photo.
 
-The one place the web page meets the photo reader: :func:`read_sheet` calls
-:func:`generator.reader.read.read_photo` and turns its
-:class:`~generator.reader.read.PhotoReading` into plain data the page stores
-and shows (every card space's token, ``?`` where a person must look, the chip
-counts, each field's box on the page for tapping, the annotated picture).
-:class:`PhotoPool` runs it in a pool of worker processes with a time limit, so
-one slow photo never holds up the other phones.
+The reading itself is the job :func:`generator.jobs.photo_reads.read_sheet` (or
+:func:`~generator.jobs.photo_reads.read_tick_pad`), run in a worker of a
+:class:`~generator.jobs.photo_service.PhotoService`; here a request waits for it
+without holding up the server, so that one slow photo never holds up the other phones.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
-import io
-import multiprocessing
-import tempfile
-from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
+
+from generator.jobs.photo_reads import read_sheet
+from generator.jobs.photo_service import PhotoService
 
 TIMEOUT_S = 90.0
 """Longest a photo may take to read before the request is answered with an error."""
-
-
-def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str) -> dict:
-    """Read one photo (its bytes) into plain data; runs in a worker process.
-
-    Args:
-        data: the photo file's bytes (the type already checked by content).
-        suffix: the file ending matching the content (``.jpg``, ``.png`` …).
-        layout: the game's shipped layout id (used when the sheet code cannot be read, checked against it otherwise).
-        player: the player's name; ``display``: the photo's name in messages.
-
-    Returns:
-        ``{"error": message}`` when the photo cannot be read (the reader's
-        message, which says what to do), else ``{"layout", "paper", "tokens"
-        (cell → card code, ``.`` or ``?``), "chips" ({"earned", "spent"}: a number
-        or None when uncertain), "uncertain" ([{"field", "reason"}]), "boxes"
-        (field → [x, y, w, h] as shares of the page), "jpeg" (the annotated
-        picture, JPEG), "read_yaml", "summary"}``.
-    """
-    from generator.core.errors import InputError
-    from generator.reader.output import annotated_image, read_yaml
-    from generator.reader.read import read_photo
-
-    with tempfile.TemporaryDirectory(prefix="sheetsmith-photo-") as folder:
-        path = Path(folder) / f"photo{suffix}"
-        path.write_bytes(data)
-        try:
-            reading = read_photo(path, layout=layout, display=display, player=player)
-            if hasattr(reading, "played"):  # (no --layout to refuse it: the reader read it as what it is)
-                return {"error": f"{display} shows a Flip 7 tick pad, not an All In sheet: score it on the Flip 7 page"}
-            jpeg = _jpeg(annotated_image(reading))
-        except InputError as exc:
-            return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
-        except Exception as exc:  # a fault of the reader's: the page says so, the server goes on
-            return {"error": f"the reader failed on this photo ({type(exc).__name__}: {exc}); take it again, or type the sheet in"}
-    tokens = {cr.cell: (cr.card.code if cr.status == "card" else "?" if cr.status == "uncertain" else ".")
-              for cr in reading.cells.values()}
-    return {
-        "layout": reading.layout.id,
-        "paper": reading.paper.id,
-        "tokens": tokens,
-        "chips": {"earned": reading.chips_earned.value, "spent": reading.chips_spent.value},
-        "uncertain": [{"field": f, "reason": r} for f, r in reading.uncertain],
-        "boxes": _boxes(reading),
-        "jpeg": jpeg,
-        "read_yaml": read_yaml(reading, file_name=f"{player}.yaml"),
-        "summary": f"{sum(1 for t in tokens.values() if t not in '.?')} cards read, {len(reading.uncertain)} uncertain",
-    }
-
-
-def read_tick_pad(data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str) -> dict:
-    """Read one photo of a Flip 7 tick pad (its bytes) into plain data; runs in a worker process.
-
-    Returns:
-        ``{"error": message}`` when the photo cannot be read or shows another sheet, else ``{"player",
-        "target", "flip7_bonus" (the pad's, 15 unless a variant), "rows" (each round's tokens: ``3``, ``x2``, ``+4``, ``bust``; ``7?`` or ``?`` where a person
-        must look), "uncertain" ([{"field", "reason"}]), "jpeg" (the annotated picture), "read_yaml"}``.
-    """
-    from generator.core.errors import InputError
-    from generator.reader.read import read_photo
-
-    with tempfile.TemporaryDirectory(prefix="sheetsmith-photo-") as folder:
-        path = Path(folder) / f"photo{suffix}"
-        path.write_bytes(data)
-        try:
-            reading = read_photo(path, layout=layout, display=display, player=player)
-            if not hasattr(reading, "played"):
-                return {"error": f"{display} shows an All In sheet, not a Flip 7 tick pad: score it on the All In page"}
-            jpeg = _jpeg(reading.annotated_image())
-        except InputError as exc:
-            return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
-        except Exception as exc:  # a fault of the reader's: the page says so, the server goes on
-            return {"error": f"the reader failed on this photo ({type(exc).__name__}: {exc}); take it again, or tap the rounds in"}
-    return {
-        "player": player,
-        "target": reading.pad.variant.target,
-        "flip7_bonus": reading.pad.variant.flip7_bonus,
-        "rows": [r.tokens() for r in reading.played],
-        "uncertain": [{"field": f, "reason": r} for f, r in reading.uncertain],
-        "jpeg": jpeg,
-        "read_yaml": reading.to_yaml(file_name=f"{player}.read.yaml"),
-    }
-
-
-def _boxes(reading) -> dict[str, list[float]]:
-    """Each card space's and each chip track's box on the page, ``[x, y, w, h]`` as shares of the page size."""
-    pw, ph = reading.paper.width, reading.paper.height
-    groups: dict[str, list] = {}
-    for t in reading.scene.marks:
-        if t.kind in ("rank", "suit", "value"):
-            groups.setdefault(t.owner, []).append(t)
-        elif t.kind == "chip_earned":
-            groups.setdefault("chips.earned", []).append(t)
-        elif t.kind == "chip_spent":
-            groups.setdefault("chips.spent", []).append(t)
-    out = {}
-    for name, ts in groups.items():
-        x0, y0 = min(t.x for t in ts) - 1, min(t.y for t in ts) - 1
-        x1, y1 = max(t.x + t.w for t in ts) + 1, max(t.y + t.h for t in ts) + 1
-        out[name] = [round(x0 / pw, 5), round(y0 / ph, 5), round((x1 - x0) / pw, 5), round((y1 - y0) / ph, 5)]
-    return out
-
-
-def _jpeg(image, quality: int = 85) -> bytes:
-    """The annotated picture (a Pillow image) as JPEG bytes: light for a phone on the page.  (Made from the
-    image itself: encoding a PNG first, then decoding it, took 0.1 s more a photo.)"""
-    buf = io.BytesIO()
-    image.convert("RGB").save(buf, "JPEG", quality=quality)
-    return buf.getvalue()
-
-
-def _warm() -> None:
-    """Worker start-up: import the reader once, so the first photo does not pay for it; one thread per worker
-    (the pool reads photos side by side; threads inside each worker would only fight over the same cores)."""
-    import cv2
-
-    from generator.reader import read  # noqa: F401
-
-    cv2.setNumThreads(1)
 
 
 class PhotoTimeout(Exception):
@@ -147,7 +24,7 @@ class PhotoTimeout(Exception):
 
 
 class PhotoPool:
-    """Worker processes reading photos (:func:`read_sheet`), with a time limit per photo.
+    """The server's photo workers (a :class:`~generator.jobs.photo_service.PhotoService`), with a time limit per photo.
 
     Args:
         workers: how many photos are read at once (each in its own process).
@@ -158,24 +35,22 @@ class PhotoPool:
     def __init__(self, workers: int = 2, timeout: float = TIMEOUT_S):
         self.workers = max(1, workers)
         self.timeout = timeout
-        self._pool: Optional[cf.ProcessPoolExecutor] = None
+        self._service = PhotoService(self.workers, short_lived=False, max_tasks_per_child=200)
         self._slots: Optional[asyncio.Semaphore] = None
 
     def start(self) -> None:
-        """Start the workers (spawned: no state copied from the server's threads)."""
-        if self._pool is None:
-            self._pool = cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                initializer=_warm, max_tasks_per_child=200)
+        """Start the workers."""
+        self._service.start()
 
     def shutdown(self) -> None:
         """Stop the workers (waiting for none)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._service.shutdown(wait=False, cancel=True)
 
-    async def read(self, data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str, job=None) -> dict:
-        """:func:`read_sheet` (or ``job``, e.g. :func:`read_tick_pad`) in a worker.  Photos wait their turn for a
-        free worker; the time limit counts from the moment a worker takes the photo.
+    async def read(self, data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str,
+                   job: Optional[Callable[..., dict]] = None) -> dict:
+        """:func:`~generator.jobs.photo_reads.read_sheet` (or ``job``, e.g.
+        :func:`~generator.jobs.photo_reads.read_tick_pad`) in a worker.  Photos wait their turn for a free
+        worker; the time limit counts from the moment a worker takes the photo.
 
         Raises:
             PhotoTimeout: the photo took longer than ``timeout`` seconds.
@@ -183,23 +58,13 @@ class PhotoPool:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
         async with self._slots:
-            return await self._read(data, suffix, layout=layout, player=player, display=display, job=job or read_sheet)
-
-    async def _read(self, data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str, job=None) -> dict:
-        job = job or read_sheet
-        self.start()
-        try:
-            fut = self._pool.submit(job, data, suffix, layout=layout, player=player, display=display)  # type: ignore[union-attr]
-        except cf.process.BrokenProcessPool:
-            self._pool = None
-            self.start()
-            fut = self._pool.submit(job, data, suffix, layout=layout, player=player, display=display)  # type: ignore[union-attr]
-        try:
-            return await asyncio.wait_for(asyncio.wrap_future(fut), self.timeout)
-        except asyncio.TimeoutError:
-            fut.cancel()
-            raise PhotoTimeout() from None
-        except cf.process.BrokenProcessPool:
-            self._pool = None  # a worker died (out of memory?): a fresh pool for the next photo
-            return {"error": "the photo reader stopped while reading this photo (too large for this computer?); "
-                             "try again, or take a smaller photo"}
+            fut = self._service.submit(job or read_sheet, data, suffix, layout=layout, player=player, display=display)
+            try:
+                return await asyncio.wait_for(asyncio.wrap_future(fut), self.timeout)
+            except asyncio.TimeoutError:
+                fut.cancel()
+                raise PhotoTimeout() from None
+            except cf.process.BrokenProcessPool:
+                self._service.restart()  # a worker died (out of memory?): a fresh pool for the next photo
+                return {"error": "the photo reader stopped while reading this photo (too large for this computer?); "
+                                 "try again, or take a smaller photo"}

@@ -1,7 +1,7 @@
 """Is my sheet fair?  Bot games on a layout beside the Q♦ starter sheet (the ``balance`` job).
 
 All In (flip&write) sheets differ in shape, hand lengths, rewards and
-bonuses (rulebook ``000_e6ed0c80d6705b52.txt``, *Setup*: a group plays one
+bonuses (the All In rulebook, *Setup*: a group plays one
 sheet, Q♦ suggested for a first game).  A designer wants to know whether a
 new sheet plays like the shipped ones: about as many points, hands that get
 finished, a Golden Card that gets surrounded.  :func:`balance` plays the
@@ -192,6 +192,11 @@ class HandFigures:
     bonus: int
     completion_rate: float
     mean_points: float
+
+    @property
+    def rarely_completed(self) -> bool:
+        """True when the hand is completed on fewer than :data:`RARE_COMPLETION` of sheets (a warning's cause)."""
+        return self.completion_rate < RARE_COMPLETION
 
 
 @dataclass(frozen=True)

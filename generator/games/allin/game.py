@@ -4,8 +4,8 @@ Pure rules core: plain data in, plain data out; no I/O, no drawing.  The
 game-log reader (:mod:`generator.games.allin.game_log`), the bot and simulator
 (:mod:`generator.games.allin.bot`) and any interactive referee all call it.
 
-Rule readings (DESIGN.md, "Rule readings", All In; rulebook
-``000_e6ed0c80d6705b52.txt``; docs/rules.md), each enforced here:
+Rule readings (docs/rules.md, All In; the section names in italics are the
+All In rulebook's), each enforced here:
 
 * **Rounds.** 23 rounds, two cards of the main deck revealed each round (the
   54-card deck minus the 8 cards of the Golden Deck).  A log with a 24th
@@ -98,7 +98,7 @@ _RING = len(RANKS)  # 13 ranks on a closed ring
 
 @dataclass(frozen=True)
 class Ruleset:
-    """The options where a rule reading is contested (DESIGN.md: make them options, default as read).
+    """The options where a rule reading is contested: each an option, its default the reading of docs/rules.md.
 
     Attributes:
         golden_card_links: the printed Golden Card counts as a written card
@@ -742,7 +742,7 @@ class GameState:
         """Play the next round: check the revealed cards and every move, then write, pick and reward.
 
         Every check is made before anything changes, so on :class:`IllegalMove`
-        the state is as it was.  Rewards per DESIGN.md: a hand newly complete
+        the state is as it was.  Rewards (docs/rules.md, *The sheet*): a hand newly complete
         on a sheet gives ``single`` 1 / ``double`` 2 to the first
         completer(s) (nobody had completed it before this round), and
         ``double`` 1 to a later completer.

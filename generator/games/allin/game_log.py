@@ -71,6 +71,7 @@ from generator.games.allin.scoring import FilledSheet
 from generator.games.allin.typed_sheet import find_layout
 from generator.core.models import StrictModel
 from generator.core.validation import text_problem
+from generator.core.names import file_stem
 from generator.core.yamlpos import Document, PathKey, load_yaml, shown, yaml_scalar
 
 __all__ = [
@@ -615,18 +616,13 @@ def write_sheet(path: str | Path, sheet: FilledSheet, *, layout_ref: str | None 
     return write_atomic(path, dump_sheet(sheet, layout_ref=ref).encode("utf-8"), overwrite=overwrite)
 
 
-def _file_stem(name: str) -> str:
-    stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-    return stem[:40] or "player"
-
-
 def final_sheet_paths(folder: str | Path, sheets: Sequence[FilledSheet], *, prefix: str = "") -> list[Path]:
     """Where :func:`write_final_sheets` writes each sheet: ``FOLDER/<prefix><player>.yaml``, names made file-safe and unique."""
     folder = Path(folder)
     used: set[str] = set()
     paths = []
     for sheet in sheets:
-        stem = prefix + _file_stem(sheet.player)
+        stem = prefix + file_stem(sheet.player)
         name, k = stem, 2
         while name.lower() in used:
             name, k = f"{stem}-{k}", k + 1

@@ -1,4 +1,4 @@
-"""The ASCII grid of an All In sheet layout (DESIGN.md, "All In sheet layout").
+"""The ASCII grid of an All In sheet layout (docs/layouts.md, "The grid").
 
 Format, in short:
 
@@ -74,7 +74,7 @@ class HandRun:
     """A hand: a maximal straight run of two or more linked cells.
 
     Attributes:
-        letter: ``'A'``, ``'B'``, … in the order of DESIGN.md.
+        letter: ``'A'``, ``'B'``, … in the module docstring's order (rows, then columns).
         orientation: ``"row"`` (horizontal run) or ``"column"`` (vertical run).
         cells: the run's positions, left to right or top to bottom.
     """
@@ -152,7 +152,7 @@ class Grid:
 
         Args:
             through_golden: whether the printed Golden Card counts as a written
-                card for placement (DESIGN.md: an option, default no).
+                card for placement (a referee's option, default no: docs/rules.md, All In, *The sheet*).
         """
         seen = set(self.starts)
         todo = deque(seen)

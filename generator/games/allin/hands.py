@@ -1,9 +1,9 @@
 """All In (flip&write): what a hand of written cards scores, and how hands compare.
 
-Pure rules core: no I/O, no drawing.  It implements the rulebook's poker
-scoring aid (000_e6ed0c80d6705b52.txt, "Poker Scoring Hands reference") and
-the Best Scoring Hand comparison that follows it, as read in DESIGN.md
-("Rule readings", All In):
+Pure rules core: no I/O, no drawing.  It implements the All In rulebook's
+poker scoring aid (*Poker Scoring Hands reference*) and the Best Scoring Hand
+comparison that follows it, as read in docs/rules.md (All In, *What a hand
+scores* and *Best Scoring Hand*):
 
 * A hand is whatever cards sit in its spaces (0 to 6 on a sheet; empty
   spaces are simply left out).  It scores one category only, the best one
@@ -475,7 +475,7 @@ def evaluate(cards: Sequence[Card]) -> HandResult:
     ``Card(5, "X")``) is only sometimes reported (ValueError) and otherwise
     gives an unspecified result.
 
-    Rules (rulebook "Poker Scoring Hands reference"; DESIGN.md, All In
+    Rules (rulebook, *Poker Scoring Hands reference*; docs/rules.md, All In
     readings): pair 2, two pair 4, three of a kind 6, straight 8, full house
     10, four of a kind 12, straight flush 14 points.  Cards grouped by rank
     must have pairwise different suits, in every group: pair, trips, quads,

@@ -1,7 +1,7 @@
 """All In (flip&write) sheet layouts: the YAML format, its validator and the resolved model.
 
-File format: DESIGN.md, "All In sheet layout (``layouts/allin/<id>.yaml``)".
-Beyond DESIGN.md a layout may give ``description`` (one line for listings),
+File format: docs/layouts.md (the shipped layouts are ``layouts/allin/<id>.yaml``).
+Besides its grid and hands a layout may give ``description`` (one line for listings),
 ``chips`` (how many chip circles the sheet prints; default: the most a player
 can earn, 1 per single-reward hand and 2 per double-reward hand),
 ``extends`` (a template of ``templates/``, default ``allin-sheet``), and
@@ -11,8 +11,8 @@ come from the message catalogue of the language drawn
 a template's or a layout's ``strings:`` win over the catalogue in every
 language.
 
-Rules checked, with the rulebook passage each rests on
-(``seeds/000_e6ed0c80d6705b52.txt``):
+Rules checked, with the passage of the All In rulebook each rests on
+(docs/rules.md, All In, *The sheet*):
 
 * exactly one Golden Card with a card space on all 8 sides ("surrounds the
   Golden Card with the 8th card");

@@ -8,7 +8,7 @@ same way (:func:`~generator.games.allin.scoring.score_game` calls
 still scored; the score is marked as coming from an impossible sheet.
 
 Each check is a consequence of a rule, worked out for the sheet as it
-stands at the end (rulebook ``000_e6ed0c80d6705b52.txt``; docs/rules.md,
+stands at the end (the All In rulebook; docs/rules.md,
 "Sheets no game can produce"):
 
 * **Starting spaces** (``start``).  Rounds 1 and 2 write in an *empty*

@@ -1,8 +1,8 @@
 """All In (flip&write): scoring finished sheets and a whole game's final scoring.
 
 Pure rules core over plain data: a layout and the cards written on it in,
-scores out.  No I/O, no drawing.  Rule readings (DESIGN.md, "Rule readings",
-All In; rulebook ``000_e6ed0c80d6705b52.txt``, "End Game and Final Scoring"):
+scores out.  No I/O, no drawing.  Rule readings (docs/rules.md, All In; the
+All In rulebook, *End Game and Final Scoring*):
 
 * a hand's cards are the cards in its spaces, the Golden Card included;
   empty spaces are skipped; a hand is complete when all its spaces hold a card;
@@ -208,10 +208,10 @@ def winners(scores: list[PlayerScore]) -> list[str]:
 
 
 def report(game: GameScore) -> dict:
-    """The verifier report of DESIGN.md ("Verifier report") as plain data, ready for ``json.dumps``.
+    """The verifier report (docs/formats.md, "Verifier report") as plain data, ready for ``json.dumps``.
 
     Beyond the scores: ``impossible`` per player and the report's
-    ``problems`` (docs/formats.md, "Verifier report").
+    ``problems``.
     """
     return {
         "game": "allin",

@@ -1,6 +1,6 @@
 """Draw an All In (flip&write) player sheet into a scene.
 
-What the rulebook (``seeds/000_e6ed0c80d6705b52.txt``) says a sheet carries,
+What the All In rulebook says a sheet carries,
 and where it is drawn here:
 
 * upper, foldable part ("Fold the sheet … creating a screen"): title and

@@ -1,4 +1,4 @@
-"""Typed-in All In sheets (DESIGN.md, "Typed-in All In sheet"): reading and checking them.
+"""Typed-in All In sheets (docs/formats.md, "Typed-in All In sheet"): reading and checking them.
 
 ```yaml
 game: allin

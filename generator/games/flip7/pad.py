@@ -1,4 +1,4 @@
-"""Typed-in Flip 7 score pads (DESIGN.md, "Flip 7 score pad (typed-in)"): reading, checking, the report.
+"""Typed-in Flip 7 score pads (docs/formats.md, "Flip 7 score pad (typed-in)"): reading, checking, the report.
 
 ```yaml
 game: flip7
@@ -77,7 +77,7 @@ _CARD_HELP = "a number 0 to 12, x2, or one of +2, +4, +6, +8, +10"
 _LINE_HELP = "a list of cards like [3, 5, x2], 'bust', {score: 34}, or {cards: [...], score: 34}"
 
 
-class _PadSpec(StrictModel):
+class Flip7PadSpec(StrictModel):
     """The top level of a typed-in pad, as written."""
 
     game: str
@@ -133,7 +133,7 @@ def pad_from_document(doc: Document) -> Pad:
     Raises:
         InputError: as :func:`load_flip7_pad`.
     """
-    spec = validate(_PadSpec, doc)
+    spec = validate(Flip7PadSpec, doc)
     if spec.game != "flip7":
         raise InputError([doc.problem(("game",), f"this is a sheet of game {shown(spec.game)}; expected 'flip7'")])
     problems: list[Problem] = []
@@ -175,7 +175,7 @@ def pad_from_lines(players: list[str] | tuple[str, ...], rounds: list[dict[str, 
     warnings = tuple(Problem(file, 0, 0, m, "warning") for m in player_count_warnings(len(names)))
     pad = Pad(file, names, target, tuple(rounds), warnings, flip7_bonus)
     if refuse_after_end:
-        end = _game_end(_checked(pad), pad.target)
+        end = game_end(check_pad(pad), pad.target)
         if end is not None:
             raise InputError([Problem(file, 0, 0, _after_end_text(pad, end))])
     return pad
@@ -277,7 +277,7 @@ def _cards(items: list[Any], path: PathKey, label: str, doc: Document, problems:
     out: list[Card] = []
     ok = True
     for j, item in enumerate(items):
-        card, message = _card(item, doc.nodes.get(path + (j,)))
+        card, message = parse_card_value(item, doc.nodes.get(path + (j,)))
         if message is not None:
             problems.append(doc.problem(path + (j,), f"{label}: {message}"))
             ok = False
@@ -286,7 +286,7 @@ def _cards(items: list[Any], path: PathKey, label: str, doc: Document, problems:
     return tuple(out) if ok else None
 
 
-def _card(value: Any, node: yaml.Node | None) -> tuple[Card | None, str | None]:
+def parse_card_value(value: Any, node: yaml.Node | None) -> tuple[Card | None, str | None]:
     """One card token → ``(card, None)`` or ``(None, message)``."""
     raw = str(node.value).strip() if isinstance(node, yaml.ScalarNode) else None
     if type(value) is int:
@@ -332,7 +332,7 @@ def _what(value: Any) -> str:
 
 
 @dataclass(frozen=True)
-class _Checked:
+class CheckedPad:
     """Every line and round of a pad scored and checked: the rows of counted scores, the problems
     (report shape) and the places to correct, in the order of the rounds."""
 
@@ -341,7 +341,7 @@ class _Checked:
     impossible: list[dict[str, Any]]
 
 
-def _checked(pad: Pad) -> _Checked:
+def check_pad(pad: Pad) -> CheckedPad:
     decks, bonus = pad.decks, pad.flip7_bonus
     rows: list[dict[str, int]] = []
     problems: list[dict[str, Any]] = []
@@ -359,10 +359,10 @@ def _checked(pad: Pad) -> _Checked:
         if whole:
             impossible.append({"round": i, "player": None})
         rows.append(row)
-    return _Checked(rows, problems, impossible)
+    return CheckedPad(rows, problems, impossible)
 
 
-def _game_end(checked: _Checked, target: int | None = None) -> tuple[int, str, int] | None:
+def game_end(checked: CheckedPad, target: int | None = None) -> tuple[int, str, int] | None:
     """``(k, winner, total)`` when the game ended after round ``k`` (rulebook *End of the game*: someone at
     the target, leading alone) and rounds follow it; ``None`` otherwise.  An end that rests on an impossible
     line or round is no end (the pad is corrected first), so the rounds after it are read as played."""
@@ -388,7 +388,7 @@ def _after_end_text(pad: Pad, end: tuple[int, str, int], extra: int | None = Non
 
 
 def pad_report(pad: Pad, *, rows_held: Mapping[str, int] | None = None) -> dict:
-    """The report of DESIGN.md ("Flip 7 score pad (typed-in)") as plain data, ready for ``json.dumps``.
+    """The report (docs/formats.md, "Flip 7 score pad (typed-in)") as plain data, ready for ``json.dumps``.
 
     Shape::
 
@@ -418,9 +418,9 @@ def pad_report(pad: Pad, *, rows_held: Mapping[str, int] | None = None) -> dict:
     ``decks`` is 2 for 19 to 36 players (card counts are checked against two
     decks).  ``warnings`` (1 or 2 players) do not make the pad wrong.
     """
-    checked = _checked(pad)
+    checked = check_pad(pad)
     problems, impossible = checked.problems, checked.impossible
-    end = _game_end(checked, pad.target)
+    end = game_end(checked, pad.target)
     if end is not None:
         k = end[0]
         if rows_held is None:

@@ -1,7 +1,7 @@
 """Flip 7: the round engine (who draws what, actions, busts, Flip 7) and a whole game, over the rules of :mod:`generator.games.flip7.rules`.
 
 Pure rules core: a card order and the players' choices in, an inspectable record out. No I/O.
-Rulebook ``001_1c1c1890e75051d3.txt``; docs/rules.md explains each reading.
+The Flip 7 rulebook; docs/rules.md explains each reading.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ The round engine and a whole game are in :mod:`generator.games.flip7.round`, the
 simulations in :mod:`generator.games.flip7.sim`.
 
 Pure rules core over plain data: cards in, scores and records out.  No I/O,
-no drawing.  Rulebook ``001_1c1c1890e75051d3.txt``; the action rulings are
-those of ``../shared/cases/flip7.yaml`` where the rulebook is silent, the
+no drawing.  The Flip 7 rulebook; the action rulings are the accepted public
+rulings for the 2024 edition where the rulebook is silent, the
 rulebook's own text where it speaks (an action card dealt during a Flip Three
 waits for the three cards, or for the target's bust; the public ruling that
 sheetsmith followed before is the house rule :data:`HOUSE_RULE_2024`);

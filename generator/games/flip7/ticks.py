@@ -82,7 +82,7 @@ def tick_pad_from_document(doc: Document) -> TickPad:
         InputError: a structural error (bad key or type, a token that is not a card), each ``FILE:LINE:COL``.
         FindingsError: ``?`` left from a photo's reading (a box or round a person must look at).
     """
-    from generator.games.flip7.pad import _card
+    from generator.games.flip7.pad import parse_card_value
 
     unsure: list[Problem] = []
     target = doc.data.get("target")
@@ -117,7 +117,7 @@ def tick_pad_from_document(doc: Document) -> TickPad:
                     problems.append(doc.problem(at, f"{label}: bust is written twice; the row has one BUST box: write it once"))
                 bust = True
                 continue
-            card, message = _card(item, doc.nodes.get(at))
+            card, message = parse_card_value(item, doc.nodes.get(at))
             if message is not None:
                 problems.append(doc.problem(at, f"{label}: {message}; or bust"))
             else:
@@ -144,7 +144,7 @@ def tick_pads_report(pads: list[TickPad]) -> tuple[dict, list[Problem]]:
     Raises:
         InputError: two pads of one player; pads of different targets or Flip 7 bonuses.
     """
-    from generator.games.flip7.pad import _checked, _game_end, pad_from_lines, pad_report
+    from generator.games.flip7.pad import check_pad, game_end, pad_from_lines, pad_report
 
     errors: list[Problem] = []
     seen: dict[str, TickPad] = {}
@@ -168,7 +168,7 @@ def tick_pads_report(pads: list[TickPad]) -> tuple[dict, list[Problem]]:
     game = pad_from_lines(players, rounds, target=pads[0].target, file=pads[0].file, flip7_bonus=pads[0].flip7_bonus,
                           refuse_after_end=False)
     report = pad_report(game, rows_held={p.player: len(p.rounds) for p in pads})
-    end = _game_end(_checked(game), game.target)
+    end = game_end(check_pad(game), game.target)
     played = n if end is None else end[0]  # the rounds the game had
     by_player = {p.player: p for p in pads}
     decks = decks_for(len(players))

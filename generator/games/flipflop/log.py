@@ -62,7 +62,7 @@ MAX_HAND_VALUE = 60
 """Highest value a hand can have (six ten-point cards in the middle of a turn)."""
 
 
-class _Round(StrictModel):
+class FlipFlopRoundSpec(StrictModel):
     dealer: str | None = None
     up: Any
     hands: dict[str, Any]
@@ -75,7 +75,7 @@ class _Round(StrictModel):
     pots: dict[str, Any] | None = None
 
 
-class _Rules(StrictModel):
+class FlipFlopRulesSpec(StrictModel):
     kept_flop: Literal["add", "double"] = "add"
     odd_stakes: Literal["stay", "dealer_left"] = "stay"
 
@@ -86,7 +86,7 @@ class FlipFlopLogSpec(StrictModel):
     game: str
     players: list[str]
     start: int = Field(default=START_STAKES, strict=True, ge=1, le=100_000)
-    rules: _Rules = _Rules()
+    rules: FlipFlopRulesSpec = FlipFlopRulesSpec()
     rounds: list[dict[str, Any]]
 
 
@@ -151,7 +151,7 @@ def flipflop_log_from_document(doc: Document, path: str | Path | None = None) ->
     Raises:
         InputError: as :func:`load_flipflop_log`.
     """
-    spec, specs, players = read_log_header(doc, FlipFlopLogSpec, _Round, "flipflop", MIN_PLAYERS, MAX_PLAYERS, "Flip Flop")
+    spec, specs, players = read_log_header(doc, FlipFlopLogSpec, FlipFlopRoundSpec, "flipflop", MIN_PLAYERS, MAX_PLAYERS, "Flip Flop")
     problems: list[Problem] = []
     reader = _Reader(doc, players, problems)
     rounds: list[FlipFlopRound] = []
@@ -198,7 +198,7 @@ class _Reader:
         out = [self.card(path + (j,), c) for j, c in enumerate(items)]
         return None if any(c is None for c in out) else tuple(out)  # type: ignore[misc]
 
-    def round(self, i: int, rnd: _Round) -> tuple[FlipFlopRound, LedgerRow] | None:
+    def round(self, i: int, rnd: FlipFlopRoundSpec) -> tuple[FlipFlopRound, LedgerRow] | None:
         base: PathKey = ("rounds", i)
         bad = len(self.problems)
         dealer = self.player(base + ("dealer",), rnd.dealer) if rnd.dealer is not None else None
@@ -308,7 +308,7 @@ class _Reader:
             return None
         return End(kind, tuple(names), (path, 0))  # type: ignore[arg-type]
 
-    def ledger(self, base: PathKey, rnd: _Round) -> LedgerRow:
+    def ledger(self, base: PathKey, rnd: FlipFlopRoundSpec) -> LedgerRow:
         flip = flop = None
         for key in ("flip", "flop"):
             value = getattr(rnd, key)

@@ -1,7 +1,7 @@
 """Flip Flop: a rummy game with three pots (game, flip, flop).  Pure rules core.
 
 No I/O, no drawing: players, dealt hands, plays and how each round ended in;
-stakes, pots and rule breaks out.  Rulebook ``004_908c2153c9730d25.txt`` (an
+stakes, pots and rule breaks out.  The Flip Flop rulebook (an
 Italian text with a garbled translation; where it is garbled its example
 decides).  Readings, explained in ``docs/rules.md``:
 

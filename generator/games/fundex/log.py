@@ -60,13 +60,13 @@ from generator.core.yamlpos import Document, PathKey, load_yaml, shown
 # Schema
 
 
-class _Rules(StrictModel):
+class FundexRulesSpec(StrictModel):
     bet_limit: Literal["times", "points", "none"] = "times"
     lead_must_bet: bool = Field(default=False, strict=True)
     dice_limit_cards: bool = Field(default=False, strict=True)
 
 
-class _Round(StrictModel):
+class FundexRoundSpec(StrictModel):
     dice: int = Field(strict=True, ge=1, le=3)
     roll: int = Field(strict=True, ge=1, le=18)
     cards: dict[str, Any]
@@ -80,7 +80,7 @@ class FundexLogSpec(StrictModel):
 
     game: str
     players: list[str]
-    rules: _Rules = _Rules()
+    rules: FundexRulesSpec = FundexRulesSpec()
     rounds: list[dict[str, Any]]
 
 
@@ -140,7 +140,7 @@ def fundex_log_from_document(doc: Document, path: str | Path | None = None) -> F
     Raises:
         InputError: as :func:`load_fundex_log`.
     """
-    spec, specs, players = read_log_header(doc, FundexLogSpec, _Round, "fundex", MIN_PLAYERS, MAX_PLAYERS, "All In (Fundex)")
+    spec, specs, players = read_log_header(doc, FundexLogSpec, FundexRoundSpec, "fundex", MIN_PLAYERS, MAX_PLAYERS, "All In (Fundex)")
     problems: list[Problem] = []
     rounds: list[RoundLog] = []
     ledger: list[LedgerRow] = []

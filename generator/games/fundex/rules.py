@@ -1,7 +1,7 @@
 """All In (Fundex): the chip game of cards 1–13 against a dice roll.  Pure rules core.
 
 No I/O, no drawing: players, rounds and actions in, chip counts, pots and
-rule breaks out.  Rulebook ``003_13a11e12059e7bf2.txt``; the readings are
+rule breaks out.  The All In (Fundex) rulebook; the readings are
 explained in ``docs/rules.md``:
 
 * Setup: every player has the cards 1..13 and 25 points of chips

@@ -1,0 +1,194 @@
+"""The worker processes that read photos: one service for a command's photos and for a server's evening.
+
+``sheetsmith verify`` starts a :class:`PhotoService` for its photos and stops it when
+they are read; ``sheetsmith serve`` keeps one running and hands it each photo a phone
+sends.  Workers start from a fork server (POSIX) that has imported the reader
+(:data:`WORKER_MODULES`), so a worker starts in milliseconds; elsewhere they are spawned.
+A worker never forks from the calling process: a process that has used OpenCV's
+thread pool (an earlier photo, a web server) deadlocks its forked children in their
+first OpenCV call.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+
+def worker_count(photos: int) -> int:
+    """How many worker processes read ``photos`` photos: one per CPU this process may use, at most one per photo."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(photos, cpus, os.cpu_count() or 1))
+
+
+_QUEUE = None
+"""In a worker: where it reports each photo's stages (None: nobody listens)."""
+
+
+def _init_worker(queue, short_lived: bool) -> None:
+    """In each worker: report stages through ``queue`` (None: none); leave Ctrl-C to the parent; one OpenCV
+    thread (the photos are the parallel work); the garbage collector as a short command has it
+    (:data:`generator.core.process.GC_THRESHOLDS`), and blind to what the fork server imported (``gc.freeze``: its
+    passes no longer walk those objects, nor copy their pages).  A ``short_lived`` worker (it reads a command's
+    photo or two, then ends) also keeps the memory it frees for the next photo
+    (:func:`generator.core.process.keep_freed_memory`)."""
+    import gc
+    import signal
+
+    from generator.core.process import GC_THRESHOLDS, keep_freed_memory
+
+    gc.set_threshold(*GC_THRESHOLDS)
+    gc.freeze()
+
+    global _QUEUE
+    _QUEUE = queue
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        import cv2
+
+        cv2.setNumThreads(1)
+    except ImportError:  # pragma: no cover
+        pass
+    if short_lived:
+        keep_freed_memory()
+
+
+def report_stage(index: int, stage: str) -> None:
+    """In a worker: say that photo ``index`` reached ``stage`` (to the :class:`PhotoService` that listens)."""
+    if _QUEUE is not None:
+        _QUEUE.put((index, stage))
+
+
+WORKER_MODULES = ["numpy", "cv2", "PIL.Image", "PIL.ImageDraw", "PIL.JpegImagePlugin", "PIL.PngImagePlugin",
+                  "platformdirs", "generator.jobs.photos", "generator.reader.read", "generator.reader.output",
+                  "generator.reader.marks", "generator.reader.cache", "generator.reader.kinds.tickpad", "generator.games.registry",
+                  "generator.games.pads", "generator.games.allin.layout"]
+"""What a worker needs for its first photo: imported once by the fork server, before it forks the workers."""
+
+
+def _context():
+    """How worker processes start: from a fork server (POSIX), else spawned.
+
+    Never forked from this process: a process that has used OpenCV's thread pool (any
+    earlier photo, a web server) deadlocks its forked children in their first OpenCV call.
+    The fork server is a fresh process that only imports :data:`WORKER_MODULES`, and forks
+    each worker from there: a worker starts in milliseconds, with the reader imported.
+    """
+    import multiprocessing as mp
+
+    if "forkserver" in mp.get_all_start_methods():
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(WORKER_MODULES)
+        return ctx
+    return mp.get_context("spawn")
+
+
+def ensure_fork_server() -> None:
+    """Start the fork server now (where workers start from one), so that it imports the reader while the
+    caller goes on; quietly nothing where it cannot (the pool says why when it is needed)."""
+    if _context().get_start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+
+    with _main_module_hidden():
+        try:
+            forkserver.ensure_running()
+        except Exception:  # the pool starts it (or says why it cannot) when it is needed
+            pass
+
+
+@contextmanager
+def _main_module_hidden():
+    """While workers start, hide where ``__main__`` came from, so that they do not run it again.
+
+    A process started by spawn or a fork server first re-imports the parent's main module (so
+    that functions pickled from it can be found).  Nothing a worker runs lives there — the
+    jobs are in this module — and the main module may be costly: the ``sheetsmith`` script
+    imports the whole command line, ``python -m pytest`` all of pytest.
+    """
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__spec__ = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
+
+
+class PhotoService:
+    """Worker processes reading photos, each in its own process: ``submit(fn, ...)`` returns a future.
+
+    Args:
+        workers: how many photos are read at once.
+        stages: listen to the workers' :func:`report_stage` (read them with :meth:`stages`).
+        short_lived: the workers read a command's photos and end (they keep freed memory for the next
+            photo); a server's workers read photos all evening and give freed memory back.
+        max_tasks_per_child: photos a worker reads before a fresh one takes its place (None: no limit).
+    """
+
+    def __init__(self, workers: int, *, stages: bool = False, short_lived: bool = True,
+                 max_tasks_per_child: int | None = None):
+        self.workers = max(1, workers)
+        self._ctx = _context()
+        self._queue = self._ctx.Queue() if stages else None
+        self._short_lived = short_lived
+        self._max_tasks = max_tasks_per_child
+        self._pool: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        """Start the pool (the workers start with the first photos submitted)."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=self._ctx, initializer=_init_worker,
+                                             initargs=(self._queue, self._short_lived),
+                                             max_tasks_per_child=self._max_tasks)
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        """Read a photo: ``fn(*args, **kwargs)`` in a worker (a module-level function: it is sent by name).
+        A pool whose worker died (out of memory?) is replaced first."""
+        self.start()
+        with _main_module_hidden():  # the workers start during submits
+            try:
+                return self._pool.submit(fn, *args, **kwargs)  # type: ignore[union-attr]
+            except BrokenProcessPool:
+                self.restart()
+                return self._pool.submit(fn, *args, **kwargs)  # type: ignore[union-attr]
+
+    def restart(self) -> None:
+        """Replace a broken pool (a worker died) by a fresh one; photos in flight are lost."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = None
+        self.start()
+
+    def stages(self) -> Iterator[tuple[int, str]]:
+        """The ``(index, stage)`` reports the workers sent since the last call (none unless ``stages``)."""
+        from queue import Empty
+
+        while self._queue is not None:
+            try:
+                yield self._queue.get_nowait()
+            except (Empty, OSError, EOFError):
+                return
+
+    def shutdown(self, *, wait: bool = True, cancel: bool = False) -> None:
+        """Stop the workers: after the photos submitted (``wait``), or at once dropping those not started (``cancel``)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=wait, cancel_futures=cancel)
+            self._pool = None
+        if self._queue is not None:
+            self._queue.close()
+            self._queue = None
