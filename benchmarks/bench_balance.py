@@ -15,8 +15,8 @@ from pathlib import Path
 
 from rich.progress import Progress
 
-from generator.jobs.play import balance_layouts
 from generator.core.shipped import shipped_layouts
+from generator.jobs.play import balance_layouts
 
 
 def markdown(rep: dict) -> str:
@@ -54,14 +54,22 @@ def main() -> None:
         t = time.perf_counter()
         with Progress() as progress:
             task = progress.add_task("playing", total=None)
-            result = balance_layouts(ids, games=args.games, players=args.players, seed=args.seed, workers=args.workers,
-                                     progress=lambda n, total: progress.update(task, advance=n, total=total))
+            result = balance_layouts(
+                ids,
+                games=args.games,
+                players=args.players,
+                seed=args.seed,
+                workers=args.workers,
+                progress=lambda n, total: progress.update(task, advance=n, total=total),
+            )
         took = time.perf_counter() - t
         rep = result.report()
     print(markdown(rep))
     print()
-    print(f"{rep['games']} games of {rep['players']} players on each sheet, seed {rep['seed']}"
-          + (f"; {took:.0f} s" if took is not None else ""))
+    print(
+        f"{rep['games']} games of {rep['players']} players on each sheet, seed {rep['seed']}"
+        + (f"; {took:.0f} s" if took is not None else "")
+    )
 
 
 if __name__ == "__main__":

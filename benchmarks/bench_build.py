@@ -14,11 +14,11 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+from generator.core.shipped import shipped_layouts
+from generator.games.allin.layout import load_layout
+from generator.games.allin.sheet import build_allin_sheet
 from generator.printing.backends import render_bytes
 from generator.printing.paper import paper
-from generator.games.allin.layout import load_layout
-from generator.core.shipped import shipped_layouts
-from generator.games.allin.sheet import build_allin_sheet
 
 
 def timed(fn, repeat):
@@ -47,8 +47,14 @@ def main() -> None:
         for i, t in enumerate((t_scene, t_pdf, t_svg, t_png)):
             totals[i] += t
         table.add_row(
-            item.id, f"{t_scene * 1e3:.0f}", f"{t_pdf * 1e3:.0f}", f"{len(pdf) / 1024:.0f}",
-            f"{t_svg * 1e3:.0f}", f"{len(svg) / 1024:.0f}", f"{t_png * 1e3:.0f}", f"{len(png) / 1024:.0f}",
+            item.id,
+            f"{t_scene * 1e3:.0f}",
+            f"{t_pdf * 1e3:.0f}",
+            f"{len(pdf) / 1024:.0f}",
+            f"{t_svg * 1e3:.0f}",
+            f"{len(svg) / 1024:.0f}",
+            f"{t_png * 1e3:.0f}",
+            f"{len(png) / 1024:.0f}",
         )
     ms = [f"{t * 1e3:.0f}" for t in totals]
     table.add_row("all six", ms[0], ms[1], "", ms[2], "", ms[3], "")

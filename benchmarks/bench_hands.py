@@ -87,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     for col in ("evaluator", "seconds", "hands/s", "µs/hand", "setup ms"):
         table.add_column(col, justify="right" if col != "evaluator" else "left")
     for name, seconds, setup in (("sheetsmith", ours, ours_setup), ("treys", theirs, treys_setup)):
-        table.add_row(name, f"{seconds:.3f}", f"{HANDS / seconds:,.0f}", f"{seconds / HANDS * 1e6:.3f}", f"{setup * 1e3:.1f}")
+        table.add_row(
+            name, f"{seconds:.3f}", f"{HANDS / seconds:,.0f}", f"{seconds / HANDS * 1e6:.3f}", f"{setup * 1e3:.1f}"
+        )
     Console().print(table)
     print(f"ratio ours/treys: {ours / theirs:.3f}  (target: <= 1.0)")
     return 0

@@ -104,9 +104,9 @@ def make_photo(job: tuple[str, int, str]) -> tuple[str, int, str, dict]:
     import numpy as np
 
     from generator.games.allin.grid import cell_name
-    from tests.synth.sheet_photos import synth_photo
-    from tests.synth.families import case
     from generator.games.allin.sheet import build_allin_sheet
+    from tests.synth.families import case
+    from tests.synth.sheet_photos import synth_photo
 
     family, seed, folder = job
     ext = ".heic" if family == "heic" else ".jpg"
@@ -115,8 +115,16 @@ def make_photo(job: tuple[str, int, str]) -> tuple[str, int, str, dict]:
         with open(path + ".json", encoding="utf-8") as fh:
             return family, seed, path, json.load(fh)
     c = case("realistic" if family == "heic" else family, seed)
-    photo = synth_photo(c.sheet, c.paper, f"{family}:{seed}", params=c.params, style=c.style, game=c.game,
-                        extra=c.extra, others=c.others)
+    photo = synth_photo(
+        c.sheet,
+        c.paper,
+        f"{family}:{seed}",
+        params=c.params,
+        style=c.style,
+        game=c.game,
+        extra=c.extra,
+        others=c.others,
+    )
     if family == "heic":
         import io
 
@@ -137,10 +145,14 @@ def make_photo(job: tuple[str, int, str]) -> tuple[str, int, str, dict]:
     for t in scene.marks:
         if t.kind not in ("rank", "suit", "chip_earned", "chip_spent"):
             continue
-        pts = np.array([[t.x, t.y, 1], [t.x + t.w, t.y, 1], [t.x, t.y + t.h, 1], [t.x + t.w, t.y + t.h, 1]], float) @ H.T
+        pts = (
+            np.array([[t.x, t.y, 1], [t.x + t.w, t.y, 1], [t.x, t.y + t.h, 1], [t.x + t.w, t.y + t.h, 1]], float) @ H.T
+        )
         pts = pts[:, :2] / pts[:, 2:3]
         if (pts[:, 0] < 0).any() or (pts[:, 1] < 0).any() or (pts[:, 0] > fw - 1).any() or (pts[:, 1] > fh_ - 1).any():
-            outside.add(t.owner if t.kind in ("rank", "suit") else "chips." + ("earned" if t.kind == "chip_earned" else "spent"))
+            outside.add(
+                t.owner if t.kind in ("rank", "suit") else "chips." + ("earned" if t.kind == "chip_earned" else "spent")
+            )
     if "chips.earned" in outside:
         outside.add("chips.spent")  # spent boxes are read against the circles above them
     truth = {
@@ -182,8 +194,14 @@ def evaluate(reading, truth: dict) -> dict:
         read += 1
         got = cr.card.code if cr.status == "card" else None
         if cr.cell in outside or got != (card.code if card else None):
-            wrong.append(f"{cr.cell}={got or '.'}" + (" (outside)" if cr.cell in outside else f" (truth {card.code if card else '.'})"))
-    for name, count, want in (("chips.earned", reading.chips_earned, truth["earned"]), ("chips.spent", reading.chips_spent, truth["spent"])):
+            wrong.append(
+                f"{cr.cell}={got or '.'}"
+                + (" (outside)" if cr.cell in outside else f" (truth {card.code if card else '.'})")
+            )
+    for name, count, want in (
+        ("chips.earned", reading.chips_earned, truth["earned"]),
+        ("chips.spent", reading.chips_spent, truth["spent"]),
+    ):
         fields += 1
         if count.value is None:
             continue
@@ -217,7 +235,14 @@ def run(jobs: list, workers: int, console: Console, verbose: bool) -> list[dict]
                 reading, err = None, "; ".join(p.message for p in exc.problems)
             dt = time.perf_counter() - t
             if reading is None:
-                res = {"exact": False, "flagged": True, "wrong": [], "fields": len(truth["cells"]) + 2, "read": 0, "error": err}
+                res = {
+                    "exact": False,
+                    "flagged": True,
+                    "wrong": [],
+                    "fields": len(truth["cells"]) + 2,
+                    "read": 0,
+                    "error": err,
+                }
             else:
                 res = evaluate(reading, truth)
                 res["uncertain"] = reading.uncertain
@@ -226,13 +251,25 @@ def run(jobs: list, workers: int, console: Console, verbose: bool) -> list[dict]
                 res["exact"] = False
             elif truth.get("refuse"):
                 res["exact"] = True  # refused as it must be
-            res.update(time=dt, family=family, seed=seed, frame=truth["frame"], pen=truth["pen"], layout=truth["layout"], path=path)
+            res.update(
+                time=dt,
+                family=family,
+                seed=seed,
+                frame=truth["frame"],
+                pen=truth["pen"],
+                layout=truth["layout"],
+                path=path,
+            )
             rows.append(res)
             progress.advance(task)
             if verbose and not res["exact"]:
                 what = f"ERROR {err}" if reading is None else f"? {res['uncertain']}"
-                console.print(f"  {Path(path).name} {truth['layout']} {truth['paper']} {tuple(truth['frame'])} {truth['pen']}: {what}"
-                              + (f"  WRONG {res['wrong']}" if res["wrong"] else ""), highlight=False, markup=False)
+                console.print(
+                    f"  {Path(path).name} {truth['layout']} {truth['paper']} {tuple(truth['frame'])} {truth['pen']}: {what}"
+                    + (f"  WRONG {res['wrong']}" if res["wrong"] else ""),
+                    highlight=False,
+                    markup=False,
+                )
     return rows
 
 
@@ -262,9 +299,14 @@ def main() -> None:
     ap.add_argument("--per-family", type=int, default=40, help="photos of every other family (default 40)")
     ap.add_argument("--hard", type=int, default=40, help="photos of the hard sweep (default 40, 10 per case)")
     ap.add_argument("--families", help="only these rows' families, comma-separated (e.g. shadow,glare,realistic)")
-    ap.add_argument("--count", action="append", default=[], metavar="FAMILY=N",
-                    help="photos of one family, over --photos, --per-family or --hard (repeatable): "
-                         "e.g. --count nearly-empty=100 for a row whose exact share must show 99 %%")
+    ap.add_argument(
+        "--count",
+        action="append",
+        default=[],
+        metavar="FAMILY=N",
+        help="photos of one family, over --photos, --per-family or --hard (repeatable): "
+        "e.g. --count nearly-empty=100 for a row whose exact share must show 99 %%",
+    )
     ap.add_argument("--workers", type=int, default=2, help="processes making photos (default 2)")
     ap.add_argument("--keep", type=Path, help="keep the photos in this folder (and reuse them on the next run)")
     ap.add_argument("--start", type=int, default=0, help="first seed (tune below 9000; the README reports from 80000)")
@@ -303,8 +345,17 @@ def main() -> None:
     rows = run(jobs, args.workers, console, args.verbose)
     console.print(f"{len(rows)} photos made and read in {time.perf_counter() - t0:.0f} s", highlight=False)
     table = Table(title=f"reading photos of filled sheets (seeds from {args.start})")
-    for col in ("set", "photos", "sheets exact", "flagged (refused)", "sheets wrong, no ?", "fields wrong, no ?",
-                "fields read", "median s", "12 MP median s"):
+    for col in (
+        "set",
+        "photos",
+        "sheets exact",
+        "flagged (refused)",
+        "sheets wrong, no ?",
+        "fields wrong, no ?",
+        "fields read",
+        "median s",
+        "12 MP median s",
+    ):
         table.add_column(col, justify="right" if col != "set" else "left")
     for name, fams in ROWS.items():
         part = [r for r in rows if r["family"] in fams]
@@ -314,8 +365,14 @@ def main() -> None:
             continue
         s = summarise(part)
         table.add_row(
-            name, str(s["photos"]), f"{100 * s['exact']:.1f} %", f"{100 * s['flagged']:.1f} % ({100 * s['refused']:.0f} %)",
-            str(s["wrong_sheets"]), str(s["wrong_fields"]), f"{100 * s['read_share']:.1f} %", f"{s['median_s']:.2f}",
+            name,
+            str(s["photos"]),
+            f"{100 * s['exact']:.1f} %",
+            f"{100 * s['flagged']:.1f} % ({100 * s['refused']:.0f} %)",
+            str(s["wrong_sheets"]),
+            str(s["wrong_fields"]),
+            f"{100 * s['read_share']:.1f} %",
+            f"{s['median_s']:.2f}",
             f"{s['median_12mp_s']:.2f} ({s['photos_12mp']})" if s["photos_12mp"] else "—",
         )
     console.print(table)

@@ -35,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from generator.printing.fonts import FONT_DIR  # noqa: E402  (the sheet's own TrueType files)
 
-BARE = '''
+BARE = """
 import io, sys
 from reportlab.pdfgen import canvas
 from reportlab.pdfbase import pdfmetrics
@@ -61,15 +61,15 @@ for i in range(n.get("Text", 0)):
     c.saveState(); c.translate(20 + i % 500, 20 + i % 800); c.drawString(0, 0, "Text %d" % i); c.restoreState()
 c.showPage(); c.save()
 open(sys.argv[1], "wb").write(buf.getvalue())
-'''
+"""
 
 
 def q_diamonds_counts() -> Counter:
     """How many primitives of each kind the Q♦ sheet's scene holds (A4)."""
-    from generator.printing.paper import paper
-    from generator.games.allin.layout import load_layout
     from generator.core.shipped import resolve_layout
+    from generator.games.allin.layout import load_layout
     from generator.games.allin.sheet import build_allin_sheet
+    from generator.printing.paper import paper
 
     scene = build_allin_sheet(load_layout(resolve_layout("q-diamonds")), paper("a4"))
     return Counter(type(item).__name__ for item in scene.items)
@@ -98,8 +98,11 @@ def main() -> None:
     counts = q_diamonds_counts()
     # sheetsmith's modules compiled to bytecode first, as an installed package has them (reportlab's come so from
     # pip): a stale or missing cache (PYTHONDONTWRITEBYTECODE set, a fresh edit) would time the compiler instead
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(__file__).resolve().parents[1] / "generator")],
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(Path(__file__).resolve().parents[1] / "generator")],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     work = tempfile.mkdtemp(prefix="bench-startup-")
     try:
         bare = Path(work) / "bare.py"
@@ -108,7 +111,16 @@ def main() -> None:
         runs = {
             "python -c pass (the interpreter alone)": [sys.executable, "-c", "pass"],
             "bare reportlab script, same primitives": [sys.executable, str(bare), str(Path(work) / "bare.pdf")],
-            "sheetsmith render q-diamonds -f pdf": [*tool, "render", "q-diamonds", "-f", "pdf", "-o", str(Path(work) / "q.pdf"), "--force"],
+            "sheetsmith render q-diamonds -f pdf": [
+                *tool,
+                "render",
+                "q-diamonds",
+                "-f",
+                "pdf",
+                "-o",
+                str(Path(work) / "q.pdf"),
+                "--force",
+            ],
             "sheetsmith --help": [*tool, "--help"],
         }
         times: dict[str, list[float]] = {k: [] for k in runs}
@@ -124,16 +136,26 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
     med = {k: statistics.median(v) for k, v in times.items()}
     med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
-    print(f"Fresh processes, median of {args.runs} (interleaved); load average {os.getloadavg()[0]:.1f} "
-          f"on {os.cpu_count()} cores; Q♦ scene: {sum(counts.values())} primitives "
-          f"({', '.join(f'{v} {k}' for k, v in sorted(counts.items()))})")
+    print(
+        f"Fresh processes, median of {args.runs} (interleaved); load average {os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} cores; Q♦ scene: {sum(counts.values())} primitives "
+        f"({', '.join(f'{v} {k}' for k, v in sorted(counts.items()))})"
+    )
     print(f"{'':44} {'wall s':>7} {'min s':>7} {'CPU s':>7}")
     for name, t in times.items():
         print(f"{name:44} {med[name]:7.3f} {min(t):7.3f} {med_cpu[name]:7.3f}")
-    bare, render, helps = ("bare reportlab script, same primitives", "sheetsmith render q-diamonds -f pdf", "sheetsmith --help")
-    print(f"render / bare reportlab: {med[render] / med[bare]:.2f}× wall, {med_cpu[render] / med_cpu[bare]:.2f}× CPU  (target ≤ 3×)")
-    print(f"--help: {med[helps]:.3f} s wall, {med_cpu[helps]:.3f} s CPU  (target ≤ 0.2 s; the interpreter alone: "
-          f"{med['python -c pass (the interpreter alone)']:.3f} s wall)")
+    bare, render, helps = (
+        "bare reportlab script, same primitives",
+        "sheetsmith render q-diamonds -f pdf",
+        "sheetsmith --help",
+    )
+    print(
+        f"render / bare reportlab: {med[render] / med[bare]:.2f}× wall, {med_cpu[render] / med_cpu[bare]:.2f}× CPU  (target ≤ 3×)"
+    )
+    print(
+        f"--help: {med[helps]:.3f} s wall, {med_cpu[helps]:.3f} s CPU  (target ≤ 0.2 s; the interpreter alone: "
+        f"{med['python -c pass (the interpreter alone)']:.3f} s wall)"
+    )
 
 
 if __name__ == "__main__":

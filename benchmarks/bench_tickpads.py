@@ -54,8 +54,8 @@ KEY = {"x2": "×2"}
 
 def game_rows(rng: random.Random) -> tuple[list[list[str]], list[int]]:
     """One player's tick rows and round scores from a simulated game (at most the pad's 15 rounds)."""
-    from generator.games.flip7.rules import round_score
     from generator.games.flip7.round import StopAt, play_game
+    from generator.games.flip7.rules import round_score
 
     players = [f"P{i}" for i in range(1, rng.randint(3, 6) + 1)]
     result = play_game(players, StopAt(rng.randint(15, 30)), random.Random(rng.getrandbits(32)))
@@ -75,11 +75,11 @@ def game_rows(rng: random.Random) -> tuple[list[list[str]], list[int]]:
 
 def make_photo(job: tuple[str, int, str]) -> tuple[str, int, str, list[list[str]]]:
     """Make one photo (in a worker): ``(family, seed, jpeg path, true rows)``."""
+    from generator.core.shipped import resolve_layout
+    from generator.games.registry import load_any
     from generator.printing.paper import paper
     from tests.synth.sheet_photos import Pen, hard_params, random_style, realistic_params
     from tests.synth.tickpad import synth_tick_photo
-    from generator.games.registry import load_any
-    from generator.core.shipped import resolve_layout
 
     family, seed, folder = job
     rng = random.Random(f"tickbench:{family}:{seed}")
@@ -97,9 +97,15 @@ def make_photo(job: tuple[str, int, str]) -> tuple[str, int, str, list[list[str]
         nx, ny = math.sin(math.radians(ang)), -math.cos(math.radians(ang))
         pos = ((seed % 64) + 0.5) / 64 * 2 - 1
         u0, v0 = 138 + pos * 120 * nx, 113 + pos * 67 * ny
-        p = replace(p, shadow=0.0, hard_shadow=(u0, v0, ang + rng.choice([0, 180]), rng.uniform(0.55, 0.70), rng.uniform(0.3, 2.0)))
+        p = replace(
+            p,
+            shadow=0.0,
+            hard_shadow=(u0, v0, ang + rng.choice([0, 180]), rng.uniform(0.55, 0.70), rng.uniform(0.3, 2.0)),
+        )
     elif family == "glare":
-        p = replace(p, glare=(rng.uniform(25, 250), rng.uniform(50, 180), rng.uniform(6.0, 18.0), rng.uniform(0.4, 1.8)))
+        p = replace(
+            p, glare=(rng.uniform(25, 250), rng.uniform(50, 180), rng.uniform(6.0, 18.0), rng.uniform(0.4, 1.8))
+        )
     elif family == "erased":
         g = 1.0 - rng.uniform(0.3, 0.75)
         if rng.random() < 0.6:  # a hand in pencil; else in pen, the rubbed-out ticks pencilled (synth._erased)
@@ -110,7 +116,9 @@ def make_photo(job: tuple[str, int, str]) -> tuple[str, int, str, list[list[str]
             r = rng.randrange(len(rows))
             free = [k for k in TICKS if k not in rows[r]]
             erased.append((r + 1, rng.choice(free), rng.uniform(0.15, 0.6)))
-    photo = synth_tick_photo(pad, rows, paper("a4"), f"{family}:{seed}", params=p, style=style, scores=scores, erased=erased)
+    photo = synth_tick_photo(
+        pad, rows, paper("a4"), f"{family}:{seed}", params=p, style=style, scores=scores, erased=erased
+    )
     path = Path(folder) / f"{family}-{seed}.jpg"
     path.write_bytes(photo.jpeg)
     return family, seed, str(path), rows
@@ -135,7 +143,9 @@ def evaluate(reading, rows: list[list[str]]) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--photos", type=int, default=100, help="photos of the realistic mix (default 100)")
-    ap.add_argument("--per-family", type=int, default=20, help="photos of every other row (default 20; the hard sweep splits it)")
+    ap.add_argument(
+        "--per-family", type=int, default=20, help="photos of every other row (default 20; the hard sweep splits it)"
+    )
     ap.add_argument("--start", type=int, default=0, help="first seed (tune below 9000; the README reports from 20000)")
     ap.add_argument("--workers", type=int, default=2, help="processes making photos (default 2)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every photo not read exactly")
@@ -176,10 +186,15 @@ def main() -> None:
         if not res:
             continue
         n = len(res)
-        table.add_row(row, str(n), f"{100 * sum(r['exact'] for r in res) / n:.0f} %",
-                      f"{100 * sum(r['flagged'] for r in res) / n:.0f} %",
-                      f"{sum(1 for r in res if r['wrong'])} ({100 * sum(1 for r in res if r['wrong']) / n:.0f} %)",
-                      str(sum(r["wrong"] for r in res)), f"{statistics.median(r['seconds'] for r in res):.2f}")
+        table.add_row(
+            row,
+            str(n),
+            f"{100 * sum(r['exact'] for r in res) / n:.0f} %",
+            f"{100 * sum(r['flagged'] for r in res) / n:.0f} %",
+            f"{sum(1 for r in res if r['wrong'])} ({100 * sum(1 for r in res if r['wrong']) / n:.0f} %)",
+            str(sum(r["wrong"] for r in res)),
+            f"{statistics.median(r['seconds'] for r in res):.2f}",
+        )
     console.print(table)
 
 

@@ -56,18 +56,26 @@ def make_photos(folder: Path, seed: int) -> list[Path]:
     paths = [folder / f"{n}.jpg" for n in NAMES]
     if all(p.exists() for p in paths):
         return paths
-    from generator.printing.paper import paper
-    from tests.synth.sheet_photos import realistic_params, synth_photo
-    from generator.games.allin.layout import load_layout
     from generator.core.shipped import resolve_layout
     from generator.games.allin.bot import simulate_game
+    from generator.games.allin.layout import load_layout
+    from generator.printing.paper import paper
+    from tests.synth.sheet_photos import realistic_params, synth_photo
 
     result = simulate_game(load_layout(resolve_layout("q-diamonds")), [n.title() for n in NAMES], seed).result
     for i, (path, sheet) in enumerate(zip(paths, result.sheets)):
         rng = random.Random(f"bench-verify:{seed}:{i}")
         p = realistic_params(rng, frame=(4000, 3000) if i % 2 == 0 else (3000, 4000))
-        p = replace(p, coverage=rng.uniform(0.6, 0.9), tilt=rng.uniform(0, 20), defocus=rng.uniform(0.3, 0.8), motion=0.0,
-                    light_min=rng.uniform(0.7, 1.0), shadow=0.0, jpeg=rng.randint(80, 95))
+        p = replace(
+            p,
+            coverage=rng.uniform(0.6, 0.9),
+            tilt=rng.uniform(0, 20),
+            defocus=rng.uniform(0.3, 0.8),
+            motion=0.0,
+            light_min=rng.uniform(0.7, 1.0),
+            shadow=0.0,
+            jpeg=rng.randint(80, 95),
+        )
         photo = synth_photo(sheet, paper("a4"), f"bench-verify:{seed}:{i}", params=p, game=result.score)
         path.write_bytes(photo.jpeg)
     return paths
@@ -159,12 +167,16 @@ def main() -> None:
         console.print(f"4 photos of 4000 × 3000 in {folder} ({time.perf_counter() - t:.0f} s to make)", highlight=False)
         for name, tree in trees.items():
             cmd, env = sheetsmith_command(tree)
-            cold[name] = timed_run(cmd + ["verify", photos[0].name], folder, env)  # a fresh cache: the blank sheet drawn
+            cold[name] = timed_run(
+                cmd + ["verify", photos[0].name], folder, env
+            )  # a fresh cache: the blank sheet drawn
         for _ in range(args.repeat):
             for name, tree in trees.items():
                 cmd, env = sheetsmith_command(tree)
                 for key, files in (("1", photos[:1]), ("4", photos)):
-                    runs.setdefault((name, key), []).append(timed_run(cmd + ["verify", *(p.name for p in files)], folder, env))
+                    runs.setdefault((name, key), []).append(
+                        timed_run(cmd + ["verify", *(p.name for p in files)], folder, env)
+                    )
         warm = warm_read(photos[0], args.repeat)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
@@ -172,7 +184,9 @@ def main() -> None:
             f.unlink()
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)
-    table = Table(title=f"sheetsmith verify, 12 MP photos, fresh processes ({args.repeat} runs each, {os.cpu_count()} CPUs)")
+    table = Table(
+        title=f"sheetsmith verify, 12 MP photos, fresh processes ({args.repeat} runs each, {os.cpu_count()} CPUs)"
+    )
     for col in ("checkout", "what", "median wall s", "best wall s", "CPU s (median)", "exit"):
         table.add_column(col, justify="left" if col in ("checkout", "what") else "right")
     ratios = {}
@@ -181,17 +195,29 @@ def main() -> None:
         m1, m4 = statistics.median(w for w, _, _ in one), statistics.median(w for w, _, _ in four)
         ratios[name] = (m1, m4)
         for what, rows in (("verify 1 photo, end to end", one), ("verify 4 photos, end to end", four)):
-            table.add_row(name, what, f"{statistics.median(w for w, _, _ in rows):.2f}", f"{min(w for w, _, _ in rows):.2f}",
-                          f"{statistics.median(c for _, c, _ in rows):.2f}", str(rows[-1][2]))
+            table.add_row(
+                name,
+                what,
+                f"{statistics.median(w for w, _, _ in rows):.2f}",
+                f"{min(w for w, _, _ in rows):.2f}",
+                f"{statistics.median(c for _, c, _ in rows):.2f}",
+                str(rows[-1][2]),
+            )
         w, c, code = cold[name]
         table.add_row(name, "verify 1 photo, first run (empty cache)", f"{w:.2f}", "", f"{c:.2f}", str(code))
     table.add_row("this checkout", "read_photo alone, warm, in-process", f"{warm:.2f}", "", "", "")
     console.print(table)
     for name, (m1, m4) in ratios.items():
-        console.print(f"{name}: 4 photos / 1 photo = {m4 / m1:.2f} × (target ≤ 2.5 ×); 1 photo end to end {m1:.2f} s "
-                      "(target ≤ 1.0 s)", highlight=False)
-    console.print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
-                  "(above the CPU count, every wall figure is stretched by the other work)", highlight=False)
+        console.print(
+            f"{name}: 4 photos / 1 photo = {m4 / m1:.2f} × (target ≤ 2.5 ×); 1 photo end to end {m1:.2f} s "
+            "(target ≤ 1.0 s)",
+            highlight=False,
+        )
+    console.print(
+        f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
+        "(above the CPU count, every wall figure is stretched by the other work)",
+        highlight=False,
+    )
 
 
 if __name__ == "__main__":

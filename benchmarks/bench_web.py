@@ -46,11 +46,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def twelve_mp_photos(n: int) -> list[bytes]:
     """``n`` photos (4000 × 3000) of different players' finished sheets of one simulated game."""
-    from generator.printing.paper import paper
-    from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
-    from generator.games.allin.layout import load_layout
     from generator.core.shipped import resolve_layout
     from generator.games.allin.bot import simulate_game
+    from generator.games.allin.layout import load_layout
+    from generator.printing.paper import paper
+    from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
 
     lay = load_layout(resolve_layout("q-diamonds"))
     names = [f"P{i + 1}" for i in range(min(n, 8))]
@@ -58,10 +58,26 @@ def twelve_mp_photos(n: int) -> list[bytes]:
     style = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="full")
     out = []
     for i in range(n):
-        p = PhotoParams(frame=(4000, 3000), coverage=0.8, tilt=10.0, tilt_axis=30.0, rotation=90.0 + 7 * i, defocus=1.0,
-                        motion=0.0, motion_angle=0.0, noise=0.01, light_min=0.85, light_angle=40.0, shadow=0.0, jpeg=88)
-        out.append(synth_photo(result.sheets[i % len(names)], paper("a4"), 100 + i, params=p, style=style, dpi=200,
-                               game=result.score).jpeg)
+        p = PhotoParams(
+            frame=(4000, 3000),
+            coverage=0.8,
+            tilt=10.0,
+            tilt_axis=30.0,
+            rotation=90.0 + 7 * i,
+            defocus=1.0,
+            motion=0.0,
+            motion_angle=0.0,
+            noise=0.01,
+            light_min=0.85,
+            light_angle=40.0,
+            shadow=0.0,
+            jpeg=88,
+        )
+        out.append(
+            synth_photo(
+                result.sheets[i % len(names)], paper("a4"), 100 + i, params=p, style=style, dpi=200, game=result.score
+            ).jpeg
+        )
     return out
 
 
@@ -122,9 +138,23 @@ def main() -> None:
         port = s.getsockname()[1]
     base = f"http://127.0.0.1:{port}"
     data_dir = tempfile.mkdtemp(prefix="sheetsmith-bench-web-")
-    server = subprocess.Popen([sys.executable, "-c", "from generator.cli.app import main; main()", "serve", "--port", str(port),
-                               "--data-dir", data_dir, "--workers", str(args.workers)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from generator.cli.app import main; main()",
+            "serve",
+            "--port",
+            str(port),
+            "--data-dir",
+            data_dir,
+            "--workers",
+            str(args.workers),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     rows = []
     memory = []
     try:
@@ -143,15 +173,23 @@ def main() -> None:
 
         # --- 1. photos, all at once
         with httpx.Client(base_url=base, timeout=600) as c:
-            gid = c.post("/allin", data={"title": "bench", "layout": "q-diamonds"}, follow_redirects=False).headers["location"].split("/")[-1]
+            gid = (
+                c.post("/allin", data={"title": "bench", "layout": "q-diamonds"}, follow_redirects=False)
+                .headers["location"]
+                .split("/")[-1]
+            )
         barrier = threading.Barrier(args.phones)
 
         def phone(i: int) -> tuple[float, bool]:
             with httpx.Client(base_url=base, timeout=600) as c:
                 barrier.wait()
                 t = time.perf_counter()
-                r = c.post(f"/allin/{gid}/players", data={"name": f"Phone {i + 1}"},
-                           files={"photo": (f"IMG_{i}.jpg", photos[i], "image/jpeg")}, follow_redirects=True)
+                r = c.post(
+                    f"/allin/{gid}/players",
+                    data={"name": f"Phone {i + 1}"},
+                    files={"photo": (f"IMG_{i}.jpg", photos[i], "image/jpeg")},
+                    follow_redirects=True,
+                )
                 dt = time.perf_counter() - t
                 ok = r.status_code == 200 and 'id="reader-message"' not in r.text and "readback" in r.text
                 return dt, ok
@@ -160,8 +198,15 @@ def main() -> None:
             results = list(pool.map(phone, range(args.phones)))
         times = [t for t, _ in results]
         cpu1 = cpu_s(server.pid)
-        rows.append((f"{args.phones} phones upload a 12 MP photo at once", len(results), sum(ok for _, ok in results), times,
-                     (cpu1 - cpu0) / len(results)))
+        rows.append(
+            (
+                f"{args.phones} phones upload a 12 MP photo at once",
+                len(results),
+                sum(ok for _, ok in results),
+                times,
+                (cpu1 - cpu0) / len(results),
+            )
+        )
         memory.append(("after the photos", rss_mb(server.pid)))
 
         # --- 2. Flip 7 rounds, open loop
@@ -169,7 +214,9 @@ def main() -> None:
         with httpx.Client(base_url=base, timeout=60) as c:
             games = []
             for t in range(tables):
-                r = c.post("/flip7", data={"players": "Ann, Bob, Cy, Dee", "title": f"table {t}"}, follow_redirects=False)
+                r = c.post(
+                    "/flip7", data={"players": "Ann, Bob, Cy, Dee", "title": f"table {t}"}, follow_redirects=False
+                )
                 games.append(r.headers["location"].split("/")[-1])
         total = args.rate * args.seconds
         local = threading.local()
@@ -194,8 +241,15 @@ def main() -> None:
             results = list(pool.map(submit, range(total)))
         elapsed = time.perf_counter() - t0
         times = [t for t, _ in results]
-        rows.append((f"Flip 7 rounds, {args.rate}/s for {args.seconds} s (took {elapsed:.0f} s)", total,
-                     sum(ok for _, ok in results), times, (cpu_s(server.pid) - cpu1) / total))
+        rows.append(
+            (
+                f"Flip 7 rounds, {args.rate}/s for {args.seconds} s (took {elapsed:.0f} s)",
+                total,
+                sum(ok for _, ok in results),
+                times,
+                (cpu_s(server.pid) - cpu1) / total,
+            )
+        )
         memory.append(("after the rounds", rss_mb(server.pid)))
     finally:
         server.terminate()
@@ -208,8 +262,15 @@ def main() -> None:
     for col in ("load", "requests", "succeeded", "median s", "p95 s", "slowest s", "server CPU per request"):
         table.add_column(col, justify="left" if col == "load" else "right")
     for name, n, ok, times, cpu in rows:
-        table.add_row(name, str(n), str(ok), f"{statistics.median(times):.3f}", f"{pct(times, 0.95):.3f}", f"{max(times):.3f}",
-                      f"{cpu * 1000:.0f} ms")
+        table.add_row(
+            name,
+            str(n),
+            str(ok),
+            f"{statistics.median(times):.3f}",
+            f"{pct(times, 0.95):.3f}",
+            f"{max(times):.3f}",
+            f"{cpu * 1000:.0f} ms",
+        )
     console.print(table)
     with open("/proc/loadavg") as fh:
         console.print(f"load average of the machine at the end: {fh.read().split()[0]} (on {os.cpu_count()} cores)")

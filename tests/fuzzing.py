@@ -62,8 +62,17 @@ def run(args: list[str], cwd: Path) -> Run:
     return Run(code, out.getvalue(), err.getvalue(), before, files_under(cwd))
 
 
-WHOLE_FILE = ("file not found", "this is ", "is not a regular file", "is a folder", "larger than", "symbolic link",
-              "cannot read the file", "nested too deeply", "the file name")
+WHOLE_FILE = (
+    "file not found",
+    "this is ",
+    "is not a regular file",
+    "is a folder",
+    "larger than",
+    "symbolic link",
+    "cannot read the file",
+    "nested too deeply",
+    "the file name",
+)
 """Errors about a file as a whole: they carry no line number."""
 
 
@@ -77,7 +86,15 @@ def check_run(r: Run, *, fuzzed: str | None = None, outputs: tuple[str, ...] | N
     assert r.code in (0, 1, 2), (r.code, r.err[-2000:])
     for stream in (r.out, r.err):
         assert "Traceback" not in stream, stream[-3000:]
-        bad = [ch for ch in stream if ch != "\n" and (unicodedata.category(ch) in ("Cc", "Cs") or ch in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")]
+        bad = [
+            ch
+            for ch in stream
+            if ch != "\n"
+            and (
+                unicodedata.category(ch) in ("Cc", "Cs")
+                or ch in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+            )
+        ]
         assert not bad, (bad[:5], stream[-2000:])
     if fuzzed is not None:
         for line in r.err.splitlines():
@@ -101,16 +118,86 @@ def scratch():
 # --------------------------------------------------------------------------- mutations
 
 ODD_SCALARS = [
-    "-1", "0", "0012", "1_000", "007.50", "99999999999999999999", "1" * 40, "1e999", "1.0e+999", "-1.0e+999",
-    ".nan", ".inf", "-.inf", "NaN", "0x1F", "0o17", "1:30", "+4", "3.0",
-    "²", "٣", "５", '"٣٣"', '"²"', "'１２'", "Ⅻ", "½",
-    '"\\0"', '"\\e[31mX"', '"\\x1b]0;T\\a"', '"\\u202eX"', '"\\ud800"', '"\\U00110000"', '"a\\tb"', '"a\\nb"',
-    '"\\x85"', '"\\uFFFE"', '"\\x7f"', '"\\u2028"',
-    "9" * 5000, "x" * 3000, '"李李李"', '"Алёна Ωμέγα"', '"[/x]"', '"[bold]x"', '":smile:"', '"%s%n"', '"😀"',
-    "[]", "{}", "null", "~", "true", "no", "[1, [2, [3]]]", "{a: 1}", "&a x", "*a", "!!python/object:os.system x",
-    "!!binary aGk=", "!!str 12", "'", '"', "|", ">", "- x", "? x", "@x", "`x", "2001-01-01",
-    "../../etc/passwd", "/dev/zero", "/dev/stdin", "loop.yaml", "missing.yaml", "q-diamonds", "k-spades", "x" * 300 + "/y",
-    "a-folder", "plain/x.yaml",
+    "-1",
+    "0",
+    "0012",
+    "1_000",
+    "007.50",
+    "99999999999999999999",
+    "1" * 40,
+    "1e999",
+    "1.0e+999",
+    "-1.0e+999",
+    ".nan",
+    ".inf",
+    "-.inf",
+    "NaN",
+    "0x1F",
+    "0o17",
+    "1:30",
+    "+4",
+    "3.0",
+    "²",
+    "٣",
+    "５",
+    '"٣٣"',
+    '"²"',
+    "'１２'",
+    "Ⅻ",
+    "½",
+    '"\\0"',
+    '"\\e[31mX"',
+    '"\\x1b]0;T\\a"',
+    '"\\u202eX"',
+    '"\\ud800"',
+    '"\\U00110000"',
+    '"a\\tb"',
+    '"a\\nb"',
+    '"\\x85"',
+    '"\\uFFFE"',
+    '"\\x7f"',
+    '"\\u2028"',
+    "9" * 5000,
+    "x" * 3000,
+    '"李李李"',
+    '"Алёна Ωμέγα"',
+    '"[/x]"',
+    '"[bold]x"',
+    '":smile:"',
+    '"%s%n"',
+    '"😀"',
+    "[]",
+    "{}",
+    "null",
+    "~",
+    "true",
+    "no",
+    "[1, [2, [3]]]",
+    "{a: 1}",
+    "&a x",
+    "*a",
+    "!!python/object:os.system x",
+    "!!binary aGk=",
+    "!!str 12",
+    "'",
+    '"',
+    "|",
+    ">",
+    "- x",
+    "? x",
+    "@x",
+    "`x",
+    "2001-01-01",
+    "../../etc/passwd",
+    "/dev/zero",
+    "/dev/stdin",
+    "loop.yaml",
+    "missing.yaml",
+    "q-diamonds",
+    "k-spades",
+    "x" * 300 + "/y",
+    "a-folder",
+    "plain/x.yaml",
 ]
 """Values a scalar is replaced with: odd numbers, other scripts' digits, control characters written as
 escapes, huge values, other types, YAML syntax out of place, paths."""
@@ -131,10 +218,10 @@ def mutate(text: str, op: tuple) -> str:
     lines = text.split("\n")
     if kind == "scalar":
         m = _nth(list(_SCALAR.finditer(text)), op[1])
-        return text if m is None else text[: m.start()] + op[2] + text[m.end():]
+        return text if m is None else text[: m.start()] + op[2] + text[m.end() :]
     if kind == "key":
         m = _nth(list(_KEY.finditer(text)), op[1])
-        return text if m is None else text[: m.start(2)] + op[2] + text[m.end(2):]
+        return text if m is None else text[: m.start(2)] + op[2] + text[m.end(2) :]
     if kind == "delete":
         del lines[op[1] % len(lines)]
         return "\n".join(lines)

@@ -26,11 +26,8 @@ import dataclasses
 
 import pytest
 
-from generator.games.allin.game_log import dump_game_log, load_game_log, parse_cell
 from generator.core.cards import parse_card, standard_deck
 from generator.core.errors import InputError
-from generator.games.allin.layout import load_allin_layout
-from generator.games.allin.layout import load_layout
 from generator.core.shipped import shipped_layouts
 from generator.games.allin.bot import simulate_game
 from generator.games.allin.game import (
@@ -49,6 +46,8 @@ from generator.games.allin.game import (
     replay,
     writable_cards,
 )
+from generator.games.allin.game_log import dump_game_log, load_game_log, parse_cell
+from generator.games.allin.layout import load_allin_layout, load_layout
 from generator.games.allin.rules import MAX_COST
 
 LAYOUTS = {s.id: s.path for s in shipped_layouts()}
@@ -98,7 +97,18 @@ def pick(card: str, name: str, written: str | None = None) -> GoldenPick:
 
 def test_pairs_are_as_the_docstring_says():
     assert [" ".join(x.code for x in p) for p in PAIRS[:12]] == [
-        "2S 3S", "4S 5S", "6S 8S", "9S 10S", "JS QS", "KS 2H", "3H 4H", "6H 7H", "8H 9H", "10H JH", "QH KH", "AH 3D",
+        "2S 3S",
+        "4S 5S",
+        "6S 8S",
+        "9S 10S",
+        "JS QS",
+        "KS 2H",
+        "3H 4H",
+        "6H 7H",
+        "8H 9H",
+        "10H JH",
+        "QH KH",
+        "AH 3D",
     ]
 
 
@@ -119,22 +129,41 @@ def test_rank_steps_on_the_closed_ring(a, b, steps):
     "revealed, card, cost",
     [
         # one revealed card as it is; rank of one with suit of the other; free either way
-        ("7S 9D", "7S", 0), ("7S 9D", "9D", 0), ("7S 9D", "7D", 0), ("7S 9D", "9S", 0),
+        ("7S 9D", "7S", 0),
+        ("7S 9D", "9D", 0),
+        ("7S 9D", "7D", 0),
+        ("7S 9D", "9S", 0),
         # a chip a rank step: 8S is 7S+1 (or 9S-1), 10D is 9D+1, 6D is 7-1 in D's suit
-        ("7S 9D", "8S", 1), ("7S 9D", "10D", 1), ("7S 9D", "6D", 1),
+        ("7S 9D", "8S", 1),
+        ("7S 9D", "10D", 1),
+        ("7S 9D", "6D", 1),
         # a suit neither card has: 2 chips; 8H: one step and a suit
-        ("7S 9D", "7H", 2), ("7S 9D", "8H", 3),
+        ("7S 9D", "7H", 2),
+        ("7S 9D", "8H", 3),
         # KH: 9 up to K is 4 steps (7 up would be 6), plus a suit: 6
         ("7S 9D", "KH", 6),
         # wrap-around: K+1 = A and 2-1 = A; Q is one below K but 3 below 2 (2 A K Q)
-        ("KS 2D", "AS", 1), ("KS 2D", "AD", 1), ("KS 2D", "QC", 3), ("KS 2D", "3S", 1),
-        ("2H 3H", "KH", 2), ("2H 3H", "AH", 1),
-        ("AC AD", "2C", 1), ("AC AD", "KD", 1), ("AC AD", "7H", MAX_COST),  # 6 steps from A either way + a suit
+        ("KS 2D", "AS", 1),
+        ("KS 2D", "AD", 1),
+        ("KS 2D", "QC", 3),
+        ("KS 2D", "3S", 1),
+        ("2H 3H", "KH", 2),
+        ("2H 3H", "AH", 1),
+        ("AC AD", "2C", 1),
+        ("AC AD", "KD", 1),
+        ("AC AD", "7H", MAX_COST),  # 6 steps from A either way + a suit
         # Joker + X: X's rank in any suit, or any rank in X's suit; chips on X for the rest
-        ("JK 7S", "7H", 0), ("JK 7S", "2S", 0), ("JK 7S", "AS", 0), ("JK 7S", "8H", 1), ("JK 7S", "2H", 2),
-        ("KH JK", "AH", 0), ("KH JK", "AS", 1), ("KH JK", "2C", 2),
+        ("JK 7S", "7H", 0),
+        ("JK 7S", "2S", 0),
+        ("JK 7S", "AS", 0),
+        ("JK 7S", "8H", 1),
+        ("JK 7S", "2H", 2),
+        ("KH JK", "AH", 0),
+        ("KH JK", "AS", 1),
+        ("KH JK", "2C", 2),
         # two Jokers: anything
-        ("JK JK", "2C", 0), ("JK JK", "AS", 0),
+        ("JK JK", "2C", 0),
+        ("JK JK", "AS", 0),
     ],
 )
 def test_compose_cost(revealed, card, cost):
@@ -185,7 +214,10 @@ def test_legal_moves_lists_cells_and_cards_with_costs():
 
 
 def test_rounds_one_and_two_only_in_starting_spaces():
-    assert str(illegal(game({"Ann": ["b2"]}))) == "round 1, Ann, b2: rounds 1 and 2 are written in a starting space (a1, e5)"
+    assert (
+        str(illegal(game({"Ann": ["b2"]})))
+        == "round 1, Ann, b2: rounds 1 and 2 are written in a starting space (a1, e5)"
+    )
     err = illegal(game({"Ann": ["a1", "a2"]}))  # a2 is linked to a1, but round 2 still needs a starting space
     assert (err.round, err.player, err.move, err.rule) == (2, "Ann", "a2", "start")
     assert str(err) == "round 2, Ann, a2: rounds 1 and 2 are written in a starting space (a1, e5)"
@@ -435,7 +467,10 @@ def test_one_deck_of_54_cards():
     err = illegal(game({"Ann": ["a1", "e5", "b1"]}, pairs={3: cards("3S QD")}))
     assert str(err) == "round 3: revealed 3S was already dealt (revealed in round 1); the deck has one of each card"
     err = illegal(game({"Ann": ["a1", "e5"]}, pairs={1: cards("QD JK"), 2: cards("JK QC")}))
-    assert str(err) == "round 2: revealed JK would be a third Joker; the deck has 2 (in the Golden Deck, revealed in round 1)"
+    assert (
+        str(err)
+        == "round 2: revealed JK would be a third Joker; the deck has 2 (in the Golden Deck, revealed in round 1)"
+    )
     err = illegal(game({"Ann": ["a1"]}, pairs={1: cards("QD QC QH")}))
     assert str(err) == "round 1: a round reveals 2 cards, this one 3"
 
@@ -507,8 +542,10 @@ def test_log_file_reads_back_what_was_written(write_yaml):
 
 
 def test_log_file_shape_problems_all_at_once(write_yaml):
-    text = LOG.replace("card: 6S", "card: 1S").replace("cell: c2", "cell: c0").replace(
-        "Ann: {cell: e5, card: 4S}", "Ann: {cell: e5, card: 4S, chip: 1}"
+    text = (
+        LOG.replace("card: 6S", "card: 1S")
+        .replace("cell: c2", "cell: c0")
+        .replace("Ann: {cell: e5, card: 4S}", "Ann: {cell: e5, card: 4S, chip: 1}")
     )
     err = pytest.raises(InputError, load_game_log, write_yaml(text, "game.yaml")).value
     found = [(p.line, p.col, p.message) for p in err.problems]

@@ -20,10 +20,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .cases import case_file
 from generator.core.cards import JOKER, RANKS, SUITS, Card, parse_card, standard_deck
 from generator.games.allin import hands as allin_hands
 from generator.games.allin.hands import NOTHING_KEY, POINTS, Category, HandResult, evaluate
+
+from .cases import case_file
 
 CASES_PATH = case_file("allin-hands.yaml")
 
@@ -225,7 +226,9 @@ def test_expected_counts_match_the_cases_file_comment():
     if not CASES_PATH.is_file():
         pytest.skip(f"shared cases not found at {CASES_PATH}")
     comment = "\n".join(line for line in CASES_PATH.read_text(encoding="utf-8").splitlines() if line.startswith("#"))
-    listed = {name: int(n) for name, n in re.findall(r"\b([a-z_]+) (\d+)\b", comment) if name in EXPECTED_FIVE_CARD_COUNTS}
+    listed = {
+        name: int(n) for name, n in re.findall(r"\b([a-z_]+) (\d+)\b", comment) if name in EXPECTED_FIVE_CARD_COUNTS
+    }
     assert listed == EXPECTED_FIVE_CARD_COUNTS
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -30,14 +29,13 @@ from pathlib import Path
 import pytest
 
 from generator.core.cards import parse_card, standard_deck
-from generator.games.allin.layout import load_allin_layout
-from generator.games.allin.grid import cell_name, golden_ring, parse_grid
-from generator.games.allin.layout import load_layout
 from generator.core.shipped import shipped_layouts
 from generator.games.allin.bot import SimpleBot, simulate_game
 from generator.games.allin.game import GameState, GoldenPick, Move, Ruleset, golden_cells, surrounds_golden
-from generator.games.allin.rules import ROUNDS
+from generator.games.allin.grid import cell_name, golden_ring, parse_grid
+from generator.games.allin.layout import load_allin_layout, load_layout
 from generator.games.allin.plausible import RULES, check_sheet, groups
+from generator.games.allin.rules import ROUNDS
 from generator.games.allin.scoring import FilledSheet, report, score_game
 from generator.games.allin.typed_sheet import load_allin_sheet
 
@@ -197,13 +195,20 @@ def test_chips_earned_at_most_what_the_completed_hands_give_and_at_least_one_a_t
     # A 1, B 2, C 2, D 2, E 1, G 1, H 1, I 2, J 1 = 13 chips at most; the two-figure hands among them,
     # B, C, D and I, give whoever completes them at least 1 chip each (2 to the first, 1 later): 4 at least
     cy = load_allin_sheet(EXAMPLES / "cy.yaml")
-    for earned, verdict in ((3, [("chips-earned", "chips.earned")]), (4, []), (13, []), (14, [("chips-earned", "chips.earned")])):
+    for earned, verdict in (
+        (3, [("chips-earned", "chips.earned")]),
+        (4, []),
+        (13, []),
+        (14, [("chips-earned", "chips.earned")]),
+    ):
         s = FilledSheet(cy.layout, "Cy", cy.cards, earned, 0)
         assert found(s) == verdict, earned
     message = check_sheet(FilledSheet(cy.layout, "Cy", cy.cards, 14, 0))[0].message
     assert "at most 13 (A 1, B 2, C 2, D 2, E 1, G 1, H 1, I 2, J 1)" in message
     message = check_sheet(FilledSheet(cy.layout, "Cy", cy.cards, 3, 0))[0].message
-    assert "3 chips earned, but the completed two-figure hands B, C, D, I give at least 1 chip each (4 in all)" in message
+    assert (
+        "3 chips earned, but the completed two-figure hands B, C, D, I give at least 1 chip each (4 in all)" in message
+    )
 
 
 def cards_sheet(rows: list[str], earned: int = 0, spent: int = 0) -> FilledSheet:
@@ -250,8 +255,30 @@ def test_more_of_a_value_than_the_deck_needs_chips(spent, flagged):
 def test_more_of_a_suit_than_the_deck_needs_two_chips_a_card(hearts, spent, flagged):
     # 13 hearts in the deck; the ring is not all written (b2 and c2 are empty), so only the 2 Jokers' rounds are
     # free: 15 hearts = 2 extra, both free; 16 = 3 extra, one changed by chips, 2 chips a suit
-    order = ["a1", "b1", "c1", "d1", "e1", "a2", "d2", "e2", "a3", "b3", "d3", "e3", "a4", "b4", "c4", "d4", "e4",
-             "a5", "b5", "c5", "d5", "e5"]
+    order = [
+        "a1",
+        "b1",
+        "c1",
+        "d1",
+        "e1",
+        "a2",
+        "d2",
+        "e2",
+        "a3",
+        "b3",
+        "d3",
+        "e3",
+        "a4",
+        "b4",
+        "c4",
+        "d4",
+        "e4",
+        "a5",
+        "b5",
+        "c5",
+        "d5",
+        "e5",
+    ]
     ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     cards = {coord(n): parse_card(f"{ranks[i % 13]}{'H' if i < hearts else 'S'}") for i, n in enumerate(order)}
     s = FilledSheet(Q, "P", cards, 15, spent)
@@ -376,7 +403,11 @@ class RandomBot(SimpleBot):
         if surrounds_golden(state.layout, me.cards, move.cell) and state.golden_deck:
             after = {**me.cards, move.cell: move.card}
             card = self.rng.choice(state.golden_deck)
-            pick = GoldenPick(card, self.rng.choice(golden_cells(state.layout, after)), self.rng.choice(ANY) if card.is_joker else None)
+            pick = GoldenPick(
+                card,
+                self.rng.choice(golden_cells(state.layout, after)),
+                self.rng.choice(ANY) if card.is_joker else None,
+            )
         return Move(move.cell, move.card, self.rng.randint(move.chips, legal.chips), pick)
 
 
@@ -393,7 +424,10 @@ def _checked_every_round(sim, ruleset: Ruleset) -> tuple[int, int]:
         state.play_round(rnd.revealed, rnd.moves)
         for s in state.sheets():
             finished = state.round == ROUNDS  # fewer than 23 cards is a problem of a finished sheet only
-            assert check_sheet(s, golden_card_links=ruleset.golden_card_links, finished=finished) == [], (s.player, state.round)
+            assert check_sheet(s, golden_card_links=ruleset.golden_card_links, finished=finished) == [], (
+                s.player,
+                state.round,
+            )
             checked += 1
             apart += any(not starts & set(g) for g in groups(s, golden_card_links=ruleset.golden_card_links))
     return checked, apart
@@ -434,13 +468,17 @@ chips: {earned: 60}
 
 
 def run(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True, cwd=cwd, timeout=120
+    )
 
 
 def test_verify_json_reports_impossible_sheets_located_at_their_tokens(tmp_path):
     (tmp_path / "eve.yaml").write_text(EMPTY, encoding="utf-8")
     for name in ("ann", "bob"):
-        (tmp_path / f"{name}.yaml").write_text((EXAMPLES / f"{name}.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+        (tmp_path / f"{name}.yaml").write_text(
+            (EXAMPLES / f"{name}.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+        )
     res = run("verify", "ann.yaml", "bob.yaml", "eve.yaml", "--json", cwd=tmp_path)
     assert res.returncode == 1  # read, but an impossible sheet found (exit codes, DESIGN.md)
     data = json.loads(res.stdout)
@@ -448,14 +486,37 @@ def test_verify_json_reports_impossible_sheets_located_at_their_tokens(tmp_path)
     # the one card (b2, line 6 column 7) is not in a starting space; one card on a finished sheet while the starting
     # spaces are empty (at the grid, line 4 column 7); 60 chips (line 10, col 17) with no hand complete
     assert data["problems"] == [
-        {"player": "Eve", "cell": "b2", "rule": "linked", "at": "eve.yaml:6:7", "line": 6, "col": 7,
-         "message": data["problems"][0]["message"]},
-        {"player": "Eve", "cell": None, "rule": "rounds", "at": "eve.yaml:4:7", "line": 4, "col": 7,
-         "message": data["problems"][1]["message"]},
-        {"player": "Eve", "cell": "chips.earned", "rule": "chips-earned", "at": "eve.yaml:10:17", "line": 10, "col": 17,
-         "message": data["problems"][2]["message"]},
+        {
+            "player": "Eve",
+            "cell": "b2",
+            "rule": "linked",
+            "at": "eve.yaml:6:7",
+            "line": 6,
+            "col": 7,
+            "message": data["problems"][0]["message"],
+        },
+        {
+            "player": "Eve",
+            "cell": None,
+            "rule": "rounds",
+            "at": "eve.yaml:4:7",
+            "line": 4,
+            "col": 7,
+            "message": data["problems"][1]["message"],
+        },
+        {
+            "player": "Eve",
+            "cell": "chips.earned",
+            "rule": "chips-earned",
+            "at": "eve.yaml:10:17",
+            "line": 10,
+            "col": 17,
+            "message": data["problems"][2]["message"],
+        },
     ]
-    assert "starting space" in data["problems"][0]["message"] and "no hand is complete" in data["problems"][2]["message"]
+    assert (
+        "starting space" in data["problems"][0]["message"] and "no hand is complete" in data["problems"][2]["message"]
+    )
     assert "1 card written, but a game has 23 rounds" in data["problems"][1]["message"]
     # Eve's 60 chips still beat Ann's 48 and Bob's 41 on points: the winner stands, marked impossible
     assert data["winners"] == ["Eve"]
@@ -471,10 +532,12 @@ def test_verify_table_marks_impossible_sheets_and_winner(tmp_path):
     assert "Eve — Q♦ sheet (q-diamonds) — IMPOSSIBLE SHEET" in out
     assert "No game can produce the sheet of Eve (3 problems" in out
     # the findings, each once, at its token, after the tables
-    for finding in ("eve.yaml:6:7: error: b2: this card is not joined by links to a starting space",
-                    "eve.yaml:10:17: error: chips.earned: 60 chips earned, but no hand is complete"):
+    for finding in (
+        "eve.yaml:6:7: error: b2: this card is not joined by links to a starting space",
+        "eve.yaml:10:17: error: chips.earned: 60 chips earned, but no hand is complete",
+    ):
         assert (out + res.stderr).count(finding) == 1 and out.index(finding) > out.index("Ranking")
-    ranking = out[out.index("Ranking"):]
+    ranking = out[out.index("Ranking") :]
     eve = next(ln for ln in ranking.splitlines() if "Eve" in ln)
     ann = next(ln for ln in ranking.splitlines() if "Ann" in ln)
     assert "winner (impossible sheet)" in eve and "impossible" not in ann
@@ -494,16 +557,22 @@ def test_a_photo_of_an_impossible_sheet_is_scored_and_its_problems_located_in_th
     from tests.test_reader import BLUE, DPI, params
 
     # a1 and e5 (rounds 1, 2), then c1: joined to nothing written (b1, d1 empty); 3 chips, no hand complete
-    drawn = FilledSheet(Q, "Ann", {coord("a1"): parse_card("AS"), coord("e5"): parse_card("KH"), coord("c1"): parse_card("7D")}, 3, 0)
+    drawn = FilledSheet(
+        Q, "Ann", {coord("a1"): parse_card("AS"), coord("e5"): parse_card("KH"), coord("c1"): parse_card("7D")}, 3, 0
+    )
     photo = synth_photo(drawn, paper("a4"), 3, params=params(), style=BLUE, dpi=DPI)
     (tmp_path / "ann.jpg").write_bytes(photo.jpeg)
     verdict = verify([tmp_path / "ann.jpg"])
     (p,) = verdict.score.players
-    assert p.impossible and [(pr.rule, pr.cell) for pr in p.problems] == [("linked", "c1"), ("rounds", None), ("chips-earned", "chips.earned")]
+    assert p.impossible and [(pr.rule, pr.cell) for pr in p.problems] == [
+        ("linked", "c1"),
+        ("rounds", None),
+        ("chips-earned", "chips.earned"),
+    ]
     assert verdict.exit_code == 1 and verdict.report["players"][0]["impossible"] is True
     text = (tmp_path / "ann.read.yaml").read_text(encoding="utf-8").splitlines()
     (file, line, col) = p.problems[0].at
-    assert file.endswith("ann.read.yaml") and text[line - 1][col - 1:col + 1] == "7D"
+    assert file.endswith("ann.read.yaml") and text[line - 1][col - 1 : col + 1] == "7D"
     (file, line, col) = p.problems[2].at
     assert text[line - 1][col - 1] == "3"
     assert [(f.line, f.col) for f in verdict.problems] == [pr.at[1:] for pr in p.problems]

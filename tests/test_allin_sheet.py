@@ -26,8 +26,8 @@ import pytest
 
 from generator.core.cards import parse_card
 from generator.core.errors import InputError
-from generator.games.allin.layout import load_layout
 from generator.core.shipped import shipped_layouts
+from generator.games.allin.layout import load_layout
 from generator.games.allin.scoring import FilledSheet, report, score_game
 from generator.games.allin.typed_sheet import load_allin_sheet
 
@@ -103,13 +103,21 @@ def test_report_has_exactly_the_documented_keys():
     (p,) = rep["players"]
     assert set(p) == {"player", "hands", "hand_points", "bonus_points", "chips_left", "total", "impossible"}
     assert p["impossible"] is False
-    assert p["hands"]["B"] == {"cards": ["9H", "9D", "QH", "5C", "2D"], "complete": True, "category": "pair", "points": 2, "bonus": 4}
+    assert p["hands"]["B"] == {
+        "cards": ["9H", "9D", "QH", "5C", "2D"],
+        "complete": True,
+        "category": "pair",
+        "points": 2,
+        "bonus": 4,
+    }
     assert p["hands"]["A"]["category"] is None
     assert p["hands"]["J"]["category"] == "four_of_a_kind"
 
 
 def run(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True, cwd=cwd, timeout=120
+    )
 
 
 def test_verify_json_on_stdout():
@@ -123,7 +131,7 @@ def test_verify_json_on_stdout():
 def test_verify_table_ends_in_a_ranking():
     res = run("verify", "ann.yaml", "bob.yaml", cwd=EXAMPLES)
     assert res.returncode == 0
-    tail = res.stdout[res.stdout.index("Ranking"):]
+    tail = res.stdout[res.stdout.index("Ranking") :]
     assert tail.index("Ann") < tail.index("Bob") and "48" in tail and "41" in tail and "winner" in tail
 
 
@@ -218,7 +226,11 @@ def test_joker_on_a_sheet(tmp_path):
 
 def test_unknown_layout(tmp_path):
     ((line, col, msg),) = sheet_problems(tmp_path, SHEET.replace("layout: q-diamonds", "layout: q-diamond"))
-    assert (line, col) == (2, 9) and "layout 'q-diamond' is neither a shipped id" in msg and "did you mean q-diamonds" in msg
+    assert (
+        (line, col) == (2, 9)
+        and "layout 'q-diamond' is neither a shipped id" in msg
+        and "did you mean q-diamonds" in msg
+    )
 
 
 def test_different_layouts_in_one_game(tmp_path):

@@ -18,10 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.games.allin.game_log import dump_game_log, load_game_log, write_final_sheets, write_game_log
 from generator.core.cards import standard_deck
-from generator.games.allin.grid import cell_name
-from generator.games.allin.layout import load_layout
 from generator.core.shipped import shipped_layouts
 from generator.games.allin.bot import SimpleBot, simulate_game
 from generator.games.allin.game import (
@@ -34,6 +31,9 @@ from generator.games.allin.game import (
     replay,
     surrounds_golden,
 )
+from generator.games.allin.game_log import dump_game_log, load_game_log, write_final_sheets, write_game_log
+from generator.games.allin.grid import cell_name
+from generator.games.allin.layout import load_layout
 from generator.games.allin.scoring import FilledSheet, report, score_game
 from generator.games.allin.typed_sheet import load_allin_sheet
 
@@ -101,7 +101,9 @@ def test_same_seed_same_game_in_another_process():
     here = hashlib.sha256(dump_game_log(simulate_game(Q, 4, seed=5).log).encode()).hexdigest()
     for hash_seed in ("1", "2"):  # sets and dicts of cards iterate differently under each
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env, timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env, timeout=120
+        )
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == here
 
@@ -124,7 +126,10 @@ def test_sheetsmith_verify_accepts_the_written_sheets(tmp_path):
     paths = write_final_sheets(tmp_path, sim.result.sheets)
     out = subprocess.run(
         [sys.executable, "-m", "generator.cli.app", "verify", *map(str, paths), "--json"],
-        capture_output=True, text=True, cwd=REPO, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
     )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == sim.result.report()
@@ -207,7 +212,11 @@ class CheckingBot(SimpleBot):
                         after = {**me.cards, cell: card}
                         for g in state.golden_deck:
                             for gc in golden_cells(layout, after)[:3]:
-                                state.check_move(player, revealed, Move(cell, card, cost, GoldenPick(g, gc, card if g.is_joker else None)))
+                                state.check_move(
+                                    player,
+                                    revealed,
+                                    Move(cell, card, cost, GoldenPick(g, gc, card if g.is_joker else None)),
+                                )
                     elif me.cards:
                         with pytest.raises(IllegalMove, match="does not write the 8th space"):
                             pick = GoldenPick(state.golden_deck[0], cell, None)
@@ -239,7 +248,9 @@ def test_random_variations_of_legal_moves_are_refused():
                     continue
                 p = state.players[name]
                 variations = [
-                    Move(rng.choice(list(p.cards)) if p.cards else Q.golden_coord, move.card, move.chips),  # written space
+                    Move(
+                        rng.choice(list(p.cards)) if p.cards else Q.golden_coord, move.card, move.chips
+                    ),  # written space
                     Move(Q.golden_coord, move.card, move.chips),  # the Golden Card
                     Move(move.cell, move.card, p.chips_left + 1 + rng.randrange(3)),  # chips not there
                 ]

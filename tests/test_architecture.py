@@ -26,8 +26,9 @@ PACKAGE = REPO / "generator"
 
 @pytest.fixture(scope="module")
 def graph():
-    return grimp.build_graph("generator", include_external_packages=False, exclude_type_checking_imports=True,
-                             cache_dir=None)
+    return grimp.build_graph(
+        "generator", include_external_packages=False, exclude_type_checking_imports=True, cache_dir=None
+    )
 
 
 def test_the_import_contracts_hold(capsys):
@@ -103,8 +104,13 @@ def _private_names(source: str) -> list[str]:
                 if alias.name.startswith("generator"):
                     modules.add(alias.asname or alias.name.split(".")[0])
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
-                and isinstance(node.value, ast.Name) and node.value.id in modules):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+        ):
             found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
     return found
 
@@ -115,8 +121,10 @@ def test_no_module_takes_a_private_name_of_another():
 
 
 def test_the_private_name_check_sees_both_ways_of_taking_one():
-    source = ("from generator.core import output\nfrom generator.reader.read import _decide, decide\n"
-              "import generator.core.yamlpos as yp\noutput._create()\nyp.parse_yaml('')\nself._x\n")
+    source = (
+        "from generator.core import output\nfrom generator.reader.read import _decide, decide\n"
+        "import generator.core.yamlpos as yp\noutput._create()\nyp.parse_yaml('')\nself._x\n"
+    )
     assert _private_names(source) == ["line 2: from generator.reader.read import _decide", "line 4: output._create"]
 
 
@@ -140,8 +148,13 @@ def test_the_package_never_imports_the_tests():
     for path in PACKAGE.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
-                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
             assert not any(n == "tests" or n.startswith("tests.") for n in names), f"{path}:{node.lineno}"
 
 
@@ -161,14 +174,17 @@ def test_the_code_speaks_of_the_product_alone():
     assert found == []
 
 
-@pytest.mark.parametrize("line, note", [
-    ("# held-out realistic 160038 read 9 for 8", True),
-    ("(tuning seed 8304, 1920 × 1080)", True),
-    ("an independent tester's photos", True),
-    ("Jobs, then faces (STYLE.md): nothing here prints.", True),
-    ("rulebook ``000_e6ed0c80d6705b52.txt``", True),
-    ("seed: same seed, same game.", False),
-    ("the photo is held against the marker's model", False),
-])
+@pytest.mark.parametrize(
+    "line, note",
+    [
+        ("# held-out realistic 160038 read 9 for 8", True),
+        ("(tuning seed 8304, 1920 × 1080)", True),
+        ("an independent tester's photos", True),
+        ("Jobs, then faces (STYLE.md): nothing here prints.", True),
+        ("rulebook ``000_e6ed0c80d6705b52.txt``", True),
+        ("seed: same seed, same game.", False),
+        ("the photo is held against the marker's model", False),
+    ],
+)
 def test_the_lab_note_words_are_told_apart(line, note):
     assert bool(LAB_NOTES.search(line)) == note

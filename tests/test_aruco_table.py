@@ -23,7 +23,7 @@ def test_opencv_reads_a_marker_drawn_from_the_table():
     for r, row in enumerate(cells):
         for c, black in enumerate(row):
             if black:
-                img[30 + 10 * r:40 + 10 * r, 30 + 10 * c:40 + 10 * c] = 0
+                img[30 + 10 * r : 40 + 10 * r, 30 + 10 * c : 40 + 10 * c] = 0
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
     _, ids, _ = detector.detectMarkers(img)
     assert ids is not None and ids.ravel().tolist() == [17]

@@ -13,11 +13,11 @@ import sys
 import pytest
 
 from generator.core.errors import InputError
+from generator.core.yamlpos import MAX_NODES, parse_yaml
 from generator.games.allin.layout import load_allin_layout
+from generator.games.allin.sheet import build_allin_sheet
 from generator.printing.paper import paper
 from generator.printing.scene import Text, text_width
-from generator.games.allin.sheet import build_allin_sheet
-from generator.core.yamlpos import MAX_NODES, parse_yaml
 
 from .test_layout_validation import BASE, with_line
 
@@ -41,7 +41,9 @@ def test_alias_bomb_is_stopped():
     for n in range(1, 9):
         prev = chr(ord("a") + n - 1)
         cur = chr(ord("a") + n)
-        levels.append(f"{cur}: &{cur} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]")
+        levels.append(
+            f"{cur}: &{cur} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]"
+        )
     probs = problems("\n".join(levels) + "\n")
     assert len(probs) == 1 and f"more than {MAX_NODES} values" in probs[0][2]
 
@@ -57,20 +59,34 @@ def test_deep_nesting():
 
 
 def test_control_character():
-    assert problems("game: allin\x01\n") == [(1, 12, "control character (U+0001 control character) in the file; remove it")]
+    assert problems("game: allin\x01\n") == [
+        (1, 12, "control character (U+0001 control character) in the file; remove it")
+    ]
 
 
 def test_unknown_tag_and_merge_key():
     assert problems("golden: !card QD\n")[0][2] == "the tag '!card' is not used by sheetsmith; remove it"
-    assert problems("golden: !!python/name:os.system QD\n")[0][2].startswith("the tag 'tag:yaml.org,2002:python/name:os.system'")
+    assert problems("golden: !!python/name:os.system QD\n")[0][2].startswith(
+        "the tag 'tag:yaml.org,2002:python/name:os.system'"
+    )
     probs = problems("base: &b {reward: single}\nA:\n  <<: *b\n  bonus: 2\n")
     assert probs == [(3, 3, "merge keys (<<) are not supported; write the keys out")]
 
 
 def test_values_are_never_reinterpreted():
     doc = parse_yaml("a: yes\nb: 0x10\nc: 1:05\nd: 2024-02-30\ne: true\nf: 12\ng: '12'\nh: 2.5\ni: NO\n1: x\n")
-    assert doc.data == {"a": "yes", "b": "0x10", "c": "1:05", "d": "2024-02-30", "e": True, "f": 12,
-                        "g": "12", "h": 2.5, "i": "NO", "1": "x"}
+    assert doc.data == {
+        "a": "yes",
+        "b": "0x10",
+        "c": "1:05",
+        "d": "2024-02-30",
+        "e": True,
+        "f": 12,
+        "g": "12",
+        "h": 2.5,
+        "i": "NO",
+        "1": "x",
+    }
 
 
 def test_bonus_must_be_a_whole_number_written_as_one(tmp_path):
@@ -131,7 +147,7 @@ def test_hand_without_a_value(tmp_path):
 
 
 def test_name_with_characters_the_font_lacks(tmp_path):
-    ((line, col, msg),) = layout_problems(tmp_path, with_line(2, "name: 'Q\U0001F600'"))
+    ((line, col, msg),) = layout_problems(tmp_path, with_line(2, "name: 'Q\U0001f600'"))
     assert (line, col) == (2, 7) and "U+1F600 GRINNING FACE" in msg and "cannot be printed" in msg
 
 
@@ -158,7 +174,9 @@ def test_very_long_labels_stay_on_the_page(tmp_path):
 
 
 def run(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True, cwd=cwd, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True, cwd=cwd, timeout=60
+    )
 
 
 def test_device_file_is_refused(tmp_path):
@@ -184,8 +202,11 @@ def test_terminated_build_leaves_no_temporary_files(tmp_path):
     import signal
     import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "generator.cli.app", "build", "--out-dir", str(tmp_path / "o")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator.cli.app", "build", "--out-dir", str(tmp_path / "o")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.time() + 30
     while time.time() < deadline and not list((tmp_path / "o").rglob("*.pdf")):
         time.sleep(0.02)

@@ -16,6 +16,7 @@ from collections import deque
 import pytest
 
 import generator.games.allin.balance as bal
+from generator.core.shipped import resolve_layout
 from generator.games.allin.balance import (
     MEAN_TOTAL_TOLERANCE,
     RARE_COMPLETION,
@@ -27,7 +28,6 @@ from generator.games.allin.balance import (
 )
 from generator.games.allin.grid import golden_ring
 from generator.games.allin.layout import load_layout
-from generator.core.shipped import resolve_layout
 
 Q = load_layout(resolve_layout("q-diamonds"))
 
@@ -57,10 +57,14 @@ def test_percentile_interpolates_between_closest_ranks():
 def test_summarize_a_hand_made_set_of_games():
     # two games of two players on Q♦: four sheets
     games = [
-        [sheet(10, complete="AB", points={"A": 2, "C": 6}, chips=1, left=0, hand_points=8, bonus=2),
-         sheet(40, complete="A", points={"A": 0}, chips=2, left=1, surrounded=True, hand_points=30, bonus=9)],
-        [sheet(20, complete="AF", points={"A": 6}, chips=3, left=3, hand_points=17, bonus=0),
-         sheet(30, complete="", points={"A": 4, "C": 2}, chips=6, left=4, hand_points=20, bonus=6)],
+        [
+            sheet(10, complete="AB", points={"A": 2, "C": 6}, chips=1, left=0, hand_points=8, bonus=2),
+            sheet(40, complete="A", points={"A": 0}, chips=2, left=1, surrounded=True, hand_points=30, bonus=9),
+        ],
+        [
+            sheet(20, complete="AF", points={"A": 6}, chips=3, left=3, hand_points=17, bonus=0),
+            sheet(30, complete="", points={"A": 4, "C": 2}, chips=6, left=4, hand_points=20, bonus=6),
+        ],
     ]
     f = summarize(Q, games, file="q.yaml")
     assert f.sheets == 4 and f.file == "q.yaml" and f.name == "Q♦"
@@ -213,9 +217,22 @@ def test_json_keys_and_q_diamonds_against_itself():
     done = run("balance", "q-diamonds", "--games", "2", "--players", "1", "--workers", "1", "--seed", "3", "--json")
     assert done.returncode == 0, done.stderr
     rep = json.loads(done.stdout)
-    sheet_keys = {"id", "name", "file", "sheets", "mean_total", "p10_total", "p90_total", "mean_hand_points",
-                  "mean_bonus_points", "mean_chips_earned", "mean_chips_left", "golden_surround_rate",
-                  "mean_hands_completed", "hands"}
+    sheet_keys = {
+        "id",
+        "name",
+        "file",
+        "sheets",
+        "mean_total",
+        "p10_total",
+        "p90_total",
+        "mean_hand_points",
+        "mean_bonus_points",
+        "mean_chips_earned",
+        "mean_chips_left",
+        "golden_surround_rate",
+        "mean_hands_completed",
+        "hands",
+    }
     assert set(rep) == {"games", "players", "seed", "thresholds", "baseline", "layouts"}
     assert (rep["games"], rep["players"], rep["seed"]) == (2, 1, 3)
     assert rep["thresholds"] == {"mean_total_gap": 0.1, "min_completion_rate": 0.05}
@@ -246,17 +263,20 @@ def test_table_output(write_yaml):
     assert "markup.yaml:20:3: warning: hand D (a4–h4, 8 spaces) was completed on 0.0% of sheets" in done.stderr
 
 
-@pytest.mark.parametrize("args, says", [
-    (["k-spades", "--games", "0"], "--games"),
-    (["k-spades", "--players", "9"], "--players"),
-    (["k-spades", "--players", "0"], "--players"),
-    (["k-spades", "--workers", "0"], "--workers"),
-    (["k-spades", "--games", "many"], "--games"),
-    (["no-such-sheet"], "no shipped layout"),
-    (["missing.yaml"], "file not found"),
-    (["poker-deck"], "not an All In sheet layout"),
-    ([], "Missing argument"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["k-spades", "--games", "0"], "--games"),
+        (["k-spades", "--players", "9"], "--players"),
+        (["k-spades", "--players", "0"], "--players"),
+        (["k-spades", "--workers", "0"], "--workers"),
+        (["k-spades", "--games", "many"], "--games"),
+        (["no-such-sheet"], "no shipped layout"),
+        (["missing.yaml"], "file not found"),
+        (["poker-deck"], "not an All In sheet layout"),
+        ([], "Missing argument"),
+    ],
+)
 def test_bad_options_and_unreadable_layouts_exit_2(args, says):
     done = run("balance", *args)
     assert done.returncode == 2, (done.stdout, done.stderr)

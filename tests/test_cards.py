@@ -8,8 +8,18 @@ from generator.core.cards import JOKER, Card, CardCodeError, parse_card, standar
 @pytest.mark.parametrize(
     "text, code",
     [
-        ("AS", "AS"), ("as", "AS"), ("10h", "10H"), ("Th", "10H"), ("t♥", "10H"),
-        ("Q♦", "QD"), ("qd", "QD"), ("2c", "2C"), ("K♣", "KC"), ("j♠", "JS"), ("JK", "JK"), ("jk", "JK"),
+        ("AS", "AS"),
+        ("as", "AS"),
+        ("10h", "10H"),
+        ("Th", "10H"),
+        ("t♥", "10H"),
+        ("Q♦", "QD"),
+        ("qd", "QD"),
+        ("2c", "2C"),
+        ("K♣", "KC"),
+        ("j♠", "JS"),
+        ("JK", "JK"),
+        ("jk", "JK"),
     ],
 )
 def test_parse_to_canonical(text, code):

@@ -12,7 +12,8 @@ from generator.core.shipped import shipped_layouts
 
 from .grids import MIDDLE_ROWS, indented
 
-USER_LAYOUT = """\
+USER_LAYOUT = (
+    """\
 # a small user sheet, outside the repository
 game: allin
 golden: 9C
@@ -20,7 +21,9 @@ name: "My 9♣"
 grid: |
   *---o---o---o---o
   |   |   |   |   |
-""" + indented(MIDDLE_ROWS) + """
+"""
+    + indented(MIDDLE_ROWS)
+    + """
   |   |       |   |
   o---o   *---o---o
 hands:
@@ -36,6 +39,7 @@ hands:
   J: {reward: double, bonus: 4}
   K: {reward: double, bonus: 4}
 """
+)
 
 
 REPO = Path(__file__).resolve().parents[1]
@@ -99,7 +103,9 @@ def test_check_broken_layout_names_file_line_and_problem(tmp_path):
 
 def test_check_reports_a_yaml_syntax_error_with_its_line(tmp_path):
     bad = tmp_path / "syntax.yaml"
-    bad.write_text(USER_LAYOUT.replace("  C: {reward: double, bonus: 3}", "  C: {reward: double, bonus: 3"), encoding="utf-8")
+    bad.write_text(
+        USER_LAYOUT.replace("  C: {reward: double, bonus: 3}", "  C: {reward: double, bonus: 3"), encoding="utf-8"
+    )
     res = run("check", "syntax.yaml", cwd=tmp_path)
     assert res.returncode == 2  # not YAML: cannot be read at all (a layout error in a readable file is 1)
     assert res.stderr.startswith("syntax.yaml:") and "YAML syntax error" in res.stderr
@@ -115,7 +121,9 @@ def test_check_missing_file(tmp_path):
 
 
 def test_check_warning_alone_passes(tmp_path):
-    text = USER_LAYOUT.replace("  o---o   *---o---o", "  o---o   *---o").replace("  |   |       |   |\n  o---o   *", "  |   |       |\n  o---o   *")
+    text = USER_LAYOUT.replace("  o---o   *---o---o", "  o---o   *---o").replace(
+        "  |   |       |   |\n  o---o   *", "  |   |       |\n  o---o   *"
+    )
     path = tmp_path / "small.yaml"
     path.write_text(text, encoding="utf-8")
     res = run("check", "small.yaml", cwd=tmp_path)
@@ -149,7 +157,13 @@ def test_build_writes_every_pdf_and_png_and_ends_in_a_table(tmp_path):
 
 
 def test_usage_mistakes_give_a_short_message_not_a_traceback(tmp_path):
-    for args in (["render"], ["check"], ["build", "--paper", "a3"], ["frobnicate"], ["render", "q-diamonds", "--dpi", "1"]):
+    for args in (
+        ["render"],
+        ["check"],
+        ["build", "--paper", "a3"],
+        ["frobnicate"],
+        ["render", "q-diamonds", "--dpi", "1"],
+    ):
         res = run(*args, cwd=tmp_path)
         assert res.returncode == 2, args
         assert "Traceback" not in res.stderr and "Error" in res.stderr

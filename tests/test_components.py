@@ -14,14 +14,12 @@ from collections import Counter
 import pypdfium2 as pdfium
 import pytest
 
-from generator.printing.backends.pdf import render_pdf
-from generator.printing.impose import MIN_MARGIN
 from generator.core.errors import InputError
-from generator.printing.paper import paper
-from generator.games.registry import load_any
 from generator.core.shipped import shipped_layouts
-from generator.games.registry import pages_for
-from generator.printing.impose import PrintOptions
+from generator.games.registry import load_any, pages_for
+from generator.printing.backends.pdf import render_pdf
+from generator.printing.impose import MIN_MARGIN, PrintOptions
+from generator.printing.paper import paper
 from generator.printing.scene import Line
 
 IDS = {s.id: s.path for s in shipped_layouts()}
@@ -93,7 +91,7 @@ def test_geometry(item_id, paper_id):
                 assert x >= MIN_MARGIN and y >= MIN_MARGIN
                 assert x + w <= pap.width - MIN_MARGIN and y + h <= pap.height - MIN_MARGIN
         for i, a in enumerate(boxes):
-            for b in boxes[i + 1:]:
+            for b in boxes[i + 1 :]:
                 assert a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
     # each back at the mirror position of its front (long-edge flip), plus the offset
     for front, back in zip(m["pages"][0::2], m["pages"][1::2]):
@@ -196,12 +194,17 @@ def test_deck_negative_count(tmp_path):
 
 
 def test_deck_entry_missing_a_field(tmp_path):
-    probs = deck_problems(tmp_path, DECK.replace('{type: modifier, label: "+2", count: 2}', "{type: modifier, count: 2}"))
+    probs = deck_problems(
+        tmp_path, DECK.replace('{type: modifier, label: "+2", count: 2}', "{type: modifier, count: 2}")
+    )
     assert probs[0][0] == 7 and "a 'modifier' card needs label" in probs[0][2]
 
 
 def test_deck_bad_card_size_and_rank(tmp_path):
     probs = deck_problems(tmp_path, DECK.replace('name: "Test deck"', 'name: "Test deck"\ncard_size: tarot'))
     assert probs == [(4, 12, "card_size 'tarot' is not one of poker, poker-in, bridge")]
-    probs = deck_problems(tmp_path, DECK.replace("  - {type: number, values: [1, 2, 3]}", "  - {type: playing, ranks: [A, 1], suits: [S]}"))
+    probs = deck_problems(
+        tmp_path,
+        DECK.replace("  - {type: number, values: [1, 2, 3]}", "  - {type: playing, ranks: [A, 1], suits: [S]}"),
+    )
     assert probs[0][0] == 6 and "'1S' is not a card" in probs[0][2]

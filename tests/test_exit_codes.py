@@ -119,10 +119,13 @@ def test_verify_a_round_log_with_a_rule_break_exits_1(tmp_path, capsys):
 
 def test_replay_an_illegal_move_exits_1_and_an_unreadable_log_exits_2(tmp_path, capsys):
     # round 1 must be written in a starting space; c3 is the Golden Card's place on Q♦
-    write(tmp_path, "bad.yaml",
-          "game: allin\nkind: game-log\nlayout: q-diamonds\nplayers: [Ann]\n"
-          "golden_deck: [9C, JK, 2D, KC, 7S, 5H, AS, 3C]\n"
-          "rounds:\n  - revealed: [2S, 3S]\n    moves:\n      Ann: {cell: c3, card: 2S}\n")
+    write(
+        tmp_path,
+        "bad.yaml",
+        "game: allin\nkind: game-log\nlayout: q-diamonds\nplayers: [Ann]\n"
+        "golden_deck: [9C, JK, 2D, KC, 7S, 5H, AS, 3C]\n"
+        "rounds:\n  - revealed: [2S, 3S]\n    moves:\n      Ann: {cell: c3, card: 2S}\n",
+    )
     code, _, err = status(["replay", "bad.yaml"], tmp_path, capsys)
     assert code == 1 and "round 1, Ann, c3" in err
     # with --json the report still goes to stdout when the status is 1 (docs/formats.md)
@@ -139,7 +142,11 @@ def test_replay_an_illegal_move_exits_1_and_an_unreadable_log_exits_2(tmp_path, 
 
 def test_check_exit_codes(tmp_path, capsys):
     layout = (Path(__file__).resolve().parents[1] / "layouts" / "allin" / "q-diamonds.yaml").read_text(encoding="utf-8")
-    write(tmp_path, "good.yaml", layout.replace("id: q-diamonds", "id: my-sheet") if "id: q-diamonds" in layout else layout)
+    write(
+        tmp_path,
+        "good.yaml",
+        layout.replace("id: q-diamonds", "id: my-sheet") if "id: q-diamonds" in layout else layout,
+    )
     assert status(["check", "good.yaml"], tmp_path, capsys)[0] == 0
     write(tmp_path, "bad.yaml", layout.replace("golden: QD", "golden: QX"))
     code, _, err = status(["check", "bad.yaml"], tmp_path, capsys)
@@ -154,13 +161,16 @@ def test_check_exit_codes(tmp_path, capsys):
 # -- usage -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args", [
-    ["render", "q-diamonds", "--dpi", "5"],                    # out of range (typer)
-    ["render", "poker-deck", "--back-offset", "1"],           # one value, two needed
-    ["simulate", "flip7", "--strategy", "always"],            # unknown strategy
-    ["simulate", "allin", "--seed", "-7"],                    # a negative seed would play seed 7's game again
-    ["frobnicate"],                                           # no such command
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["render", "q-diamonds", "--dpi", "5"],  # out of range (typer)
+        ["render", "poker-deck", "--back-offset", "1"],  # one value, two needed
+        ["simulate", "flip7", "--strategy", "always"],  # unknown strategy
+        ["simulate", "allin", "--seed", "-7"],  # a negative seed would play seed 7's game again
+        ["frobnicate"],  # no such command
+    ],
+)
 def test_usage_errors_exit_2(tmp_path, args, capsys):
     assert status(args, tmp_path, capsys)[0] == 2
     assert not (tmp_path / "output").exists()
@@ -179,8 +189,13 @@ def test_ctrl_c_and_term_say_so_and_exit_128_plus_the_signal(tmp_path):
     import time
 
     for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
-        proc = subprocess.Popen([sys.executable, "-m", "generator.cli.app", "simulate", "flip7", "--games", "500000"],
-                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "generator.cli.app", "simulate", "flip7", "--games", "500000"],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(3)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=60)
@@ -188,9 +203,15 @@ def test_ctrl_c_and_term_say_so_and_exit_128_plus_the_signal(tmp_path):
         assert "interrupted; nothing half-written was left behind" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("example, what", [("fundex-game.yaml", "Fundex round log"), ("ann.yaml", "typed-in sheet"),
-                                           ("flip7-pad.yaml", "Flip 7 score pad"),
-                                           ("flipflop-evening.yaml", "Flip Flop round log")])
+@pytest.mark.parametrize(
+    "example, what",
+    [
+        ("fundex-game.yaml", "Fundex round log"),
+        ("ann.yaml", "typed-in sheet"),
+        ("flip7-pad.yaml", "Flip 7 score pad"),
+        ("flipflop-evening.yaml", "Flip Flop round log"),
+    ],
+)
 def test_replay_of_a_file_for_verify_exits_2_and_names_verify(tmp_path, capsys, example, what):
     # replay referees All In game logs only; any other game file is an unreadable input for it
     write(tmp_path, example, (EXAMPLES / example).read_text(encoding="utf-8"))
@@ -219,8 +240,15 @@ def test_a_blank_sheet_is_scored_but_named_as_blank(tmp_path, capsys):
     # nothing written scores 0, and a finished game leaves no blank sheet (round 1 had a starting space to write
     # in: the rulebook's "players must write down a card"): exit 1, and the note says it is most likely the wrong one
     write(tmp_path, "ann.yaml", GOOD_SHEET)
-    write(tmp_path, "bo.yaml", "game: allin\nlayout: q-diamonds\nplayer: Bo\ngrid: |\n"
-          + "  .  .  .  .  .\n" * 2 + "  .  .  G  .  .\n" + "  .  .  .  .  .\n" * 2 + "chips: {earned: 0}\n")
+    write(
+        tmp_path,
+        "bo.yaml",
+        "game: allin\nlayout: q-diamonds\nplayer: Bo\ngrid: |\n"
+        + "  .  .  .  .  .\n" * 2
+        + "  .  .  G  .  .\n"
+        + "  .  .  .  .  .\n" * 2
+        + "chips: {earned: 0}\n",
+    )
     code, out, err = status(["verify", "ann.yaml", "bo.yaml"], tmp_path, capsys)
     assert "nothing is written on Bo's sheet" in out + err
     assert code == 1 and "bo.yaml:4:7: error: 0 cards written, but a game has 23 rounds" in out + err
@@ -242,7 +270,7 @@ def test_a_question_mark_left_from_a_photo_exits_1_as_the_photo_does(tmp_path, c
     ``?`` located; not "not a card code" (exit 2)."""
     lines = GOOD_SHEET.splitlines()
     row = next(i for i, ln in enumerate(lines) if ln.startswith("  10S JS"))
-    lines[row] = lines[row].replace("JS ", "?  ", 1)             # b1, the second token of grid row 1
+    lines[row] = lines[row].replace("JS ", "?  ", 1)  # b1, the second token of grid row 1
     lines = [ln.replace("earned: 6", 'earned: "?"') for ln in lines]
     write(tmp_path, "ann.read.yaml", "\n".join(lines) + "\n")
     code, out, err = status(["verify", "ann.read.yaml"], tmp_path, capsys)

@@ -6,11 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generator.printing.paper import paper
 from generator.games.allin.scoring import score_game
-from generator.printing.scene import Circle, Line, Path_, Text
-from generator.games.allin.typed_sheet import load_allin_sheet
 from generator.games.allin.sheet import PENCIL, build_allin_sheet, fill_allin_sheet
+from generator.games.allin.typed_sheet import load_allin_sheet
+from generator.printing.paper import paper
+from generator.printing.scene import Circle, Line, Path_, Text
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
@@ -36,7 +36,9 @@ def test_filled_sheet_shows_every_mark():
     assert any(inside(p.ops[1][1], p.ops[1][2], ten) for p in ticks)
     spade = marks[("suit", "a1", "S")]
     circles = [c for c in added if isinstance(c, Circle)]
-    assert any(abs(c.cx - (spade.x + spade.w / 2)) < 0.01 and abs(c.cy - (spade.y + spade.h / 2)) < 0.01 for c in circles)
+    assert any(
+        abs(c.cx - (spade.x + spade.w / 2)) < 0.01 and abs(c.cy - (spade.y + spade.h / 2)) < 0.01 for c in circles
+    )
     # 24 written spaces: 24 values; chips: 6 circles filled, 2 spent boxes ticked
     values = [t for t in texts if any(inside(t.x, t.y, m) for m in scene.marks if m.kind == "value")]
     assert len(values) == 24
@@ -59,13 +61,46 @@ def test_filled_sheet_shows_every_mark():
 
 
 def test_render_fill_on_the_command_line(tmp_path):
-    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "q-diamonds", "--fill", "ann.yaml",
-                          "--with", "bob.yaml", "-o", str(tmp_path / "ann.png"), "--dpi", "60"],
-                         capture_output=True, text=True, cwd=EXAMPLES, timeout=60)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator.cli.app",
+            "render",
+            "q-diamonds",
+            "--fill",
+            "ann.yaml",
+            "--with",
+            "bob.yaml",
+            "-o",
+            str(tmp_path / "ann.png"),
+            "--dpi",
+            "60",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=EXAMPLES,
+        timeout=60,
+    )
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "ann.png").read_bytes()[:4] == b"\x89PNG"
-    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "j-clubs", "--fill", "ann.yaml",
-                          "-o", str(tmp_path / "x.pdf")], capture_output=True, text=True, cwd=EXAMPLES, timeout=60)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator.cli.app",
+            "render",
+            "j-clubs",
+            "--fill",
+            "ann.yaml",
+            "-o",
+            str(tmp_path / "x.pdf"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=EXAMPLES,
+        timeout=60,
+    )
     assert res.returncode == 2 and "for layout 'q-diamonds', not 'j-clubs'" in res.stderr
     assert not (tmp_path / "x.pdf").exists()
 
@@ -76,8 +111,13 @@ def test_a_filled_sheet_is_written_next_to_its_file_never_over_the_blank_sheet(t
     (tmp_path / "ann.yaml").write_text((EXAMPLES / "ann.yaml").read_text(encoding="utf-8"), encoding="utf-8")
 
     def run(*extra):
-        return subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "q-diamonds", "--fill", "ann.yaml", *extra],
-                              capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        return subprocess.run(
+            [sys.executable, "-m", "generator.cli.app", "render", "q-diamonds", "--fill", "ann.yaml", *extra],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=60,
+        )
 
     res = run()
     assert res.returncode == 0, res.stderr

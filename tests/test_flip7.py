@@ -13,17 +13,26 @@ from __future__ import annotations
 
 import random
 import time
-from fractions import Fraction
 from collections import Counter
+from fractions import Fraction
 from functools import lru_cache
 
 import pytest
 import yaml
-
-from .cases import case_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator.games.flip7.round import (
+    HOUSE_RULE_2024,
+    Choices,
+    Event,
+    Ruleset,
+    Scripted,
+    ScriptError,
+    StopAt,
+    play_game,
+    play_round,
+)
 from generator.games.flip7.rules import (
     ACTIONS,
     FLIP_THREE,
@@ -45,22 +54,13 @@ from generator.games.flip7.rules import (
     score_line,
     score_needs,
 )
-from generator.games.flip7.round import (
-    Choices,
-    Event,
-    HOUSE_RULE_2024,
-    Ruleset,
-    Scripted,
-    ScriptError,
-    StopAt,
-    play_game,
-    play_round,
-)
 from generator.games.flip7.sim import (
     lone_player_exact,
     simulate_games,
     simulate_lone_player,
 )
+
+from .cases import case_file
 
 CASES_PATH = case_file("flip7.yaml")
 F3, FZ, SC = FLIP_THREE, FREEZE, SECOND_CHANCE
@@ -150,8 +150,9 @@ def test_play_game_with_19_players_draws_from_two_decks():
     d = Choices(hit=lambda view, p: len(view.numbers(p)) < 3, target=lambda view, p, card, cands: cands[0])
     game = play_game(names, d, random.Random(4), max_rounds=1)
     last = game.rounds[-1]
-    assert Counter(last.deck) + Counter(last.discard) == Counter({**{n: 2 * max(n, 1) for n in range(13)},
-                                                                  **{m: 2 for m in MODIFIERS}, **{a: 6 for a in ACTIONS}})
+    assert Counter(last.deck) + Counter(last.discard) == Counter(
+        {**{n: 2 * max(n, 1) for n in range(13)}, **{m: 2 for m in MODIFIERS}, **{a: 6 for a in ACTIONS}}
+    )
     with pytest.raises(ValueError, match="36"):
         play_game([f"P{i}" for i in range(37)], d, random.Random(4), max_rounds=1)
 
@@ -339,7 +340,12 @@ def test_a_busted_players_cards_hold_their_copies_until_the_round_ends():
     assert round_problems({"Ann": ScoreLine(cards=(4,), bust=True), "Bob": ScoreLine(written=120)}) == []
     # a busted line is no Flip 7: one other player may still make the round's only one
     seven = (0, 1, 2, 3, 4, 5, 6)
-    assert round_problems({"Ann": ScoreLine(cards=(7, 8, 9, 10, 11, 12, 6), bust=True), "Bob": ScoreLine(cards=seven[:-1] + (12,))}) == []
+    assert (
+        round_problems(
+            {"Ann": ScoreLine(cards=(7, 8, 9, 10, 11, 12, 6), bust=True), "Bob": ScoreLine(cards=seven[:-1] + (12,))}
+        )
+        == []
+    )
 
 
 # --------------------------------------------------------------------------
@@ -385,37 +391,54 @@ def test_score_needs_x2_and_flip7_exhaustively_by_hand():
 L = ScoreLine
 
 
-@pytest.mark.parametrize("lines, decks, needles", [
-    # the break-it trial's pad, round 1: 171 and 169 both need the x2 and a Flip 7
-    ({"Ann": L(written=171), "Bob": L(written=169), "Cy": L(written=3)}, 1, ["Ann's score 171", "Bob's score 169", "x2", "Flip 7"]),
-    # 120 needs the x2, and Bob's cards hold the deck's only one
-    ({"Ann": L(written=120), "Bob": L(cards=(12, 11, 10, 9, 8, "x2"))}, 1, ["Ann's score 120", "x2", "(Bob)"]),
-    # 145 needs a Flip 7, and Bob's cards are one (0 to 6): the round ended there
-    ({"Ann": L(written=145), "Bob": L(cards=(0, 1, 2, 3, 4, 5, 6))}, 1, ["Ann's score 145", "a Flip 7", "(Bob)"]),
-    # 144 = 57 x 2 + 30 needs every +N; Bob holds the +2
-    ({"Ann": L(written=144), "Bob": L(cards=(3, "+2"))}, 1, ["Ann's score 144", "+2", "(Bob)"]),
-    # three 100s: each needs the x2 or a Flip 7 (100 > 87); the round has one of each
-    ({"Ann": L(written=100), "Bob": L(written=100), "Cy": L(written=100)}, 1, ["cannot all be made", "Ann 100"]),
-    # two decks: 301 needs both x2 (one x2 makes at most 201), and the cards hold both
-    ({"Ann": L(written=301), "Bob": L(cards=(3, "x2")), "Cy": L(cards=(4, "x2"))}, 2, ["Ann's score 301", "two x2", "(Bob, Cy)"]),
-])
+@pytest.mark.parametrize(
+    "lines, decks, needles",
+    [
+        # the break-it trial's pad, round 1: 171 and 169 both need the x2 and a Flip 7
+        (
+            {"Ann": L(written=171), "Bob": L(written=169), "Cy": L(written=3)},
+            1,
+            ["Ann's score 171", "Bob's score 169", "x2", "Flip 7"],
+        ),
+        # 120 needs the x2, and Bob's cards hold the deck's only one
+        ({"Ann": L(written=120), "Bob": L(cards=(12, 11, 10, 9, 8, "x2"))}, 1, ["Ann's score 120", "x2", "(Bob)"]),
+        # 145 needs a Flip 7, and Bob's cards are one (0 to 6): the round ended there
+        ({"Ann": L(written=145), "Bob": L(cards=(0, 1, 2, 3, 4, 5, 6))}, 1, ["Ann's score 145", "a Flip 7", "(Bob)"]),
+        # 144 = 57 x 2 + 30 needs every +N; Bob holds the +2
+        ({"Ann": L(written=144), "Bob": L(cards=(3, "+2"))}, 1, ["Ann's score 144", "+2", "(Bob)"]),
+        # three 100s: each needs the x2 or a Flip 7 (100 > 87); the round has one of each
+        ({"Ann": L(written=100), "Bob": L(written=100), "Cy": L(written=100)}, 1, ["cannot all be made", "Ann 100"]),
+        # two decks: 301 needs both x2 (one x2 makes at most 201), and the cards hold both
+        (
+            {"Ann": L(written=301), "Bob": L(cards=(3, "x2")), "Cy": L(cards=(4, "x2"))},
+            2,
+            ["Ann's score 301", "two x2", "(Bob, Cy)"],
+        ),
+    ],
+)
 def test_scores_written_alone_take_their_share_of_the_round(lines, decks, needles):
     (msg,) = round_problems(lines, decks=decks)
     for needle in needles:
         assert needle in msg, (needle, msg)
 
 
-@pytest.mark.parametrize("lines, decks", [
-    ({"Ann": L(written=120), "Bob": L(cards=(12, 11))}, 1),          # the x2 is free for Ann
-    ({"Ann": L(written=120), "Bob": L(cards=(3, "x2")), "Cy": L(bust=True)}, 2),  # two decks: two x2
-    # 100 by the x2 (2 x 50: 12+11+10+9+8) and 100 by a Flip 7 (12+11+10+9+8+7+4 = 61, +15, +10+8+6)
-    ({"Ann": L(written=100), "Bob": L(written=100)}, 1),
-    # two decks, three 120s: two by an x2 each (2 x 57 + 6), one by a Flip 7 without x2
-    # (63 + 15 + 42, 42 = 10+10+8+8+6)
-    ({"Ann": L(written=120), "Bob": L(written=120), "Cy": L(written=120)}, 2),
-    ({"Ann": L(written=57), "Bob": L(cards=(12, 11, 10, 9, 8, 7, "x2", "+2", "+4", "+6", "+8", "+10"))}, 1),  # 57: numbers alone
-    ({"Ann": L(bust=True, written=0), "Bob": L(written=150)}, 1),   # 150 is its own line's problem, not the round's
-])
+@pytest.mark.parametrize(
+    "lines, decks",
+    [
+        ({"Ann": L(written=120), "Bob": L(cards=(12, 11))}, 1),  # the x2 is free for Ann
+        ({"Ann": L(written=120), "Bob": L(cards=(3, "x2")), "Cy": L(bust=True)}, 2),  # two decks: two x2
+        # 100 by the x2 (2 x 50: 12+11+10+9+8) and 100 by a Flip 7 (12+11+10+9+8+7+4 = 61, +15, +10+8+6)
+        ({"Ann": L(written=100), "Bob": L(written=100)}, 1),
+        # two decks, three 120s: two by an x2 each (2 x 57 + 6), one by a Flip 7 without x2
+        # (63 + 15 + 42, 42 = 10+10+8+8+6)
+        ({"Ann": L(written=120), "Bob": L(written=120), "Cy": L(written=120)}, 2),
+        (
+            {"Ann": L(written=57), "Bob": L(cards=(12, 11, 10, 9, 8, 7, "x2", "+2", "+4", "+6", "+8", "+10"))},
+            1,
+        ),  # 57: numbers alone
+        ({"Ann": L(bust=True, written=0), "Bob": L(written=150)}, 1),  # 150 is its own line's problem, not the round's
+    ],
+)
 def test_scores_written_alone_that_fit_the_round(lines, decks):
     assert round_problems(lines, decks=decks) == []
 
@@ -479,7 +502,12 @@ def test_play_game_tie_plays_another_round_and_the_deal_passes_left():
     game = play_game(["Ann", "Bob"], decider, random.Random(0), target=10, deck=[10, 10, 3, 2, 5])
     assert len(game.rounds) == 2
     assert [r.scores for r in game.rounds] == [{"Ann": 10, "Bob": 10}, {"Bob": 3, "Ann": 2}]
-    assert (game.totals, game.status, game.winner, game.first_to_target) == ({"Ann": 12, "Bob": 13}, "finished", "Bob", 1)
+    assert (game.totals, game.status, game.winner, game.first_to_target) == (
+        {"Ann": 12, "Bob": 13},
+        "finished",
+        "Bob",
+        1,
+    )
 
 
 # --------------------------------------------------------------------------
@@ -800,7 +828,12 @@ def test_ruling_after_flip_three_play_goes_on_after_the_drawer():
     d = Scripted({"Ann": "hs", "Bob": "s", "Cy": "s"}, targets=["Cy"])
     r = play_round(["Ann", "Bob", "Cy"], [F3, 1, 2, 3, 4], d)
     assert d.done()
-    assert kinds(r, "hit", "stay") == [Event("hit", "Ann"), Event("stay", "Bob"), Event("stay", "Cy"), Event("stay", "Ann")]
+    assert kinds(r, "hit", "stay") == [
+        Event("hit", "Ann"),
+        Event("stay", "Bob"),
+        Event("stay", "Cy"),
+        Event("stay", "Ann"),
+    ]
     assert r.scores == {"Ann": 0, "Bob": 0, "Cy": 6}
 
 
@@ -899,7 +932,9 @@ def test_lone_always_hitting_player_matches_reference(deck):
 def test_round_invariants(deck, n_players, threshold, seed):
     names = [f"P{i}" for i in range(n_players)]
     rnd = random.Random(seed)
-    d = Choices(hit=lambda view, p: sum(view.numbers(p)) < threshold, target=lambda view, p, card, cands: rnd.choice(cands))
+    d = Choices(
+        hit=lambda view, p: sum(view.numbers(p)) < threshold, target=lambda view, p, card, cands: rnd.choice(cands)
+    )
     r = play_round(names, deck, d, rng=random.Random(seed))
     # every card is somewhere: the deck or the set-aside pile
     assert Counter(r.deck) + Counter(r.discard) == Counter(full_deck())

@@ -13,11 +13,11 @@ import textwrap
 import pytest
 from rich.console import Console
 
-from generator.core.errors import InputError
-from generator.games.flip7.pad import Pad, load_flip7_pad, pad_from_document, pad_report
 from generator.cli.tables import print_pad
-from generator.games.flip7.rules import ScoreLine
+from generator.core.errors import InputError
 from generator.core.yamlpos import parse_yaml
+from generator.games.flip7.pad import Pad, load_flip7_pad, pad_from_document, pad_report
+from generator.games.flip7.rules import ScoreLine
 
 
 @pytest.fixture
@@ -214,8 +214,16 @@ def test_card_spellings(pad):
 def test_no_rounds_yet(pad):
     report = pad_report(pad("game: flip7\nplayers: [Ann, Bob, Cy]\n"))
     assert report == {
-        "game": "flip7", "decks": 1, "rounds": [], "totals": {"Ann": 0, "Bob": 0, "Cy": 0},
-        "status": "in_progress", "winners": [], "winner": None, "impossible": [], "problems": [], "warnings": [],
+        "game": "flip7",
+        "decks": 1,
+        "rounds": [],
+        "totals": {"Ann": 0, "Bob": 0, "Cy": 0},
+        "status": "in_progress",
+        "winners": [],
+        "winner": None,
+        "impossible": [],
+        "problems": [],
+        "warnings": [],
     }
 
 
@@ -377,8 +385,12 @@ def test_an_end_on_an_impossible_round_is_no_end(pad):
     # Target 50.  Round 1: Ann {score: 120} needs the x2 (without it a line makes at most
     # 63 + 30 + 15 = 108), but Bob's cards hold the deck's only x2: the round is impossible,
     # so Ann's 120 is no end of the game and round 2 is read as played (no second finding).
-    report = pad_report(pad("game: flip7\nplayers: [Ann, Bob]\ntarget: 50\nrounds:\n"
-                            "  - {Ann: {score: 120}, Bob: [3, x2]}\n  - {Ann: [1], Bob: [2]}\n"))
+    report = pad_report(
+        pad(
+            "game: flip7\nplayers: [Ann, Bob]\ntarget: 50\nrounds:\n"
+            "  - {Ann: {score: 120}, Bob: [3, x2]}\n  - {Ann: [1], Bob: [2]}\n"
+        )
+    )
     assert report["impossible"] == [{"round": 1, "player": None}]
     assert [q["round"] for q in report["problems"]] == [1]
 
@@ -489,8 +501,13 @@ def test_scores_written_alone_that_need_the_same_x2_are_impossible_cli(tmp_path)
     import sys
 
     (tmp_path / "pad.yaml").write_text(BREAK_IT.lstrip(), encoding="utf-8")
-    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "verify", "pad.yaml", "--json"], capture_output=True,
-                         text=True, cwd=tmp_path, timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "generator.cli.app", "verify", "pad.yaml", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert res.returncode == 1, res.stderr
     rep = json.loads(res.stdout)
     assert (rep["status"], rep["winners"], rep["winner"]) == ("needs_correction", [], None)
@@ -515,8 +532,10 @@ def test_a_variant_flip7_bonus_on_a_score_pad(pad, errors):
     # Variant printed with `render flip7-pad --variant flip7_bonus=30`: a Flip 7 adds 30.
     # Ann 0..6 = 21 + 30 = 51; Bob {score: 186} = 63 x 2 + 30 + 30, possible only with bonus 30;
     # Cy 12 + x2 = 24.  Without the key, 186 is no score (the most is 171) and Ann's row is 36.
-    text = ("game: flip7\nplayers: [Ann, Bob, Cy]\nflip7_bonus: 30\nrounds:\n"
-            "  - {Ann: [0, 1, 2, 3, 4, 5, 6], Bob: {score: 150}, Cy: [12, x2]}\n")
+    text = (
+        "game: flip7\nplayers: [Ann, Bob, Cy]\nflip7_bonus: 30\nrounds:\n"
+        "  - {Ann: [0, 1, 2, 3, 4, 5, 6], Bob: {score: 150}, Cy: [12, x2]}\n"
+    )
     report = pad_report(pad(text))
     assert report["rounds"] == [{"Ann": 51, "Bob": 150, "Cy": 24}]
     # Bob's 150 (even, above 144) needs a Flip 7 and the x2: Ann holds the Flip 7, Cy the x2

@@ -14,16 +14,14 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from .cases import case_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
+from generator.cli.tables import print_flipflop_report
 from generator.core.cards import parse_card, standard_deck
 from generator.core.errors import InputError
 from generator.games.flipflop.log import flipflop_report, load_flipflop_log
-from generator.cli.tables import print_flipflop_report
 from generator.games.flipflop.rules import (
     RANK_ORDER,
     End,
@@ -46,6 +44,7 @@ from generator.games.flipflop.rules import (
     spread_problem,
 )
 
+from .cases import case_file
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 CASES = yaml.safe_load(case_file("flipflop.yaml").read_text(encoding="utf-8"))
@@ -56,8 +55,14 @@ def cards(text: str) -> tuple:
     return tuple(parse_card(c) for c in text.split())
 
 
-def rd(up: str, hands: dict[str, str], end: str, final: dict | None = None, plays: list[str] | None = None,
-       dealer: str | None = None) -> FlipFlopRound:
+def rd(
+    up: str,
+    hands: dict[str, str],
+    end: str,
+    final: dict | None = None,
+    plays: list[str] | None = None,
+    dealer: str | None = None,
+) -> FlipFlopRound:
     """A round from short strings (the test's own parser, independent of the log reader)."""
     kind, *who = end.split()
     parsed_plays = None
@@ -71,8 +76,14 @@ def rd(up: str, hands: dict[str, str], end: str, final: dict | None = None, play
                 parsed_plays.append(Play(words[0], "layoff", cards(" ".join(words[2:-2])), int(words[-1])))
         parsed_plays = tuple(parsed_plays)
     fin = None if final is None else {p: (v if isinstance(v, int) else cards(v)) for p, v in final.items()}
-    return FlipFlopRound({p: cards(h) for p, h in hands.items()}, parse_card(up), End(kind, tuple(who)),  # type: ignore[arg-type]
-                         dealer, parsed_plays, fin)
+    return FlipFlopRound(
+        {p: cards(h) for p, h in hands.items()},
+        parse_card(up),
+        End(kind, tuple(who)),  # type: ignore[arg-type]
+        dealer,
+        parsed_plays,
+        fin,
+    )
 
 
 # A deal used by several tests (Ann deals; her last card, 10♠, is up: flip ♠, flop ♣).
@@ -116,7 +127,12 @@ def test_opening_hands_from_the_cases():
 def test_pay_in_by_stakes():
     """4+: every pot and a reserve; 3: game and flip; 2: game only (+ reserve); 1: all in."""
     assert [(p.game, p.flip, p.flop, p.reserve) for p in map(pay_in, (9, 4, 3, 2, 1))] == [
-        (1, 1, 1, 1), (1, 1, 1, 1), (1, 1, 0, 1), (1, 0, 0, 1), (1, 0, 0, 0)]
+        (1, 1, 1, 1),
+        (1, 1, 1, 1),
+        (1, 1, 0, 1),
+        (1, 0, 0, 1),
+        (1, 0, 0, 0),
+    ]
     assert pay_in(1).all_in and not pay_in(2).all_in
 
 
@@ -128,8 +144,14 @@ def test_short_players_cannot_win_the_pots_they_did_not_pay():
     Ann 10 - 3 + 4 = 11; Bob 1 - 1 = 0 → out; Cy 3 - 2 + 2 = 3; Dee 2 - 1 = 1; flop pot 1 stays."""
     game = new_game(P4, 10)
     game.stakes.update({"Bob": 1, "Cy": 3, "Dee": 2})
-    r = play_round(game, rd("QH", {"Ann": "QH 5S 6S 7S 8C", "Bob": "AH AD 2C 3C 4C",
-                                   "Cy": "2D 9H 9S 9C KS", "Dee": "2H 3D JS JC KC"}, "out Ann"))
+    r = play_round(
+        game,
+        rd(
+            "QH",
+            {"Ann": "QH 5S 6S 7S 8C", "Bob": "AH AD 2C 3C 4C", "Cy": "2D 9H 9S 9C KS", "Dee": "2H 3D JS JC KC"},
+            "out Ann",
+        ),
+    )
     assert r.pots == {"game": 4, "flip": 2, "flop": 1}
     assert r.flip == ("Cy", parse_card("9H")) and r.flop is None
     assert game.stakes == {"Ann": 11, "Bob": 0, "Cy": 3, "Dee": 1}
@@ -144,12 +166,23 @@ def test_flop_pot_kept_then_doubled_by_the_next_stakes():
     Round 2: everyone pays again: flop pot 4 + 4 = 8, won by Cy's A♥ (9♦ up, flop ♥).
     Round 1: flip ♠ to Cy's A♠ (+4), Dee out (+4): Ann 7, Bob 7, Cy 11, Dee 11.
     Round 2: flip ♦ to Dee's A♦ (+4), flop 8 to Cy, Ann out (+4): Ann 8, Bob 4, Cy 16, Dee 12."""
-    game = play_game(P4, [
-        rd("6S", {"Ann": "2H 7D KS 4H 8H", "Bob": "QS 3D JH 5D 6S", "Cy": "AS 9H 10D KH 2D",
-                  "Dee": "3H 4D 8S QD 6H"}, "out Dee", dealer="Bob"),
-        rd("9D", {"Ann": "2H 5C 7S KC QC", "Bob": "4H 6D 8C JS 4S", "Cy": "AH 10H 9C JD 9D",
-                  "Dee": "AD 5S 6C KH 2C"}, "out Ann"),
-    ], start=10)
+    game = play_game(
+        P4,
+        [
+            rd(
+                "6S",
+                {"Ann": "2H 7D KS 4H 8H", "Bob": "QS 3D JH 5D 6S", "Cy": "AS 9H 10D KH 2D", "Dee": "3H 4D 8S QD 6H"},
+                "out Dee",
+                dealer="Bob",
+            ),
+            rd(
+                "9D",
+                {"Ann": "2H 5C 7S KC QC", "Bob": "4H 6D 8C JS 4S", "Cy": "AH 10H 9C JD 9D", "Dee": "AD 5S 6C KH 2C"},
+                "out Ann",
+            ),
+        ],
+        start=10,
+    )
     r1, r2 = game.rounds
     # round 1: pots 4/4/4; flip ♠: Cy's A♠ (+4); flop ♣: nobody; game: Dee (+4)
     assert r1.flop is None and r1.carried == {"game": 0, "flip": 0, "flop": 4}
@@ -161,15 +194,22 @@ def test_flop_pot_kept_then_doubled_by_the_next_stakes():
 
 
 TWO_ROUNDS_KEPT_FLOP = [
-    rd("6S", {"Ann": "2H 7D KS 4H 8H", "Bob": "QS 3D JH 5D 6S", "Cy": "AS 9H 10D KH 2D",
-              "Dee": "3H 4D 8S QD 6H"}, "out Dee", dealer="Bob"),
-    rd("9D", {"Ann": "2H 5C 7S KC QC", "Bob": "4H 6D 8C JS 4S", "Cy": "AH 10H 9C JD 9D",
-              "Dee": "AD 5S 6C KH 2C"}, "out Ann"),
+    rd(
+        "6S",
+        {"Ann": "2H 7D KS 4H 8H", "Bob": "QS 3D JH 5D 6S", "Cy": "AS 9H 10D KH 2D", "Dee": "3H 4D 8S QD 6H"},
+        "out Dee",
+        dealer="Bob",
+    ),
+    rd(
+        "9D",
+        {"Ann": "2H 5C 7S KC QC", "Bob": "4H 6D 8C JS 4S", "Cy": "AH 10H 9C JD 9D", "Dee": "AD 5S 6C KH 2C"},
+        "out Ann",
+    ),
 ]
 
 
 def test_kept_flop_doubled_by_stakes_paid_twice_is_an_option():
-    """"il piatto dello slop viene raddoppiato al turno successivo": the flop pot is doubled next round.
+    """ "il piatto dello slop viene raddoppiato al turno successivo": the flop pot is doubled next round.
     Default (kept_flop 'add'): the kept pot plus the usual stakes (test above).  Option 'double': every
     player paying into the flop pot pays two stakes there that round (when he keeps his reserve, 5+ stakes).
 
@@ -190,7 +230,12 @@ def test_kept_flop_doubled_by_stakes_paid_twice_is_an_option():
 def test_pay_in_when_the_flop_is_paid_twice():
     """Option kept_flop 'double': the second flop stake only from a player who still keeps his reserve."""
     assert [(p.game, p.flip, p.flop, p.reserve) for p in (pay_in(n, double_flop=True) for n in (9, 5, 4, 3, 1))] == [
-        (1, 1, 2, 1), (1, 1, 2, 1), (1, 1, 1, 1), (1, 1, 0, 1), (1, 0, 0, 0)]
+        (1, 1, 2, 1),
+        (1, 1, 2, 1),
+        (1, 1, 1, 1),
+        (1, 1, 0, 1),
+        (1, 0, 0, 0),
+    ]
 
 
 def test_odd_stake_of_a_shared_pot_stays_by_default_or_goes_left_of_the_dealer():
@@ -293,18 +338,30 @@ def test_going_out_must_empty_the_hand_and_lay_five_or_six_cards():
     msgs = [(b.player, b.message) for b in game.breaks]
     assert msgs == [
         ("Cy", "Cy goes out but the final hand is worth 2; going out means an empty hand"),
-        ("Cy", "Cy goes out having laid 3 cards; a player draws one card a turn and discards one, so going out "
-               "lays 5 cards (then discards the last) or all 6"),
+        (
+            "Cy",
+            "Cy goes out having laid 3 cards; a player draws one card a turn and discards one, so going out "
+            "lays 5 cards (then discards the last) or all 6",
+        ),
     ]
 
 
 def test_deal_checks_dealer_turn_up_card_and_one_deck():
     """Round 2 must be dealt by Bob (left of Ann); Cy deals instead, his up card is not in his hand, and
     Ann and Dee were both dealt the A♠."""
-    game = play_game(P4, [
-        rd("10S", DEAL, "out Cy"),
-        rd("QH", dict(DEAL, Cy="2S 3C 4H 5D 6H", Dee="AS AC 7H 8D 9D", Ann="KS QH JD 10C AS"), "out Cy", dealer="Cy"),
-    ], start=10)
+    game = play_game(
+        P4,
+        [
+            rd("10S", DEAL, "out Cy"),
+            rd(
+                "QH",
+                dict(DEAL, Cy="2S 3C 4H 5D 6H", Dee="AS AC 7H 8D 9D", Ann="KS QH JD 10C AS"),
+                "out Cy",
+                dealer="Cy",
+            ),
+        ],
+        start=10,
+    )
     msgs = [(b.round, b.player, b.message) for b in game.breaks]
     assert msgs == [
         (2, "Cy", "Cy deals, but the deal passes to the left: it is Bob's turn to deal"),
@@ -317,23 +374,33 @@ def test_deal_checks_dealer_turn_up_card_and_one_deck():
 # Spreads
 
 
-@pytest.mark.parametrize("text, why", [
-    ("QS KS AS", "the ace is low only"),          # A-K-Q wrap
-    ("KS AS 2S", "the ace is low only"),
-    ("5H 6D 7H", "mixes suits and ranks"),
-    ("5H 6H", "a spread needs at least three"),
-    ("5H 5D", "a spread needs at least three"),
-    ("5H 6H 8H", "not in sequence"),
-    ("5H 5D 6H", "mixes suits and ranks"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("QS KS AS", "the ace is low only"),  # A-K-Q wrap
+        ("KS AS 2S", "the ace is low only"),
+        ("5H 6D 7H", "mixes suits and ranks"),
+        ("5H 6H", "a spread needs at least three"),
+        ("5H 5D", "a spread needs at least three"),
+        ("5H 6H 8H", "not in sequence"),
+        ("5H 5D 6H", "mixes suits and ranks"),
+    ],
+)
 def test_invalid_spreads_are_rejected(text, why):
     assert why in spread_problem(cards(text))
     assert spread_kind(cards(text)) is None
 
 
-@pytest.mark.parametrize("text, kind", [
-    ("AS 2S 3S", "run"), ("10H JH QH KH", "run"), ("7S 7H 7D", "set"), ("7S 7H 7D 7C", "set"), ("4C 2C 3C", "run"),
-])
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("AS 2S 3S", "run"),
+        ("10H JH QH KH", "run"),
+        ("7S 7H 7D", "set"),
+        ("7S 7H 7D 7C", "set"),
+        ("4C 2C 3C", "run"),
+    ],
+)
 def test_valid_spreads(text, kind):
     assert spread_problem(cards(text)) is None and spread_kind(cards(text)) == kind
 
@@ -349,9 +416,11 @@ def test_laying_off():
 
 
 def test_lay_off_on_another_players_spread_and_bad_plays_in_a_round():
-    game, _ = settle("drop Cy", {"Ann": 30, "Bob": 20, "Cy": 1, "Dee": 15},
-                     ["Bob spread 2H 3H 4H", "Cy layoff 5H on 1", "Ann spread QC KC AC", "Ann layoff 6H on 2",
-                      "Dee layoff 5H on 1"])
+    game, _ = settle(
+        "drop Cy",
+        {"Ann": 30, "Bob": 20, "Cy": 1, "Dee": 15},
+        ["Bob spread 2H 3H 4H", "Cy layoff 5H on 1", "Ann spread QC KC AC", "Ann layoff 6H on 2", "Dee layoff 5H on 1"],
+    )
     msgs = [(b.player, b.message) for b in game.breaks]
     assert msgs[0][0] == "Ann" and "not a spread" in msgs[0][1] and "ace is low only" in msgs[0][1]
     assert msgs[1][0] == "Ann" and "spread 2, which is not a valid spread" in msgs[1][1]
@@ -371,7 +440,7 @@ def random_round(data, game, legal: bool) -> FlipFlopRound:
     rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="seed"))
     deck = list(DECK)
     rng.shuffle(deck)
-    hands = {p: tuple(deck[5 * i: 5 * i + 5]) for i, p in enumerate(active)}
+    hands = {p: tuple(deck[5 * i : 5 * i + 5]) for i, p in enumerate(active)}
     dealer = next_dealer(game)
     up = hands[dealer][-1]
     claimers = [p for p in active if hand_value(hands[p]) in (49, 50)]
@@ -379,7 +448,11 @@ def random_round(data, game, legal: bool) -> FlipFlopRound:
     kind = data.draw(st.sampled_from(kinds))
     final = {p: data.draw(st.integers(0, 60)) for p in active}
     if kind == "claim":
-        who = tuple(claimers) if legal else tuple(data.draw(st.lists(st.sampled_from(active), min_size=1, max_size=3, unique=True)))
+        who = (
+            tuple(claimers)
+            if legal
+            else tuple(data.draw(st.lists(st.sampled_from(active), min_size=1, max_size=3, unique=True)))
+        )
     elif kind == "stock":
         who = ()
     else:
@@ -397,7 +470,9 @@ def test_legal_evenings_conserve_stakes_and_break_no_rule(data):
     """Generated legal evenings (one shuffled deck a round, true claims only): stakes + the three pots
     never change, nobody goes below 0, no rule break is reported."""
     players = NAMES[: data.draw(st.integers(3, 5))]
-    rules = FlipFlopRules(data.draw(st.sampled_from(["add", "double"])), data.draw(st.sampled_from(["stay", "dealer_left"])))
+    rules = FlipFlopRules(
+        data.draw(st.sampled_from(["add", "double"])), data.draw(st.sampled_from(["stay", "dealer_left"]))
+    )
     game = new_game(players, data.draw(st.integers(1, 12)), rules)
     total = game.total
     for _ in range(data.draw(st.integers(1, 10))):
@@ -449,10 +524,23 @@ def test_example_evening_verifies_with_hand_counted_stakes():
     report = flipflop_report(load_flipflop_log(EXAMPLES / "flipflop-evening.yaml"))
     assert report["problems"] == []
     assert [tuple(r["stakes"].values()) for r in report["rounds"]] == [
-        (7, 11, 11, 11), (4, 8, 12, 12), (9, 4, 11, 15), (8, 5, 10, 16), (4, 14, 6, 16), (8, 14, 2, 16),
-        (11, 11, 5, 13)]
+        (7, 11, 11, 11),
+        (4, 8, 12, 12),
+        (9, 4, 11, 15),
+        (8, 5, 10, 16),
+        (4, 14, 6, 16),
+        (8, 14, 2, 16),
+        (11, 11, 5, 13),
+    ]
     assert [tuple(r["carried"].values()) for r in report["rounds"]] == [
-        (0, 0, 0), (0, 0, 4), (1, 0, 0), (1, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)]
+        (0, 0, 0),
+        (0, 0, 4),
+        (1, 0, 0),
+        (1, 0, 0),
+        (0, 0, 0),
+        (0, 0, 0),
+        (0, 0, 0),
+    ]
     assert [r["dealer"] for r in report["rounds"]] == ["Ann", "Bob", "Cy", "Dee", "Ann", "Bob", "Cy"]
     assert report["rounds"][2]["flop"] == {"player": "Ann", "card": "AH", "won": 8}
     assert report["rounds"][2]["penalty"] == {"Bob": 1}
@@ -469,7 +557,7 @@ def test_report_prints_stakes_table_and_ranking():
     print_flipflop_report(report, console)
     text = console.export_text()
     assert "Ranking" in text and "tunk Bob → Bob +8" in text and "Q♥" in text
-    ranking = text[text.index("Ranking"):]
+    ranking = text[text.index("Ranking") :]
     assert ranking.index("Dee") < ranking.index("Cy")
 
 
@@ -497,48 +585,78 @@ ROUND = """\
 
 
 def test_rule_breaks_in_a_readable_log_are_listed(tmp_path):
-    path = write(tmp_path, ROUND + """\
+    path = write(
+        tmp_path,
+        ROUND
+        + """\
     plays: [Bob spread QS KS AS]
     end: out Bob
     flip: Cy
     stakes: {Ann: 7, Bob: 14, Cy: 9}
-""")
+""",
+    )
     # Pots 3/3/3.  Flip ♥: Bob's A♥ (+3); flop ♦: Cy's A♦ (+3); Bob out (+3): Ann 7, Bob 13, Cy 10.
     report = flipflop_report(load_flipflop_log(path))
     f = str(path)
     got = [(p["round"], p["player"], p["at"], p["message"]) for p in report["problems"]]
     assert got == [
-        (1, "Bob", f"{f}:10:13", "not a spread: Q♠ K♠ A♠ is not a run: the ace is low only, so a run cannot go "
-                                 "round from K to A"),
-        (1, "Bob", f"{f}:11:10", "Bob goes out having laid 3 cards; a player draws one card a turn and discards one, "
-                                 "so going out lays 5 cards (then discards the last) or all 6"),
+        (
+            1,
+            "Bob",
+            f"{f}:10:13",
+            "not a spread: Q♠ K♠ A♠ is not a run: the ace is low only, so a run cannot go round from K to A",
+        ),
+        (
+            1,
+            "Bob",
+            f"{f}:11:10",
+            "Bob goes out having laid 3 cards; a player draws one card a turn and discards one, "
+            "so going out lays 5 cards (then discards the last) or all 6",
+        ),
         (1, "Cy", f"{f}:12:11", "the ledger gives the flip pot to Cy, but Bob holds A♥"),
         (1, "Bob", f"{f}:13:27", "the ledger gives Bob 14 stakes after round 1, but the round leaves 13"),
         (1, "Cy", f"{f}:13:35", "the ledger gives Cy 9 stakes after round 1, but the round leaves 10"),
     ]
 
 
-@pytest.mark.parametrize("body, expected", [
-    (ROUND.replace("8C", "ZZ") + "    end: out Bob\n",
-     "9:24: error: unknown card: 'ZZ' is not a card code: write a rank (A 2-10 T J Q K) and a suit "
-     "(S H D C or ♠ ♥ ♦ ♣), e.g. QD, 10H, AS"),
-    (ROUND.replace("8C", "JK") + "    end: out Bob\n",
-     "9:24: error: unknown card 'JK': Flip Flop uses a 52-card deck without Jokers"),
-    (ROUND.replace("Cy: [AD", "Cyy: [AD") + "    end: out Bob\n",
-     "9:7: error: unknown player 'Cyy'; did you mean 'Cy'?"),
-    (ROUND + "    end: out Bobby\n", "10:14: error: unknown player 'Bobby'; did you mean 'Bob'?"),
-    (ROUND + "    end: fold Bob\n",
-     "10:10: error: unknown end 'fold'; write 'out Bob', 'drop Cy', 'stock' (or 'stock Ann'), 'tunk Bob' "
-     "or 'claim Bob' (several: 'claim Bob Cy')"),
-    (ROUND + "    end: drop Bob\n",
-     "10:10: error: a round ended by a drop is won by the lowest hand: add 'final:' with every player's hand "
-     "at the end (cards, or its value), e.g. final: {Ann: [3S, 9C], Bob: 4}"),
-    (ROUND + "    end: out Bob\n    plays: [Bob layoff 5S]\n",
-     "11:17: error: a lay-off names the spread it goes on: 'Bob layoff 8H on 1'; write 'PLAYER spread 5H 6H 7H' or "
-     "'PLAYER layoff 8H on 1' (1: the first spread laid this round)"),
-    (ROUND + "    end: out Bob\n    flipp: Bob\n",
-     "11:5: error: unknown key 'flipp' in rounds.0; did you mean 'flip'?"),
-])
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        (
+            ROUND.replace("8C", "ZZ") + "    end: out Bob\n",
+            "9:24: error: unknown card: 'ZZ' is not a card code: write a rank (A 2-10 T J Q K) and a suit "
+            "(S H D C or ♠ ♥ ♦ ♣), e.g. QD, 10H, AS",
+        ),
+        (
+            ROUND.replace("8C", "JK") + "    end: out Bob\n",
+            "9:24: error: unknown card 'JK': Flip Flop uses a 52-card deck without Jokers",
+        ),
+        (
+            ROUND.replace("Cy: [AD", "Cyy: [AD") + "    end: out Bob\n",
+            "9:7: error: unknown player 'Cyy'; did you mean 'Cy'?",
+        ),
+        (ROUND + "    end: out Bobby\n", "10:14: error: unknown player 'Bobby'; did you mean 'Bob'?"),
+        (
+            ROUND + "    end: fold Bob\n",
+            "10:10: error: unknown end 'fold'; write 'out Bob', 'drop Cy', 'stock' (or 'stock Ann'), 'tunk Bob' "
+            "or 'claim Bob' (several: 'claim Bob Cy')",
+        ),
+        (
+            ROUND + "    end: drop Bob\n",
+            "10:10: error: a round ended by a drop is won by the lowest hand: add 'final:' with every player's hand "
+            "at the end (cards, or its value), e.g. final: {Ann: [3S, 9C], Bob: 4}",
+        ),
+        (
+            ROUND + "    end: out Bob\n    plays: [Bob layoff 5S]\n",
+            "11:17: error: a lay-off names the spread it goes on: 'Bob layoff 8H on 1'; write 'PLAYER spread 5H 6H 7H' or "
+            "'PLAYER layoff 8H on 1' (1: the first spread laid this round)",
+        ),
+        (
+            ROUND + "    end: out Bob\n    flipp: Bob\n",
+            "11:5: error: unknown key 'flipp' in rounds.0; did you mean 'flip'?",
+        ),
+    ],
+)
 def test_broken_logs_are_refused_with_located_messages(tmp_path, body, expected):
     path = write(tmp_path, body)
     with pytest.raises(InputError) as exc:
@@ -549,8 +667,10 @@ def test_broken_logs_are_refused_with_located_messages(tmp_path, body, expected)
 def test_log_header_selects_the_readings(tmp_path):
     path = tmp_path / "evening.yaml"
     text = (EXAMPLES / "flipflop-evening.yaml").read_text(encoding="utf-8")
-    path.write_text(text.replace("start: 10\n", "start: 10\nrules: {kept_flop: double, odd_stakes: dealer_left}\n"),
-                    encoding="utf-8")
+    path.write_text(
+        text.replace("start: 10\n", "start: 10\nrules: {kept_flop: double, odd_stakes: dealer_left}\n"),
+        encoding="utf-8",
+    )
     report = flipflop_report(load_flipflop_log(path))
     assert report["rules"] == {"kept_flop": "double", "odd_stakes": "dealer_left"}
     # Round 3 follows a kept flop pot of 4.  After round 2 Ann has 4 stakes (one flop stake: she keeps her
@@ -558,7 +678,9 @@ def test_log_header_selects_the_readings(tmp_path):
     assert report["rounds"][2]["pots"]["flop"] == 11
     assert report["rounds"][2]["paid"]["Ann"]["flop"] == 1 and report["rounds"][2]["paid"]["Bob"]["flop"] == 2
     assert flipflop_report(load_flipflop_log(EXAMPLES / "flipflop-evening.yaml"))["rules"] == {
-        "kept_flop": "add", "odd_stakes": "stay"}
+        "kept_flop": "add",
+        "odd_stakes": "stay",
+    }
     path.write_text(text.replace("start: 10\n", "start: 10\nrules: {kept_flop: twice}\n"), encoding="utf-8")
     with pytest.raises(InputError, match=r"evening.yaml:7:20: error: rules.kept_flop"):
         load_flipflop_log(path)

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
+from generator.cli.tables import print_fundex_report
 from generator.core.errors import InputError
 from generator.games.fundex.log import fundex_report, load_fundex_log
-from generator.cli.tables import print_fundex_report
 from generator.games.fundex.rules import (
     CARDS,
     START_POINTS,
@@ -110,8 +110,13 @@ def test_tie_with_an_odd_pot_leaves_the_odd_chip_in_the_pot():
     """Round 1: roll 8 on two dice, Ann 8, Bob 8, Cy 5.  Ann bets 1, Bob meets, Cy passes.
     Pot = 3 + 1 + 1 = 5: Ann and Bob take 2 each, 1 stays.  Ann, Bob: 25 - 1 - 1 + 2 = 25; Cy 24.
     Round 2 (Bob leads): no bets, roll 6; Cy's 3 beats 1 and 2: pot = 1 + 3 = 4 → Cy 24 - 1 + 4 = 27."""
-    game = play_game(P3, [rnd(2, 8, {"Ann": 8, "Bob": 8, "Cy": 5}, "Ann bet 1, Bob meet, Cy pass"),
-                          rnd(1, 6, {"Ann": 1, "Bob": 2, "Cy": 3})])
+    game = play_game(
+        P3,
+        [
+            rnd(2, 8, {"Ann": 8, "Bob": 8, "Cy": 5}, "Ann bet 1, Bob meet, Cy pass"),
+            rnd(1, 6, {"Ann": 1, "Bob": 2, "Cy": 3}),
+        ],
+    )
     r1, r2 = game.rounds
     assert split_pot(5, 2) == (2, 1)
     assert r1.winners == ["Ann", "Bob"] and r1.won == {"Ann": 2, "Bob": 2} and r1.carried == 1
@@ -124,8 +129,13 @@ def test_everyone_over_keeps_the_pot_and_the_next_ante_adds_to_it():
     """Round 1: roll 1; cards 2, 3, 4 are all over.  Ann bets 2, Bob and Cy meet: pot 3 + 6 = 9 stays;
     everyone has 25 - 3 = 22.  Round 2: every player antes again: 9 + 3 = 12, Ann's 6 hits a roll of 6:
     Ann 22 - 1 + 12 = 33, Bob and Cy 21."""
-    game = play_game(P3, [rnd(1, 1, {"Ann": 2, "Bob": 3, "Cy": 4}, "Ann bet 2, Bob meet, Cy meet"),
-                          rnd(1, 6, {"Ann": 6, "Bob": 5, "Cy": 4})])
+    game = play_game(
+        P3,
+        [
+            rnd(1, 1, {"Ann": 2, "Bob": 3, "Cy": 4}, "Ann bet 2, Bob meet, Cy meet"),
+            rnd(1, 6, {"Ann": 6, "Bob": 5, "Cy": 4}),
+        ],
+    )
     r1, r2 = game.rounds
     assert r1.winners == [] and r1.carried == 9 and r1.chips == {"Ann": 22, "Bob": 22, "Cy": 22}
     assert r2.pot_in == 9 and r2.pot == 12
@@ -195,8 +205,10 @@ def test_all_in_hand_back_then_pass_keeps_the_player_in():
       everyone has 3 in; Cy passes, having met the bet of 3: he stays in.
       Pot 3 + 3 × 3 = 12.  Cards still in: Ann 4, Bob 2, Cy 6; the 6 is closest under 7: Cy 20 + 12 = 32.
       Bob has 0: out.  Ann 43 + Bob 0 + Cy 32 = 75 = 3 × 25."""
-    log = [rnd(1, 6, {"Ann": 6, "Bob": 5, "Cy": 1}, "Ann bet 20, Bob meet, Cy pass"),
-           rnd(2, 7, {"Ann": 4, "Bob": 2, "Cy": 6}, "Bob pass, Cy bet 6, Ann raise 4, Bob allin, Cy pass")]
+    log = [
+        rnd(1, 6, {"Ann": 6, "Bob": 5, "Cy": 1}, "Ann bet 20, Bob meet, Cy pass"),
+        rnd(2, 7, {"Ann": 4, "Bob": 2, "Cy": 6}, "Bob pass, Cy bet 6, Ann raise 4, Bob allin, Cy pass"),
+    ]
     game = play_game(P3, log)
     r1, r2 = game.rounds
     assert r1.chips == {"Ann": 47, "Bob": 4, "Cy": 24}
@@ -207,14 +219,19 @@ def test_all_in_hand_back_then_pass_keeps_the_player_in():
     assert game.chips == {"Ann": 43, "Bob": 0, "Cy": 32} and game.out == {"Bob": 2}
     assert game.breaks == []
     # The same when the log leaves Cy's closing word out (a skipped player passed).
-    quiet = play_game(P3, [log[0], rnd(2, 7, {"Ann": 4, "Bob": 2, "Cy": 6}, "Bob pass, Cy bet 6, Ann raise 4, Bob allin")])
+    quiet = play_game(
+        P3, [log[0], rnd(2, 7, {"Ann": 4, "Bob": 2, "Cy": 6}, "Bob pass, Cy bet 6, Ann raise 4, Bob allin")]
+    )
     assert quiet.chips == {"Ann": 43, "Bob": 0, "Cy": 32} and quiet.breaks == []
 
 
 def test_all_in_hand_back_then_pass_from_a_log_file(tmp_path):
     """The same two rounds typed as a log, with the betting exactly as a ledger writes it ('Bob all in'):
     the report gives the pot of round 2 to Cy (counts in the test above)."""
-    path = write(tmp_path, GOOD_HEAD + """\
+    path = write(
+        tmp_path,
+        GOOD_HEAD
+        + """\
   - {dice: 1, roll: 6, cards: {Ann: 6, Bob: 5, Cy: 1}, betting: [Ann bet 20, Bob meet, Cy pass]}
   - dice: 2
     roll: 7
@@ -222,7 +239,8 @@ def test_all_in_hand_back_then_pass_from_a_log_file(tmp_path):
     betting: [Bob pass, Cy bet 6, Ann raise 4, Bob all in, Cy pass]
     chips: {Ann: 43, Bob: 0, Cy: 32}
     pot: 0
-""")
+""",
+    )
     report = fundex_report(load_fundex_log(path))
     r2 = report["rounds"][1]
     assert r2["winners"] == ["Cy"] and r2["won"] == {"Cy": 12} and r2["passed"] == []
@@ -249,25 +267,34 @@ def test_actions_of_a_player_who_can_no_longer_act_are_reported():
     # Bob's ALL IN of 3 brings Ann's 5 back to 3; Cy meets 3.  Nothing changes after that.
     assert b.put == {"Ann": 3, "Bob": 3, "Cy": 3} and b.chips == {"Ann": 21, "Bob": 0, "Cy": 21}
     assert [(p, m.split(", so ")[0]) for p, m, _ in b.breaks] == [
-        ("Bob", "Bob is all in (no chips left) and has nothing more to decide this round")] * 3
+        ("Bob", "Bob is all in (no chips left) and has nothing more to decide this round")
+    ] * 3
     assert [m.split(", so ")[1] for _, m, _ in b.breaks] == [
-        "cannot pass; the action is ignored", "cannot meet the bet; the action is ignored",
-        "cannot go all in; the action is ignored"]
+        "cannot pass; the action is ignored",
+        "cannot meet the bet; the action is ignored",
+        "cannot go all in; the action is ignored",
+    ]
     b = Betting(P3, {"Ann": 24, "Bob": 24, "Cy": 24}, 1, FundexRules())
     for a in acts("Ann bet 2, Bob pass, Cy meet, Bob pass"):
         b.apply(a)
     ((who, msg, _),) = b.breaks
-    assert who == "Bob" and msg == "Bob already passed (dropped out) in this round, so cannot pass; the action is ignored"
+    assert (
+        who == "Bob" and msg == "Bob already passed (dropped out) in this round, so cannot pass; the action is ignored"
+    )
     assert b.folded == {"Bob"} and b.put == {"Ann": 2, "Bob": 0, "Cy": 2}
 
 
 def test_a_second_pass_is_reported_with_round_player_and_position(tmp_path):
-    path = write(tmp_path, GOOD_HEAD + """\
+    path = write(
+        tmp_path,
+        GOOD_HEAD
+        + """\
   - dice: 1
     roll: 5
     cards: {Ann: 5, Bob: 2, Cy: 3}
     betting: [Ann bet 1, Bob pass, Cy meet, Bob pass]
-""")
+""",
+    )
     # Pot 3 + 2 = 5 to Ann: 25 - 2 + 5 = 28; Bob 24; Cy 23.  Bob's second 'pass' starts at line 7, col 45.
     report = fundex_report(load_fundex_log(path))
     assert report["chips"] == {"Ann": 28, "Bob": 24, "Cy": 23}
@@ -292,8 +319,13 @@ def test_elimination_and_the_lead_skips_the_player_out():
     with his last 24, Cy passes: pot 3 + 48 = 51 → Ann 51; Bob 0, out; Cy 24.
     Round 2: Bob would lead but is out, so Cy leads; two antes; roll 3: Cy's 3 beats Ann's 2:
     Cy 24 - 1 + 2 = 25, Ann 50.  Bob's card in round 2 is a rule break and is ignored."""
-    game = play_game(P3, [rnd(1, 6, {"Ann": 6, "Bob": 5, "Cy": 1}, "Ann bet 24, Bob meet, Cy pass"),
-                          rnd(1, 3, {"Ann": 2, "Bob": 4, "Cy": 3})])
+    game = play_game(
+        P3,
+        [
+            rnd(1, 6, {"Ann": 6, "Bob": 5, "Cy": 1}, "Ann bet 24, Bob meet, Cy pass"),
+            rnd(1, 3, {"Ann": 2, "Bob": 4, "Cy": 3}),
+        ],
+    )
     r1, r2 = game.rounds
     assert r1.chips == {"Ann": 51, "Bob": 0, "Cy": 24} and r1.eliminated == ["Bob"]
     assert game.out == {"Bob": 1}
@@ -305,8 +337,9 @@ def test_elimination_and_the_lead_skips_the_player_out():
 
 def test_two_players_the_game_ends_when_one_is_out():
     """Ann bets 24, Bob meets all 24: Ann's 6 beats 5, Ann has 50 and wins; a third round is refused."""
-    game = play_game(["Ann", "Bob"], [rnd(1, 6, {"Ann": 6, "Bob": 5}, "Ann bet 24, Bob meet"),
-                                      rnd(1, 3, {"Ann": 2, "Bob": 4})])
+    game = play_game(
+        ["Ann", "Bob"], [rnd(1, 6, {"Ann": 6, "Bob": 5}, "Ann bet 24, Bob meet"), rnd(1, 3, {"Ann": 2, "Bob": 4})]
+    )
     assert game.finished and game.winners == ["Ann"] and game.chips == {"Ann": 50, "Bob": 0}
     assert len(game.rounds) == 1 and "the game is over" in game.breaks[0].message
 
@@ -322,10 +355,18 @@ def test_card_played_twice_is_a_rule_break():
 def test_bet_limit_once_per_player_in_round_one_twice_in_round_two():
     """Round 1: Ann bets, Bob raises, Ann raises again: her 2nd bet in round 1 breaks the limit.
     Round 2 (Bob leads): Bob bets, Cy raises, Ann raises, Bob raises (his 2nd): within the limit of two."""
-    game = play_game(P3, [
-        rnd(1, 5, {"Ann": 5, "Bob": 2, "Cy": 3}, "Ann bet 1, Bob raise 1, Cy pass, Ann raise 1, Bob meet"),
-        rnd(1, 5, {"Ann": 4, "Bob": 3, "Cy": 2}, "Bob bet 1, Cy raise 1, Ann raise 1, Bob raise 1, Cy meet, Ann meet"),
-    ])
+    game = play_game(
+        P3,
+        [
+            rnd(1, 5, {"Ann": 5, "Bob": 2, "Cy": 3}, "Ann bet 1, Bob raise 1, Cy pass, Ann raise 1, Bob meet"),
+            rnd(
+                1,
+                5,
+                {"Ann": 4, "Bob": 3, "Cy": 2},
+                "Bob bet 1, Cy raise 1, Ann raise 1, Bob raise 1, Cy meet, Ann meet",
+            ),
+        ],
+    )
     (brk,) = game.breaks
     assert (brk.round, brk.player) == (1, "Ann") and "2nd time in round 1" in brk.message
     # the raise is still applied as logged: Ann 3, Bob 3 in; pot 3 + 6 = 9 to Ann's 5.
@@ -356,11 +397,19 @@ def test_lead_may_pass_by_default_and_must_bet_under_the_option():
     (brk,) = strict.breaks
     assert (brk.round, brk.player) == (1, "Ann") and "lead_must_bet" in brk.message and "but he passes" in brk.message
     # A log that starts with another player skips the lead: that is the lead passing too.
-    (brk,) = play_game(P3, [rnd(2, 4, {"Ann": 1, "Bob": 11, "Cy": 3}, "Bob bet 4")], FundexRules(lead_must_bet=True)).breaks
+    (brk,) = play_game(
+        P3, [rnd(2, 4, {"Ann": 1, "Bob": 11, "Cy": 3}, "Bob bet 4")], FundexRules(lead_must_bet=True)
+    ).breaks
     assert brk.player == "Ann" and "skips him" in brk.message
     # A lead who bets, or who cannot bet (all in from the ante), breaks nothing.
-    assert play_game(P3, [rnd(2, 4, {"Ann": 1, "Bob": 11, "Cy": 3}, "Ann bet 1, Bob meet, Cy meet")],
-                     FundexRules(lead_must_bet=True)).breaks == []
+    assert (
+        play_game(
+            P3,
+            [rnd(2, 4, {"Ann": 1, "Bob": 11, "Cy": 3}, "Ann bet 1, Bob meet, Cy meet")],
+            FundexRules(lead_must_bet=True),
+        ).breaks
+        == []
+    )
     b = Betting(P3, {"Ann": 0, "Bob": 20, "Cy": 20}, 1, FundexRules(lead_must_bet=True))
     b.apply(Action("Bob", "pass"))
     b.finish()
@@ -376,8 +425,10 @@ def test_dice_do_not_limit_the_cards_by_default_and_do_under_the_option():
     assert play_game(P3, log).breaks == []
     breaks = play_game(P3, log, FundexRules(dice_limit_cards=True)).breaks
     assert [(b.round, b.player) for b in breaks] == [(1, "Cy"), (2, "Ann")]
-    assert breaks[0].message.startswith("Cy plays the 8 with 1 die chosen; under the ruleset option dice_limit_cards "
-                                        "only cards 1 to 6 may be played then")
+    assert breaks[0].message.startswith(
+        "Cy plays the 8 with 1 die chosen; under the ruleset option dice_limit_cards "
+        "only cards 1 to 6 may be played then"
+    )
     # Ann has played 1 to 6 in rounds 1-6; with one die again in round 7 she has no card within 1-6 left,
     # so her 7 is no break.
     seven = [rnd(1, 3, {"Ann": c, "Bob": c, "Cy": c}) for c in range(1, 7)] + [rnd(1, 3, {"Ann": 7, "Bob": 7, "Cy": 7})]
@@ -385,38 +436,54 @@ def test_dice_do_not_limit_the_cards_by_default_and_do_under_the_option():
 
 
 def test_log_header_selects_the_readings(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
     game: fundex
     players: [Ann, Bob, Cy]
     rules: {bet_limit: points, lead_must_bet: true, dice_limit_cards: true}
     rounds:
       - {dice: 1, roll: 2, cards: {Ann: 4, Bob: 3, Cy: 8}, betting: [Ann pass, Bob bet 2]}
-    """)
+    """,
+    )
     report = fundex_report(load_fundex_log(path))
-    assert report["rules"] == {"rounds": 10, "bet_limit": "points", "start": 25, "lead_must_bet": True,
-                               "dice_limit_cards": True}
+    assert report["rules"] == {
+        "rounds": 10,
+        "bet_limit": "points",
+        "start": 25,
+        "lead_must_bet": True,
+        "dice_limit_cards": True,
+    }
     # Round 1: Ann must open (she passes), Cy's 8 with one die, Bob's bet of 2 over the 1-point limit.
     assert sorted(p["player"] for p in report["problems"]) == ["Ann", "Bob", "Cy"]
-    default = fundex_report(load_fundex_log(write(tmp_path, GOOD_HEAD + "  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}}\n")))
+    default = fundex_report(
+        load_fundex_log(write(tmp_path, GOOD_HEAD + "  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}}\n"))
+    )
     assert default["rules"]["lead_must_bet"] is False and default["rules"]["dice_limit_cards"] is False
-    bad = write(tmp_path, """
+    bad = write(
+        tmp_path,
+        """
     game: fundex
     players: [Ann, Bob, Cy]
     rules: {lead_must_bet: yes}
     rounds: [{dice: 1, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}}]
-    """)
+    """,
+    )
     with pytest.raises(InputError, match=r"game.yaml:3:24: error: rules.lead_must_bet"):
         load_fundex_log(bad)
 
 
 def test_betting_slips_are_reported_and_played_sensibly():
-    game = play_game(P3, [rnd(1, 5, {"Ann": 5, "Bob": 2, "Cy": 3},
-                              "Ann bet 2, Bob pass, Cy meet, Bob meet, Ann raise 30")])
+    game = play_game(
+        P3, [rnd(1, 5, {"Ann": 5, "Bob": 2, "Cy": 3}, "Ann bet 2, Bob pass, Cy meet, Bob meet, Ann raise 30")]
+    )
     msgs = [(b.player, b.message) for b in game.breaks]
     assert msgs[0][0] == "Bob" and "already passed" in msgs[0][1]
     assert msgs[1][0] == "Ann" and "betting is over" in msgs[1][1]
     # a closing "meet" or "pass" by a player already at the bet is harmless
-    assert play_game(P3, [rnd(1, 5, {"Ann": 5, "Bob": 2, "Cy": 3}, "Ann bet 2, Bob meet, Cy meet, Ann meet")]).breaks == []
+    assert (
+        play_game(P3, [rnd(1, 5, {"Ann": 5, "Bob": 2, "Cy": 3}, "Ann bet 2, Bob meet, Cy meet, Ann meet")]).breaks == []
+    )
     b = play_game(P3, [rnd(1, 5, {"Ann": 5, "Bob": 2, "Cy": 3}, "Ann bet 30")]).breaks[0]
     assert "has only 24 chips" in b.message and "allin" in b.message
 
@@ -440,8 +507,11 @@ def test_legal_games_conserve_chips_and_break_no_rule(data):
     n = data.draw(st.integers(2, 4), label="players")
     players = NAMES[:n]
     limit = data.draw(st.sampled_from(["times", "points", "none"]), label="limit")
-    rules = FundexRules(bet_limit=limit, lead_must_bet=data.draw(st.booleans(), label="lead_must_bet"),
-                        dice_limit_cards=data.draw(st.booleans(), label="dice_limit_cards"))
+    rules = FundexRules(
+        bet_limit=limit,
+        lead_must_bet=data.draw(st.booleans(), label="lead_must_bet"),
+        dice_limit_cards=data.draw(st.booleans(), label="dice_limit_cards"),
+    )
     game = new_game(players, rules)
     total = game.total
     while not game.finished:
@@ -484,7 +554,11 @@ def test_any_logged_betting_conserves_chips(data):
     game = new_game(players)
     for _ in range(data.draw(st.integers(1, 6))):
         actions = tuple(
-            Action(data.draw(st.sampled_from(players)), kind, data.draw(st.integers(1, 30)) if kind in ("bet", "raise") else 0)
+            Action(
+                data.draw(st.sampled_from(players)),
+                kind,
+                data.draw(st.integers(1, 30)) if kind in ("bet", "raise") else 0,
+            )
             for kind in data.draw(st.lists(st.sampled_from(["bet", "raise", "meet", "pass", "allin"]), max_size=8))
         )
         cards = {p: data.draw(st.integers(1, 13)) for p in players}
@@ -522,8 +596,16 @@ def test_example_game_verifies_with_hand_counted_chips():
     assert report["problems"] == []
     per_round = [tuple(r["chips"].values()) for r in report["rounds"]]
     assert per_round == [
-        (30, 24, 23, 23), (27, 26, 25, 21), (23, 22, 21, 17), (43, 21, 20, 16), (42, 24, 19, 15),
-        (27, 55, 18, 0), (22, 54, 24, 0), (20, 55, 25, 0), (25, 60, 14, 0), (33, 59, 8, 0),
+        (30, 24, 23, 23),
+        (27, 26, 25, 21),
+        (23, 22, 21, 17),
+        (43, 21, 20, 16),
+        (42, 24, 19, 15),
+        (27, 55, 18, 0),
+        (22, 54, 24, 0),
+        (20, 55, 25, 0),
+        (25, 60, 14, 0),
+        (33, 59, 8, 0),
     ]
     assert [r["carried"] for r in report["rounds"]] == [0, 1, 17, 0, 0, 0, 0, 0, 1, 0]
     assert [r["lead"] for r in report["rounds"]] == ["Ann", "Bob", "Cy", "Dee", "Ann", "Bob", "Cy", "Ann", "Bob", "Cy"]
@@ -532,7 +614,11 @@ def test_example_game_verifies_with_hand_counted_chips():
     assert report["eliminated"] == {"Dee": 6}
     assert report["status"] == "finished" and report["winners"] == ["Bob"]
     assert [(r["place"], r["player"], r["chips"]) for r in report["ranking"]] == [
-        (1, "Bob", 59), (2, "Ann", 33), (3, "Cy", 8), (4, "Dee", 0)]
+        (1, "Bob", 59),
+        (2, "Ann", 33),
+        (3, "Cy", 8),
+        (4, "Dee", 0),
+    ]
     assert report["total"] == 100
     json.dumps(report)  # plain data
 
@@ -543,7 +629,7 @@ def test_report_prints_chip_table_and_ranking():
     print_fundex_report(report, console)
     text = console.export_text()
     assert "Ranking" in text and "out in round 6" in text and "No rule broken." in text
-    last_ranking = text[text.index("Ranking"):]
+    last_ranking = text[text.index("Ranking") :]
     assert last_ranking.index("Bob") < last_ranking.index("Ann") < last_ranking.index("Cy")
 
 
@@ -561,7 +647,10 @@ rounds:
 
 
 def test_rule_breaks_are_listed_with_round_player_and_position(tmp_path):
-    path = write(tmp_path, GOOD_HEAD + """\
+    path = write(
+        tmp_path,
+        GOOD_HEAD
+        + """\
   - dice: 1
     roll: 5
     cards: {Ann: 5, Bob: 2, Cy: 3}
@@ -570,7 +659,8 @@ def test_rule_breaks_are_listed_with_round_player_and_position(tmp_path):
   - dice: 1
     roll: 9
     cards: {Ann: 5, Bob: 4, Cy: 6}
-""")
+""",
+    )
     report = fundex_report(load_fundex_log(path))
     # Round 1: pot 3 + 2 = 5 to Ann: Ann 25 - 2 + 5 = 28 (right), Bob 24, Cy 23.
     # Round 2 (Bob leads and rolls): a roll of 9 on one die ('9' at line 10, column 11);
@@ -586,14 +676,18 @@ def test_rule_breaks_are_listed_with_round_player_and_position(tmp_path):
 
 
 def test_ledger_counts_are_checked(tmp_path):
-    path = write(tmp_path, GOOD_HEAD + """\
+    path = write(
+        tmp_path,
+        GOOD_HEAD
+        + """\
   - dice: 1
     roll: 5
     cards: {Ann: 5, Bob: 2, Cy: 3}
     betting: [Ann bet 1, Bob pass, Cy meet]
     chips: {Ann: 28, Bob: 25, Cy: 23}
     pot: 2
-""")
+""",
+    )
     problems = fundex_report(load_fundex_log(path))["problems"]
     f = str(path)
     assert [(p["player"], p["at"], p["message"]) for p in problems] == [
@@ -605,22 +699,38 @@ def test_ledger_counts_are_checked(tmp_path):
 @pytest.mark.parametrize(
     "rounds, expected",
     [
-        ("  - {dice: 1, roll: 5, cards: {Ann: 5, Bobb: 2, Cy: 3}}\n",
-         "4:40: error: unknown player 'Bobb'; did you mean 'Bob'?"),
-        ("  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: 14, Cy: 3}}\n",
-         "4:45: error: unknown card 14 for Bob; All In cards are the numbers 1 to 13"),
-        ("  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: \"2\", Cy: 3}}\n",
-         "4:45: error: the card of Bob is a number: write 2 without quotes, not '2'"),
-        ("  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}, betting: [Ann bet 2, Dan meet]}\n",
-         "4:77: error: unknown player 'Dan'; the players are Ann, Bob, Cy"),
-        ("  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}, betting: [Ann bet 2, Bob mete]}\n",
-         "4:81: error: unknown betting word 'mete'; did you mean 'meet'?"),
-        ("  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}, betting: [Ann bet]}\n",
-         "4:70: error: 'bet' needs the number of points: 'Ann bet 2'"),
-        ("  - {dice: 4, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}}\n",
-         "4:12: error: rounds.0.dice: input should be less than or equal to 3 (got 4)"),
-        ("  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}, bets: []}\n",
-         "4:56: error: unknown key 'bets' in rounds.0; allowed: dice, roll, cards, betting, chips, pot"),
+        (
+            "  - {dice: 1, roll: 5, cards: {Ann: 5, Bobb: 2, Cy: 3}}\n",
+            "4:40: error: unknown player 'Bobb'; did you mean 'Bob'?",
+        ),
+        (
+            "  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: 14, Cy: 3}}\n",
+            "4:45: error: unknown card 14 for Bob; All In cards are the numbers 1 to 13",
+        ),
+        (
+            '  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: "2", Cy: 3}}\n',
+            "4:45: error: the card of Bob is a number: write 2 without quotes, not '2'",
+        ),
+        (
+            "  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}, betting: [Ann bet 2, Dan meet]}\n",
+            "4:77: error: unknown player 'Dan'; the players are Ann, Bob, Cy",
+        ),
+        (
+            "  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}, betting: [Ann bet 2, Bob mete]}\n",
+            "4:81: error: unknown betting word 'mete'; did you mean 'meet'?",
+        ),
+        (
+            "  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}, betting: [Ann bet]}\n",
+            "4:70: error: 'bet' needs the number of points: 'Ann bet 2'",
+        ),
+        (
+            "  - {dice: 4, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}}\n",
+            "4:12: error: rounds.0.dice: input should be less than or equal to 3 (got 4)",
+        ),
+        (
+            "  - {dice: 1, roll: 5, cards: {Ann: 5, Bob: 2, Cy: 3}, bets: []}\n",
+            "4:56: error: unknown key 'bets' in rounds.0; allowed: dice, roll, cards, betting, chips, pot",
+        ),
     ],
 )
 def test_broken_logs_are_refused_with_located_messages(tmp_path, rounds, expected):
@@ -632,25 +742,34 @@ def test_broken_logs_are_refused_with_located_messages(tmp_path, rounds, expecte
 
 
 def test_wrong_game_and_player_count_are_refused(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
     game: flipflop
     players: [Ann, Bob]
     rounds: [{dice: 1, roll: 5, cards: {Ann: 5, Bob: 2}}]
-    """)
+    """,
+    )
     with pytest.raises(InputError, match=r":1:7: error: this is a log of game 'flipflop'; expected 'fundex'"):
         load_fundex_log(path)
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
     game: fundex
     players: [Ann, Bob, Cy, Dee, Eve]
     rounds: [{dice: 1, roll: 5, cards: {Ann: 5}}]
-    """)
+    """,
+    )
     with pytest.raises(InputError, match=r":2:10: error: All In \(Fundex\) is for 2 to 4 players; 5 are listed"):
         load_fundex_log(path)
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
     game: fundex
     players: [Ann, Bob]
     rounds: []
-    """)
+    """,
+    )
     with pytest.raises(InputError, match=r":3:9: error: no rounds: list at least one round under 'rounds:'"):
         load_fundex_log(path)
 

@@ -11,7 +11,9 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
 
 def run(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "generator.cli.app", *args], capture_output=True, text=True, cwd=cwd, timeout=120
+    )
 
 
 def test_verify_flip7_pad_example():
@@ -40,7 +42,9 @@ def test_verify_flip7_tie_at_the_target(tmp_path):
     (tmp_path / "pad.yaml").write_text(
         "game: flip7\nplayers: [Ann, Bob]\nrounds:\n  - {Ann: {score: 78}, Bob: {score: 89}}\n"
         "  - {Ann: {score: 78}, Bob: {score: 89}}\n"
-        "  - {Ann: {score: 47}, Bob: {score: 25}}\n", encoding="utf-8")
+        "  - {Ann: {score: 47}, Bob: {score: 25}}\n",
+        encoding="utf-8",
+    )
     data = json.loads(run("verify", "pad.yaml", "--json", cwd=tmp_path).stdout)
     assert data["status"] == "tied_play_another_round" and data["winner"] is None
 
@@ -53,7 +57,9 @@ def test_verify_flip7_impossible_line_needs_correction(tmp_path):
     (tmp_path / "pad.yaml").write_text(
         "game: flip7\nplayers: [Ann, Bob, Cy]\nrounds:\n"
         "  - {Ann: [12, 10], Bob: [9], Cy: {score: 150}}\n"
-        "  - {Ann: [11, 8], Bob: [7, 5], Cy: {score: 60}}\n", encoding="utf-8")
+        "  - {Ann: [11, 8], Bob: [7, 5], Cy: {score: 60}}\n",
+        encoding="utf-8",
+    )
     res = run("verify", "pad.yaml", "--json", cwd=tmp_path)
     assert res.returncode == 1
     data = json.loads(res.stdout)
@@ -66,8 +72,9 @@ def test_verify_flip7_impossible_line_needs_correction(tmp_path):
 
 def test_verify_flip7_two_players_is_a_warning(tmp_path):
     # Rulebook, Setup: 3 to 18 players.  Two players are scored (Ann 22, Bob 5), with a warning, exit 0.
-    (tmp_path / "pad.yaml").write_text("game: flip7\nplayers: [Ann, Bob]\nrounds:\n  - {Ann: [10, 12], Bob: [5]}\n",
-                                       encoding="utf-8")
+    (tmp_path / "pad.yaml").write_text(
+        "game: flip7\nplayers: [Ann, Bob]\nrounds:\n  - {Ann: [10, 12], Bob: [5]}\n", encoding="utf-8"
+    )
     res = run("verify", "pad.yaml", "--json", cwd=tmp_path)
     assert res.returncode == 0 and "pad.yaml:2:10: warning: 2 players" in res.stderr
     assert json.loads(res.stdout)["totals"] == {"Ann": 22, "Bob": 5}
@@ -118,7 +125,9 @@ def test_replay_refuses_an_illegal_move(tmp_path):
     log.write_text(
         "game: allin\nkind: game-log\nlayout: q-diamonds\nplayers: [Ann]\n"
         "golden_deck: [9C, JK, 2D, KC, 7S, 5H, AS, 3C]\n"
-        "rounds:\n  - revealed: [2S, 3S]\n    moves:\n      Ann: {cell: c3, card: 2S}\n", encoding="utf-8")
+        "rounds:\n  - revealed: [2S, 3S]\n    moves:\n      Ann: {cell: c3, card: 2S}\n",
+        encoding="utf-8",
+    )
     res = run("replay", str(log))
     assert res.returncode == 1 and "Traceback" not in res.stderr
     assert "round 1, Ann, c3" in res.stderr and res.stderr.startswith(str(log))
@@ -148,8 +157,8 @@ def test_verify_reads_a_photo_through_the_main_command(tmp_path):
     """A photo of Ann's sheet (turned 170°, synthesised from a simulated game) and Bob's typed-in sheet
     verify as one game, to exactly the report the two typed-in sheets give."""
     from generator.games.allin.game_log import write_sheet
-    from generator.printing.paper import paper
     from generator.games.allin.scoring import FilledSheet, report, score_game
+    from generator.printing.paper import paper
 
     from .test_reader import game, params, write_photo
 

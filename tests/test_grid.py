@@ -131,6 +131,4 @@ def test_link_to_nothing():
 
 
 def test_golden_ring_is_the_eight_neighbours():
-    assert sorted(golden_ring((2, 2))) == sorted(
-        [(1, 1), (2, 1), (3, 1), (1, 2), (3, 2), (1, 3), (2, 3), (3, 3)]
-    )
+    assert sorted(golden_ring((2, 2))) == sorted([(1, 1), (2, 1), (3, 1), (1, 2), (3, 2), (1, 3), (2, 3), (3, 3)])

@@ -19,19 +19,19 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from generator.core import output
-from generator.printing import fonts
 from generator.core.errors import OutputError, Problem, SheetsmithError, UnreadableError
 from generator.core.validation import (
+    NumberError,
     ascii_number,
     bad_char,
     capped_lines,
     describe_char,
     for_terminal,
     message_shape,
-    NumberError,
     text_problem,
 )
 from generator.core.yamlpos import binary_kind, parse_yaml
+from generator.printing import fonts
 from tests.fuzzing import EXAMPLES, LAYOUTS, REPO, check_run, run
 
 ANN = (EXAMPLES / "ann.yaml").read_text(encoding="utf-8")
@@ -51,7 +51,9 @@ def test_numbers_that_are_not_ascii_digits_are_refused(text):
         ascii_number(text)
 
 
-@pytest.mark.parametrize("ch", ["\0", "\x1b", "\x07", "\x7f", "\x85", "\x9b", "\ud800", "\u202e", "\u2066", "\ufffe", "\U0010ffff"])
+@pytest.mark.parametrize(
+    "ch", ["\0", "\x1b", "\x07", "\x7f", "\x85", "\x9b", "\ud800", "\u202e", "\u2066", "\ufffe", "\U0010ffff"]
+)
 def test_control_characters_are_refused_everywhere(ch):
     assert bad_char(f"a{ch}b") == ch and bad_char(f"a{ch}b", multiline=True) == ch
 
@@ -80,7 +82,8 @@ def test_for_terminal_spells_out_what_a_terminal_acts_on():
 
 def test_text_problem_messages():
     assert text_problem("Ann\tB", "player") == (
-        "player holds a line break or tab (U+0009 TAB); remove it (names and labels are one line of visible characters)")
+        "player holds a line break or tab (U+0009 TAB); remove it (names and labels are one line of visible characters)"
+    )
     assert text_problem("x" * 61, "player", max_length=60) == "player has 61 characters; at most 60 are allowed"
     assert text_problem("Ann", "player") is None
 
@@ -100,31 +103,37 @@ def test_repeated_messages_are_cut_to_ten_of_a_kind():
 # --------------------------------------------------------------------------- the YAML reader
 
 
-@pytest.mark.parametrize("head, kind", [
-    (b"%PDF-1.7\n", "a PDF document"),
-    (b"PK\x03\x04rest", "a ZIP archive"),
-    (b"\x89PNG\r\n\x1a\n....", "a PNG image"),
-    (b"\xff\xd8\xff\xe0", "a JPEG image"),
-    (b"GIF89a", "a GIF image"),
-    (b"RIFF\x00\x00\x00\x00WEBPVP8 ", "a WebP image"),
-    (b"\x00\x00\x00\x18ftypheic", "a HEIC image"),
-    (b"\x1f\x8b\x08", "a gzip archive"),
-    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Microsoft Office document"),
-    (b"\xff\xfeg\x00a\x00", "UTF-16 text"),
-    (b"game: allin\x00\x00", "a binary file"),
-])
+@pytest.mark.parametrize(
+    "head, kind",
+    [
+        (b"%PDF-1.7\n", "a PDF document"),
+        (b"PK\x03\x04rest", "a ZIP archive"),
+        (b"\x89PNG\r\n\x1a\n....", "a PNG image"),
+        (b"\xff\xd8\xff\xe0", "a JPEG image"),
+        (b"GIF89a", "a GIF image"),
+        (b"RIFF\x00\x00\x00\x00WEBPVP8 ", "a WebP image"),
+        (b"\x00\x00\x00\x18ftypheic", "a HEIC image"),
+        (b"\x1f\x8b\x08", "a gzip archive"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Microsoft Office document"),
+        (b"\xff\xfeg\x00a\x00", "UTF-16 text"),
+        (b"game: allin\x00\x00", "a binary file"),
+    ],
+)
 def test_binary_files_are_named(tmp_path, head, kind):
     assert binary_kind(head).startswith(kind)
     assert binary_kind(b"game: allin\nplayer: Ann\n") is None
 
 
-@pytest.mark.parametrize("value, said", [
-    ('"A\\0nn"', "(U+0000 NULL)"),
-    ('"\\e[31mAnn"', "(U+001B ESCAPE)"),
-    ('"\\u202eAnn"', "(U+202E RIGHT-TO-LEFT OVERRIDE)"),
-    ('"\\ud800"', "(U+D800 unnamed)"),
-    ('"\\x85"', "(U+0085 NEXT LINE)"),
-])
+@pytest.mark.parametrize(
+    "value, said",
+    [
+        ('"A\\0nn"', "(U+0000 NULL)"),
+        ('"\\e[31mAnn"', "(U+001B ESCAPE)"),
+        ('"\\u202eAnn"', "(U+202E RIGHT-TO-LEFT OVERRIDE)"),
+        ('"\\ud800"', "(U+D800 unnamed)"),
+        ('"\\x85"', "(U+0085 NEXT LINE)"),
+    ],
+)
 def test_escapes_that_make_control_characters_are_refused_where_written(value, said):
     with pytest.raises(UnreadableError) as err:
         parse_yaml(f"game: allin\nplayer: {value}\n", "s.yaml")
@@ -138,7 +147,10 @@ def test_an_escape_beyond_unicode_and_a_number_beyond_floats():
     assert err.value.problems[0].line == 2 and "names a character that does not exist" in err.value.problems[0].message
     with pytest.raises(UnreadableError) as err:
         parse_yaml("diameter: 1.0e+999\n", "c.yaml")
-    assert str(err.value) == "c.yaml:1:11: error: '1.0e+999' is too large a number; sheetsmith numbers are written with at most 15 digits"
+    assert (
+        str(err.value)
+        == "c.yaml:1:11: error: '1.0e+999' is too large a number; sheetsmith numbers are written with at most 15 digits"
+    )
 
 
 def test_keys_with_control_characters_are_refused():
@@ -241,7 +253,9 @@ def test_stale_temporaries_of_our_own_pattern_are_removed(tmp_path):
     os.utime(stale, (old, old))
     os.utime(other, (old, old))
     os.utime(user, (old, old))
-    removed = output.remove_stale_temporaries(tmp_path, ["q-diamonds-a4.pdf", "q-diamonds-a4.png"], before=time.time() - 60)
+    removed = output.remove_stale_temporaries(
+        tmp_path, ["q-diamonds-a4.pdf", "q-diamonds-a4.png"], before=time.time() - 60
+    )
     assert removed == [stale]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([fresh.name, other.name, user.name])
 
@@ -258,15 +272,25 @@ def test_build_clears_what_a_killed_build_left(tmp_path, monkeypatch):
     r = run(["build", "-d", "out", "--paper", "a4", "--dpi", "50"], tmp_path)
     assert r.code == 0
     assert sorted(p.name for p in (tmp_path / "out" / "chips").iterdir()) == [
-        "fundex-chips-a4.json", "fundex-chips-a4.pdf", "fundex-chips-a4.png"]
+        "fundex-chips-a4.json",
+        "fundex-chips-a4.pdf",
+        "fundex-chips-a4.png",
+    ]
 
 
 def _sheetsmith(*args, cwd: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "generator.cli.app", *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(REPO)})
+    return subprocess.Popen(
+        [sys.executable, "-m", "generator.cli.app", *args],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
 
 
-@pytest.mark.parametrize("sig, delay", [(signal.SIGTERM, 0.0), (signal.SIGTERM, 0.7), (signal.SIGINT, 0.3), (signal.SIGHUP, 0.5)])
+@pytest.mark.parametrize(
+    "sig, delay", [(signal.SIGTERM, 0.0), (signal.SIGTERM, 0.7), (signal.SIGINT, 0.3), (signal.SIGHUP, 0.5)]
+)
 def test_a_build_interrupted_by_a_signal_leaves_no_temporary_and_no_partial_file(tmp_path, sig, delay):
     """The signal comes while build writes (after its first folder appears, ``delay`` seconds later)."""
     proc = _sheetsmith("build", "-d", "out", "--paper", "a4", "--dpi", "50", cwd=tmp_path)
@@ -336,11 +360,18 @@ def test_back_offset_accepts_plain_millimetres():
     assert parse_back_offset(" 1 , -10 ") == (1.0, -10.0)
 
 
-@pytest.mark.parametrize("args", [
-    ["render", "q-diamonds", "--dpi", "٣٠٠"], ["render", "poker-deck", "--bleed", "nan"], ["render", "poker-deck", "--bleed", "٣"],
-    ["simulate", "flip7", "--players", "²"], ["simulate", "flip7", "--seed", "1" + "0" * 5000],
-    ["simulate", "flip7", "--games", "٣"], ["simulate", "flip7", "--strategy", "stop-at-٣"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["render", "q-diamonds", "--dpi", "٣٠٠"],
+        ["render", "poker-deck", "--bleed", "nan"],
+        ["render", "poker-deck", "--bleed", "٣"],
+        ["simulate", "flip7", "--players", "²"],
+        ["simulate", "flip7", "--seed", "1" + "0" * 5000],
+        ["simulate", "flip7", "--games", "٣"],
+        ["simulate", "flip7", "--strategy", "stop-at-٣"],
+    ],
+)
 def test_number_options_take_ascii_digits_only(tmp_path, args):
     r = run(args, tmp_path)
     check_run(r)
@@ -352,9 +383,11 @@ def test_number_options_take_ascii_digits_only(tmp_path, args):
 
 def test_dejavu_covers_latin_greek_and_cyrillic_in_every_weight():
     """The shipped faces map every letter of these alphabets (read with fontTools, not with the code under test)."""
-    alphabets = ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzÀÉÎÕÜßçñøåœŁłŚżČěŘůŐű"
-                 "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩαβγδεζηθικλμνξοπρσςτυφχψωάέήίόύώ"
-                 "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдеёжзийклмнопрстуфхцчшщъыьэюяЄІЇЎєіїў0123456789…—–·×")
+    alphabets = (
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzÀÉÎÕÜßçñøåœŁłŚżČěŘůŐű"
+        "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩαβγδεζηθικλμνξοπρσςτυφχψωάέήίόύώ"
+        "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдеёжзийклмнопрстуфхцчшщъыьэюяЄІЇЎєіїў0123456789…—–·×"
+    )
     for weight in ("regular", "bold", "italic"):
         cmap = TTFont(fonts.font_path(weight)).getBestCmap()
         assert [ch for ch in alphabets if ord(ch) not in cmap] == []
@@ -384,7 +417,8 @@ def test_latin_measures_as_before():
         pdfmetrics.registerFont(RLFont(name, str(vera / file)))
         text = "Scoring hands Points Best hand Chips left Total 0123456789 ABCxyz"
         assert pdfmetrics.stringWidth(text, name, 10) == pytest.approx(
-            pdfmetrics.stringWidth(text, fonts.primary(weight).name, 10))
+            pdfmetrics.stringWidth(text, fonts.primary(weight).name, 10)
+        )
 
 
 def _text_of(pdf: bytes) -> str:
@@ -411,7 +445,9 @@ def test_a_cyrillic_and_greek_name_is_drawn_in_the_pdf_and_svg(tmp_path):
     xml.dom.minidom.parseString(svg)
     assert name in svg
     # the embedded italic subset has a glyph for each letter of the name
-    faces = re.findall(r"font-family: '([^']+)'; font-weight: (\w+); font-style: (\w+); src: url\(data:font/ttf;base64,([^)]+)\)", svg)
+    faces = re.findall(
+        r"font-family: '([^']+)'; font-weight: (\w+); font-style: (\w+); src: url\(data:font/ttf;base64,([^)]+)\)", svg
+    )
     italic = [data for fam, _, style, data in faces if style == "italic"]
     assert len(italic) == 1
     cmap = TTFont(io.BytesIO(base64.b64decode(italic[0]))).getBestCmap()
@@ -431,7 +467,11 @@ def _tiny_font(path: Path, chars: str) -> None:
     for n in names:
         pen = TTGlyphPen(None)
         if n != "space":
-            pen.moveTo((100, 0)); pen.lineTo((100, 700)); pen.lineTo((800, 700)); pen.lineTo((800, 0)); pen.closePath()
+            pen.moveTo((100, 0))
+            pen.lineTo((100, 700))
+            pen.lineTo((800, 700))
+            pen.lineTo((800, 0))
+            pen.closePath()
         glyphs[n] = pen.glyph()
     fb.setupGlyf(glyphs)
     fb.setupHorizontalMetrics({n: (900, 100) for n in names})
@@ -461,7 +501,11 @@ def test_a_name_outside_dejavu_uses_an_installed_cjk_font(tmp_path, monkeypatch)
         assert "Алёна 李" in _text_of(pdf)
         (tmp_path / "d.yaml").write_text(ANN.replace("player: Ann", 'player: "李 Ω"'), encoding="utf-8")
         r = run(["render", "q-diamonds", "--fill", "d.yaml", "-o", "d.pdf"], tmp_path)
-        assert r.code == 2 and "d.yaml:5:9: error: player: '李' (U+674E CJK UNIFIED IDEOGRAPH-674E) cannot be printed: no font has them all" in r.err
+        assert (
+            r.code == 2
+            and "d.yaml:5:9: error: player: '李' (U+674E CJK UNIFIED IDEOGRAPH-674E) cannot be printed: no font has them all"
+            in r.err
+        )
     finally:
         fonts.fallbacks.cache_clear()
 
@@ -475,9 +519,11 @@ def test_without_a_cjk_font_the_name_is_refused_not_boxed(tmp_path, monkeypatch)
         (tmp_path / "c.yaml").write_text(ANN.replace("player: Ann", 'player: "Алёна 李"'), encoding="utf-8")
         r = run(["render", "q-diamonds", "--fill", "c.yaml", "-o", "c.png"], tmp_path)
         assert r.code == 2 and not (tmp_path / "c.png").exists()
-        assert r.err.strip() == ("c.yaml:5:9: error: player: '李' (U+674E CJK UNIFIED IDEOGRAPH-674E) cannot be printed: the sheet "
-                                 "font DejaVu Sans has no such character and no CJK font is installed on this computer "
-                                 "(Latin, Greek, Cyrillic and the suits ♠ ♥ ♦ ♣ are fine)")
+        assert r.err.strip() == (
+            "c.yaml:5:9: error: player: '李' (U+674E CJK UNIFIED IDEOGRAPH-674E) cannot be printed: the sheet "
+            "font DejaVu Sans has no such character and no CJK font is installed on this computer "
+            "(Latin, Greek, Cyrillic and the suits ♠ ♥ ♦ ♣ are fine)"
+        )
     finally:
         fonts.fallbacks.cache_clear()
 
@@ -495,7 +541,9 @@ def test_a_grid_line_that_ends_inside_a_link():
     from generator.games.allin.grid import parse_grid
 
     _, issues = parse_grid("o---o--\n")
-    assert [(i.line, i.char, i.message) for i in issues] == [(0, 7, "a link between two cells is exactly three dashes '---'")]
+    assert [(i.line, i.char, i.message) for i in issues] == [
+        (0, 7, "a link between two cells is exactly three dashes '---'")
+    ]
 
 
 def test_json_output_escapes_what_a_terminal_acts_on(tmp_path):

@@ -11,26 +11,23 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
 import yaml
 
-from generator.printing.backends.pdf import render_pdf
 from generator.core.errors import InputError, SheetsmithError
-from generator.printing.i18n import catalogue_problems, check_lang, languages, messages
-from generator.jobs.render import build_items, render_item
-from generator.games.allin.layout import AllInLayout
-from generator.printing.paper import paper
-from generator.games.registry import load_any
 from generator.core.shipped import shipped_layouts
-from generator.games.registry import pages_for
-from generator.printing.impose import PrintOptions
-from generator.printing.scene import Text
+from generator.games.allin.layout import AllInLayout
 from generator.games.allin.sheet import build_allin_sheet
-from generator.printing.readable import geometry_hash
 from generator.games.pads import MARGIN, Pad
+from generator.games.registry import load_any, pages_for
+from generator.jobs.render import build_items, render_item
+from generator.printing.i18n import catalogue_problems, check_lang, languages, messages
+from generator.printing.impose import PrintOptions
+from generator.printing.paper import paper
+from generator.printing.readable import geometry_hash
+from generator.printing.scene import Text
 
 from .conftest import REPO
 from .textfit import fit_problems
@@ -89,10 +86,10 @@ def test_catalogue_check_finds_each_kind_of_slip(tmp_path, monkeypatch):
     english = yaml.safe_load((LANG_DIR / "en.yaml").read_text(encoding="utf-8"))
     (tmp_path / "en.yaml").write_text((LANG_DIR / "en.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     broken = yaml.safe_load((LANG_DIR / "it.yaml").read_text(encoding="utf-8"))
-    del broken["pads"]["target"]                                   # a key missing
-    broken["pads"]["tagret"] = "TRAGUARDO"                         # a key English does not have
+    del broken["pads"]["target"]  # a key missing
+    broken["pads"]["tagret"] = "TRAGUARDO"  # a key English does not have
     broken["pads"]["flip7_rules"] = "chi arriva a {traguardo} vince"  # a field renamed
-    broken["allin"]["player"] = "Spieler \ue000"                  # a glyph no font has (private use)
+    broken["allin"]["player"] = "Spieler \ue000"  # a glyph no font has (private use)
     (tmp_path / "it.yaml").write_text(yaml.safe_dump(broken, allow_unicode=True), encoding="utf-8")
     found = "\n".join(p.message for p in catalogue_problems(tmp_path))
     assert "pads.target: missing" in found
@@ -124,13 +121,25 @@ def test_adding_a_language_is_adding_a_file(tmp_path):
     (home / "templates" / "lang" / "sv.yaml").write_text(yaml.safe_dump(english, allow_unicode=True), encoding="utf-8")
     out = tmp_path / "q-sv.pdf"
     env = {"SHEETSMITH_HOME": str(home), "PATH": "/usr/bin:/bin"}
-    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "q-diamonds", "--lang", "sv", "-o", str(out)],
-                         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "generator.cli.app", "render", "q-diamonds", "--lang", "sv", "-o", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
     assert res.returncode == 0, res.stderr
     text = _pdf_text(out.read_bytes())
     assert "Spelare" in text and "Poänggivande händer" in text and "Scoring hands" not in text
-    bad = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "q-diamonds", "--lang", "xx"],
-                         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    bad = subprocess.run(
+        [sys.executable, "-m", "generator.cli.app", "render", "q-diamonds", "--lang", "xx"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
     assert bad.returncode == 2 and "languages: en, de, fr, it, sv" in bad.stderr
 
 
@@ -156,7 +165,9 @@ def test_scoring_aid_in_the_table_terms_of_each_language(lang):
     layout = load_any(REPO / "layouts/allin/q-diamonds.yaml")
     scene = build_allin_sheet(layout, paper("a4"), lang)
     names = AID[lang]
-    found = sorted((t for t in scene.items if isinstance(t, Text) and t.text in names and t.weight == "bold"), key=lambda t: t.x)
+    found = sorted(
+        (t for t in scene.items if isinstance(t, Text) and t.text in names and t.weight == "bold"), key=lambda t: t.x
+    )
     assert [t.text for t in found] == names  # left to right = rulebook order, a higher number beats a lower one
     text = _pdf_text(render_item("q-diamonds", lang=lang).data)
     for name in names:
@@ -164,10 +175,26 @@ def test_scoring_aid_in_the_table_terms_of_each_language(lang):
 
 
 EXPECTED = {
-    ("q-diamonds", "it"): ["scheda Q", "Giocatore", "Combinazioni a punti", "Fiches rimaste", "Totale", "CARTA D'ORO", "Mano migliore"],
+    ("q-diamonds", "it"): [
+        "scheda Q",
+        "Giocatore",
+        "Combinazioni a punti",
+        "Fiches rimaste",
+        "Totale",
+        "CARTA D'ORO",
+        "Mano migliore",
+    ],
     ("q-diamonds", "fr"): ["feuille Q", "Joueur", "Jetons restants", "CARTE D'OR", "Meilleure main"],
     ("q-diamonds", "de"): ["Spielbogen Q", "Spieler", "Chips übrig", "Gesamt", "GOLDENE KARTE", "Beste Hand"],
-    ("flipflop-reference", "it"): ["Carte e piatti", "piatto del gioco", "piatto del flop", "riserva", "tallone", "Tunk out", "promemoria"],
+    ("flipflop-reference", "it"): [
+        "Carte e piatti",
+        "piatto del gioco",
+        "piatto del flop",
+        "riserva",
+        "tallone",
+        "Tunk out",
+        "promemoria",
+    ],
     ("flipflop-reference", "fr"): ["Cartes et pots", "pot du jeu", "réserve", "pioche", "aide-mémoire"],
     ("flipflop-reference", "de"): ["Karten und Pötte", "Spiel-Pott", "Reserve", "Talon", "Kurzübersicht"],
     ("fundex-cards", "it"): ["Come si gioca", "ROSSO", "BLU", "VERDE", "ORO", "fiches"],
@@ -195,7 +222,7 @@ def _english_phrases(item_text_en: str) -> list[str]:
     english = messages("en").messages
     phrases = []
     for key, value in english.items():
-        for part in (value if isinstance(value, list) else [value]):
+        for part in value if isinstance(value, list) else [value]:
             for literal in re.split(r"\{\w+\}", part):
                 words = literal.replace("•", " ").split()
                 if len(words) >= 2 or (len(words) == 1 and len(words[0]) >= 4):
@@ -226,8 +253,20 @@ def test_pdf_text_in_each_language_and_no_english_left(item):
 
 def test_english_aid_labels_are_not_in_the_italian_sheet():
     text = _pdf_text(render_item("q-diamonds", lang="it").data)
-    for english in ("Scoring hands", "Pair", "Two pair", "Three of a kind", "Straight", "Full house",
-                    "Four of a kind", "Straight flush", "Player", "Poker chips", "Chips left", "GOLDEN CARD"):
+    for english in (
+        "Scoring hands",
+        "Pair",
+        "Two pair",
+        "Three of a kind",
+        "Straight",
+        "Full house",
+        "Four of a kind",
+        "Straight flush",
+        "Player",
+        "Poker chips",
+        "Chips left",
+        "GOLDEN CARD",
+    ):
         assert not re.search(rf"(?<!\w){re.escape(english)}(?!\w)", text), english
 
 
@@ -265,8 +304,12 @@ def test_the_fit_check_sees_a_label_too_long(tmp_path):
 
     long = replace(layout, strings=layout.strings.model_copy(update={"chips_left": "Chips left over at the very end"}))
     pages = [build_allin_sheet(long, paper("a4"))]
-    pages[0].items = [t if not (isinstance(t, Text) and t.text == "Chips left over at the very end")
-                      else Text(t.x, t.y, t.text, 6.5, t.weight, t.anchor, t.color) for t in pages[0].items]  # unshrunk
+    pages[0].items = [
+        t
+        if not (isinstance(t, Text) and t.text == "Chips left over at the very end")
+        else Text(t.x, t.y, t.text, 6.5, t.weight, t.anchor, t.color)
+        for t in pages[0].items
+    ]  # unshrunk
     assert any("Chips left over" in p for p in _fit(long, pages, {}))
 
 
@@ -337,7 +380,9 @@ def test_an_unknown_language_exits_2_with_the_list(tmp_path, monkeypatch, capsys
 
 def test_a_layouts_own_strings_and_name_are_printed_in_every_language(tmp_path):
     text = (REPO / "layouts/allin/q-diamonds.yaml").read_text(encoding="utf-8")
-    text = text.replace('name: "Q♦"', "name: 'Q♦ Casa'\nstrings: {player: 'Nome e cognome'}").replace("id: q-diamonds\n", "")
+    text = text.replace('name: "Q♦"', "name: 'Q♦ Casa'\nstrings: {player: 'Nome e cognome'}").replace(
+        "id: q-diamonds\n", ""
+    )
     path = tmp_path / "casa.yaml"
     path.write_text(text, encoding="utf-8")
     for lang in ("en", "it", "de"):
@@ -352,10 +397,12 @@ def test_a_deck_entrys_own_words_win_and_keys_are_checked(tmp_path):
     deck.write_text(
         "kind: deck\ngame: flip7\nname: 'Mini'\nback: {title: 'MINI', key: flip7.back}\ncards:\n"
         "  - {type: action, key: flip7.freeze, label: 'Brrr'}\n"
-        "  - {type: text, key: flipflop.spreads}\n", encoding="utf-8")
+        "  - {type: text, key: flipflop.spreads}\n",
+        encoding="utf-8",
+    )
     text = _pdf_text(render_item(deck, lang="it").data)
-    assert "Brrr" in text and "Congela" not in text                  # the entry's own label
-    assert "Scegli un giocatore" in text                              # its text from the catalogue
+    assert "Brrr" in text and "Congela" not in text  # the entry's own label
+    assert "Scegli un giocatore" in text  # its text from the catalogue
     assert "Spread e fine del round" in text and "rischia fino a 200" in text
     items = load_any(deck)
     assert [f.name for f in items.faces] == ["Brrr", "Spreads and round end"]  # manifests name cards in English
@@ -371,9 +418,13 @@ def test_a_users_file_renders_next_to_itself_with_the_language(tmp_path, monkeyp
     from generator.jobs.watch import default_target
 
     mine = tmp_path / "my-sheet.yaml"
-    mine.write_text((REPO / "layouts/allin/q-diamonds.yaml").read_text(encoding="utf-8").replace("id: q-diamonds\n", ""),
-                    encoding="utf-8")
+    mine.write_text(
+        (REPO / "layouts/allin/q-diamonds.yaml").read_text(encoding="utf-8").replace("id: q-diamonds\n", ""),
+        encoding="utf-8",
+    )
     code, out, err = run(monkeypatch, capsys, tmp_path, "render", str(mine), "--lang", "fr")
     assert code == 0, err
     assert (tmp_path / "my-sheet-a4-fr.pdf").exists() and not (tmp_path / "my-sheet-a4.pdf").exists()
-    assert default_target(mine, fmt="pdf", paper="letter", output=None, lang="de") == tmp_path / "my-sheet-letter-de.pdf"
+    assert (
+        default_target(mine, fmt="pdf", paper="letter", output=None, lang="de") == tmp_path / "my-sheet-letter-de.pdf"
+    )

@@ -21,9 +21,10 @@ def _python(code: str, tmp_path: Path) -> subprocess.CompletedProcess:
 
 def _script(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
     """``sheetsmith ARGS`` as the console script runs it (generator.cli.launch.main), output through pipes."""
-    code = ("import sys; sys.argv = ['sheetsmith', *sys.argv[1:]]\n"
-            "from generator.cli.launch import main\nmain()\n")
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    code = "import sys; sys.argv = ['sheetsmith', *sys.argv[1:]]\nfrom generator.cli.launch import main\nmain()\n"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=tmp_path, timeout=120
+    )
 
 
 def test_exit_codes_pass_through_unchanged(tmp_path):
@@ -34,11 +35,13 @@ def test_exit_codes_pass_through_unchanged(tmp_path):
 
 
 def test_exit_handlers_run_and_buffered_output_is_flushed_first(tmp_path):
-    code = ("import atexit, sys\n"
-            "atexit.register(lambda: print('handler ran'))\n"
-            "from generator.cli.launch import quick_exit\n"
-            "sys.stdout.write('x' * 200000); sys.stderr.write('no newline')\n"
-            "quick_exit(3)\n")
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('handler ran'))\n"
+        "from generator.cli.launch import quick_exit\n"
+        "sys.stdout.write('x' * 200000); sys.stderr.write('no newline')\n"
+        "quick_exit(3)\n"
+    )
     res = _python(code, tmp_path)
     assert res.returncode == 3
     assert res.stdout == "x" * 200000 + "handler ran\n"
@@ -46,33 +49,40 @@ def test_exit_handlers_run_and_buffered_output_is_flushed_first(tmp_path):
 
 
 def test_a_running_thread_is_waited_for(tmp_path):
-    code = ("import threading, time, pathlib\n"
-            "def late():\n    time.sleep(0.3); pathlib.Path('late.txt').write_text('done')\n"
-            "threading.Thread(target=late).start()\n"
-            "from generator.cli.launch import quick_exit\nquick_exit(0)\n")
+    code = (
+        "import threading, time, pathlib\n"
+        "def late():\n    time.sleep(0.3); pathlib.Path('late.txt').write_text('done')\n"
+        "threading.Thread(target=late).start()\n"
+        "from generator.cli.launch import quick_exit\nquick_exit(0)\n"
+    )
     res = _python(code, tmp_path)
     assert res.returncode == 0 and (tmp_path / "late.txt").read_text() == "done"
 
 
 def test_a_disposable_thread_is_not_waited_for(tmp_path):
     # the photo decoded early (generator/reader/early.py) writes nothing: a finished command does not wait for it
-    code = ("import threading, time\n"
-            "from generator.core.process import DISPOSABLE_THREAD\nfrom generator.cli.launch import quick_exit\n"
-            "threading.Thread(target=time.sleep, args=(60,), name=DISPOSABLE_THREAD, daemon=True).start()\n"
-            "quick_exit(3)\n")
+    code = (
+        "import threading, time\n"
+        "from generator.core.process import DISPOSABLE_THREAD\nfrom generator.cli.launch import quick_exit\n"
+        "threading.Thread(target=time.sleep, args=(60,), name=DISPOSABLE_THREAD, daemon=True).start()\n"
+        "quick_exit(3)\n"
+    )
     started = __import__("time").monotonic()
     res = _python(code, tmp_path)
     assert res.returncode == 3 and __import__("time").monotonic() - started < 30
 
 
-@pytest.mark.parametrize("args, started", [
-    (["ann.jpg"], ["ann.jpg"]),
-    (["--layout", "q-diamonds", "ann.jpg", "--json"], ["ann.jpg"]),
-    (["--layout=q-diamonds", "--", "-odd.jpg"], ["-odd.jpg"]),
-    (["ann.jpg", "bob.yaml"], ["ann.jpg", "bob.yaml"]),  # start_early picks the photo among them
-    (["--jsn", "ann.jpg"], None),  # an option not known here: typer will say what is wrong; nothing started
-    (["--help"], None),
-])
+@pytest.mark.parametrize(
+    "args, started",
+    [
+        (["ann.jpg"], ["ann.jpg"]),
+        (["--layout", "q-diamonds", "ann.jpg", "--json"], ["ann.jpg"]),
+        (["--layout=q-diamonds", "--", "-odd.jpg"], ["-odd.jpg"]),
+        (["ann.jpg", "bob.yaml"], ["ann.jpg", "bob.yaml"]),  # start_early picks the photo among them
+        (["--jsn", "ann.jpg"], None),  # an option not known here: typer will say what is wrong; nothing started
+        (["--help"], None),
+    ],
+)
 def test_verify_starts_decoding_its_photo_from_the_command_line_alone(monkeypatch, args, started):
     import generator.cli.launch as launch
     import generator.jobs.photos as photos
@@ -86,12 +96,14 @@ def test_verify_starts_decoding_its_photo_from_the_command_line_alone(monkeypatc
 def test_the_photo_starts_decoding_before_the_layouts_are_imported(tmp_path):
     """The early decoding is only worth it if it starts before the heavy imports (the layouts import
     pydantic: 0.2 s): naming the photo for messages must not pull them in."""
-    code = ("import sys\n"
-            "from generator.cli.launch import _verify_early\n"
-            "from generator.reader import early\n"
-            "_verify_early(['ann.jpg'])\n"
-            "print(sorted(k[1] for k in early._PENDING), 'generator.games.registry' in sys.modules,"
-            " 'generator.games.allin.layout' in sys.modules, 'pydantic' in sys.modules, 'cv2' in sys.modules)\n")
+    code = (
+        "import sys\n"
+        "from generator.cli.launch import _verify_early\n"
+        "from generator.reader import early\n"
+        "_verify_early(['ann.jpg'])\n"
+        "print(sorted(k[1] for k in early._PENDING), 'generator.games.registry' in sys.modules,"
+        " 'generator.games.allin.layout' in sys.modules, 'pydantic' in sys.modules, 'cv2' in sys.modules)\n"
+    )
     (tmp_path / "ann.jpg").write_bytes(b"\xff\xd8\xff\xe0 not really a JPEG")
     res = _python(code, tmp_path)
     # (OpenCV is imported before the thread starts: the thread then spends its time decoding, not importing)
@@ -122,18 +134,25 @@ def _full_disk_run(cmd: list[str], tmp_path: Path) -> subprocess.CompletedProces
 def test_output_to_a_full_disk_is_an_error_not_a_traceback_nor_a_success(tmp_path):
     entry = "import sys; sys.argv[0] = 'sheetsmith'; from generator.{} import main; main()"
     for module in ("cli.launch", "cli.app"):  # the console script, and python -m generator.cli.app
-        for args in (["layouts", "--json"], ["layouts"], ["render", "q-diamonds", "-o", str(tmp_path / "q.pdf"), "--force"]):
+        for args in (
+            ["layouts", "--json"],
+            ["layouts"],
+            ["render", "q-diamonds", "-o", str(tmp_path / "q.pdf"), "--force"],
+        ):
             res = _full_disk_run([sys.executable, "-c", entry.format(module), *args], tmp_path)
             assert res.returncode == 2, (module, args, res.stderr)
-            assert res.stderr.endswith("error: the output could not be written (No space left on device): "
-                                       "what was printed is incomplete\n"), (module, args, res.stderr)
+            assert res.stderr.endswith(
+                "error: the output could not be written (No space left on device): what was printed is incomplete\n"
+            ), (module, args, res.stderr)
             assert "Traceback" not in res.stderr
 
 
 def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path):
     for args in (["layouts"], ["layouts", "--json"]):
         code = "import sys; sys.argv[0] = 'sheetsmith'; from generator.cli.launch import main; main()"
-        p = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+        p = subprocess.Popen(
+            [sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
+        )
         p.stdout.close()  # the reader went away before the first line
         err = p.stderr.read().decode()
         assert p.wait(timeout=120) == 1 and err == "", (args, err)
@@ -143,14 +162,22 @@ ENTRIES = {"console script": "cli.launch", "python -m generator.cli.app": "cli.a
 """Both ways in: ``sheetsmith`` (generator.cli.launch.main, ending with the quick exit) and ``python -m generator.cli.app``."""
 
 
-def _closed_run(module: str, args: list[str], closed: int, cwd: Path, stderr=subprocess.PIPE) -> subprocess.CompletedProcess:
+def _closed_run(
+    module: str, args: list[str], closed: int, cwd: Path, stderr=subprocess.PIPE
+) -> subprocess.CompletedProcess:
     """Run ``sheetsmith ARGS`` with file descriptor ``closed`` (1 or 2) closed, as ``>&-`` / ``2>&-`` start it."""
     import os
 
     code = f"import sys; sys.argv[0] = 'sheetsmith'; from generator.{module} import main; main()"
-    return subprocess.run([sys.executable, "-c", code, *args], stdout=subprocess.PIPE if closed != 1 else None,
-                          stderr=stderr if closed != 2 else None, text=True, cwd=cwd, timeout=120,
-                          preexec_fn=lambda: os.close(closed))
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        stdout=subprocess.PIPE if closed != 1 else None,
+        stderr=stderr if closed != 2 else None,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        preexec_fn=lambda: os.close(closed),
+    )
 
 
 @pytest.mark.parametrize("module", ENTRIES.values(), ids=ENTRIES.keys())
@@ -176,7 +203,7 @@ def test_a_closed_standard_output_is_output_that_cannot_be_written(module, tmp_p
     said = "error: the output could not be written (standard output is closed): what was printed is incomplete\n"
     for args in (["layouts"], ["layouts", "--json"], ["verify", "flip7-pad.yaml", "--json"], []):
         res = _closed_run(module, args, 1, REPO / "docs" / "examples")
-        assert (res.returncode, res.stderr[-len(said):]) == (2, said), (args, res.stderr)
+        assert (res.returncode, res.stderr[-len(said) :]) == (2, said), (args, res.stderr)
         assert "Traceback" not in res.stderr
     missing = _closed_run(module, ["verify", "no-such-sheet.yaml"], 1, tmp_path)
     assert missing.returncode == 2 and missing.stderr == "no-such-sheet.yaml: error: file not found\n"
@@ -189,9 +216,16 @@ def test_standard_error_on_a_full_disk_leaves_the_exit_status_alone(module, tmp_
     (it was 1, "problems found", for a missing file)."""
     code = f"import sys; sys.argv[0] = 'sheetsmith'; from generator.{module} import main; main()"
     with open("/dev/full", "w") as full:
+
         def run(*args, cwd=tmp_path):
-            return subprocess.run([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=full,
-                                  text=True, cwd=cwd, timeout=120)
+            return subprocess.run(
+                [sys.executable, "-c", code, *args],
+                stdout=subprocess.PIPE,
+                stderr=full,
+                text=True,
+                cwd=cwd,
+                timeout=120,
+            )
 
         assert run("verify", "no-such-sheet.yaml").returncode == 2
         assert run("verify").returncode == 2  # a usage error
@@ -219,8 +253,12 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator")
 def test_a_short_process_reuses_the_memory_it_freed_and_a_server_keeps_the_default(tmp_path, monkeypatch):
     # 24 MB freed and asked for again: fresh pages from the system (some 6,000 page faults), or the same pages
-    plain = int(subprocess.run([sys.executable, "-c", _FAULTS, "plain"], capture_output=True, text=True, check=True).stdout)
-    tuned = int(subprocess.run([sys.executable, "-c", _FAULTS, "tuned"], capture_output=True, text=True, check=True).stdout)
+    plain = int(
+        subprocess.run([sys.executable, "-c", _FAULTS, "plain"], capture_output=True, text=True, check=True).stdout
+    )
+    tuned = int(
+        subprocess.run([sys.executable, "-c", _FAULTS, "tuned"], capture_output=True, text=True, check=True).stdout
+    )
     if plain < 1000:
         pytest.skip(f"this system's allocator already reuses the memory ({plain} page faults)")
     assert tuned < plain / 10
@@ -232,10 +270,12 @@ def test_a_short_process_reuses_the_memory_it_freed_and_a_server_keeps_the_defau
     calls = []
     monkeypatch.setattr(launch, "keep_freed_memory", lambda: calls.append(True))
     monkeypatch.setattr(gc, "set_threshold", lambda *a: None)  # (the test process keeps its own)
-    for argv, tuned_ in ((["sheetsmith", "verify", "ann.jpg"], True), (["sheetsmith", "serve", "--port", "0"], False),
-                         (["sheetsmith", "watch", "layouts/q-diamonds.yaml"], False)):
+    for argv, tuned_ in (
+        (["sheetsmith", "verify", "ann.jpg"], True),
+        (["sheetsmith", "serve", "--port", "0"], False),
+        (["sheetsmith", "watch", "layouts/q-diamonds.yaml"], False),
+    ):
         calls.clear()
         monkeypatch.setattr(sys, "argv", argv)
         launch.quick_start()
         assert calls == ([True] if tuned_ else [])
-

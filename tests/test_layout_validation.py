@@ -13,12 +13,15 @@ from generator.games.allin.layout import load_allin_layout
 
 from .grids import Q_DIAMONDS_GRID, indented
 
-BASE = """\
+BASE = (
+    """\
 game: allin
 id: test-sheet
 golden: QD
 grid: |
-""" + indented(Q_DIAMONDS_GRID) + """
+"""
+    + indented(Q_DIAMONDS_GRID)
+    + """
 hands:
   A: {reward: single, bonus: 2}
   B: {reward: double, bonus: 4}
@@ -31,6 +34,7 @@ hands:
   I: {reward: double, bonus: 3}
   J: {reward: single, bonus: 3}
 """
+)
 
 
 def with_line(n: int, text: str, base: str = BASE) -> str:

@@ -12,8 +12,12 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
 def verify_json(path, status=0):
     """The JSON report of ``sheetsmith verify PATH``; ``status`` is the exit code expected (1: rule breaks)."""
-    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "verify", str(path), "--json"],
-                         capture_output=True, text=True, timeout=60)
+    res = subprocess.run(
+        [sys.executable, "-m", "generator.cli.app", "verify", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert res.returncode == status, res.stderr
     return json.loads(res.stdout)
 

@@ -25,7 +25,9 @@ def _same(a: float, b: float) -> bool:
 
 
 @settings(max_examples=300, deadline=None)
-@given(arrays(st.sampled_from([np.float32, np.float64]), st.tuples(st.integers(1, 9), st.integers(1, 9)), elements=FINITE))
+@given(
+    arrays(st.sampled_from([np.float32, np.float64]), st.tuples(st.integers(1, 9), st.integers(1, 9)), elements=FINITE)
+)
 def test_median_of_arrays_is_numpys(a):
     assert _same(median(a), float(np.median(a)))
     assert _same(median(a[:, 0]), float(np.median(a[:, 0])))
@@ -53,7 +55,9 @@ def test_median_nan_and_empty():
 
 def test_reading_does_not_load_numpy_ma():
     """numpy.median loads numpy.ma on its first call (5 ms of a fresh process); the reader's medians do not."""
-    code = ("import sys, numpy as np; from generator.reader.numeric import median; "
-            "median(np.arange(10, dtype=np.float32)); print('numpy.ma' in sys.modules)")
+    code = (
+        "import sys, numpy as np; from generator.reader.numeric import median; "
+        "median(np.arange(10, dtype=np.float32)); print('numpy.ma' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "False"

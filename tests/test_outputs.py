@@ -6,7 +6,6 @@ output/<folder>/ and is replaced freely; a copy that keeps a shipped id is warne
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -59,7 +58,9 @@ def test_a_file_named_like_a_shipped_id_gets_a_fresh_id_suggestion(tmp_path, cap
 
 
 def test_one_page_of_a_deck_as_png(tmp_path, capsys):
-    code, out, _ = status(["render", "poker-deck", "-f", "png", "--page", "2", "--dpi", "50", "--no-backs"], tmp_path, capsys)
+    code, out, _ = status(
+        ["render", "poker-deck", "-f", "png", "--page", "2", "--dpi", "50", "--no-backs"], tmp_path, capsys
+    )
     # 54 cards, 9 a page, no backs: 6 pages
     assert code == 0 and out.startswith("wrote output/decks/poker-deck-a4-p02.png (PNG, A4, page 2 of 6")
     with Image.open(tmp_path / "output" / "decks" / "poker-deck-a4-p02.png") as im:
@@ -67,7 +68,9 @@ def test_one_page_of_a_deck_as_png(tmp_path, capsys):
 
 
 def test_every_page_of_a_deck_as_png_files(tmp_path, capsys):
-    code, out, _ = status(["render", "poker-deck", "-f", "png", "--pages", "all", "--dpi", "50", "--no-backs"], tmp_path, capsys)
+    code, out, _ = status(
+        ["render", "poker-deck", "-f", "png", "--pages", "all", "--dpi", "50", "--no-backs"], tmp_path, capsys
+    )
     assert code == 0 and "(6 PNG files, A4, one per page" in out
     folder = tmp_path / "output" / "decks"
     assert sorted(p.name for p in folder.glob("*.png")) == [f"poker-deck-a4-p{i:02d}.png" for i in range(1, 7)]
@@ -92,7 +95,9 @@ def test_one_page_of_a_deck_as_pdf(tmp_path, capsys):
 
 
 def test_render_of_a_typed_in_sheet_suggests_fill(tmp_path, capsys):
-    (tmp_path / "ann.yaml").write_text((REPO / "docs" / "examples" / "ann.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "ann.yaml").write_text(
+        (REPO / "docs" / "examples" / "ann.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     code, _, err = status(["render", "ann.yaml"], tmp_path, capsys)
     assert code == 2
     assert "'sheetsmith render q-diamonds --fill ann.yaml'" in err and "'sheetsmith verify ann.yaml'" in err

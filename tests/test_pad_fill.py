@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from generator.core.errors import SheetsmithError
-from generator.jobs.render import fill_pages, render_item
-from generator.printing.paper import paper
-from generator.games.registry import load_any
 from generator.core.shipped import resolve_layout
-from generator.games.registry import pages_for
+from generator.games.registry import load_any, pages_for
+from generator.jobs.render import fill_pages
+from generator.printing.paper import paper
 from generator.printing.scene import Path_, Text
 
 from .test_exit_codes import status
@@ -35,13 +32,21 @@ def _blank(item_id: str):
 
 def _written(scene, box) -> list[str]:
     """Italic (handwritten) text whose anchor lies inside ``box``."""
-    return [t.text for t in scene.items if isinstance(t, Text) and t.weight == "italic"
-            and box.x <= t.x <= box.x + box.w and box.y <= t.y <= box.y + box.h]
+    return [
+        t.text
+        for t in scene.items
+        if isinstance(t, Text)
+        and t.weight == "italic"
+        and box.x <= t.x <= box.x + box.w
+        and box.y <= t.y <= box.y + box.h
+    ]
 
 
 def _ticked(scene, box) -> bool:
-    return any(isinstance(p, Path_) and box.x <= p.ops[1][1] <= box.x + box.w and box.y <= p.ops[1][2] <= box.y + box.h
-               for p in scene.items)
+    return any(
+        isinstance(p, Path_) and box.x <= p.ops[1][1] <= box.x + box.w and box.y <= p.ops[1][2] <= box.y + box.h
+        for p in scene.items
+    )
 
 
 def test_score_pad_gets_names_round_scores_and_running_totals(tmp_path):
@@ -52,7 +57,10 @@ def test_score_pad_gets_names_round_scores_and_running_totals(tmp_path):
     assert _written(page, marks[("name", "player1", "")]) == ["Ann"]
     assert _written(page, marks[("name", "player2", "")]) == ["Bob"]
     assert _written(page, marks[("name", "player3", "")]) == []
-    expected = {"player1": [("36", "36"), ("16", "52"), ("20", "72")], "player2": [("0", "0"), ("54", "54"), ("36", "90")]}
+    expected = {
+        "player1": [("36", "36"), ("16", "52"), ("20", "72")],
+        "player2": [("0", "0"), ("54", "54"), ("36", "90")],
+    }
     for owner, rows in expected.items():
         for r, (score, total) in enumerate(rows, start=1):
             assert _written(page, marks[("write", owner, f"round{r}:round")]) == [score]
@@ -62,9 +70,12 @@ def test_score_pad_gets_names_round_scores_and_running_totals(tmp_path):
 
 def test_a_wrong_written_score_is_drawn_as_written(tmp_path):
     # the drawing shows the paper as the player filled it in; verify is what finds the mistake
-    (tmp_path / "pad.yaml").write_text("game: flip7\nplayers: [Cy]\nrounds:\n"
-                                       "  - Cy: {cards: [8, 12], score: 22}   # the cards make 20\n"
-                                       "  - Cy: [1, 2]                        # 3, total 25 as Cy adds up\n", encoding="utf-8")
+    (tmp_path / "pad.yaml").write_text(
+        "game: flip7\nplayers: [Cy]\nrounds:\n"
+        "  - Cy: {cards: [8, 12], score: 22}   # the cards make 20\n"
+        "  - Cy: [1, 2]                        # 3, total 25 as Cy adds up\n",
+        encoding="utf-8",
+    )
     item, blank = _blank("flip7-pad")
     [page] = fill_pages(item, blank, tmp_path / "pad.yaml")
     marks = {(m.kind, m.owner, m.key): m for m in page.marks}
@@ -77,10 +88,13 @@ def test_tick_pad_gets_a_page_per_player_with_the_cards_ticked(tmp_path):
     item, blank = _blank("flip7-tick-pad")
     ann, bob = fill_pages(item, blank, tmp_path / "pad.yaml")
     marks = {(m.kind, m.owner, m.key): m for m in blank[0].marks}
-    assert _written(ann, marks[("name", "player", "")]) == ["Ann"] and _written(bob, marks[("name", "player", "")]) == ["Bob"]
+    assert _written(ann, marks[("name", "player", "")]) == ["Ann"] and _written(bob, marks[("name", "player", "")]) == [
+        "Bob"
+    ]
     ticks = {t for (kind, owner, t) in marks if kind == "tick" and owner == "round1"}
     want = {("round1", "BUST"), ("round2", "8"), ("round2", "9"), ("round2", "10"), ("round2", "×2")} | {
-        ("round3", str(n)) for n in range(7)}
+        ("round3", str(n)) for n in range(7)
+    }
     for r in ("round1", "round2", "round3"):
         for t in ticks:
             assert _ticked(bob, marks[("tick", r, t)]) == ((r, t) in want), (r, t)
@@ -93,7 +107,9 @@ def test_tick_pad_gets_a_page_per_player_with_the_cards_ticked(tmp_path):
 
 def test_rounds_past_the_last_row_continue_on_another_page(tmp_path):
     rounds = "".join("  - Ann: [5]\n    Bob: [7]\n" for _ in range(17))  # the 6-player pad has 16 rows
-    (tmp_path / "long.yaml").write_text("game: flip7\nplayers: [Ann, Bob]\ntarget: 1000\nrounds:\n" + rounds, encoding="utf-8")
+    (tmp_path / "long.yaml").write_text(
+        "game: flip7\nplayers: [Ann, Bob]\ntarget: 1000\nrounds:\n" + rounds, encoding="utf-8"
+    )
     item, blank = _blank("flip7-pad")
     first, second = fill_pages(item, blank, tmp_path / "long.yaml")
     marks = {(m.kind, m.owner, m.key): m for m in blank[0].marks}
@@ -106,7 +122,9 @@ def test_players_past_18_are_written_on_the_36_player_pads_second_page(tmp_path)
     names = [f"P{i}" for i in range(1, 21)]  # 20 players (two decks); player i plays the number card (i - 1) % 13
     # the 36-player pad prints columns 1-18 on its first page and 19-36 on its second: P19 and P20 are on the second
     rounds = "  - " + "\n    ".join(f"{n}: [{i % 13}]" for i, n in enumerate(names)) + "\n"
-    (tmp_path / "big.yaml").write_text("game: flip7\nplayers: [" + ", ".join(names) + "]\nrounds:\n" + rounds, encoding="utf-8")
+    (tmp_path / "big.yaml").write_text(
+        "game: flip7\nplayers: [" + ", ".join(names) + "]\nrounds:\n" + rounds, encoding="utf-8"
+    )
     item, blank = _blank("flip7-pad-36")
     pages = fill_pages(item, blank, tmp_path / "big.yaml")
     assert len(pages) == len(blank) == 2
@@ -140,6 +158,8 @@ def test_a_filled_pad_prints_the_rules_its_file_is_scored_by(tmp_path, capsys):
     assert code == 0, err
     text = pdfium.PdfDocument(str(tmp_path / "pad.pdf"))[0].get_textpage().get_text_range()
     assert "first to 300 ends the game" in text and "first to 200" not in text
-    code, _, err = status(["render", "flip7-pad", "--fill", "pad.yaml", "--variant", "target=250", "-o", "x.pdf"], tmp_path, capsys)
+    code, _, err = status(
+        ["render", "flip7-pad", "--fill", "pad.yaml", "--variant", "target=250", "-o", "x.pdf"], tmp_path, capsys
+    )
     assert code == 2 and "pad.yaml: target 300, but --variant prints 250" in err
     assert not (tmp_path / "x.pdf").exists()

@@ -8,13 +8,12 @@ import sys
 import pypdfium2 as pdfium
 import pytest
 
-from generator.printing.backends.pdf import render_pdf
 from generator.core.errors import InputError
-from generator.printing.paper import paper
-from generator.games.registry import load_any
 from generator.core.shipped import shipped_layouts
-from generator.games.registry import pages_for
 from generator.games.pads import page_players, with_variant
+from generator.games.registry import load_any, pages_for
+from generator.printing.backends.pdf import render_pdf
+from generator.printing.paper import paper
 
 IDS = {s.id: s.path for s in shipped_layouts()}
 
@@ -64,7 +63,7 @@ def test_pad_for_36_players_on_two_pages(tmp_path):
     assert all(doc[i].get_size()[0] > doc[i].get_size()[1] for i in range(2))  # landscape
     doc.close()
     for i, (lo, hi) in enumerate([(1, 18), (19, 36)]):
-        numbers = {int(m.owner[len("player"):]) for m in pages[i].marks if m.kind == "name"}
+        numbers = {int(m.owner[len("player") :]) for m in pages[i].marks if m.kind == "name"}
         assert numbers == set(range(lo, hi + 1))
         assert f"page {i + 1} of 2" in texts[i] and f"players {lo}–{hi} of 36" in texts[i]
         assert "two decks" in texts[i] and "TARGET" in texts[i]
@@ -74,8 +73,10 @@ def test_pad_for_36_players_on_two_pages(tmp_path):
     assert "player 19" not in texts[0] and "player 18" not in texts[1]
 
 
-@pytest.mark.parametrize("players, groups", [(3, [(1, 3)]), (18, [(1, 18)]), (19, [(1, 10), (11, 19)]),
-                                              (24, [(1, 12), (13, 24)]), (36, [(1, 18), (19, 36)])])
+@pytest.mark.parametrize(
+    "players, groups",
+    [(3, [(1, 3)]), (18, [(1, 18)]), (19, [(1, 10), (11, 19)]), (24, [(1, 12), (13, 24)]), (36, [(1, 18), (19, 36)])],
+)
 def test_pad_pages_share_players_evenly(tmp_path, players, groups):
     pad = pad_file(tmp_path, players, "landscape")
     got = [(r[0], r[-1]) for r in page_players(pad)]
@@ -109,14 +110,42 @@ def test_variant_from_option():
 
 
 def test_variant_on_the_command_line(tmp_path):
-    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "flip7-pad", "--variant", "target=300",
-                          "-o", str(tmp_path / "p.pdf")], capture_output=True, text=True, timeout=60)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator.cli.app",
+            "render",
+            "flip7-pad",
+            "--variant",
+            "target=300",
+            "-o",
+            str(tmp_path / "p.pdf"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert res.returncode == 0, res.stderr
     doc = pdfium.PdfDocument(str(tmp_path / "p.pdf"))
     assert "first to 300" in doc[0].get_textpage().get_text_range()
     doc.close()
-    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "poker-deck", "--variant", "target=300",
-                          "-o", str(tmp_path / "d.pdf")], capture_output=True, text=True, timeout=60)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator.cli.app",
+            "render",
+            "poker-deck",
+            "--variant",
+            "target=300",
+            "-o",
+            str(tmp_path / "d.pdf"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert res.returncode == 2 and "--variant applies to Flip 7" in res.stderr
 
 

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.printing.backends.pdf import MM, render_pdf
-from generator.printing.scene import Line, Paint, Rect, Scene, Text
 from generator.printing.readable import squares_ops
+from generator.printing.scene import Line, Paint, Rect, Scene, Text
 
 
 def _objects(pdf: bytes) -> list[dict]:
@@ -33,8 +33,13 @@ def _objects(pdf: bytes) -> list[dict]:
         stroke = tuple(v.value for v in rgba[:3])
         width = ctypes.c_float()
         raw.FPDFPageObj_GetStrokeWidth(h, ctypes.byref(width))
-        item = {"kind": kind, "fill": fill, "stroke": stroke, "width": round(width.value, 2),
-                "dashes": raw.FPDFPageObj_GetDashCount(h)}
+        item = {
+            "kind": kind,
+            "fill": fill,
+            "stroke": stroke,
+            "width": round(width.value, 2),
+            "dashes": raw.FPDFPageObj_GetDashCount(h),
+        }
         if kind == raw.FPDF_PAGEOBJ_TEXT:
             size = ctypes.c_float()
             raw.FPDFTextObj_GetFontSize(h, ctypes.byref(size))
@@ -61,9 +66,16 @@ def test_every_object_keeps_its_own_colour_width_dash_and_size_when_states_repea
     scene.add(Rect(10, 80, 20, 10, Paint(red, None, 0.2)))  # another width and stroke colour
     got = _objects(render_pdf([scene]))
     texts = {o["text"]: o for o in got if o["kind"] == raw.FPDF_PAGEOBJ_TEXT}
-    assert texts["one"]["fill"] == texts["two"]["fill"] == texts["three"]["fill"] == texts["four"]["fill"] == (255, 0, 0)
+    assert (
+        texts["one"]["fill"] == texts["two"]["fill"] == texts["three"]["fill"] == texts["four"]["fill"] == (255, 0, 0)
+    )
     assert texts["turned"]["fill"] == (0, 0, 255)
-    assert (texts["one"]["size"], texts["three"]["size"], texts["turned"]["size"], texts["four"]["size"]) == (8, 12, 8, 12)
+    assert (texts["one"]["size"], texts["three"]["size"], texts["turned"]["size"], texts["four"]["size"]) == (
+        8,
+        12,
+        8,
+        12,
+    )
     paths = [o for o in got if o["kind"] == raw.FPDF_PAGEOBJ_PATH]
     assert paths[0]["fill"] == (0, 0, 0)
     dashed, solid, outline = paths[1], paths[2], paths[3]
@@ -103,5 +115,15 @@ def test_merged_squares_cover_exactly_the_black_cells(matrix, by_columns):
 def test_a_run_of_black_modules_is_one_rectangle():
     # one row of three touching squares, then a lone square below the first: two rectangles
     ops = squares_ops([(0, 0, 2), (2, 0, 2), (4, 0, 2), (0, 2, 2)])
-    assert ops == (("M", 0, 0), ("L", 6, 0), ("L", 6, 2), ("L", 0, 2), ("Z",),
-                   ("M", 0, 2), ("L", 2, 2), ("L", 2, 4), ("L", 0, 4), ("Z",))
+    assert ops == (
+        ("M", 0, 0),
+        ("L", 6, 0),
+        ("L", 6, 2),
+        ("L", 0, 2),
+        ("Z",),
+        ("M", 0, 2),
+        ("L", 2, 2),
+        ("L", 2, 4),
+        ("L", 0, 4),
+        ("Z",),
+    )

@@ -22,21 +22,22 @@ import numpy as np
 import pytest
 
 from generator.core.errors import InputError, OutputError
-from generator.printing.paper import paper
-from generator.reader.errors import PhotoError
 from generator.core.filetypes import looks_like_photo, sniff
-from generator.reader.image import MAX_BYTES, load_photo
-from tests.synth.sheet_photos import Pen, HandStyle, PhotoParams, synth_photo
-from generator.games.allin.layout import load_layout
 from generator.core.shipped import resolve_layout
 from generator.games.allin.bot import simulate_game
+from generator.games.allin.layout import load_layout
+from generator.printing.paper import paper
+from generator.reader.errors import PhotoError
+from generator.reader.image import MAX_BYTES, load_photo
+from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
 
 READS = "sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in sheets (.yaml)"
 
 
 def run_cli(*args, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", "verify", *map(str, args)], capture_output=True,
-                          cwd=cwd, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "verify", *map(str, args)], capture_output=True, cwd=cwd, timeout=timeout
+    )
 
 
 @pytest.fixture(scope="module")
@@ -48,15 +49,31 @@ def game():
 @pytest.fixture(scope="module")
 def photo(game):
     """A clean 1600 × 1200 JPEG of Ann's sheet (bytes)."""
-    p = PhotoParams(frame=(1600, 1200), coverage=0.85, tilt=8.0, tilt_axis=30.0, rotation=-95.0, defocus=0.5, motion=0.0,
-                    motion_angle=0.0, noise=0.008, light_min=0.9, light_angle=40.0, shadow=0.0, jpeg=90, bend=0.3)
+    p = PhotoParams(
+        frame=(1600, 1200),
+        coverage=0.85,
+        tilt=8.0,
+        tilt_axis=30.0,
+        rotation=-95.0,
+        defocus=0.5,
+        motion=0.0,
+        motion_angle=0.0,
+        noise=0.008,
+        light_min=0.9,
+        light_angle=40.0,
+        shadow=0.0,
+        jpeg=90,
+        bend=0.3,
+    )
     style = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="full")
     return synth_photo(game.sheets[0], paper("a4"), 11, params=p, style=style, dpi=150, game=game.score).jpeg
 
 
 def assert_reads(reading, sheet) -> None:
     assert reading.uncertain == []
-    assert {c: cr.card.code for c, cr in reading.cells.items() if cr.card} == {c: k.code for c, k in sheet.cards.items()}
+    assert {c: cr.card.code for c, cr in reading.cells.items() if cr.card} == {
+        c: k.code for c, k in sheet.cards.items()
+    }
     assert (reading.chips_earned.value, reading.chips_spent.value) == (sheet.chips_earned, sheet.chips_spent)
 
 
@@ -120,29 +137,51 @@ def test_heic_without_pillow_heif_says_how_to_get_a_jpeg(tmp_path, monkeypatch):
 
 def tiff_header(tags: list[tuple[int, int, int]]) -> bytes:
     """A little-endian TIFF whose first directory holds ``tags`` as (tag, type, value), type 3 SHORT or 4 LONG."""
-    entries = b"".join(struct.pack("<HHI", tag, typ, 1) + struct.pack("<I" if typ == 4 else "<HH", value, *(() if typ == 4 else (0,)))
-                       for tag, typ, value in tags)
-    return b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", len(tags)) + entries + b"\x00\x00\x00\x00" + b"\x00" * 256
+    entries = b"".join(
+        struct.pack("<HHI", tag, typ, 1) + struct.pack("<I" if typ == 4 else "<HH", value, *(() if typ == 4 else (0,)))
+        for tag, typ, value in tags
+    )
+    return (
+        b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", len(tags)) + entries + b"\x00\x00\x00\x00" + b"\x00" * 256
+    )
 
 
 @pytest.mark.parametrize(
     "name, content, message",
     [
-        ("scan.jpg", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n" + b"\x00" * 100,
-         f"this is a PDF document; {READS}: photograph the printed sheet, or save the page as a PNG or JPEG image"),
-        ("IMG_0003.CR3", b"\x00\x00\x00\x18ftypcrx \x00\x00\x00\x01crx isom" + b"\x00" * 100,
-         f"this is a camera RAW file (Canon CR3); {READS}: export it as JPEG from the camera's or computer's photo app, "
-         "or set the camera to save JPEG"),
-        ("IMG_0004.jpg", tiff_header([(254, 4, 0), (256, 4, 6000), (50706, 4, 0x00000401)]),
-         f"this is a camera RAW file (Adobe DNG); {READS}: export it as JPEG from the camera's or computer's photo app, "
-         "or set the camera to save JPEG"),
-        ("DSC_0005.NEF", tiff_header([(254, 4, 1), (256, 4, 160), (330, 4, 4000)]),
-         f"this is a camera RAW file (Nikon NEF); {READS}: export it as JPEG from the camera's or computer's photo app, "
-         "or set the camera to save JPEG"),
-        ("IMG_0006.jpg", b"\x00\x00\x00\x14ftypqt  \x00\x00\x02\x00qt  " + b"\x00" * 100,
-         f"this is a video (QuickTime MOV); {READS}: take a still photo of the sheet, or save one frame of the video as a JPEG"),
-        ("clip.jpg", b"\x00\x00\x00\x20ftypisom\x00\x00\x02\x00isomiso2avc1mp41" + b"\x00" * 100,
-         f"this is a video (MP4); {READS}: take a still photo of the sheet, or save one frame of the video as a JPEG"),
+        (
+            "scan.jpg",
+            b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n" + b"\x00" * 100,
+            f"this is a PDF document; {READS}: photograph the printed sheet, or save the page as a PNG or JPEG image",
+        ),
+        (
+            "IMG_0003.CR3",
+            b"\x00\x00\x00\x18ftypcrx \x00\x00\x00\x01crx isom" + b"\x00" * 100,
+            f"this is a camera RAW file (Canon CR3); {READS}: export it as JPEG from the camera's or computer's photo app, "
+            "or set the camera to save JPEG",
+        ),
+        (
+            "IMG_0004.jpg",
+            tiff_header([(254, 4, 0), (256, 4, 6000), (50706, 4, 0x00000401)]),
+            f"this is a camera RAW file (Adobe DNG); {READS}: export it as JPEG from the camera's or computer's photo app, "
+            "or set the camera to save JPEG",
+        ),
+        (
+            "DSC_0005.NEF",
+            tiff_header([(254, 4, 1), (256, 4, 160), (330, 4, 4000)]),
+            f"this is a camera RAW file (Nikon NEF); {READS}: export it as JPEG from the camera's or computer's photo app, "
+            "or set the camera to save JPEG",
+        ),
+        (
+            "IMG_0006.jpg",
+            b"\x00\x00\x00\x14ftypqt  \x00\x00\x02\x00qt  " + b"\x00" * 100,
+            f"this is a video (QuickTime MOV); {READS}: take a still photo of the sheet, or save one frame of the video as a JPEG",
+        ),
+        (
+            "clip.jpg",
+            b"\x00\x00\x00\x20ftypisom\x00\x00\x02\x00isomiso2avc1mp41" + b"\x00" * 100,
+            f"this is a video (MP4); {READS}: take a still photo of the sheet, or save one frame of the video as a JPEG",
+        ),
         ("noise.jpg", bytes(range(256)) * 4, f"not an image: {READS}"),
     ],
     ids=["pdf", "cr3", "dng", "nef", "mov", "mp4", "unknown"],
@@ -192,7 +231,10 @@ def test_a_link_to_dev_zero_called_jpg_is_refused_before_reading(tmp_path):
     os.symlink("/dev/zero", tmp_path / "z.jpg")
     res = run_cli("z.jpg", cwd=tmp_path, timeout=60)
     assert res.returncode == 2
-    assert res.stderr.decode() == "z.jpg: error: is a link to /dev/zero, a device file, not a photo file: give the photo itself\n"
+    assert (
+        res.stderr.decode()
+        == "z.jpg: error: is a link to /dev/zero, a device file, not a photo file: give the photo itself\n"
+    )
 
 
 def test_a_3_gb_file_with_a_jpeg_header_is_refused_by_its_size(tmp_path):
@@ -202,8 +244,10 @@ def test_a_3_gb_file_with_a_jpeg_header_is_refused_by_its_size(tmp_path):
         fh.truncate(3_000_000_000)
     res = run_cli("big.jpg", cwd=tmp_path, timeout=60)
     assert res.returncode == 2
-    assert res.stderr.decode() == ("big.jpg: error: the file is 3.0 GB; sheetsmith reads photo files up to 100 MB "
-                                   "(a phone photo is 2 to 10 MB): give a single photo, saved as JPEG\n")
+    assert res.stderr.decode() == (
+        "big.jpg: error: the file is 3.0 GB; sheetsmith reads photo files up to 100 MB "
+        "(a phone photo is 2 to 10 MB): give a single photo, saved as JPEG\n"
+    )
     assert MAX_BYTES == 100_000_000
 
 
@@ -243,7 +287,9 @@ def _fail_on(kind: str, when: str, monkeypatch):
     monkeypatch.setattr(output, {"write": "_write_temp", "place": "_place"}[kind], failing)
 
 
-@pytest.mark.parametrize("kind, when", [("write", "full"), ("place", "full"), ("write", "interrupt"), ("place", "interrupt")])
+@pytest.mark.parametrize(
+    "kind, when", [("write", "full"), ("place", "full"), ("write", "interrupt"), ("place", "interrupt")]
+)
 def test_a_failing_second_file_leaves_neither_new_file(tmp_path, monkeypatch, kind, when):
     from generator.reader.output import write_pair
 
@@ -311,7 +357,9 @@ def test_a_written_read_yaml_is_unedited_and_any_added_line_is_an_edit(tmp_path,
     (tmp_path / "ann.read.yaml").write_text(text + "player: Annie\n", encoding="utf-8")
     # refused at once: the photo is not read first (that took seconds, to then write nothing)
     monkeypatch.setattr(photos, "read_photos", lambda *a, **k: pytest.fail("the photo was read"))
-    with pytest.raises(InputError, match="ann.read.yaml: error: has been edited since sheetsmith read .*ann.jpg into it"):
+    with pytest.raises(
+        InputError, match="ann.read.yaml: error: has been edited since sheetsmith read .*ann.jpg into it"
+    ):
         photo_inputs([tmp_path / "ann.jpg"], layout=None, workers=1)
     assert (tmp_path / "ann.read.yaml").read_text(encoding="utf-8").endswith("player: Annie\n")
 
@@ -383,8 +431,11 @@ def test_photos_are_read_in_parallel_in_input_order_with_errors_per_photo(tmp_pa
     (tmp_path / "bad.jpg").write_bytes(b"%PDF-1.4\n")
     (tmp_path / "ann2.jpg").write_bytes(photo)
     seen: list[tuple[int, str]] = []
-    results = read_photos([tmp_path / "ann.jpg", tmp_path / "bad.jpg", tmp_path / "ann2.jpg"], workers=2,
-                          progress=lambda i, stage: seen.append((i, stage)))
+    results = read_photos(
+        [tmp_path / "ann.jpg", tmp_path / "bad.jpg", tmp_path / "ann2.jpg"],
+        workers=2,
+        progress=lambda i, stage: seen.append((i, stage)),
+    )
     assert [type(r).__name__ for r in results] == ["PhotoReading", "PhotoFailure", "PhotoReading"]
     assert [r.player for r in (results[0], results[2])] == ["ann", "ann2"]
     for r in (results[0], results[2]):
@@ -400,14 +451,13 @@ def test_photos_are_read_in_parallel_in_input_order_with_errors_per_photo(tmp_pa
 
 
 def test_photos_and_a_typed_in_sheet_verify_as_one_game_through_the_command_line(tmp_path, photo, game):
+    import io
     import json
+
+    from PIL import Image
 
     from generator.games.allin.game_log import write_sheet
     from generator.games.allin.scoring import FilledSheet, report, score_game
-
-    import io
-
-    from PIL import Image
 
     (tmp_path / "ann.jpg").write_bytes(photo)
     # cy's sheet is filled like ann's; its photo is another file (the same file twice is refused as one sheet twice)
@@ -416,8 +466,15 @@ def test_photos_and_a_typed_in_sheet_verify_as_one_game_through_the_command_line
     res = run_cli("ann.jpg", "bob.yaml", "cy.jpg", "--json", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     ann = game.sheets[0]
-    want = report(score_game([FilledSheet(ann.layout, "ann", ann.cards, ann.chips_earned, ann.chips_spent), game.sheets[1],
-                              FilledSheet(ann.layout, "cy", ann.cards, ann.chips_earned, ann.chips_spent)]))
+    want = report(
+        score_game(
+            [
+                FilledSheet(ann.layout, "ann", ann.cards, ann.chips_earned, ann.chips_spent),
+                game.sheets[1],
+                FilledSheet(ann.layout, "cy", ann.cards, ann.chips_earned, ann.chips_spent),
+            ]
+        )
+    )
     assert json.loads(res.stdout) == want
     assert res.stderr.decode().splitlines() == [
         "ann.jpg: read into ann.read.yaml and ann.read.png (all clear)",
@@ -440,7 +497,9 @@ def test_a_photo_decoded_early_reads_exactly_as_one_decoded_in_turn(tmp_path, mo
     monkeypatch.setattr(read, "load_photo", lambda *a, **k: pytest.fail("decoded in turn although decoded early"))
     early = read_photo(path, display="ann.jpg")
     assert_reads(early, game.sheets[0])
-    assert {k: v.ink for k, v in early.measurement.inks.items()} == {k: v.ink for k, v in plain.measurement.inks.items()}
+    assert {k: v.ink for k, v in early.measurement.inks.items()} == {
+        k: v.ink for k, v in plain.measurement.inks.items()
+    }
     # taken once: the next reading decodes in turn
     monkeypatch.undo()
     assert_reads(read_photo(path, display="ann.jpg"), game.sheets[0])
@@ -501,6 +560,7 @@ def test_the_blank_sheet_comes_from_the_disk_cache_and_a_changed_layout_misses_i
 
     monkeypatch.setenv("SHEETSMITH_CACHE", str(tmp_path / "cache"))
     (tmp_path / "ann.jpg").write_bytes(photo)
+
     def forget():  # what a fresh process does not have
         marks._TEMPLATES.clear()
         marks._DARKNESS.clear()
@@ -628,7 +688,9 @@ def test_a_damaged_or_foreign_template_entry_is_rendered_anew(tmp_path, monkeypa
     # the page's size is checked when it is known: an entry of another size is rendered anew
     assert cache.cached_template(key, 8.0, lambda: pytest.fail("rendered again"), (0.5, 0.75)) is not None  # 4 x 6 px
     other = np.full((7, 4, 3), 9, np.uint8)
-    assert cache.cached_template(key, 8.0, lambda: other, (0.5, 0.5)) is other  # 4 x 4 px expected: 6 rows is 2 too many
+    assert (
+        cache.cached_template(key, 8.0, lambda: other, (0.5, 0.5)) is other
+    )  # 4 x 4 px expected: 6 rows is 2 too many
     for bad in (b"not numpy at all", _npy(np.zeros((6, 4), np.float32)), _npy(np.zeros((2, 2), object))):
         entry.write_bytes(bad)  # garbage, another array's shape and type, an array of Python objects (never unpickled)
         again = np.full((6, 4, 3), 7, np.uint8)
@@ -735,7 +797,9 @@ def test_several_photos_start_the_workers_fork_server_early_and_one_photo_its_de
         p.write_bytes(b"")
     calls = []
     # the fork server is told nothing of this process's main module (it would import it: the whole command line)
-    monkeypatch.setattr(forkserver, "ensure_running", lambda: calls.append(sys.modules["__main__"].__dict__.get("__spec__")))
+    monkeypatch.setattr(
+        forkserver, "ensure_running", lambda: calls.append(sys.modules["__main__"].__dict__.get("__spec__"))
+    )
     monkeypatch.setattr(early, "read_early", lambda path, display: calls.append(("decode", Path(path).name, display)))
     import generator.jobs.photo_service as photo_service
 
@@ -769,10 +833,12 @@ def test_a_photo_worker_starts_as_a_short_command_does(tmp_path):
     """A worker reads a photo or two and ends: its garbage collector runs as rarely as a short command's, and never
     walks what the fork server imported before forking it (frozen); one OpenCV thread (the photos are the parallel
     work)."""
-    code = ("import gc, cv2\n"
-            "import generator.jobs.photo_service as photo_service\n"
-            "from generator.core.process import GC_THRESHOLDS\n"
-            "photo_service._init_worker(None, True)\n"
-            "print(gc.get_threshold() == GC_THRESHOLDS, gc.get_freeze_count() > 1000, cv2.getNumThreads())\n")
+    code = (
+        "import gc, cv2\n"
+        "import generator.jobs.photo_service as photo_service\n"
+        "from generator.core.process import GC_THRESHOLDS\n"
+        "photo_service._init_worker(None, True)\n"
+        "print(gc.get_threshold() == GC_THRESHOLDS, gc.get_freeze_count() > 1000, cv2.getNumThreads())\n"
+    )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert res.stdout.split() == ["True", "True", "1"], res.stderr

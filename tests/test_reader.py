@@ -18,14 +18,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from generator.core.shipped import resolve_layout
+from generator.games.allin.bot import simulate_game
 from generator.games.allin.grid import cell_name
+from generator.games.allin.layout import load_layout
+from generator.games.allin.scoring import FilledSheet, report, score_game
 from generator.printing.paper import paper
 from generator.reader import read_photo
 from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
-from generator.games.allin.layout import load_layout
-from generator.core.shipped import resolve_layout
-from generator.games.allin.bot import simulate_game
-from generator.games.allin.scoring import FilledSheet, report, score_game
 
 REPO = Path(__file__).resolve().parents[1]
 DPI = 150  # pages rendered at 150 dpi: small photos, quick tests
@@ -33,13 +33,29 @@ DPI = 150  # pages rendered at 150 dpi: small photos, quick tests
 
 def params(**kw) -> PhotoParams:
     """A clean photo of the sheet, 1600 × 1200, unless told otherwise."""
-    base = dict(frame=(1600, 1200), coverage=0.85, tilt=8.0, tilt_axis=30.0, rotation=90.0, defocus=0.5, motion=0.0,
-                motion_angle=0.0, noise=0.008, light_min=0.9, light_angle=40.0, shadow=0.0, jpeg=90, bend=0.3)
+    base = dict(
+        frame=(1600, 1200),
+        coverage=0.85,
+        tilt=8.0,
+        tilt_axis=30.0,
+        rotation=90.0,
+        defocus=0.5,
+        motion=0.0,
+        motion_angle=0.0,
+        noise=0.008,
+        light_min=0.9,
+        light_angle=40.0,
+        shadow=0.0,
+        jpeg=90,
+        bend=0.3,
+    )
     base.update(kw)
     return PhotoParams(**base)
 
 
-PENCIL = HandStyle(Pen("pencil", (0.45, 0.45, 0.46), 0.45, grainy=True), box_mark="mixed", bubble="mixed", gap_circles=0.4)
+PENCIL = HandStyle(
+    Pen("pencil", (0.45, 0.45, 0.46), 0.45, grainy=True), box_mark="mixed", bubble="mixed", gap_circles=0.4
+)
 BLUE = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="full")
 
 
@@ -70,9 +86,9 @@ def assert_reads_truth(reading, sheet: FilledSheet) -> None:
 def test_every_layout_prints_markers_and_a_sheet_code():
     import cv2
 
-    from generator.printing.backends import render_bytes
     from generator.core.shipped import shipped_layouts
     from generator.games.allin.sheet import build_allin_sheet
+    from generator.printing.backends import render_bytes
     from generator.printing.readable import SheetCode, geometry_hash
 
     for item in [s for s in shipped_layouts() if s.game == "allin"]:
@@ -107,7 +123,13 @@ def test_every_layout_prints_markers_and_a_sheet_code():
     [
         ("q-diamonds", "a4", 1, BLUE, params()),
         ("k-spades", "letter", 2, PENCIL, params(rotation=183.0, tilt=25.0, tilt_axis=100.0)),  # upside down, tilted
-        ("a-hearts", "a4", 3, BLUE, params(rotation=-80.0, light_min=0.42, light_angle=200.0, shadow=0.35)),  # dim corner, shadow
+        (
+            "a-hearts",
+            "a4",
+            3,
+            BLUE,
+            params(rotation=-80.0, light_min=0.42, light_angle=200.0, shadow=0.35),
+        ),  # dim corner, shadow
     ],
     ids=["upright", "upside-down", "lighting-gradient"],
 )
@@ -155,8 +177,13 @@ def test_a_doubly_ticked_rank_makes_its_space_uncertain(tmp_path):
 
 
 def run_cli(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", "verify", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "verify", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
 
 
 def test_verify_mixes_photos_and_typed_in_sheets(tmp_path):
@@ -185,7 +212,9 @@ def test_verify_mixes_photos_and_typed_in_sheets(tmp_path):
     for _ in range(3):  # refused at once, while the photo is still being decoded in the background: the
         # interpreter's exit must wait for that (a daemon thread stopped inside OpenCV aborted the process)
         res = run_cli("ann.jpg", "bob.yaml", cwd=tmp_path)
-        assert res.returncode == 2 and "has been edited since sheetsmith read ann.jpg" in res.stderr, res.stderr  # nothing read
+        assert res.returncode == 2 and "has been edited since sheetsmith read ann.jpg" in res.stderr, (
+            res.stderr
+        )  # nothing read
         assert "FATAL" not in res.stderr
     assert "player: Annie" in (tmp_path / "ann.read.yaml").read_text(encoding="utf-8")
 
@@ -195,7 +224,15 @@ def test_uncertain_fields_are_written_as_question_marks_and_verify_fails(tmp_pat
     sheet = result.sheets[0]
     coord, card = sorted(sheet.cards.items())[5]
     name = cell_name(coord)
-    write_photo(tmp_path, "cy.jpg", sheet, paper("a4"), 7, params(), extra={"ranks": [(name, "K" if card.rank_label != "K" else "2")]})
+    write_photo(
+        tmp_path,
+        "cy.jpg",
+        sheet,
+        paper("a4"),
+        7,
+        params(),
+        extra={"ranks": [(name, "K" if card.rank_label != "K" else "2")]},
+    )
     res = run_cli("cy.jpg", cwd=tmp_path)
     assert res.returncode == 1
     line = next(ln for ln in res.stderr.splitlines() if ": error: " in ln)
@@ -209,11 +246,14 @@ def test_uncertain_fields_are_written_as_question_marks_and_verify_fails(tmp_pat
 
 def png_header_only(width: int, height: int) -> bytes:
     """A PNG that claims ``width × height`` pixels: the header, no picture (a decompression bomb's shape)."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b"")
+    )
 
 
 @pytest.fixture(scope="module")
@@ -223,7 +263,9 @@ def bad_photos(tmp_path_factory):
 
     folder = tmp_path_factory.mktemp("bad")
     rng = np.random.default_rng(3)
-    table = cv2.GaussianBlur(rng.uniform(0, 255, (900, 1200, 3)).astype(np.uint8), (0, 0), 1.2)  # a wooden table, no sheet
+    table = cv2.GaussianBlur(
+        rng.uniform(0, 255, (900, 1200, 3)).astype(np.uint8), (0, 0), 1.2
+    )  # a wooden table, no sheet
     cv2.imwrite(str(folder / "table.jpg"), table)
     cv2.imwrite(str(folder / "plain.png"), np.full((1200, 1600, 3), (90, 140, 200), np.uint8))  # one even colour
     (folder / "notes.jpg").write_text("this is not a picture\n", encoding="utf-8")
@@ -242,9 +284,17 @@ def bad_photos(tmp_path_factory):
     [
         ("table.jpg", (), "no All In sheet found"),
         # nothing in it at all: no edges, yet not a blur (a blurred sheet would still show its tones)
-        ("plain.png", (), "no All In sheet found: none of the sheet's corner markers (black squares) is in the photo; if the "
-                          "whole sheet is, move closer and hold the phone still: they were too small or too soft to make out"),
-        ("notes.jpg", (), "not an image (the file holds text): sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in sheets (.yaml)"),
+        (
+            "plain.png",
+            (),
+            "no All In sheet found: none of the sheet's corner markers (black squares) is in the photo; if the "
+            "whole sheet is, move closer and hold the phone still: they were too small or too soft to make out",
+        ),
+        (
+            "notes.jpg",
+            (),
+            "not an image (the file holds text): sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in sheets (.yaml)",
+        ),
         ("bomb.png", (), "too large to read safely (its header claims 900 MP)"),
         ("tiny.jpg", (), "only 500 × 400 pixels"),
         ("far.jpg", (), "the sheet is too small in the photo"),
@@ -264,8 +314,8 @@ def test_photo_errors_exit_2_and_write_nothing(bad_photos, tmp_path, name, args,
 
 
 def test_a_sheet_of_another_version_or_format_is_refused(tmp_path, monkeypatch):
-    import tests.synth.sheet_photos as synth
     import generator.games.allin.sheet as allin
+    import tests.synth.sheet_photos as synth
     from generator.core.errors import InputError
 
     sheet = game("q-diamonds", 6).sheets[0]
@@ -295,8 +345,8 @@ def test_layout_option_reads_a_sheet_whose_code_is_hidden(tmp_path):
     import cv2
 
     from generator.core.errors import InputError
-    from generator.reader.markers import detect_markers, fit_sheet
     from generator.printing.readable import code_box
+    from generator.reader.markers import detect_markers, fit_sheet
 
     result = game("7-diamonds", 9)
     sheet = result.sheets[0]

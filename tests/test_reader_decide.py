@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 
 from generator.core.cards import Card
+from generator.core.shipped import resolve_layout
 from generator.games.allin.grid import cell_name
+from generator.games.allin.layout import load_layout
+from generator.games.allin.sheet import build_allin_sheet
 from generator.printing.paper import paper
 from generator.reader.light import LIGHT_PPM, _long_edges
 from generator.reader.marks import Measurement, TargetInk
 from generator.reader.read import decide
-from generator.games.allin.layout import load_layout
-from generator.core.shipped import resolve_layout
-from generator.games.allin.sheet import build_allin_sheet
 
 LAYOUT = load_layout(resolve_layout("q-diamonds"))
 SCENE = build_allin_sheet(LAYOUT, paper("a4"))
@@ -28,11 +28,24 @@ RANK, RING, BUBBLE, SPENT = 0.30, 0.30, 0.40, 0.40
 """A pen hand's typical ink (and stroke darkness) for a tick, a circle's ring, a filled bubble, a spent tick."""
 
 
-def measured(cards: dict, earned: int, spent: int, *, ink: dict | None = None, peak: dict | None = None,
-             sectors: dict | None = None, blur: float = 0.2, stroke: dict | None = None,
-             halves: dict | None = None, crossing: dict | None = None, top: dict | None = None,
-             span: dict | None = None, ridge: dict | None = None, luma: dict | None = None,
-             stroke_span: dict | None = None) -> Measurement:
+def measured(
+    cards: dict,
+    earned: int,
+    spent: int,
+    *,
+    ink: dict | None = None,
+    peak: dict | None = None,
+    sectors: dict | None = None,
+    blur: float = 0.2,
+    stroke: dict | None = None,
+    halves: dict | None = None,
+    crossing: dict | None = None,
+    top: dict | None = None,
+    span: dict | None = None,
+    ridge: dict | None = None,
+    luma: dict | None = None,
+    stroke_span: dict | None = None,
+) -> Measurement:
     """A measurement of a sheet holding ``cards`` and chips: marks at the typical ink (stroke darkness alike),
     blank targets at 0; ``ink``/``peak``/``sectors`` override single targets, keyed ``(kind, owner, key)``.
     Spent boxes measure a strokes' top (TargetInk.stroke) only when ``stroke`` is given: their ink unless it says
@@ -67,8 +80,20 @@ def measured(cards: dict, earned: int, spent: int, *, ink: dict | None = None, p
         spent_span = (stroke_span or {}).get(k, 3.5) if spent_top == spent_top else float("nan")
         rank_top = top.get(k, v) if top is not None and t.kind == "rank" and (v > 0 or k in top) else float("nan")
         rank_span = (span or {}).get(k, 2.0) if rank_top == rank_top else float("nan")
-        inks[k] = TargetInk(t, v, sectors=sec, peak=peak.get(k, v), peak_luma=(luma or {}).get(k, float("nan")), stroke=spent_top, ridge=spent_ridge, stroke_span=spent_span, top=rank_top, top_span=rank_span,
-                            halves=halves.get(k, (v, v)) if t.kind == "rank" else None, crossing=crossing.get(k))
+        inks[k] = TargetInk(
+            t,
+            v,
+            sectors=sec,
+            peak=peak.get(k, v),
+            peak_luma=(luma or {}).get(k, float("nan")),
+            stroke=spent_top,
+            ridge=spent_ridge,
+            stroke_span=spent_span,
+            top=rank_top,
+            top_span=rank_span,
+            halves=halves.get(k, (v, v)) if t.kind == "rank" else None,
+            crossing=crossing.get(k),
+        )
     return Measurement(inks, blur, {}, 0.01)
 
 
@@ -232,15 +257,15 @@ def test_only_long_steps_of_the_light_are_shadow_edges():
     region (a knot of bold marks the light estimate could not fill) is not one."""
     mm = int(LIGHT_PPM)
     edge = np.zeros((80 * mm, 120 * mm), np.uint8)
-    edge[10 * mm:70 * mm, 60 * mm] = 1  # a line 60 mm long, inside the region
+    edge[10 * mm : 70 * mm, 60 * mm] = 1  # a line 60 mm long, inside the region
     ring = np.zeros_like(edge)
-    ring[40 * mm:46 * mm, 20 * mm] = ring[40 * mm:46 * mm, 26 * mm] = 1  # a 6 mm knot
-    ring[40 * mm, 20 * mm:27 * mm] = ring[46 * mm, 20 * mm:27 * mm] = 1
+    ring[40 * mm : 46 * mm, 20 * mm] = ring[40 * mm : 46 * mm, 26 * mm] = 1  # a 6 mm knot
+    ring[40 * mm, 20 * mm : 27 * mm] = ring[46 * mm, 20 * mm : 27 * mm] = 1
     stub = np.zeros_like(edge)
-    stub[:5 * mm, 100 * mm] = 1  # a short piece where an edge enters the region
+    stub[: 5 * mm, 100 * mm] = 1  # a short piece where an edge enters the region
     out = _long_edges(edge | ring | stub)
-    assert out[10 * mm:70 * mm, 60 * mm].all() and out[:5 * mm, 100 * mm].all()
-    assert not out[38 * mm:48 * mm, 18 * mm:28 * mm].any()
+    assert out[10 * mm : 70 * mm, 60 * mm].all() and out[: 5 * mm, 100 * mm].all()
+    assert not out[38 * mm : 48 * mm, 18 * mm : 28 * mm].any()
 
 
 def _knot_photo(shadow: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -253,13 +278,13 @@ def _knot_photo(shadow: bool) -> tuple[np.ndarray, np.ndarray]:
         return int(round(v * ppm))
 
     tpl = np.full((mm(60), mm(80), 3), 255, np.uint8)
-    tpl[mm(20):mm(32), mm(30):mm(42)] = 30
-    tpl[mm(20):mm(32), mm(33):mm(36)] = 255
+    tpl[mm(20) : mm(32), mm(30) : mm(42)] = 30
+    tpl[mm(20) : mm(32), mm(33) : mm(36)] = 255
     photo = np.full(tpl.shape, 0.9 * 255, np.float32)
     photo[tpl[..., 0] < 128] = 25
-    photo[mm(20):mm(32), mm(33):mm(36)] = 0.9 * 255 * 0.4
+    photo[mm(20) : mm(32), mm(33) : mm(36)] = 0.9 * 255 * 0.4
     if shadow:
-        photo[:, mm(38):] *= 0.4
+        photo[:, mm(38) :] *= 0.4
     return tpl, photo.astype(np.uint8)
 
 
@@ -271,7 +296,7 @@ def test_a_knot_of_print_is_filled_with_the_paper_around_it_not_taken_for_a_shad
     tpl, photo = _knot_photo(False)
     light = estimate_light(photo, tpl, 8.0, (0.0, 0.0))
     assert not light.edge.any()
-    knot = light.level[int(18 * LIGHT_PPM):int(34 * LIGHT_PPM), int(28 * LIGHT_PPM):int(44 * LIGHT_PPM)]
+    knot = light.level[int(18 * LIGHT_PPM) : int(34 * LIGHT_PPM), int(28 * LIGHT_PPM) : int(44 * LIGHT_PPM)]
     assert abs(float(knot.min()) - 0.9) < 0.03 and abs(float(knot.max()) - 0.9) < 0.03
 
 
@@ -282,10 +307,10 @@ def test_a_shadows_edge_through_a_knot_of_print_is_still_found():
 
     tpl, photo = _knot_photo(True)
     light = estimate_light(photo, tpl, 8.0, (0.0, 0.0))
-    band = light.edge[:, int(37 * LIGHT_PPM):int(40 * LIGHT_PPM)].any(axis=1)
-    assert band[:int(18 * LIGHT_PPM)].all() and band[int(34 * LIGHT_PPM):].all()
+    band = light.edge[:, int(37 * LIGHT_PPM) : int(40 * LIGHT_PPM)].any(axis=1)
+    assert band[: int(18 * LIGHT_PPM)].all() and band[int(34 * LIGHT_PPM) :].all()
     assert abs(float(light.level[10, 20]) - 0.9) < 0.02 and abs(float(light.level[10, 140]) - 0.36) < 0.02
-    assert not light.edge[:, :int(30 * LIGHT_PPM)].any()  # nothing left of the knot
+    assert not light.edge[:, : int(30 * LIGHT_PPM)].any()  # nothing left of the knot
 
 
 def test_on_a_sheet_without_spent_ticks_a_blank_boxs_noise_is_blank_and_a_light_tick_is_never_read_blank():
@@ -296,9 +321,13 @@ def test_on_a_sheet_without_spent_ticks_a_blank_boxs_noise_is_blank_and_a_light_
     cards = cards_of(2)
     _, _, spent, uncertain = read(measured(cards, 1, 0, ink={("chip_spent", "14", ""): 0.07}))
     assert spent.value == 0 and uncertain == {}
-    _, _, spent, uncertain = read(measured(cards, 1, 1, ink={("chip_spent", "1", ""): 0.10}, peak={("chip_spent", "1", ""): 0.10}))
+    _, _, spent, uncertain = read(
+        measured(cards, 1, 1, ink={("chip_spent", "1", ""): 0.10}, peak={("chip_spent", "1", ""): 0.10})
+    )
     assert spent.value is None and "spent boxes 1 unclear" in uncertain["chips.spent"]
-    _, _, spent, uncertain = read(measured(cards, 1, 1, ink={("chip_spent", "1", ""): 0.15}, peak={("chip_spent", "1", ""): 0.15}))
+    _, _, spent, uncertain = read(
+        measured(cards, 1, 1, ink={("chip_spent", "1", ""): 0.15}, peak={("chip_spent", "1", ""): 0.15})
+    )
     assert spent.value == 1 and uncertain == {}
 
 
@@ -320,8 +349,8 @@ def test_in_a_soft_photo_a_rubbed_out_spent_tick_as_dark_as_two_thirds_of_the_ot
 
 def test_a_spaces_reason_says_what_the_marks_leave_open():
     """The reason given for an uncertain space names the choice left open, in the player's terms (no ink figures)."""
-    from generator.reader.read import _cell
     from generator.reader.levels import Decision
+    from generator.reader.read import _cell
 
     blank, sure, unsure = Decision(False, 0.0, 1.0), Decision(True, 0.6, 1.0), Decision(None, 0.1, 0.2)
     ranks = {k: blank for k in ("2", "9", "J", "K")}
@@ -357,8 +386,8 @@ def test_only_a_mark_greyer_than_the_hand_is_judged_by_its_luminance():
 def test_a_grey_chip_among_blue_fills_is_unsure_a_light_blue_one_is_not():
     """Chip circles 1-3 filled in blue (strokes 0.44 / 0.78), 4 a grey smear (0.38 / 0.39), 5 a lighter blue
     fill (0.40 / 0.70): only 4 is made unsure (greyer, and under 70 % of the fills' luminance strokes)."""
-    from generator.reader.read import _luma_light
     from generator.reader.levels import Decision
+    from generator.reader.read import _luma_light
 
     marked = [(i, Decision(True, 0.42, 0.9)) for i in range(1, 6)]
     peaks = [(0.44, 0.78), (0.45, 0.78), (0.44, 0.79), (0.38, 0.39), (0.40, 0.70)]
@@ -395,8 +424,9 @@ def test_a_value_written_across_the_heart_beside_a_circled_spade_is_never_read_a
     assert uncertain == {name: "suit H: not inked all round (the value written across it?): circled or not?"}
 
 
-@pytest.mark.parametrize("far, facing, flagged", [(0.02, 0.50, True), (0.10, 0.50, True), (0.14, 0.50, False),
-                                                   (0.02, 0.40, False)])
+@pytest.mark.parametrize(
+    "far, facing, flagged", [(0.02, 0.50, True), (0.10, 0.50, True), (0.14, 0.50, False), (0.02, 0.40, False)]
+)
 def test_a_circle_drawn_between_two_suits_is_flagged(far, facing, flagged):
     """A 9♥ whose circle sits half way down towards the diamond (a fifth tester's photos: 12 of 28 such circles
     read as one suit or the other, no flag).  The heart's ring is crossed below (0.40) and at its sides (0.30), its
@@ -425,8 +455,10 @@ def test_a_circle_drawn_between_two_suits_is_flagged(far, facing, flagged):
         assert uncertain == {} and cells[space].card == Card(9, "H")
 
 
-@pytest.mark.parametrize("sides, flagged", [((0.076, 0.064, 0.059, 0.026), True), ((0.20, 0.18, 0.21, 0.19), False),
-                                            ((0.20, 0.18, 0.03, 0.02), True)])
+@pytest.mark.parametrize(
+    "sides, flagged",
+    [((0.076, 0.064, 0.059, 0.026), True), ((0.20, 0.18, 0.21, 0.19), False), ((0.20, 0.18, 0.03, 0.02), True)],
+)
 def test_a_ring_inked_above_and_below_only_is_not_a_circle(sides, flagged):
     """Held-out large values 130039, read 10♥ for 10♠ without a flag: a light pencil circle round the spade, the 0
     of a large 10 running down over the heart and the diamond.  The heart's sector means as measured, less the
@@ -490,18 +522,25 @@ def test_a_0_drawn_round_the_heart_beside_a_light_club_circle_is_never_read_as_a
     cards[space] = Card(10, "C")
     name = cell_name(space)
     smear = (0.08, 0.0, 0.0, 0.0, 0.0, 0.08, 0.08, 0.08, 0.08, 0.08, 0.08, 0.08)
-    secs = {("suit", name, "S"): (0.08,) * 7 + (0.0,) * 4 + (0.08,), ("suit", name, "H"): (0.36,) * 12,
-            ("suit", name, "D"): smear, ("suit", name, "C"): (0.21,) * 12}
+    secs = {
+        ("suit", name, "S"): (0.08,) * 7 + (0.0,) * 4 + (0.08,),
+        ("suit", name, "H"): (0.36,) * 12,
+        ("suit", name, "D"): smear,
+        ("suit", name, "C"): (0.21,) * 12,
+    }
     ink = {k: sorted(v, reverse=True)[4] for k, v in secs.items()}
     cells, _, _, uncertain = read(measured(cards, 3, 1, ink=ink, sectors=secs))
     assert uncertain == {name: "suit C: the suits are written over (the value across them?): circled or not?"}
     assert cells[space].card is None
 
 
-@pytest.mark.parametrize("ring", [
-    (0.30, 0.30, 0.0, 0.0, 0.0, 0.30, 0.30, 0.30, 0.30, 0.30, 0.30, 0.30),  # a 90° gap at the top
-    (0.30, 0.30, 0.30, 0.30, 0.0, 0.0, 0.0, 0.0, 0.30, 0.30, 0.30, 0.30),  # a 120° gap on the right: one side bare
-])
+@pytest.mark.parametrize(
+    "ring",
+    [
+        (0.30, 0.30, 0.0, 0.0, 0.0, 0.30, 0.30, 0.30, 0.30, 0.30, 0.30, 0.30),  # a 90° gap at the top
+        (0.30, 0.30, 0.30, 0.30, 0.0, 0.0, 0.0, 0.0, 0.30, 0.30, 0.30, 0.30),  # a 120° gap on the right: one side bare
+    ],
+)
 def test_a_gapped_circle_alone_in_its_space_is_read(ring):
     """A circle round the heart with a gap (the rest of its sectors at 0.30), no other ring of the space inked:
     its ring score is the 5th highest sector, 0.30, and with no other ring at the blank level (0.15 × 0.30 =
@@ -700,8 +739,12 @@ def test_a_suit_column_inked_through_leaves_the_space_uncertain():
     space = SPACES[1]
     cards[space] = Card(10, "S")
     name = cell_name(space)
-    smeared = {("suit", name, "S"): (0.50,) * 12, ("suit", name, "H"): (0.80,) * 12,
-               ("suit", name, "D"): (0.60,) * 8 + (0.35,) * 4, ("suit", name, "C"): (0.40,) * 4 + (0.35,) * 8}
+    smeared = {
+        ("suit", name, "S"): (0.50,) * 12,
+        ("suit", name, "H"): (0.80,) * 12,
+        ("suit", name, "D"): (0.60,) * 8 + (0.35,) * 4,
+        ("suit", name, "C"): (0.40,) * 4 + (0.35,) * 8,
+    }
     ink = {k: sorted(v, reverse=True)[4] for k, v in smeared.items()}
     cells, _, _, uncertain = read(measured(cards, 3, 1, ink=ink, sectors=smeared))
     assert uncertain == {name: "the suits are written over (the value across them?): which suit is circled?"}
@@ -717,11 +760,11 @@ def test_a_chip_circle_lighter_than_the_paper_leaves_its_row_uncertain():
     ink = {("chip_earned", "1", ""): -0.20, ("chip_earned", "2", ""): -0.10}
     _, earned, _, uncertain = read(measured(cards, 8, 0, ink=ink))
     assert earned.value is None
-    assert uncertain["chips.earned"] == ("chip circles 1–2 measure lighter than the paper around them "
-                                         "(the sheet not flat there?): count them")
+    assert uncertain["chips.earned"] == (
+        "chip circles 1–2 measure lighter than the paper around them (the sheet not flat there?): count them"
+    )
     _, earned, _, uncertain = read(measured(cards, 8, 0, ink={("chip_earned", "12", ""): -0.05}))
     assert earned.value == 8 and uncertain == {}
-
 
 
 def test_a_light_spent_tick_among_crosses_counts_by_its_strokes_top_a_rubbed_out_one_does_not():
@@ -734,11 +777,22 @@ def test_a_light_spent_tick_among_crosses_counts_by_its_strokes_top_a_rubbed_out
     both over the sharp share 0.62, so it was counted; its top is 0.61 of the row's: unsure, never counted."""
     cards = cards_of(12)
     light = ("chip_spent", "5", "")
-    _, _, spent, uncertain = read(measured(cards, 14, 12, ink={light: 0.56 * SPENT}, peak={light: 0.56 * SPENT},
-                                           stroke={light: 0.78 * SPENT}, blur=0.45))
+    _, _, spent, uncertain = read(
+        measured(
+            cards,
+            14,
+            12,
+            ink={light: 0.56 * SPENT},
+            peak={light: 0.56 * SPENT},
+            stroke={light: 0.78 * SPENT},
+            blur=0.45,
+        )
+    )
     assert spent.value == 12 and "chips.spent" not in uncertain
     rubbed = ("chip_spent", "13", "")
-    m = measured(cards, 14, 13, ink={rubbed: 0.72 * SPENT}, peak={rubbed: 0.65 * SPENT}, stroke={rubbed: 0.61 * SPENT}, blur=0.3)
+    m = measured(
+        cards, 14, 13, ink={rubbed: 0.72 * SPENT}, peak={rubbed: 0.65 * SPENT}, stroke={rubbed: 0.61 * SPENT}, blur=0.3
+    )
     _, _, spent, uncertain = read(m)
     assert spent.value is None and spent.unsure == [13] and spent.marked == list(range(1, 13))
     assert "spent boxes 13 unclear" in uncertain["chips.spent"]
@@ -784,7 +838,9 @@ def test_a_spent_tick_of_another_instrument_is_not_kept_by_its_ridge(pencil, cou
     crosses = {("chip_spent", str(i), ""): 0.44 for i in range(1, 8)}
     ridges = {k: 0.30 for k in crosses} | {box: 0.24}
     lumas = {k: 0.60 for k in crosses} | {box: 0.42 if pencil else 0.60}
-    _, _, spent, _ = read(measured(cards_of(12), 9, 8, stroke=crosses | {box: 0.28}, ridge=ridges, luma=lumas, blur=0.35))
+    _, _, spent, _ = read(
+        measured(cards_of(12), 9, 8, stroke=crosses | {box: 0.28}, ridge=ridges, luma=lumas, blur=0.35)
+    )
     if counted:
         assert spent.value == 8
     else:
@@ -808,8 +864,9 @@ def test_a_spent_tick_beside_crosses_counts_by_its_strokes_ridge(ridge, counted)
         assert spent.value is None and spent.unsure == [1] and spent.marked == list(range(2, 8))
 
 
-@pytest.mark.parametrize("box, top, blank", [(8, 0.23, True), (8, 0.36, False), (9, 0.36, True), (9, 0.44, True),
-                                             (9, 0.46, False)])
+@pytest.mark.parametrize(
+    "box, top, blank", [(8, 0.23, True), (8, 0.36, False), (9, 0.36, True), (9, 0.44, True), (9, 0.46, False)]
+)
 def test_a_spent_box_with_a_trace_of_ink_but_no_stroke_is_blank(box, top, blank):
     """Chips spent 7 of 12 earned; spent box ``box`` holds 0.3 of a tick's ink, between the blank level (0.25 of it)
     and the sure level (0.40): unsure by its ink, judged by its strokes' top, ``top`` × the row's ticks'.
@@ -820,7 +877,9 @@ def test_a_spent_box_with_a_trace_of_ink_but_no_stroke_is_blank(box, top, blank)
       under 0.45 (GAP_NONE; no real tick measured under 0.59) the box is blank: held-out realistic 160038 (blue pen,
       1080 × 1920) had such a box at 0.36, flagged "spent boxes 9 unclear".  At 0.46 it is unsure."""
     target = ("chip_spent", str(box), "")
-    _, _, spent, uncertain = read(measured(cards_of(12), 12, 7, ink={target: 0.3 * SPENT}, stroke={target: top * SPENT}))
+    _, _, spent, uncertain = read(
+        measured(cards_of(12), 12, 7, ink={target: 0.3 * SPENT}, stroke={target: top * SPENT})
+    )
     if blank:
         assert spent.value == 7 and "chips.spent" not in uncertain
     else:
@@ -840,10 +899,18 @@ def test_a_spent_box_whose_top_says_rubbed_out_is_not_counted_for_its_dark_strok
     assert spent.value == 5
 
 
-@pytest.mark.parametrize("top, ridge, span, counted", [(0.86, 0.86, 4.0, True), (0.83, 0.79, 3.3, True),
-                                                       (0.78, 0.78, 4.0, False), (0.71, 0.71, 4.0, False),
-                                                       (0.94, 0.65, 4.0, False), (0.94, 0.89, 1.25, False),
-                                                       (0.94, 0.89, 2.4, False)])
+@pytest.mark.parametrize(
+    "top, ridge, span, counted",
+    [
+        (0.86, 0.86, 4.0, True),
+        (0.83, 0.79, 3.3, True),
+        (0.78, 0.78, 4.0, False),
+        (0.71, 0.71, 4.0, False),
+        (0.94, 0.65, 4.0, False),
+        (0.94, 0.89, 1.25, False),
+        (0.94, 0.89, 2.4, False),
+    ],
+)
 def test_a_spent_tick_that_mostly_misses_its_box_counts_by_its_strokes_top(top, ridge, span, counted):
     """Chips spent 5, box 5 a tick that mostly misses its box (held-out full sheets 140018 and 140066, flagged "spent
     boxes 3 unclear", "7 unclear"): 0.3 of a tick's ink (unsure: between 0.25 and 0.40), its darkest 10 % at 0.6 of
@@ -854,8 +921,16 @@ def test_a_spent_tick_that_mostly_misses_its_box_counts_by_its_strokes_top(top, 
     independent tester's pencil tick rubbed out and pushed into a compact blob: top 0.94, ridge 0.89) or 2.4 mm:
     unsure."""
     box = ("chip_spent", "5", "")
-    m = measured(cards_of(6), 8, 4, ink={box: 0.3 * SPENT}, peak={box: 0.6 * SPENT}, stroke={box: top * SPENT},
-                 ridge={box: ridge * SPENT}, stroke_span={box: span})
+    m = measured(
+        cards_of(6),
+        8,
+        4,
+        ink={box: 0.3 * SPENT},
+        peak={box: 0.6 * SPENT},
+        stroke={box: top * SPENT},
+        ridge={box: ridge * SPENT},
+        stroke_span={box: span},
+    )
     _, _, spent, uncertain = read(m)
     if counted:
         assert spent.value == 5 and "chips.spent" not in uncertain
@@ -902,8 +977,15 @@ def run_on(*, k_ink: float = 0.12, k_halves=(0.12, 0.0), cross: float = 0.25, bl
     name = cell_name(space)
     q, other = ("rank", name, "Q"), ("rank", name, box)
     across = (cross, 0.0) if box in ("J", "10") else (0.0, cross)
-    m = measured({**cards_of(6), space: card}, 0, 0, ink={other: k_ink}, halves={other: k_halves},
-                 crossing={q: across}, blur=blur)
+    m = measured(
+        {**cards_of(6), space: card},
+        0,
+        0,
+        ink={other: k_ink},
+        halves={other: k_halves},
+        crossing={q: across},
+        blur=blur,
+    )
     cells, _, _, uncertain = read(m)
     return cells[space], uncertain.get(name)
 
@@ -923,15 +1005,29 @@ def test_a_tick_running_on_into_the_next_box_is_read_as_its_own_box():
 FAINT_K = "rank K: faint, ticked or not?"
 
 
-@pytest.mark.parametrize("case, reason, why", [
-    (dict(k_halves=(0.12, 0.12)), FAINT_K, "a tick of its own crosses its far half too"),
-    (dict(cross=0.12), FAINT_K, "nothing crosses the gap (0.12 is 0.4 of the strokes, under 0.5): a second tick beside the edge"),
-    (dict(k_ink=0.16, k_halves=(0.16, 0.0)), "rank K: much lighter than the other ticks: a light tick, or one rubbed out?",
-     "over half the clear tick's ink (0.16 of 0.30): its own tick, marked, then too light (ink and strokes under "
-     "0.62 × 0.30 = 0.186)"),
-    (dict(blur=0.5), FAINT_K, "a soft photo (blur 0.5 mm, over 0.4): a tick beside the gap would blur across it"),
-    (dict(box="10", k_halves=(0.0, 0.12)), "rank 10: faint, ticked or not?", "the 10 box is two to the left of Q: no tick runs on into it"),
-])
+@pytest.mark.parametrize(
+    "case, reason, why",
+    [
+        (dict(k_halves=(0.12, 0.12)), FAINT_K, "a tick of its own crosses its far half too"),
+        (
+            dict(cross=0.12),
+            FAINT_K,
+            "nothing crosses the gap (0.12 is 0.4 of the strokes, under 0.5): a second tick beside the edge",
+        ),
+        (
+            dict(k_ink=0.16, k_halves=(0.16, 0.0)),
+            "rank K: much lighter than the other ticks: a light tick, or one rubbed out?",
+            "over half the clear tick's ink (0.16 of 0.30): its own tick, marked, then too light (ink and strokes under "
+            "0.62 × 0.30 = 0.186)",
+        ),
+        (dict(blur=0.5), FAINT_K, "a soft photo (blur 0.5 mm, over 0.4): a tick beside the gap would blur across it"),
+        (
+            dict(box="10", k_halves=(0.0, 0.12)),
+            "rank 10: faint, ticked or not?",
+            "the 10 box is two to the left of Q: no tick runs on into it",
+        ),
+    ],
+)
 def test_a_box_beside_a_tick_is_excused_only_for_a_clear_run_on(case, reason, why):
     """An independent tester's second ticks drawn beside the shared edge (0.66–0.84 of the clear tick's ink, all of it
     in the near half, no stroke across the gap) were read as one card when only the far half was looked at.  Each
@@ -969,10 +1065,13 @@ def test_a_cards_circle_is_never_left_out_for_its_shape():
     assert uncertain == {} and cells[space].card == cards[space]
 
 
-@pytest.mark.parametrize("marks, reason", [
-    ({}, "something is written in the space but no rank is ticked and no suit circled"),
-    ({("suit", "H"): 0.03}, "suit H: faint, circled or not?"),
-])
+@pytest.mark.parametrize(
+    "marks, reason",
+    [
+        ({}, "something is written in the space but no rank is ticked and no suit circled"),
+        ({("suit", "H"): 0.03}, "suit H: faint, circled or not?"),
+    ],
+)
 def test_a_light_written_value_is_seen_in_a_space_with_nothing_else_clear(marks, reason):
     """A value written in an otherwise blank space (0.012 of mean darkness over the value's area: what 99.5 % of
     written values reach; blank areas stay under 0.002), alone or beside a faint heart ring (0.03, between the
@@ -1007,8 +1106,9 @@ class _EvenLight:
         return False
 
 
-@pytest.mark.parametrize("well_seen, spent_contrast, hidden", [(8, 0.22, True), (24, 0.22, True), (24, 0.8, False),
-                                                               (8, 0.8, False)])
+@pytest.mark.parametrize(
+    "well_seen, spent_contrast, hidden", [(8, 0.22, True), (24, 0.22, True), (24, 0.8, False), (8, 0.8, False)]
+)
 def test_print_is_judged_against_where_the_sheet_is_seen_well_not_its_median(well_seen, spent_contrast, hidden):
     """The visibility of a target's print (marks._judge_visibility): its contrast against its template, as a share of
     its kind's typical contrast, under 0.5 (VISIBLE) is "not visible".  The rank boxes give the typical contrast for
@@ -1044,6 +1144,7 @@ def test_a_light_spent_mark_before_clear_ticks_stays_unsure(top):
     ticks after it do not make it a tick: the count is "?" (a rule that counted it read 14 of the tester's counts
     one too high)."""
     box = ("chip_spent", "3", "")
-    _, _, spent, uncertain = read(measured(cards_of(12), 9, 5, ink={box: 0.6 * SPENT}, stroke={box: top * SPENT},
-                                           stroke_span={box: 3.5}))
+    _, _, spent, uncertain = read(
+        measured(cards_of(12), 9, 5, ink={box: 0.6 * SPENT}, stroke={box: top * SPENT}, stroke_span={box: 3.5})
+    )
     assert spent.value is None and spent.unsure == [3] and "chips.spent" in uncertain

@@ -17,25 +17,41 @@ import pytest
 
 from generator.core.cards import Card
 from generator.core.errors import InputError
+from generator.core.shipped import resolve_layout
+from generator.games.allin.bot import simulate_game
 from generator.games.allin.grid import cell_name
+from generator.games.allin.layout import load_layout
+from generator.games.allin.scoring import FilledSheet
+from generator.games.allin.sheet import build_allin_sheet
 from generator.printing.paper import paper
 from generator.reader import read_photo
 from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
-from generator.games.allin.layout import load_layout
-from generator.core.shipped import resolve_layout
-from generator.games.allin.bot import simulate_game
-from generator.games.allin.scoring import FilledSheet
-from generator.games.allin.sheet import build_allin_sheet
 
 DPI = 150
 BLUE = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="full")
-PENCIL = HandStyle(Pen("pencil", (0.42, 0.42, 0.43), 0.45, grainy=True), box_mark="mixed", bubble="full", gap_circles=0.3)
+PENCIL = HandStyle(
+    Pen("pencil", (0.42, 0.42, 0.43), 0.45, grainy=True), box_mark="mixed", bubble="full", gap_circles=0.3
+)
 
 
 def params(**kw) -> PhotoParams:
     """A clean photo, 1600 × 1200, unless told otherwise."""
-    base = dict(frame=(1600, 1200), coverage=0.85, tilt=8.0, tilt_axis=30.0, rotation=90.0, defocus=0.5, motion=0.0,
-                motion_angle=0.0, noise=0.008, light_min=0.9, light_angle=40.0, shadow=0.0, jpeg=90, bend=0.2)
+    base = dict(
+        frame=(1600, 1200),
+        coverage=0.85,
+        tilt=8.0,
+        tilt_axis=30.0,
+        rotation=90.0,
+        defocus=0.5,
+        motion=0.0,
+        motion_angle=0.0,
+        noise=0.008,
+        light_min=0.9,
+        light_angle=40.0,
+        shadow=0.0,
+        jpeg=90,
+        bend=0.2,
+    )
     base.update(kw)
     return PhotoParams(**base)
 
@@ -61,7 +77,10 @@ def right_or_flagged(reading, sheet: FilledSheet) -> list[str]:
             wrong.append(f"{cr.cell}: read {cr.card.code}, truth {want.code if want else '.'}")
         if cr.status == "empty" and want is not None:
             wrong.append(f"{cr.cell}: read '.', truth {want.code}")
-    for name, count, want in (("earned", reading.chips_earned, sheet.chips_earned), ("spent", reading.chips_spent, sheet.chips_spent)):
+    for name, count, want in (
+        ("earned", reading.chips_earned, sheet.chips_earned),
+        ("spent", reading.chips_spent, sheet.chips_spent),
+    ):
         if count.value is not None and count.value != want:
             wrong.append(f"chips {name}: read {count.value}, truth {want}")
     return wrong
@@ -74,7 +93,10 @@ def reads_exactly(reading, sheet: FilledSheet) -> None:
 
 def centre_of(scene, name: str) -> tuple[float, float]:
     ts = [t for t in scene.marks if t.owner == name and t.kind in ("rank", "suit", "value")]
-    return ((min(t.x for t in ts) + max(t.x + t.w for t in ts)) / 2, (min(t.y for t in ts) + max(t.y + t.h for t in ts)) / 2)
+    return (
+        (min(t.x for t in ts) + max(t.x + t.w for t in ts)) / 2,
+        (min(t.y for t in ts) + max(t.y + t.h for t in ts)) / 2,
+    )
 
 
 # --- light --------------------------------------------------------------------------------------
@@ -83,12 +105,19 @@ def centre_of(scene, name: str) -> tuple[float, float]:
 def test_hard_shadow_edge_flags_the_spaces_it_crosses_and_reads_the_rest(tmp_path):
     sheet, score = sheet_of("q-diamonds", 3)
     scene = build_allin_sheet(sheet.layout, paper("a4"))
-    cx, cy = centre_of(scene, "c2")[0], centre_of(scene, "b3")[1]  # the middle of the grid (c3 is the sheet's printed centre card)
+    cx, cy = (
+        centre_of(scene, "c2")[0],
+        centre_of(scene, "b3")[1],
+    )  # the middle of the grid (c3 is the sheet's printed centre card)
     # the phone's shadow: its edge through the middle of the grid, the far side 62 % darker
     reading = read_photo(photo(tmp_path, sheet, params(hard_shadow=(cx + 4.0, cy, 35.0, 0.62, 0.8)), game=score))
     assert right_or_flagged(reading, sheet) == []
     flagged = dict(reading.uncertain)
-    assert flagged and all("a hard shadow's edge, or something over the sheet, runs across" in why for f, why in flagged.items() if not f.startswith("chips"))
+    assert flagged and all(
+        "a hard shadow's edge, or something over the sheet, runs across" in why
+        for f, why in flagged.items()
+        if not f.startswith("chips")
+    )
     # the edge runs through about one space in a row: the shaded and lit spaces away from it are read
     assert sum(c.status != "uncertain" for c in reading.cells.values()) >= 14
 
@@ -104,8 +133,11 @@ def test_a_knot_of_print_beside_a_bold_circle_is_not_a_shadows_edge(tmp_path):
     c = case("full", 38)
     assert c.sheet.layout.id == "10-hearts" and c.paper.id == "letter" and c.params.hard_shadow is None
     path = tmp_path / "ann.jpg"
-    path.write_bytes(synth_photo(c.sheet, c.paper, "full:38", params=c.params, style=c.style, game=c.game,
-                                 extra=c.extra, others=c.others).jpeg)
+    path.write_bytes(
+        synth_photo(
+            c.sheet, c.paper, "full:38", params=c.params, style=c.style, game=c.game, extra=c.extra, others=c.others
+        ).jpeg
+    )
     reads_exactly(read_photo(path), c.sheet)
 
 
@@ -163,7 +195,7 @@ def test_a_dark_object_over_a_whole_space_is_never_blamed_on_the_shadow_alone(tm
     import cv2
 
     def disc(mask, reading, scene, name):
-        (cx, cy), = reading.fit.to_image(np.array([centre_of(scene, name)]))
+        ((cx, cy),) = reading.fit.to_image(np.array([centre_of(scene, name)]))
         cv2.circle(mask, (int(cx), int(cy)), int(13.0 * reading.fit.px_per_mm), 1.0, -1)
 
     reading, sheet, name = _object_over(tmp_path, "q-diamonds", 7, disc, (70, 95, 140), 2)
@@ -181,8 +213,11 @@ def test_erased_marks_are_never_counted(tmp_path, residue):
     (c1, card1), (c2, card2) = sorted(sheet.cards.items())[2:4]
     wrong_rank = "K" if card1.rank_label != "K" else "2"
     wrong_suit = "S" if card2.suit != "S" else "H"
-    erased = [("rank", cell_name(c1), wrong_rank, residue), ("suit", cell_name(c2), wrong_suit, residue),
-              ("chip_earned", str(sheet.chips_earned + 1), "", residue)]
+    erased = [
+        ("rank", cell_name(c1), wrong_rank, residue),
+        ("suit", cell_name(c2), wrong_suit, residue),
+        ("chip_earned", str(sheet.chips_earned + 1), "", residue),
+    ]
     assert sheet.chips_spent < sheet.chips_earned  # room for a rubbed-out spent tick under a filled circle
     erased.append(("chip_spent", str(sheet.chips_spent + 1), "", residue))
     reading = read_photo(photo(tmp_path, sheet, params(), style=PENCIL, game=score, extra={"erased": erased}))
@@ -239,8 +274,18 @@ def test_a_heavy_pen_tick_does_not_pull_its_spent_box_off_the_outline(tmp_path):
 
     c = case("realistic", 1004)
     path = tmp_path / "ann.jpg"
-    path.write_bytes(synth_photo(c.sheet, c.paper, "realistic:1004", params=c.params, style=c.style, game=c.game,
-                                 extra=c.extra, others=c.others).jpeg)
+    path.write_bytes(
+        synth_photo(
+            c.sheet,
+            c.paper,
+            "realistic:1004",
+            params=c.params,
+            style=c.style,
+            game=c.game,
+            extra=c.extra,
+            others=c.others,
+        ).jpeg
+    )
     reading = read_photo(path)
     assert c.sheet.chips_spent == 9 and reading.chips_spent.value == 9
     reads_exactly(reading, c.sheet)
@@ -256,7 +301,8 @@ def test_bottom_outside_the_photo_names_the_cause(tmp_path):
         read_photo(path)
     assert err.value.problems[0].message == (
         "the bottom of the sheet is outside the photo (corner markers bl and br not found): take the photo again with the "
-        "whole sheet in it, or name the sheet's layout with --layout ID to read the part in the photo")
+        "whole sheet in it, or name the sheet's layout with --layout ID to read the part in the photo"
+    )
     # with --layout, what is in the photo is read and nothing outside it is given a value
     reading = read_photo(path, layout="q-diamonds")
     assert right_or_flagged(reading, sheet) == []
@@ -266,7 +312,9 @@ def test_bottom_outside_the_photo_names_the_cause(tmp_path):
 
 def test_a_strip_outside_the_photo_is_never_read(tmp_path):
     sheet, score = sheet_of("k-spades", 9)
-    reading = read_photo(photo(tmp_path, sheet, params(rotation=0.0, tilt=3.0, cut=("left", 45.0), coverage=0.8), game=score))
+    reading = read_photo(
+        photo(tmp_path, sheet, params(rotation=0.0, tilt=3.0, cut=("left", 45.0), coverage=0.8), game=score)
+    )
     assert right_or_flagged(reading, sheet) == []
     outside = [f for f, why in reading.uncertain if why == "outside the photo"]
     assert outside and all(f.startswith(("a", "b")) for f in outside)
@@ -287,14 +335,16 @@ def test_two_sheets_in_one_photo_are_refused(tmp_path):
 def test_rendered_q_diamonds_sheet_with_twelve_hearts_reads(tmp_path):
     """The issue's case: `sheetsmith render q-diamonds --fill` of a sheet with twelve hearts, read from the clean PNG."""
     from generator.games.allin.game_log import write_sheet
-    from generator.printing.backends import render_bytes
     from generator.games.allin.sheet import fill_allin_sheet
+    from generator.printing.backends import render_bytes
 
     lay = load_layout(resolve_layout("q-diamonds"))
     ranks = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14]
     coords = sorted(lay.grid.writable)[:12]
     cards = {c: Card(r, "H") for c, r in zip(coords, ranks)}
-    cards.update({c: Card(r, s) for c, (r, s) in zip(sorted(lay.grid.writable)[12:], [(5, "S"), (9, "C"), (12, "D"), (3, "C")])})
+    cards.update(
+        {c: Card(r, s) for c, (r, s) in zip(sorted(lay.grid.writable)[12:], [(5, "S"), (9, "C"), (12, "D"), (3, "C")])}
+    )
     sheet = FilledSheet(lay, "Hearty", cards, 3, 1)
     write_sheet(tmp_path / "hearts.yaml", sheet)
     png = render_bytes([fill_allin_sheet(build_allin_sheet(lay, paper("a4")), sheet)], "png", dpi=150)
@@ -308,9 +358,13 @@ def test_dominant_full_and_nearly_empty_sheets_read(tmp_path, kind):
     sheet, _ = sheet_of("j-clubs", 12)
     lay = sheet.layout
     if kind == "suit":  # a flush chaser: every card a club
-        sheet = FilledSheet(lay, "Ann", {k: Card(v.rank, "C") for k, v in sheet.cards.items()}, sheet.chips_earned, sheet.chips_spent)
+        sheet = FilledSheet(
+            lay, "Ann", {k: Card(v.rank, "C") for k, v in sheet.cards.items()}, sheet.chips_earned, sheet.chips_spent
+        )
     elif kind == "rank":  # one rank ticked everywhere
-        sheet = FilledSheet(lay, "Ann", {k: Card(7, v.suit) for k, v in sheet.cards.items()}, sheet.chips_earned, sheet.chips_spent)
+        sheet = FilledSheet(
+            lay, "Ann", {k: Card(7, v.suit) for k, v in sheet.cards.items()}, sheet.chips_earned, sheet.chips_spent
+        )
     elif kind == "full":  # every space and every chip
         chips = sum(1 for t in build_allin_sheet(lay, paper("a4")).marks if t.kind == "chip_earned")
         cards = {k: Card(2 + i % 13, "SHDC"[i % 4]) for i, k in enumerate(sorted(lay.grid.writable))}
@@ -333,10 +387,14 @@ def test_folded_screen_reads(tmp_path, layout_id, fold):
 
 def test_curled_sheet_is_read_or_flagged(tmp_path):
     sheet, score = sheet_of("a-hearts", 14)
-    gentle = read_photo(photo(tmp_path, sheet, params(frame=(2000, 1500), curl=8.0, rotation=0.0), game=score, name="g.jpg"))
+    gentle = read_photo(
+        photo(tmp_path, sheet, params(frame=(2000, 1500), curl=8.0, rotation=0.0), game=score, name="g.jpg")
+    )
     reads_exactly(gentle, sheet)
-    strong = read_photo(photo(tmp_path, sheet, params(frame=(2000, 1500), curl=30.0, rotation=0.0), game=score, name="s.jpg"),
-                        layout="a-hearts")
+    strong = read_photo(
+        photo(tmp_path, sheet, params(frame=(2000, 1500), curl=30.0, rotation=0.0), game=score, name="s.jpg"),
+        layout="a-hearts",
+    )
     assert right_or_flagged(strong, sheet) == []
 
 
@@ -350,7 +408,10 @@ def test_annotated_picture_lists_every_reason_inside_its_column(tmp_path, monkey
 
     sheet, score = sheet_of("q-diamonds", 3)
     scene = build_allin_sheet(sheet.layout, paper("a4"))
-    cx, cy = centre_of(scene, "c2")[0], centre_of(scene, "b3")[1]  # the middle of the grid (c3 is the sheet's printed centre card)
+    cx, cy = (
+        centre_of(scene, "c2")[0],
+        centre_of(scene, "b3")[1],
+    )  # the middle of the grid (c3 is the sheet's printed centre card)
     reading = read_photo(photo(tmp_path, sheet, params(hard_shadow=(cx + 4.0, cy, 35.0, 0.62, 0.8)), game=score))
     assert reading.uncertain
     drawn = []
@@ -391,8 +452,13 @@ def test_verify_of_a_photo_with_glare_writes_a_question_mark_and_exits_1(tmp_pat
     coord = sorted(sheet.cards)[6]
     name = cell_name(coord)
     photo(tmp_path, sheet, params(glare=(*centre_of(scene, name), 9.0, 1.6)), game=score, name="ann.jpg")
-    res = subprocess.run([sys.executable, "-m", "generator", "verify", "ann.jpg"], capture_output=True, text=True,
-                         cwd=tmp_path, timeout=180)
+    res = subprocess.run(
+        [sys.executable, "-m", "generator", "verify", "ann.jpg"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=180,
+    )
     assert res.returncode == 1, res.stderr
     line = next(ln for ln in res.stderr.splitlines() if f"{name}: uncertain in the photo ann.jpg" in ln)
     assert "glare: the printed boxes are not visible" in line
@@ -406,11 +472,13 @@ def test_a_sheet_under_2_3_pixels_per_mm_is_refused_not_read(tmp_path):
     # was read, chips spent 9 with no '?' where the player spent 8 (a rubbed-out tick counted)
     from generator.reader import read_photo
     from generator.reader.errors import PhotoError
-    from tests.synth.sheet_photos import synth_photo
     from tests.synth.families import case
+    from tests.synth.sheet_photos import synth_photo
 
     c = case("erased", 12, frame=(1280, 720))
-    photo = synth_photo(c.sheet, c.paper, "erased:12", params=c.params, style=c.style, game=c.game, extra=c.extra, others=c.others)
+    photo = synth_photo(
+        c.sheet, c.paper, "erased:12", params=c.params, style=c.style, game=c.game, extra=c.extra, others=c.others
+    )
     path = tmp_path / "far.jpg"
     path.write_bytes(photo.jpeg)
     with pytest.raises(PhotoError) as exc:
@@ -433,7 +501,12 @@ def test_the_annotated_png_holds_exactly_the_picture_drawn():
     pixels[:5] = (210, 30, 30)  # and a red band: red must stay red
     png = output.png_bytes(Image.fromarray(pixels, "RGB"))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height, depth, colour = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big"), png[24], png[25]
+    width, height, depth, colour = (
+        int.from_bytes(png[16:20], "big"),
+        int.from_bytes(png[20:24], "big"),
+        png[24],
+        png[25],
+    )
     assert (width, height, depth, colour) == (53, 37, 8, 2)  # 8-bit truecolour
     with Image.open(io.BytesIO(png)) as im:
         assert im.mode == "RGB" and (np.asarray(im) == pixels).all()
@@ -441,9 +514,9 @@ def test_the_annotated_png_holds_exactly_the_picture_drawn():
     idat = b""
     pos = 8
     while pos < len(png):
-        n = int.from_bytes(png[pos:pos + 4], "big")
-        if png[pos + 4:pos + 8] == b"IDAT":
-            idat += png[pos + 8:pos + 8 + n]
+        n = int.from_bytes(png[pos : pos + 4], "big")
+        if png[pos + 4 : pos + 8] == b"IDAT":
+            idat += png[pos + 8 : pos + 8 + n]
         pos += 12 + n
     raw = zlib.decompress(idat)
     assert raw == b"".join(b"\x00" + row.tobytes() for row in pixels)
@@ -459,7 +532,9 @@ def test_a_10_written_large_across_the_suits_is_never_read_as_another_suit(tmp_p
 
     sheet, score = sheet_of("q-diamonds", 7)
     tens = sorted(sheet.cards)[::2]
-    sheet = replaced(sheet, cards={c: (Card(10, "SC"[tens.index(c) % 2]) if c in tens else v) for c, v in sheet.cards.items()})
+    sheet = replaced(
+        sheet, cards={c: (Card(10, "SC"[tens.index(c) % 2]) if c in tens else v) for c, v in sheet.cards.items()}
+    )
     style = replace(PENCIL if seed % 2 else BLUE, large_values=1.0)
     reading = read_photo(photo(tmp_path, sheet, params(), seed=seed, style=style))
     assert right_or_flagged(reading, sheet) == []
@@ -474,7 +549,9 @@ def test_a_lone_spent_tick_rubbed_out_is_never_counted(tmp_path, residue):
 
     sheet, score = sheet_of("q-diamonds", 7)
     sheet = replaced(sheet, chips_spent=0)
-    reading = read_photo(photo(tmp_path, sheet, params(), style=PENCIL, extra={"erased": [("chip_spent", "1", "", residue)]}))
+    reading = read_photo(
+        photo(tmp_path, sheet, params(), style=PENCIL, extra={"erased": [("chip_spent", "1", "", residue)]})
+    )
     assert right_or_flagged(reading, sheet) == []
     assert 1 not in reading.chips_spent.marked
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from generator.reader.marks import _outline_shift
 from generator.printing.scene import MarkTarget
+from generator.reader.marks import _outline_shift
 
 PPM = 8.0
 """Pixels per mm (the reader measures at 8 px/mm)."""
@@ -27,8 +27,8 @@ def outline(dx_mm: float, dy_mm: float, size: int = 200) -> np.ndarray:
     img = np.zeros((size, size), np.float32)
     x0, y0 = int(round((BOX.x + dx_mm) * PPM)), int(round((BOX.y + dy_mm) * PPM))
     n = int(round(BOX.w * PPM))
-    img[y0:y0 + n, x0:x0 + n] = 0.3
-    img[y0 + 2:y0 + n - 2, x0 + 2:x0 + n - 2] = 0.0
+    img[y0 : y0 + n, x0 : x0 + n] = 0.3
+    img[y0 + 2 : y0 + n - 2, x0 + 2 : x0 + n - 2] = 0.0
     return img
 
 

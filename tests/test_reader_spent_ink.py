@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from generator.printing.scene import MarkTarget
 from generator.reader.marks import _target_ink
 from generator.reader.read import BLANK, DEFAULT_MARK, SURE
-from generator.printing.scene import MarkTarget
 
 PPM = 8.0
 """Pixels per mm of the patch (the reader measures at 8 px/mm)."""
@@ -117,7 +117,7 @@ def test_a_ticks_stroke_reaches_its_length_a_compact_smudge_about_a_millimetre()
     assert span == pytest.approx(np.hypot(28, 3) / 8, abs=0.02)
     E, bad = patch()
     yy, xx = np.mgrid[0:SIZE, 0:SIZE]
-    E += 0.05 + 0.3 * np.exp(-((xx - 36) ** 2 / (2 * 3.04 ** 2) + (yy - 36) ** 2 / (2 * 1.52 ** 2))).astype(np.float32)
+    E += 0.05 + 0.3 * np.exp(-((xx - 36) ** 2 / (2 * 3.04**2) + (yy - 36) ** 2 / (2 * 1.52**2))).astype(np.float32)
     _, _, span = _stroke_top(E, bad, (0, 0, SIZE, SIZE), PPM, 0.05)
     assert span == pytest.approx(np.hypot(7, 5) / 8, abs=0.02)
     assert span < TOP_SURE_SPAN_MM

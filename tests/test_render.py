@@ -15,19 +15,26 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from generator.printing.backends import render_bytes
 from generator.core.cards import SUIT_SYMBOLS
-from generator.games.allin.grid import cell_name
-from generator.printing.paper import paper
-from generator.games.allin.layout import load_layout
 from generator.core.shipped import shipped_layouts
-from generator.printing.scene import Circle, Path_, Rect, Text, text_width
+from generator.games.allin.grid import cell_name
+from generator.games.allin.layout import load_layout
 from generator.games.allin.sheet import build_allin_sheet
+from generator.printing.backends import render_bytes
+from generator.printing.paper import paper
+from generator.printing.scene import Circle, Path_, Rect, Text, text_width
 
 SHIPPED = [s for s in shipped_layouts() if s.game == "allin"]
 PAGE_PT = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
-AID = [("Pair", 2), ("Two pair", 4), ("Three of a kind", 6), ("Straight", 8), ("Full house", 10),
-       ("Four of a kind", 12), ("Straight flush", 14)]
+AID = [
+    ("Pair", 2),
+    ("Two pair", 4),
+    ("Three of a kind", 6),
+    ("Straight", 8),
+    ("Full house", 10),
+    ("Four of a kind", 12),
+    ("Straight flush", 14),
+]
 
 
 def test_at_least_six_layouts_ship_with_the_q_diamonds_starter():
@@ -138,7 +145,7 @@ def test_geometry_inside_margins_and_no_overlaps(item, paper_id):
     # card spaces (the value areas) do not overlap each other
     boxes = [(m.x, m.y, m.x + m.w, m.y + m.h) for m in scene.marks if m.kind == "value"]
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
     # mark targets of a space lie inside the space's frame
     frames = {}
@@ -195,7 +202,12 @@ def test_scoring_aid_is_numbered_1_to_8_like_the_rulebook(item, paper_id):
         else:
             assert RULEBOOK_AID[number - 2] in words
     # the slot numbers stay apart from the red points: a dark disc, white digit
-    discs = [c for c in scene.items if isinstance(c, Circle) and any(c.cx - c.r >= s.x and c.cx + c.r <= s.x + s.w and s.y <= c.cy <= s.y + s.h for s in slots)]
+    discs = [
+        c
+        for c in scene.items
+        if isinstance(c, Circle)
+        and any(c.cx - c.r >= s.x and c.cx + c.r <= s.x + s.w and s.y <= c.cy <= s.y + s.h for s in slots)
+    ]
     assert len(discs) == 8 and {c.paint.fill for c in discs} == {load_layout(item.path).style.ink}
     assert any(t.text == "a higher number beats a lower one" for t in texts)
 
@@ -208,7 +220,7 @@ def test_scoring_aid_numbers_in_the_pdf():
     doc.close()
     # each hand's box reads: name, points, example, then its number before the note
     for number, (name, points) in enumerate(AID, start=2):
-        block = text[text.index(f"{name} {points}\n"):]
+        block = text[text.index(f"{name} {points}\n") :]
         assert re.match(rf"{name} {points}\n[^\n]*\n{number} ", block), block[:80]
 
 
@@ -238,13 +250,22 @@ def test_a_best_hand_circle_under_every_bonus_star(item, paper_id):
         cx, cy = c.x + c.w / 2, c.y + c.h / 2
         rx, ry = r.x + r.w / 2, r.y + r.h / 2
         # the star with the bonus sits between the reward icon and the circle
-        star = next(t for t in scene.items if isinstance(t, Text) and t.text == str(hand.bonus) and t.size < 7
-                    and min(rx, cx) - 0.1 <= t.x <= max(rx, cx) + 0.1 and min(ry, cy) - 0.1 <= t.y - 0.4 <= max(ry, cy) + 1.5)
+        star = next(
+            t
+            for t in scene.items
+            if isinstance(t, Text)
+            and t.text == str(hand.bonus)
+            and t.size < 7
+            and min(rx, cx) - 0.1 <= t.x <= max(rx, cx) + 0.1
+            and min(ry, cy) - 0.1 <= t.y - 0.4 <= max(ry, cy) + 1.5
+        )
         if hand.run.orientation == "row":  # badge in a column: circle under the star
             assert abs(cx - rx) < 0.01 and abs(star.x - cx) < 0.01 and ry < star.y < cy
         else:  # badge in a line under the column: circle after the star
             assert abs(cy - ry) < 0.01 and rx < star.x < cx
-        drawn = [it for it in scene.items if isinstance(it, Circle) and abs(it.cx - cx) < 1e-6 and abs(it.cy - cy) < 1e-6]
+        drawn = [
+            it for it in scene.items if isinstance(it, Circle) and abs(it.cx - cx) < 1e-6 and abs(it.cy - cy) < 1e-6
+        ]
         assert len(drawn) == 1 and drawn[0].paint.stroke and drawn[0].r >= 1.0
     # nothing else is drawn over or against a circle (0.3 mm clear all round)
     for letter, c in circles.items():
@@ -259,14 +280,24 @@ def test_hand_badges_clear_of_card_spaces_and_each_other(item, paper_id):
     lay = load_layout(item.path)
     scene = build_allin_sheet(lay, paper(paper_id))
     grid_top = min(m.y for m in scene.marks if m.kind == "value") - 3
-    frames = [_box(it) for it in scene.items if isinstance(it, Rect) and it.paint.fill == "#ffffff" and it.w > 15 and it.y > grid_top]
+    frames = [
+        _box(it)
+        for it in scene.items
+        if isinstance(it, Rect) and it.paint.fill == "#ffffff" and it.w > 15 and it.y > grid_top
+    ]
     # every badge part: letter discs, reward icons, stars, circles (all recorded or drawn past a run's last space)
-    parts = [(m.kind, m.owner, (m.x, m.y, m.x + m.w, m.y + m.h)) for m in scene.marks if m.kind in ("reward", "bonus_star")]
+    parts = [
+        (m.kind, m.owner, (m.x, m.y, m.x + m.w, m.y + m.h)) for m in scene.marks if m.kind in ("reward", "bonus_star")
+    ]
     st = lay.style
-    parts += [("letter", "", _box(it)) for it in scene.items if isinstance(it, Circle) and it.paint.fill == st.accent and it.cy > grid_top]
+    parts += [
+        ("letter", "", _box(it))
+        for it in scene.items
+        if isinstance(it, Circle) and it.paint.fill == st.accent and it.cy > grid_top
+    ]
     parts += [("star", "", _box(it)) for it in scene.items if isinstance(it, Path_) and it.paint.fill == st.golden_fill]
     assert len(parts) == 4 * len(lay.hands)
     for i, (kind, owner, box) in enumerate(parts):
         assert not any(_overlap(box, f) for f in frames), (kind, owner)
-        for kind2, owner2, box2 in parts[i + 1:]:
+        for kind2, owner2, box2 in parts[i + 1 :]:
             assert not _overlap(box, box2), (kind, owner, kind2, owner2)

@@ -14,8 +14,14 @@ Q_DIAMONDS = (REPO / "layouts" / "allin" / "q-diamonds.yaml").read_text(encoding
 
 def _sheetsmith(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
     """``sheetsmith ARGS`` in a fresh process with stdout and stderr piped (not terminals)."""
-    return subprocess.run([sys.executable, "-m", "generator.cli.app", *args], cwd=cwd, capture_output=True, text=True,
-                          env={"PATH": "/usr/bin:/bin", "TERM": "dumb"}, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "generator.cli.app", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        timeout=120,
+    )
 
 
 def test_piped_output_is_never_wrapped_at_80_columns():
@@ -31,7 +37,8 @@ def test_piped_output_is_never_wrapped_at_80_columns():
 
 def test_a_hand_indented_one_space_too_far_is_not_called_a_grid_error(tmp_path, capsys):
     (tmp_path / "mine.yaml").write_text(
-        Q_DIAMONDS.replace("  C: {reward: double, bonus: 3}", "   C: {reward: double, bonus: 3}"), encoding="utf-8")
+        Q_DIAMONDS.replace("  C: {reward: double, bonus: 3}", "   C: {reward: double, bonus: 3}"), encoding="utf-8"
+    )
     code, _, err = status(["check", "mine.yaml"], tmp_path, capsys)
     assert code == 2
     # 'C:' is on line 22 of the file, its text starts at column 4 (3 spaces); the hands above start at column 3
@@ -82,10 +89,17 @@ def test_the_kept_top_level_help_is_what_typer_prints():
 
 
 def test_the_console_script_answers_help_without_loading_typer():
-    code = ("import sys; sys.argv = ['sheetsmith', '--help']\n"
-            "from generator.cli.launch import main\n"
-            "try:\n    main()\nexcept SystemExit as e:\n    print('exit', e.code, 'typer' in sys.modules, file=sys.stderr)\n")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                         env={"PATH": "/usr/bin:/bin", "COLUMNS": "100"})
+    code = (
+        "import sys; sys.argv = ['sheetsmith', '--help']\n"
+        "from generator.cli.launch import main\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    print('exit', e.code, 'typer' in sys.modules, file=sys.stderr)\n"
+    )
+    res = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "COLUMNS": "100"},
+    )
     assert res.stderr.strip() == "exit 0 False"
     assert res.stdout.startswith("Usage: sheetsmith [OPTIONS] COMMAND [ARGS]...")

@@ -66,14 +66,17 @@ def test_fundex_card_in_other_digits_is_a_located_error(tmp_path, card):
     assert "All In cards are the numbers 1 to 13, written with the digits 0-9" in problem.message
 
 
-@pytest.mark.parametrize("amount, says", [
-    ("²", "write the number with the digits 0-9 only (at most 6 digits), not '²'"),
-    ("٣", "write the number with the digits 0-9 only (at most 6 digits), not '٣'"),
-    ("５", "write the number with the digits 0-9 only (at most 6 digits), not '５'"),
-    ("nan", "write the number with the digits 0-9 only (at most 6 digits), not 'nan'"),
-    (HUGE, "a number here has at most 6 digits; '" + "9" * 39 + "…' has 5000"),
-    ("1234567", "a number here has at most 6 digits; '1234567' has 7"),
-])
+@pytest.mark.parametrize(
+    "amount, says",
+    [
+        ("²", "write the number with the digits 0-9 only (at most 6 digits), not '²'"),
+        ("٣", "write the number with the digits 0-9 only (at most 6 digits), not '٣'"),
+        ("５", "write the number with the digits 0-9 only (at most 6 digits), not '５'"),
+        ("nan", "write the number with the digits 0-9 only (at most 6 digits), not 'nan'"),
+        (HUGE, "a number here has at most 6 digits; '" + "9" * 39 + "…' has 5000"),
+        ("1234567", "a number here has at most 6 digits; '1234567' has 7"),
+    ],
+)
 def test_fundex_bet_in_other_digits_or_too_long_is_a_located_error(tmp_path, amount, says):
     """A bet of '²' or of 5,000 digits: an error at the number, never a traceback."""
     old = "Ann bet 1, Bob pass, Cy meet, Dee meet"
@@ -94,11 +97,14 @@ def test_fundex_six_digit_bet_is_read_and_played_as_all_in(tmp_path):
     assert any("has only 24 chips" in p["message"] for p in report["problems"])
 
 
-@pytest.mark.parametrize("number, says", [
-    ("²", "write the number with the digits 0-9 only (at most 6 digits), not '²'"),
-    ("٣", "write the number with the digits 0-9 only (at most 6 digits), not '٣'"),
-    (HUGE, "a number here has at most 6 digits; '" + "9" * 39 + "…' has 5000"),
-])
+@pytest.mark.parametrize(
+    "number, says",
+    [
+        ("²", "write the number with the digits 0-9 only (at most 6 digits), not '²'"),
+        ("٣", "write the number with the digits 0-9 only (at most 6 digits), not '٣'"),
+        (HUGE, "a number here has at most 6 digits; '" + "9" * 39 + "…' has 5000"),
+    ],
+)
 def test_flipflop_layoff_number_in_other_digits_or_too_long_is_a_located_error(tmp_path, number, says):
     """docs/examples/flipflop-evening.yaml with `Cy layoff 8S on ²`: an error at the number."""
     old = "Cy layoff 8S on 1"
@@ -115,21 +121,32 @@ def test_flipflop_spread_numbers_start_at_one(tmp_path):
     old = "Cy layoff 8S on 1"
     for number in ("0", "-1"):
         path = copy_with(tmp_path, FLIPFLOP, old, f"Cy layoff 8S on {number}")
-        with pytest.raises(InputError, match=rf"spreads are numbered 1, 2, … in the order they were laid this round, "
-                                             rf"not {number}"):
+        with pytest.raises(
+            InputError,
+            match=rf"spreads are numbered 1, 2, … in the order they were laid this round, "
+            rf"not {number}",
+        ):
             load_flipflop_log(path)
 
 
-@pytest.mark.parametrize("text, old, new, offset", [
-    (FUNDEX, "cards: {Ann: 5,", 'cards: {Ann: "²",', len("cards: {Ann: ")),
-    (FLIPFLOP, "Cy layoff 8S on 1", "Cy layoff 8S on ²", len("Cy layoff 8S on ")),
-])
+@pytest.mark.parametrize(
+    "text, old, new, offset",
+    [
+        (FUNDEX, "cards: {Ann: 5,", 'cards: {Ann: "²",', len("cards: {Ann: ")),
+        (FLIPFLOP, "Cy layoff 8S on 1", "Cy layoff 8S on ²", len("Cy layoff 8S on ")),
+    ],
+)
 def test_verify_reports_the_issue_reproductions_without_a_traceback(tmp_path, text, old, new, offset):
     """The command end to end: one located error line, no traceback, exit 2 (the log cannot be read)."""
     path = copy_with(tmp_path, text, old, new)
     line, col = position(text, old, offset)
-    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "verify", str(path)],
-                         check=False, capture_output=True, text=True, timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "generator.cli.app", "verify", str(path)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     out = res.stdout + res.stderr
     assert res.returncode == 2 and "Traceback" not in out
     assert f"{path}:{line}:{col}: error:" in out and "digits 0-9" in out
@@ -139,8 +156,35 @@ def test_verify_reports_the_issue_reproductions_without_a_traceback(tmp_path, te
 # Hypothesis: mutate the numbers of both formats
 
 ODD_NUMBERS = st.one_of(
-    st.sampled_from(["²", "٣", "５", "߃", "𝟓", "١٢", "Ⅻ", "½", "nan", "NaN", ".nan", "-.inf", "inf", "1e400",
-                     "1_000", "0x1F", "-0", "+3", "00012", "1.5", "-1", "-999999", "9999999", "", "1 2"]),
+    st.sampled_from(
+        [
+            "²",
+            "٣",
+            "５",
+            "߃",
+            "𝟓",
+            "١٢",
+            "Ⅻ",
+            "½",
+            "nan",
+            "NaN",
+            ".nan",
+            "-.inf",
+            "inf",
+            "1e400",
+            "1_000",
+            "0x1F",
+            "-0",
+            "+3",
+            "00012",
+            "1.5",
+            "-1",
+            "-999999",
+            "9999999",
+            "",
+            "1 2",
+        ]
+    ),
     st.integers(-(10**7), 10**7).map(str),
     st.integers(7, 6000).map(lambda n: "9" * n),
     st.text(alphabet=st.characters(categories=["Nd", "No", "Nl"]), min_size=1, max_size=4),
@@ -153,8 +197,9 @@ IN_LINE = re.compile(r"(?<=bet |ise | on )[0-9]+")
 def mutate(data, text: str) -> str:
     """Replace one to three numbers of ``text`` (values, amounts, card ranks alike) with odd ones."""
     spots = [m.span() for m in NUMBER.finditer(text)] + [m.span() for m in IN_LINE.finditer(text)] * 10
-    chosen = sorted(set(data.draw(st.lists(st.sampled_from(spots), min_size=1, max_size=3), label="spots")),
-                    reverse=True)
+    chosen = sorted(
+        set(data.draw(st.lists(st.sampled_from(spots), min_size=1, max_size=3), label="spots")), reverse=True
+    )
     for start, end in chosen:
         new = data.draw(ODD_NUMBERS, label="number")
         if data.draw(st.booleans(), label="quoted"):
@@ -179,8 +224,9 @@ def check_reads_or_locates(path: Path, load, report_of) -> None:
         assert problem["line"] >= 1 and problem["at"].startswith(f"{path}:"), problem
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                   HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(st.data())
 def test_mutated_numbers_in_a_fundex_log_give_a_report_or_a_located_error(tmp_path, data):
     path = tmp_path / "fundex.yaml"
@@ -188,8 +234,9 @@ def test_mutated_numbers_in_a_fundex_log_give_a_report_or_a_located_error(tmp_pa
     check_reads_or_locates(path, load_fundex_log, fundex_report)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                   HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(st.data())
 def test_mutated_numbers_in_a_flipflop_log_give_a_report_or_a_located_error(tmp_path, data):
     path = tmp_path / "flipflop.yaml"

@@ -32,38 +32,63 @@ from generator.core.shipped import shipped_layouts
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
 SHEETS = {
-    "k-spades": ("""\
+    "k-spades": (
+        """\
 AH  AD  AC  -   -   -
 2S  3D  4H  5C  6S  9C
 .   .   G   .   .   .
 -   .   .   .   .   .
--   .   .   .   .   .""", (3, 0), {"A": ("three_of_a_kind", 6, 2), "B": ("straight", 8, 5)}, 24),
-    "a-hearts": ("""\
+-   .   .   .   .   .""",
+        (3, 0),
+        {"A": ("three_of_a_kind", 6, 2), "B": ("straight", 8, 5)},
+        24,
+    ),
+    "a-hearts": (
+        """\
 -   .   .   .   -
 .   .   .   .   .
 AS  KH  G   .   .
 .   .   .   .   .
 .   -   .   -   .
-.   .   -   9S  9D""", (1, 1), {"C": ("pair", 2, 3), "F": ("pair", 2, 2)}, 9),
-    "j-clubs": ("""\
+.   .   -   9S  9D""",
+        (1, 1),
+        {"C": ("pair", 2, 3), "F": ("pair", 2, 2)},
+        9,
+    ),
+    "j-clubs": (
+        """\
 .   .   10C .   .
 .   .   QC  .   .
 .   .   G   .   .
 .   .   KC  .   .
-.   .   AC  .   .""", (2, 0), {"L": ("straight_flush", 14, 3)}, 19),
-    "10-hearts": ("""\
+.   .   AC  .   .""",
+        (2, 0),
+        {"L": ("straight_flush", 14, 3)},
+        19,
+    ),
+    "10-hearts": (
+        """\
 -   -   .   .   .   -
 -   .   .   .   .   -
 .   .   .   G   .   .
 5S  5H  5D  5C  9H  9S
 -   .   .   .   .   -
--   -   .   .   -   -""", (0, 0), {"D": ("four_of_a_kind", 12, 5)}, 17),
-    "7-diamonds": ("""\
+-   -   .   .   -   -""",
+        (0, 0),
+        {"D": ("four_of_a_kind", 12, 5)},
+        17,
+    ),
+    "7-diamonds": (
+        """\
 .   .   .   .   .
 .   .   .   .   .
 7S  7H  G   8C  8D
 .   .   .   .   .
-.   .   .   .   .""", (4, 1), {"C": ("full_house", 10, 3)}, 16),
+.   .   .   .   .""",
+        (4, 1),
+        {"C": ("full_house", 10, 3)},
+        16,
+    ),
 }
 
 
@@ -74,7 +99,10 @@ def test_every_shipped_layout_has_a_round_trip_sheet():
 def verify_json(*paths, cwd, exit_code=0):
     res = subprocess.run(
         [sys.executable, "-m", "generator.cli.app", "verify", *map(str, paths), "--json"],
-        capture_output=True, text=True, cwd=cwd, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
     )
     assert res.returncode == exit_code, res.stderr
     return json.loads(res.stdout)
@@ -116,11 +144,18 @@ def test_three_player_game():
     totals = {p["player"]: (p["hand_points"], p["bonus_points"], p["chips_left"], p["total"]) for p in data["players"]}
     assert totals == {"Ann": (30, 10, 4, 44), "Bob": (28, 2, 4, 34), "Cy": (28, 15, 0, 43)}
     winners_of = {
-        letter: sorted(p["player"] for p in data["players"] if p["hands"][letter]["bonus"])
-        for letter in "ABCDEFGHIJ"
+        letter: sorted(p["player"] for p in data["players"] if p["hands"][letter]["bonus"]) for letter in "ABCDEFGHIJ"
     }
     assert winners_of == {
-        "A": [], "B": ["Cy"], "C": ["Ann"], "D": ["Cy"], "E": ["Ann"],
-        "F": ["Cy"], "G": ["Bob"], "H": ["Ann"], "I": ["Cy"], "J": ["Ann"],
+        "A": [],
+        "B": ["Cy"],
+        "C": ["Ann"],
+        "D": ["Cy"],
+        "E": ["Ann"],
+        "F": ["Cy"],
+        "G": ["Bob"],
+        "H": ["Ann"],
+        "I": ["Cy"],
+        "J": ["Ann"],
     }
     assert data["winners"] == ["Ann"]

@@ -20,9 +20,9 @@ import pytest
 
 from generator.core.cards import CardCodeError, parse_card
 from generator.core.errors import InputError
-from generator.jobs.schema import KINDS, card_pattern, schema, schema_text
 from generator.core.kinds import kind_of
 from generator.core.yamlpos import parse_yaml
+from generator.jobs.schema import KINDS, card_pattern, schema, schema_text
 
 from .test_exit_codes import status
 
@@ -44,7 +44,8 @@ def test_docs_schema_is_up_to_date():
     assert sorted(p.stem for p in SCHEMA_DIR.glob("*.json")) == sorted(KINDS)
     for kind in KINDS:
         assert (SCHEMA_DIR / f"{kind}.json").read_text(encoding="utf-8") == schema_text(kind), (
-            f"docs/schema/{kind}.json is stale: run python -m generator.jobs.schema")
+            f"docs/schema/{kind}.json is stale: run python -m generator.jobs.schema"
+        )
 
 
 def test_every_schema_is_a_valid_draft_7_schema():
@@ -73,20 +74,27 @@ def test_a_simulated_game_log_and_a_new_sheet_validate(tmp_path, capsys):
         if sheet.name != "game.yaml":
             assert list(_validator("allin-sheet").iter_errors(_data(sheet.read_text(encoding="utf-8")))) == []
     assert status(["new", "allin", "mine.yaml"], tmp_path, capsys)[0] == 0
-    assert list(_validator("allin-layout").iter_errors(_data((tmp_path / "mine.yaml").read_text(encoding="utf-8")))) == []
+    assert (
+        list(_validator("allin-layout").iter_errors(_data((tmp_path / "mine.yaml").read_text(encoding="utf-8")))) == []
+    )
 
 
 def _read(kind: str, path: Path):
     """The file kind's own validator (what check and verify use)."""
     from generator.games.allin.game_log import load_game_log
+    from generator.games.allin.typed_sheet import load_allin_sheet
     from generator.games.flip7.pad import load_flip7_pad
     from generator.games.flipflop.log import load_flipflop_log
     from generator.games.fundex.log import load_fundex_log
     from generator.games.registry import load_any
-    from generator.games.allin.typed_sheet import load_allin_sheet
 
-    return {"allin-sheet": load_allin_sheet, "flip7-pad": load_flip7_pad, "allin-game-log": load_game_log,
-            "fundex-log": load_fundex_log, "flipflop-log": load_flipflop_log}.get(kind, load_any)(path)
+    return {
+        "allin-sheet": load_allin_sheet,
+        "flip7-pad": load_flip7_pad,
+        "allin-game-log": load_game_log,
+        "fundex-log": load_fundex_log,
+        "flipflop-log": load_flipflop_log,
+    }.get(kind, load_any)(path)
 
 
 GAME_LOG = """game: allin
@@ -107,13 +115,37 @@ BROKEN = [  # (kind, the file it starts from, text replaced, replacement, what i
     ("allin-layout", "layouts/allin/q-diamonds.yaml", "golden: QD\n", "", "no golden"),
     ("allin-layout", "layouts/allin/q-diamonds.yaml", "A: {reward: single", "A: {reward: triple", "unknown reward"),
     ("allin-layout", "layouts/allin/q-diamonds.yaml", "A: {reward: single", "A: {rewad: single", "misspelt key"),
-    ("allin-layout", "layouts/allin/q-diamonds.yaml", "bonus: 2}   # row a1", "bonus: '2'}   # row a1", "bonus as text"),
+    (
+        "allin-layout",
+        "layouts/allin/q-diamonds.yaml",
+        "bonus: 2}   # row a1",
+        "bonus: '2'}   # row a1",
+        "bonus as text",
+    ),
     ("allin-layout", "layouts/allin/q-diamonds.yaml", "bonus: 2}   # row a1", "bonus: 0}   # row a1", "bonus 0"),
     ("allin-layout", "layouts/allin/q-diamonds.yaml", "  A: {reward", "  a: {reward", "lower-case hand letter"),
     ("allin-layout", "layouts/allin/q-diamonds.yaml", "*---o---o---o   o", "*---x---o---o   o", "x in the grid"),
-    ("allin-layout", "layouts/allin/q-diamonds.yaml", "id: q-diamonds", "id: Q Diamonds", "id with capitals and a blank"),
-    ("allin-layout", "layouts/allin/q-diamonds.yaml", "game: allin", "game: allin\nstyle: {card_hieght: 30}", "misspelt style key"),
-    ("allin-layout", "layouts/allin/q-diamonds.yaml", "game: allin", "game: allin\nstrings: {player: 5}", "label not text"),
+    (
+        "allin-layout",
+        "layouts/allin/q-diamonds.yaml",
+        "id: q-diamonds",
+        "id: Q Diamonds",
+        "id with capitals and a blank",
+    ),
+    (
+        "allin-layout",
+        "layouts/allin/q-diamonds.yaml",
+        "game: allin",
+        "game: allin\nstyle: {card_hieght: 30}",
+        "misspelt style key",
+    ),
+    (
+        "allin-layout",
+        "layouts/allin/q-diamonds.yaml",
+        "game: allin",
+        "game: allin\nstrings: {player: 5}",
+        "label not text",
+    ),
     ("allin-layout", "layouts/allin/q-diamonds.yaml", "game: allin", "game: allin\ncolour: red", "unknown top key"),
     ("allin-layout", "layouts/allin/q-diamonds.yaml", "game: allin", "game: allin\nchips: 0", "no chip circles"),
     ("deck", "layouts/decks/poker-deck.yaml", "kind: deck", "kind: deck\nshuffle: true", "unknown key"),
@@ -126,13 +158,31 @@ BROKEN = [  # (kind, the file it starts from, text replaced, replacement, what i
     ("pad", "layouts/pads/flip7-pad.yaml", "rounds: 16", "rounds: 0", "no rounds"),
     ("pad", "layouts/pads/flip7-pad.yaml", "players: 6", "players: six", "players not a number"),
     ("allin-sheet", "docs/examples/ann.yaml", "player: Ann", "playr: Ann", "misspelt key"),
-    ("allin-sheet", "docs/examples/ann.yaml", "chips: {earned: 6, spent: 2}", "chips: {earned: -1, spent: 0}", "negative chips"),
+    (
+        "allin-sheet",
+        "docs/examples/ann.yaml",
+        "chips: {earned: 6, spent: 2}",
+        "chips: {earned: -1, spent: 0}",
+        "negative chips",
+    ),
     ("allin-sheet", "docs/examples/ann.yaml", "layout: q-diamonds", "layout: [q-diamonds]", "layout not text"),
     ("flip7-pad", "docs/examples/flip7-pad.yaml", "target: 200", "target: '200'", "target as text"),
     ("flip7-pad", "docs/examples/flip7-pad.yaml", "- Ann: [3, 5, 7, 10, 11]", "- Ann: [3, 5, 7, 10, 13]", "no card 13"),
-    ("flip7-pad", "docs/examples/flip7-pad.yaml", "Bob: bust\n    Cy: {score: 20}", "Bob: boom\n    Cy: {score: 20}", "not bust"),
+    (
+        "flip7-pad",
+        "docs/examples/flip7-pad.yaml",
+        "Bob: bust\n    Cy: {score: 20}",
+        "Bob: boom\n    Cy: {score: 20}",
+        "not bust",
+    ),
     ("flip7-pad", "docs/examples/flip7-pad.yaml", "Cy: {score: 20}", "Cy: {scor: 20}", "misspelt score"),
-    ("flip7-pad", "docs/examples/flip7-pad.yaml", "players: [Ann, Bob, Cy]", "players: [Ann, Bob, Cy]\nwinner: Ann", "unknown key"),
+    (
+        "flip7-pad",
+        "docs/examples/flip7-pad.yaml",
+        "players: [Ann, Bob, Cy]",
+        "players: [Ann, Bob, Cy]\nwinner: Ann",
+        "unknown key",
+    ),
     ("allin-game-log", None, "Ann: {cell: a1, card: QH}", "Ann: {cel: a1, card: QH}", "misspelt cell"),
     ("allin-game-log", None, "Ann: {cell: a1, card: QH}", "Ann: {cell: a1}", "no card"),
     ("allin-game-log", None, "Ann: {cell: a1, card: QH}", "Ann: {cell: a1, card: QH, chips: -1}", "negative chips"),
@@ -175,7 +225,16 @@ def test_card_pattern_accepts_exactly_what_the_card_reader_reads():
     pattern = re.compile(card_pattern())
     ranks = ["A", "a", "2", "9", "10", "1", "0", "11", "T", "t", "J", "Q", "q", "K", "X", "", "AA"]
     suits = ["S", "s", "H", "D", "C", "c", "♠", "♥", "♦", "♣", "♦\ufe0f", "X", "", "SS"]
-    tokens = [r + s for r, s in itertools.product(ranks, suits)] + ["JK", "jk", "Joker", "JOKER", " QD ", "Q D", "J", "K"]
+    tokens = [r + s for r, s in itertools.product(ranks, suits)] + [
+        "JK",
+        "jk",
+        "Joker",
+        "JOKER",
+        " QD ",
+        "Q D",
+        "J",
+        "K",
+    ]
     disagree = [t for t in tokens if bool(pattern.match(t)) != _parses(t)]
     assert disagree == []
     assert pattern.match("10♥") and not re.match(card_pattern(jokers=False), "JK")

@@ -28,11 +28,16 @@ Q_DIAMONDS_PICTURE = """\
       F               H       I       J"""
 
 Q_DIAMONDS_HANDS = [  # letter, span, length, with the Golden Card, reward, bonus (layouts/allin/q-diamonds.yaml)
-    ("A", "a1–d1", 4, False, "single", 2), ("B", "a2–e2", 5, False, "double", 4),
-    ("C", "a3–e3", 5, True, "double", 3), ("D", "a4–e4", 5, False, "double", 4),
-    ("E", "b5–e5", 4, False, "single", 2), ("F", "a1–a5", 5, False, "double", 4),
-    ("G", "b1–b4", 4, False, "single", 2), ("H", "c2–c5", 4, True, "single", 2),
-    ("I", "d1–d5", 5, False, "double", 3), ("J", "e1–e5", 5, False, "single", 3),
+    ("A", "a1–d1", 4, False, "single", 2),
+    ("B", "a2–e2", 5, False, "double", 4),
+    ("C", "a3–e3", 5, True, "double", 3),
+    ("D", "a4–e4", 5, False, "double", 4),
+    ("E", "b5–e5", 4, False, "single", 2),
+    ("F", "a1–a5", 5, False, "double", 4),
+    ("G", "b1–b4", 4, False, "single", 2),
+    ("H", "c2–c5", 4, True, "single", 2),
+    ("I", "d1–d5", 5, False, "double", 3),
+    ("J", "e1–e5", 5, False, "single", 3),
 ]
 
 
@@ -49,10 +54,14 @@ def test_show_json_of_q_diamonds(tmp_path, capsys):
     assert data["hands"][7]["cells"] == ["c2", "c3", "c4", "c5"]
     # 25 lattice positions, every one a cell: 24 writable spaces and the Golden Card
     assert data["counts"] == {
-        "spaces": 24, "starting_spaces": 2, "hands": 10,
+        "spaces": 24,
+        "starting_spaces": 2,
+        "hands": 10,
         "hands_by_length": {"2": 0, "3": 0, "4": 4, "5": 6},
-        "single": 5, "double": 5,
-        "chip_track": 15, "chips_to_earn": 5 * 1 + 5 * 2,
+        "single": 5,
+        "double": 5,
+        "chip_track": 15,
+        "chips_to_earn": 5 * 1 + 5 * 2,
     }
     assert "\n".join(data["picture"]) == Q_DIAMONDS_PICTURE
 
@@ -75,7 +84,9 @@ def test_show_counts_hands_by_length_on_j_clubs(tmp_path, capsys):
 
 
 def test_show_a_users_file_with_a_golden_ten(tmp_path, capsys):
-    text = (REPO / "layouts" / "allin" / "10-hearts.yaml").read_text(encoding="utf-8").replace("id: 10-hearts", "id: mine")
+    text = (
+        (REPO / "layouts" / "allin" / "10-hearts.yaml").read_text(encoding="utf-8").replace("id: 10-hearts", "id: mine")
+    )
     (tmp_path / "mine.yaml").write_text(text, encoding="utf-8")
     code, out, err = status(["show", "mine.yaml", "--json"], tmp_path, capsys)
     assert code == 0 and not err
@@ -86,7 +97,9 @@ def test_show_a_users_file_with_a_golden_ten(tmp_path, capsys):
 
 
 def test_show_of_a_broken_file_gives_located_errors(tmp_path, capsys):
-    text = (REPO / "layouts" / "allin" / "q-diamonds.yaml").read_text(encoding="utf-8").replace("golden: QD", "golden: QX")
+    text = (
+        (REPO / "layouts" / "allin" / "q-diamonds.yaml").read_text(encoding="utf-8").replace("golden: QD", "golden: QX")
+    )
     (tmp_path / "bad.yaml").write_text(text, encoding="utf-8")
     code, out, err = status(["show", "bad.yaml"], tmp_path, capsys)
     assert code == 2 and "bad.yaml:8:9: error: golden: 'QX' is not a card code" in err and not out
@@ -103,9 +116,16 @@ def test_layouts_json_lists_every_shipped_item(tmp_path, capsys):
     assert code == 0
     rows = {r["id"]: r for r in json.loads(out)}
     assert set(rows) == {s.id for s in shipped_layouts()}
-    expected = {"q-diamonds": ("allin-layout", "allin"), "poker-deck": ("deck", "allin"), "flip7-deck": ("deck", "flip7"),
-                "fundex-chips": ("chips", "fundex"), "flip7-pad": ("pad", "flip7"), "flip7-tick-pad": ("tick-pad", "flip7"),
-                "fundex-ledger": ("ledger", "fundex"), "flipflop-ledger": ("ledger", "flipflop")}
+    expected = {
+        "q-diamonds": ("allin-layout", "allin"),
+        "poker-deck": ("deck", "allin"),
+        "flip7-deck": ("deck", "flip7"),
+        "fundex-chips": ("chips", "fundex"),
+        "flip7-pad": ("pad", "flip7"),
+        "flip7-tick-pad": ("tick-pad", "flip7"),
+        "fundex-ledger": ("ledger", "fundex"),
+        "flipflop-ledger": ("ledger", "flipflop"),
+    }
     for item_id, (kind, game) in expected.items():
         assert (rows[item_id]["kind"], rows[item_id]["game"]) == (kind, game), item_id
     for row in rows.values():

@@ -22,12 +22,11 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
+from generator.core.shipped import resolve_layout
+from generator.games.registry import load_any, pages_for
 from generator.printing.backends.pdf import render_pdf
 from generator.printing.backends.svg import render_svg
 from generator.printing.paper import paper
-from generator.games.registry import load_any
-from generator.core.shipped import resolve_layout
-from generator.games.registry import pages_for
 from generator.printing.scene import PT, Text, text_width
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -50,9 +49,23 @@ def test_the_svg_keeps_spaces_at_the_ends_of_text_runs():
 
 def _chromium_png(svg_path, png_path, width_mm: float, height_mm: float) -> Image.Image:
     size = f"{round(width_mm * 96 / 25.4)},{round(height_mm * 96 / 25.4)}"
-    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                    f"--force-device-scale-factor={SCALE}", f"--window-size={size}", f"--screenshot={png_path}",
-                    svg_path.as_uri()], check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--no-first-run",
+            f"--force-device-scale-factor={SCALE}",
+            f"--window-size={size}",
+            f"--screenshot={png_path}",
+            svg_path.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     return Image.open(png_path).convert("L")
 
 
@@ -76,7 +89,7 @@ def _shift(printed: np.ndarray, browser: np.ndarray, box: tuple[int, int, int, i
     best, at = None, (0, 0)
     for dy in range(-SEARCH // 2, SEARCH // 2 + 1):
         for dx in range(-SEARCH, SEARCH + 1):
-            win = 255.0 - browser[y0 + dy:y1 + dy, x0 + dx:x1 + dx].astype(float)
+            win = 255.0 - browser[y0 + dy : y1 + dy, x0 + dx : x1 + dx].astype(float)
             cost = np.abs(win - ref).sum() + 1e-3 * (dx * dx + dy * dy)  # ties go to the smaller shift
             if best is None or cost < best:
                 best, at = cost, (dx, dy)
@@ -99,8 +112,12 @@ def test_chromium_draws_the_svg_text_where_the_pdf_has_it(tmp_path):
         width = text_width(item.text, item.size, item.weight)
         left = item.x - {"start": 0.0, "middle": width / 2, "end": width}[item.anchor]
         pad = 0.3
-        box = (int((left - pad) * PX_PER_MM), int((item.y - item.size * PT * 0.85 - pad) * PX_PER_MM),
-               int((left + width + pad) * PX_PER_MM) + 1, int((item.y + item.size * PT * 0.25 + pad) * PX_PER_MM) + 1)
+        box = (
+            int((left - pad) * PX_PER_MM),
+            int((item.y - item.size * PT * 0.85 - pad) * PX_PER_MM),
+            int((left + width + pad) * PX_PER_MM) + 1,
+            int((item.y + item.size * PT * 0.25 + pad) * PX_PER_MM) + 1,
+        )
         if box[0] - SEARCH < 0 or box[1] - SEARCH < 0 or box[2] + SEARCH > w or box[3] + SEARCH > h:
             continue
         at = _shift(printed, browser, box)

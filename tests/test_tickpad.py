@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from generator.core.shipped import resolve_layout
+from generator.games.flip7.rules import tick_row_problems
+from generator.games.registry import load_any
 from generator.printing.paper import paper
 from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams
 from tests.synth.tickpad import synth_tick_photo
-from generator.games.registry import load_any
-from generator.core.shipped import resolve_layout
-from generator.games.flip7.rules import tick_row_problems
 
 DPI = 150
 
@@ -34,9 +34,9 @@ TICKS = {
     "cy": [["BUST"], ["8", "9", "×2"], ["11", "12", "+6"]],
 }
 TYPED = {
-    "ann": "[3, 5, 7, 10, 11, x2]\n  - [12, \"+4\"]\n  - [4, 9, bust]",
-    "bob": "[3, 5, 7, 10, 11, \"+10\"]\n  - [0, 1, 2, 4, 6, 8, 9]\n  - bust",
-    "cy": "bust\n  - [8, 9, x2]\n  - [11, 12, \"+6\"]",
+    "ann": '[3, 5, 7, 10, 11, x2]\n  - [12, "+4"]\n  - [4, 9, bust]',
+    "bob": '[3, 5, 7, 10, 11, "+10"]\n  - [0, 1, 2, 4, 6, 8, 9]\n  - bust',
+    "cy": 'bust\n  - [8, 9, x2]\n  - [11, 12, "+6"]',
 }
 ROUNDS = [{"ann": 72, "bob": 46, "cy": 0}, {"ann": 16, "bob": 45, "cy": 34}, {"ann": 0, "bob": 0, "cy": 29}]
 TOTALS = {"ann": 88, "bob": 91, "cy": 63}
@@ -47,8 +47,22 @@ def typed(player: str, rounds: str, extra: str = "") -> str:
 
 
 def params(**kw) -> PhotoParams:
-    base = dict(frame=(2000, 1500), coverage=0.85, tilt=8.0, tilt_axis=30.0, rotation=0.0, defocus=0.5, motion=0.0,
-                motion_angle=0.0, noise=0.008, light_min=0.9, light_angle=40.0, shadow=0.0, jpeg=90, bend=0.3)
+    base = dict(
+        frame=(2000, 1500),
+        coverage=0.85,
+        tilt=8.0,
+        tilt_axis=30.0,
+        rotation=0.0,
+        defocus=0.5,
+        motion=0.0,
+        motion_angle=0.0,
+        noise=0.008,
+        light_min=0.9,
+        light_angle=40.0,
+        shadow=0.0,
+        jpeg=90,
+        bend=0.3,
+    )
     base.update(kw)
     return PhotoParams(**base)
 
@@ -62,8 +76,13 @@ def pad():
 
 
 def run_cli(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator.cli.app", "verify", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "generator.cli.app", "verify", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
 
 
 def test_typed_in_tick_pads_score_as_one_game(tmp_path):
@@ -80,8 +99,17 @@ def test_typed_in_tick_pads_score_as_one_game(tmp_path):
 def test_photographed_tick_pads_verify_like_their_typed_in_twins(tmp_path, rotation, style, seed):
     for k, (name, rows) in enumerate(TICKS.items()):
         scores = [r[name] for r in ROUNDS]
-        photo = synth_tick_photo(pad(), rows, paper("a4"), f"{seed}:{name}", params=params(rotation=rotation + 7 * k), style=style,
-                                 dpi=DPI, scores=scores, player=name)
+        photo = synth_tick_photo(
+            pad(),
+            rows,
+            paper("a4"),
+            f"{seed}:{name}",
+            params=params(rotation=rotation + 7 * k),
+            style=style,
+            dpi=DPI,
+            scores=scores,
+            player=name,
+        )
         (tmp_path / f"{name}.jpg").write_bytes(photo.jpeg)
     res = run_cli("ann.jpg", "bob.jpg", "cy.jpg", "--json", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
@@ -89,7 +117,7 @@ def test_photographed_tick_pads_verify_like_their_typed_in_twins(tmp_path, rotat
     assert got["rounds"] == ROUNDS and got["totals"] == TOTALS and got["status"] == "in_progress"
     text = (tmp_path / "ann.read.yaml").read_text(encoding="utf-8")
     assert "sheet: tick-pad" in text and "player: ann" in text and "target: 200" in text
-    assert "  - [3, 5, 7, 10, 11, x2]\n  - [12, \"+4\"]\n  - [4, 9, bust]\n" in text  # the typed-in twin, row by row
+    assert '  - [3, 5, 7, 10, 11, x2]\n  - [12, "+4"]\n  - [4, 9, bust]\n' in text  # the typed-in twin, row by row
     assert (tmp_path / "ann.read.png").read_bytes()[:4] == b"\x89PNG"
     # the file written verifies to the same game as the photos
     res2 = run_cli("ann.read.yaml", "bob.read.yaml", "cy.read.yaml", "--json", cwd=tmp_path)
@@ -100,8 +128,9 @@ def test_photographed_tick_pads_verify_like_their_typed_in_twins(tmp_path, rotat
 def test_a_rubbed_out_tick_is_never_counted(tmp_path, residue):
     from generator.reader.read import read_photo
 
-    photo = synth_tick_photo(pad(), TICKS["ann"], paper("a4"), "erased", params=params(), style=PENCIL, dpi=DPI,
-                             erased=[(2, "7", residue)])
+    photo = synth_tick_photo(
+        pad(), TICKS["ann"], paper("a4"), "erased", params=params(), style=PENCIL, dpi=DPI, erased=[(2, "7", residue)]
+    )
     (tmp_path / "ann.jpg").write_bytes(photo.jpeg)
     reading = read_photo(tmp_path / "ann.jpg")
     assert "7" not in reading.rows[1].ticked  # blank, or unsure ('?'): never a tick
@@ -114,8 +143,9 @@ def test_a_pencilled_tick_rubbed_out_on_a_blue_pen_pad_is_never_counted(tmp_path
     brightest channel as dark as the pen's ticks, in luminance far lighter."""
     from generator.reader.read import read_photo
 
-    photo = synth_tick_photo(pad(), TICKS["ann"], paper("a4"), f"erased{seed}", params=params(), style=BLUE, dpi=DPI,
-                             erased=[(2, "7", 0.6)])
+    photo = synth_tick_photo(
+        pad(), TICKS["ann"], paper("a4"), f"erased{seed}", params=params(), style=BLUE, dpi=DPI, erased=[(2, "7", 0.6)]
+    )
     (tmp_path / "ann.jpg").write_bytes(photo.jpeg)
     reading = read_photo(tmp_path / "ann.jpg")
     assert "7" not in reading.rows[1].ticked
@@ -124,8 +154,9 @@ def test_a_pencilled_tick_rubbed_out_on_a_blue_pen_pad_is_never_counted(tmp_path
 
 def test_a_half_rubbed_out_tick_is_a_question_mark_and_exit_1(tmp_path):
     rows = TICKS["ann"]
-    photo = synth_tick_photo(pad(), rows, paper("a4"), "erased", params=params(), style=PENCIL, dpi=DPI,
-                             erased=[(2, "7", 0.5)])
+    photo = synth_tick_photo(
+        pad(), rows, paper("a4"), "erased", params=params(), style=PENCIL, dpi=DPI, erased=[(2, "7", 0.5)]
+    )
     (tmp_path / "ann.jpg").write_bytes(photo.jpeg)
     res = run_cli("ann.jpg", cwd=tmp_path)
     assert res.returncode == 1, res.stderr
@@ -133,7 +164,7 @@ def test_a_half_rubbed_out_tick_is_a_question_mark_and_exit_1(tmp_path):
     assert line.startswith("ann.read.yaml:") and "round2.7: uncertain in the photo ann.jpg" in line
     lineno, col = (int(v) for v in line.split(":")[1:3])
     text = (tmp_path / "ann.read.yaml").read_text(encoding="utf-8")
-    assert text.splitlines()[lineno - 1][col - 1:col + 3] == '"7?"'
+    assert text.splitlines()[lineno - 1][col - 1 : col + 3] == '"7?"'
     assert text.splitlines()[lineno - 1] == '  - [7?, 12, "+4"]'.replace("7?", '"7?"')
     # the file read back still holds the '?': not scored, exit 1; once a person decides, it scores
     res = run_cli("ann.read.yaml", cwd=tmp_path)
@@ -154,22 +185,27 @@ def test_a_blank_pad_reads_no_rounds(tmp_path):
     assert "rounds: []" in reading.to_yaml()
 
 
-@pytest.mark.parametrize("cards, bust, needle", [
-    ([0, 1, 2, 3, 4, 5, 6], True, "BUST ticked beside 7 different numbers"),   # a Flip 7 ends the round: no bust
-    ([0, 1, 2, 3, 4, 5, 6, 7], False, "8 number cards"),                         # more than 7 numbers
-    ([3, "x2", "x2"], False, "x2 appears twice"),                                # one x2 in the deck
-])
+@pytest.mark.parametrize(
+    "cards, bust, needle",
+    [
+        ([0, 1, 2, 3, 4, 5, 6], True, "BUST ticked beside 7 different numbers"),  # a Flip 7 ends the round: no bust
+        ([0, 1, 2, 3, 4, 5, 6, 7], False, "8 number cards"),  # more than 7 numbers
+        ([3, "x2", "x2"], False, "x2 appears twice"),  # one x2 in the deck
+    ],
+)
 def test_impossible_rows_are_flagged(cards, bust, needle):
     assert any(needle in m for m in tick_row_problems(cards, bust))
 
 
 def test_possible_rows_are_not_flagged():
-    assert tick_row_problems([4, 9], True) == []                      # busted with a 4 and a 9 out
-    assert tick_row_problems([0, 1, 2, 3, 4, 5, 6, "x2", "+10"], False) == []   # a Flip 7 with modifiers
+    assert tick_row_problems([4, 9], True) == []  # busted with a 4 and a 9 out
+    assert tick_row_problems([0, 1, 2, 3, 4, 5, 6, "x2", "+10"], False) == []  # a Flip 7 with modifiers
 
 
 def test_impossible_rows_make_the_game_need_correcting(tmp_path):
-    (tmp_path / "ann.yaml").write_text(typed("ann", "[0, 1, 2, 3, 4, 5, 6, bust]\n  - [3, 5, 7, 10, 11, 12, 9, 8]"), encoding="utf-8")
+    (tmp_path / "ann.yaml").write_text(
+        typed("ann", "[0, 1, 2, 3, 4, 5, 6, bust]\n  - [3, 5, 7, 10, 11, 12, 9, 8]"), encoding="utf-8"
+    )
     (tmp_path / "bob.yaml").write_text(typed("bob", "[12]\n  - [x2, x2, 4]"), encoding="utf-8")
     res = run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path)
     assert res.returncode == 1
@@ -184,25 +220,30 @@ def test_impossible_rows_make_the_game_need_correcting(tmp_path):
 def test_the_end_of_the_game_tie_and_winner(tmp_path):
     # Ann: 12 11 10 9 8 7 6 + ×2 +10 → (63)×2 + 10 + 15 = 151, then 12 11 10 +10 → 43: 194, then 8 → 202
     # Bob: 5 4 3 2 1 0 +8 → 23, then 12 ×2 → 24 (47), then 12 11 10 9 8 7 6 → 63+15 = 78 (125)
-    ann = "[6, 7, 8, 9, 10, 11, 12, x2, \"+10\"]\n  - [10, 11, 12, \"+10\"]\n  - [8]"
-    bob = "[0, 1, 2, 3, 4, 5, \"+8\"]\n  - [12, x2]\n  - [6, 7, 9, 10, 11, 12, 0]"
+    ann = '[6, 7, 8, 9, 10, 11, 12, x2, "+10"]\n  - [10, 11, 12, "+10"]\n  - [8]'
+    bob = '[0, 1, 2, 3, 4, 5, "+8"]\n  - [12, x2]\n  - [6, 7, 9, 10, 11, 12, 0]'
     (tmp_path / "ann.yaml").write_text(typed("ann", ann), encoding="utf-8")
     (tmp_path / "bob.yaml").write_text(typed("bob", bob), encoding="utf-8")
     got = json.loads(run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path).stdout)
     assert got["totals"] == {"ann": 202, "bob": 47 + 55 + 15}
     assert got["status"] == "finished" and got["winners"] == ["ann"]
     # a pad with fewer rounds than the others: the rounds it lacks count 0, reported (exit 1)
-    (tmp_path / "bob.yaml").write_text(typed("bob", "[0, 1, 2, 3, 4, 5, \"+8\"]"), encoding="utf-8")
+    (tmp_path / "bob.yaml").write_text(typed("bob", '[0, 1, 2, 3, 4, 5, "+8"]'), encoding="utf-8")
     res = run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path)
-    assert res.returncode == 1 and "round 2, bob: this pad has 1 round, the game 3; the rounds it lacks count 0" in res.stdout + res.stderr
+    assert (
+        res.returncode == 1
+        and "round 2, bob: this pad has 1 round, the game 3; the rounds it lacks count 0" in res.stdout + res.stderr
+    )
     assert json.loads(res.stdout)["totals"] == {"ann": 202, "bob": 23}
     # a tie for the lead at the target plays another round: with a target of 50,
     # Ann 12 11 10 9 +8 → 42+8 = 50 and Bob 12 11 10 9 8 → 50; then Ann 3, Bob 2: Ann 53 wins
-    (tmp_path / "ann.yaml").write_text(typed("ann", "[9, 10, 11, 12, \"+8\"]", "target: 50\n"), encoding="utf-8")
+    (tmp_path / "ann.yaml").write_text(typed("ann", '[9, 10, 11, 12, "+8"]', "target: 50\n"), encoding="utf-8")
     (tmp_path / "bob.yaml").write_text(typed("bob", "[8, 9, 10, 11, 12]", "target: 50\n"), encoding="utf-8")
     got = json.loads(run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path).stdout)
-    assert got["totals"] == {"ann": 50, "bob": 50} and got["status"] == "tied_play_another_round" and got["winners"] == []
-    (tmp_path / "ann.yaml").write_text(typed("ann", "[9, 10, 11, 12, \"+8\"]\n  - [3]", "target: 50\n"), encoding="utf-8")
+    assert (
+        got["totals"] == {"ann": 50, "bob": 50} and got["status"] == "tied_play_another_round" and got["winners"] == []
+    )
+    (tmp_path / "ann.yaml").write_text(typed("ann", '[9, 10, 11, 12, "+8"]\n  - [3]', "target: 50\n"), encoding="utf-8")
     (tmp_path / "bob.yaml").write_text(typed("bob", "[8, 9, 10, 11, 12]\n  - [2]", "target: 50\n"), encoding="utf-8")
     got = json.loads(run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path).stdout)
     assert got["totals"] == {"ann": 53, "bob": 52} and got["status"] == "finished" and got["winners"] == ["ann"]
@@ -215,8 +256,17 @@ def test_the_web_scorer_starts_a_game_from_tick_pad_photos(tmp_path):
 
     files = []
     for k, (name, rows) in enumerate(TICKS.items()):
-        photo = synth_tick_photo(pad(), rows, paper("a4"), f"web:{name}", params=params(rotation=90.0 * k), style=BLUE, dpi=DPI,
-                                 scores=[r[name] for r in ROUNDS], player=name)
+        photo = synth_tick_photo(
+            pad(),
+            rows,
+            paper("a4"),
+            f"web:{name}",
+            params=params(rotation=90.0 * k),
+            style=BLUE,
+            dpi=DPI,
+            scores=[r[name] for r in ROUNDS],
+            player=name,
+        )
         files.append(("photos", (f"{name}.jpg", photo.jpeg, "image/jpeg")))
     with TestClient(create_app(tmp_path / "store", photo_workers=1), raise_server_exceptions=False) as web:
         res = web.post("/flip7/photos", data={"title": "pads"}, files=files)
@@ -230,7 +280,10 @@ def test_the_web_scorer_starts_a_game_from_tick_pad_photos(tmp_path):
         # one pad's photo sent for two players: refused, that pad would count twice
         twin = [*files[:2], ("photos", ("dee.jpg", files[0][1][1], "image/jpeg"))]
         res = web.post("/flip7/photos", data={"title": "twin"}, files=twin)
-        assert "The tick pads cannot be scored yet" in res.text and "dee: the same photo as ann&#39;s (identical files)" in res.text
+        assert (
+            "The tick pads cannot be scored yet" in res.text
+            and "dee: the same photo as ann&#39;s (identical files)" in res.text
+        )
         # a photo named with an escape sequence: the player's name is made safe, as on the command line
         esc = [("photos", ("ann\x1b[31m.jpg", files[0][1][1], "image/jpeg")), *files[1:]]
         res = web.post("/flip7/photos", data={"title": "esc"}, files=esc)
@@ -246,10 +299,12 @@ def test_the_web_pages_read_a_tick_pad_photo_as_a_pad_and_refuse_it_as_an_all_in
 
     from PIL import Image
 
-    from generator.reader.read import read_photo
     from generator.jobs.photo_reads import read_sheet, read_tick_pad
+    from generator.reader.read import read_photo
 
-    photo = synth_tick_photo(pad(), TICKS["cy"], paper("a4"), "web-jobs", params=params(rotation=30.0), style=BLUE, dpi=DPI)
+    photo = synth_tick_photo(
+        pad(), TICKS["cy"], paper("a4"), "web-jobs", params=params(rotation=30.0), style=BLUE, dpi=DPI
+    )
     got = read_tick_pad(photo.jpeg, ".jpg", layout=None, player="cy", display="cy.jpg")
     assert got["rows"] == [["bust"], ["8", "9", "x2"], ["11", "12", "+6"]] and got["uncertain"] == []
     (tmp_path / "cy.jpg").write_bytes(photo.jpeg)
@@ -258,11 +313,14 @@ def test_the_web_pages_read_a_tick_pad_photo_as_a_pad_and_refuse_it_as_an_all_in
         im.convert("RGB").save(buf, "JPEG", quality=85)  # the PNG's pixels, as a JPEG of the same quality
     assert got["jpeg"] == buf.getvalue()
     assert read_sheet(photo.jpeg, ".jpg", layout=None, player="cy", display="cy.jpg") == {
-        "error": "cy.jpg shows a Flip 7 tick pad, not an All In sheet: score it on the Flip 7 page"}
+        "error": "cy.jpg shows a Flip 7 tick pad, not an All In sheet: score it on the Flip 7 page"
+    }
 
 
 def test_layout_option_names_the_pad_or_is_refused(tmp_path):
-    photo = synth_tick_photo(pad(), TICKS["cy"], paper("a4"), "layout", params=params(rotation=30.0), style=BLUE, dpi=DPI)
+    photo = synth_tick_photo(
+        pad(), TICKS["cy"], paper("a4"), "layout", params=params(rotation=30.0), style=BLUE, dpi=DPI
+    )
     (tmp_path / "cy.jpg").write_bytes(photo.jpeg)
     res = run_cli("cy.jpg", "--layout", "q-diamonds", cwd=tmp_path)
     assert res.returncode == 2 and "shows a sheet of layout 'flip7-tick-pad', not 'q-diamonds'" in res.stderr
@@ -277,16 +335,39 @@ def test_layout_option_names_the_pad_or_is_refused(tmp_path):
 def _render_pages(tmp_path: Path, pad_text: str, *extra: str) -> list[Path]:
     """The tick pad filled from a typed-in score pad, one PNG page per player (``p-p01.png`` …)."""
     (tmp_path / "pad.yaml").write_text(pad_text, encoding="utf-8")
-    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "render", "flip7-tick-pad", "--fill", "pad.yaml", "-f", "png",
-                          "--pages", "all", "-o", "p.png", *extra], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator.cli.app",
+            "render",
+            "flip7-tick-pad",
+            "--fill",
+            "pad.yaml",
+            "-f",
+            "png",
+            "--pages",
+            "all",
+            "-o",
+            "p.png",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert res.returncode == 0, res.stderr
     return sorted(tmp_path.glob("p-p*.png"))
 
 
 def test_a_score_written_on_a_row_with_nothing_ticked_is_never_read_as_an_empty_round(tmp_path):
     # Cy's round 1 has only its score written (20) and no box ticked: read as [] it would count 0
-    pages = _render_pages(tmp_path, "game: flip7\nplayers: [Ann, Cy]\nrounds:\n  - Ann: [3, 5]\n    Cy: {score: 20}\n"
-                                    "  - Ann: [4]\n    Cy: [6, 7]\n")
+    pages = _render_pages(
+        tmp_path,
+        "game: flip7\nplayers: [Ann, Cy]\nrounds:\n  - Ann: [3, 5]\n    Cy: {score: 20}\n"
+        "  - Ann: [4]\n    Cy: [6, 7]\n",
+    )
     res = run_cli(pages[1].name, cwd=tmp_path)
     assert res.returncode == 1 and "a score is written but no box is ticked" in res.stderr
     read = (tmp_path / "p-p02.read.yaml").read_text(encoding="utf-8")
@@ -298,17 +379,22 @@ def test_a_pad_whose_code_was_not_read_leaves_its_target_to_a_person(tmp_path):
     # printed for a game to 100; the code is covered, so --layout names the pad and the target printed on it is unchecked
     from PIL import Image, ImageDraw
 
-    [page] = _render_pages(tmp_path, "game: flip7\ntarget: 100\nplayers: [Cy]\nrounds:\n  - Cy: [3, 5]\n",
-                           "--variant", "target=100")
+    [page] = _render_pages(
+        tmp_path, "game: flip7\ntarget: 100\nplayers: [Cy]\nrounds:\n  - Cy: [3, 5]\n", "--variant", "target=100"
+    )
     img = Image.open(page).convert("RGB")
     k = img.size[0] / 297.0  # pixels per mm of the landscape page
-    ImageDraw.Draw(img).rectangle([267 * k, 23 * k, 289 * k, 45 * k], fill="white")  # the sheet code (269–287, 25–43 mm)
+    ImageDraw.Draw(img).rectangle(
+        [267 * k, 23 * k, 289 * k, 45 * k], fill="white"
+    )  # the sheet code (269–287, 25–43 mm)
     img.save(tmp_path / "cy.png")
     res = run_cli("cy.png", "--layout", "flip7-tick-pad", cwd=tmp_path)
     assert res.returncode == 1 and "target" in res.stderr
     read = (tmp_path / "cy.read.yaml").read_text(encoding="utf-8")
     assert 'target: "200?"' in read and "rounds:\n  - [3, 5]\n" in read
-    (tmp_path / "cy.yaml").write_text(read.replace('"200?"', "100"), encoding="utf-8")  # the person writes what the pad shows
+    (tmp_path / "cy.yaml").write_text(
+        read.replace('"200?"', "100"), encoding="utf-8"
+    )  # the person writes what the pad shows
     res = run_cli("cy.yaml", "--json", cwd=tmp_path)
     assert res.returncode == 0 and json.loads(res.stdout)["totals"] == {"cy": 8}  # named after the photo
 
@@ -318,7 +404,10 @@ def test_bust_written_twice_in_a_row_is_refused_where_it_is(tmp_path):
     (tmp_path / "ann.yaml").write_text(typed("ann", "[bust, bust]"), encoding="utf-8")
     res = run_cli("ann.yaml", cwd=tmp_path)
     assert res.returncode == 2
-    assert "ann.yaml:5:12: error: round 1: bust is written twice; the row has one BUST box: write it once" in res.stdout + res.stderr
+    assert (
+        "ann.yaml:5:12: error: round 1: bust is written twice; the row has one BUST box: write it once"
+        in res.stdout + res.stderr
+    )
 
 
 def test_a_tick_pad_player_name_has_at_most_60_characters_as_on_every_sheet(tmp_path):
@@ -343,15 +432,22 @@ def test_rounds_after_the_end_are_located_in_the_pads_that_hold_them(tmp_path):
     assert (got["status"], got["winners"]) == ("needs_correction", [])
     assert got["impossible"] == [{"round": 2, "player": "Bob"}, {"round": 2, "player": "Cy"}]
     assert "ta.yaml" not in res.stderr  # Ann's pad stops where the game did: nothing lacks, nothing extra
-    assert "tb.yaml:7:5: error: round 2, Bob: the game ended after round 1 (Ann leads alone with 21, target 20); " \
-           "remove the 1 round after it" in res.stderr
-    assert "tc.yaml:7:5: error: round 2, Cy: the game ended after round 1" in res.stderr and "remove the 2 rounds" in res.stderr
+    assert (
+        "tb.yaml:7:5: error: round 2, Bob: the game ended after round 1 (Ann leads alone with 21, target 20); "
+        "remove the 1 round after it" in res.stderr
+    )
+    assert (
+        "tc.yaml:7:5: error: round 2, Cy: the game ended after round 1" in res.stderr
+        and "remove the 2 rounds" in res.stderr
+    )
 
 
 def test_a_variant_flip7_bonus_is_scored_on_tick_pads(tmp_path):
     # `render flip7-tick-pad --variant target=300,flip7_bonus=30` prints a bonus of 30.
     # Ann: 0..6 = 21 + 30 = 51; Bob: 12 x2 = 24.  With the rulebook's 15, Ann's row would be 36.
-    (tmp_path / "ann.yaml").write_text(typed("Ann", "[0, 1, 2, 3, 4, 5, 6]", "target: 300\nflip7_bonus: 30\n"), encoding="utf-8")
+    (tmp_path / "ann.yaml").write_text(
+        typed("Ann", "[0, 1, 2, 3, 4, 5, 6]", "target: 300\nflip7_bonus: 30\n"), encoding="utf-8"
+    )
     (tmp_path / "bob.yaml").write_text(typed("Bob", "[12, x2]", "target: 300\nflip7_bonus: 30\n"), encoding="utf-8")
     res = run_cli("ann.yaml", "bob.yaml", "--json", cwd=tmp_path)
     assert res.returncode == 0, res.stderr

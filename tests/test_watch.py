@@ -44,9 +44,14 @@ class Lines:
 
 def start_watch(folder: Path) -> subprocess.Popen:
     """``sheetsmith watch w.yaml`` in ``folder``, its output merged and read line by line."""
-    return subprocess.Popen([sys.executable, "-m", "generator.cli.app", "watch", "w.yaml"], cwd=folder,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "COLUMNS": "200"})
+    return subprocess.Popen(
+        [sys.executable, "-m", "generator.cli.app", "watch", "w.yaml"],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
 
 
 def ctrl_c(proc: subprocess.Popen) -> int:
@@ -97,11 +102,18 @@ def test_watch_rechecks_and_rerenders_on_every_save_and_stops_cleanly_on_ctrl_c(
 
 def test_watch_of_a_file_that_is_not_there_stops_at_once_with_exit_2(tmp_path):
     """A misspelt name would otherwise be watched for ever, 'not written' on a file that never comes."""
-    res = subprocess.run([sys.executable, "-m", "generator.cli.app", "watch", "nothere.yaml"], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=TIMEOUT)
+    res = subprocess.run(
+        [sys.executable, "-m", "generator.cli.app", "watch", "nothere.yaml"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
     assert res.returncode == 2
-    assert ("nothere.yaml: error: not found; watch follows a layout file that exists (start one with: sheetsmith new allin FILE)"
-            in res.stdout + res.stderr)
+    assert (
+        "nothere.yaml: error: not found; watch follows a layout file that exists (start one with: sheetsmith new allin FILE)"
+        in res.stdout + res.stderr
+    )
     assert "watching" not in res.stdout
     assert list(tmp_path.iterdir()) == []
 

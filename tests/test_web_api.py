@@ -20,8 +20,8 @@ import pypdfium2
 import pytest
 from fastapi.testclient import TestClient
 
-from generator.jobs import verify
 from generator.games.allin.scoring import report as allin_report
+from generator.jobs import verify
 from generator.web.app import create_app
 
 from . import webphotos
@@ -54,8 +54,13 @@ def store(c: TestClient):
 
 
 def test_every_page_answers(web):
-    for url, words in {"/": "At the table", "/print": "Q♦", "/allin": "New game", "/flip7": "Players, 3 to 18",
-                       "/editor": "golden: QD"}.items():
+    for url, words in {
+        "/": "At the table",
+        "/print": "Q♦",
+        "/allin": "New game",
+        "/flip7": "Players, 3 to 18",
+        "/editor": "golden: QD",
+    }.items():
         r = web.get(url)
         assert r.status_code == 200, url
         assert words in r.text, url
@@ -104,7 +109,11 @@ def test_previews_asked_for_at_once_are_all_drawn(web):
 
 
 def test_custom_layout_uploaded_then_printed(web):
-    text = QD_TEXT.replace("golden: QD", "golden: KH").replace('name: "Q♦"', 'name: "K♥"').replace("id: q-diamonds", "id: my-kh")
+    text = (
+        QD_TEXT.replace("golden: QD", "golden: KH")
+        .replace('name: "Q♦"', 'name: "K♥"')
+        .replace("id: q-diamonds", "id: my-kh")
+    )
     r = web.post("/print/custom", files={"layout": ("../../etc/passwd", text.encode(), "text/yaml")})
     assert r.status_code == 200 and "K♥" in r.text  # redirected to the Print page
     (layout,) = store(web).layouts()
@@ -182,12 +191,19 @@ def tap(round_lines: dict[int, list[str] | str], number: int = 0) -> dict:
 def test_flip7_rounds_score_as_the_rulebook_examples(web):
     gid = new_flip7(web)
     # rulebook: 3 5 7 10 11 make 36; with the x2, 72; with a +10 instead, 46
-    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["3", "5", "7", "10", "11"], 1: ["3", "5", "7", "10", "11", "x2"], 2: "bust"}))
+    web.post(
+        f"/flip7/{gid}/rounds",
+        data=tap({0: ["3", "5", "7", "10", "11"], 1: ["3", "5", "7", "10", "11", "x2"], 2: "bust"}),
+    )
     web.post(f"/flip7/{gid}/rounds", data=tap({0: ["12", "+10"], 1: "bust", 2: ["3", "5", "7", "10", "11", "+8"]}))
     # seven different numbers: 1+2+3+4+5+6+8 = 29, +15 = 44
     web.post(f"/flip7/{gid}/rounds", data=tap({0: ["0"], 1: ["1", "2", "3", "4", "5", "6", "8"], 2: ["x2"]}))
     rep = web.get(f"/flip7/{gid}/report.json").json()
-    assert rep["rounds"] == [{"Ann": 36, "Bob": 72, "Cy": 0}, {"Ann": 22, "Bob": 0, "Cy": 44}, {"Ann": 0, "Bob": 44, "Cy": 0}]
+    assert rep["rounds"] == [
+        {"Ann": 36, "Bob": 72, "Cy": 0},
+        {"Ann": 22, "Bob": 0, "Cy": 44},
+        {"Ann": 0, "Bob": 44, "Cy": 0},
+    ]
     assert rep["totals"] == {"Ann": 58, "Bob": 116, "Cy": 44} and rep["status"] == "in_progress"
     page = web.get(f"/flip7/{gid}").text
     assert re.search(r'data-player="Bob">\s*<th scope="row">Bob</th><td class="total">116</td>', page)
@@ -199,7 +215,9 @@ def test_flip7_rounds_score_as_the_rulebook_examples(web):
 def test_flip7_preview_scores_while_tapping_and_keeps_the_taps(tmp_path):
     with client(tmp_path) as c:
         gid = new_flip7(c)
-        body = c.post(f"/flip7/{gid}/preview", data={**tap({0: ["6", "7", "x2", "+4"], 1: "bust", 2: []}), "next": "1"}).json()
+        body = c.post(
+            f"/flip7/{gid}/preview", data={**tap({0: ["6", "7", "x2", "+4"], 1: "bust", 2: []}), "next": "1"}
+        ).json()
         assert body["players"]["0"]["score"] == 30  # (6+7)×2 +4
         assert body["players"]["1"]["bust"] and body["players"]["1"]["score"] == 0
         assert store(c).game(gid).data["rounds"] == []  # not a round yet
@@ -211,7 +229,10 @@ def test_flip7_preview_scores_while_tapping_and_keeps_the_taps(tmp_path):
 
 def test_flip7_game_ends_with_a_winner_and_a_tie_plays_on(web):
     gid = new_flip7(web, target="50")
-    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["12", "11", "10", "9", "+8"], 1: ["12", "11", "10", "8", "7", "+2"], 2: ["1"]}))
+    web.post(
+        f"/flip7/{gid}/rounds",
+        data=tap({0: ["12", "11", "10", "9", "+8"], 1: ["12", "11", "10", "8", "7", "+2"], 2: ["1"]}),
+    )
     rep = web.get(f"/flip7/{gid}/report.json").json()
     assert rep["totals"] == {"Ann": 50, "Bob": 50, "Cy": 1} and rep["status"] == "tied_play_another_round"
     assert "play another round" in web.get(f"/flip7/{gid}").text
@@ -231,7 +252,7 @@ def test_flip7_problems_show_next_to_their_cell(web):
     rep = web.get(f"/flip7/{gid}/report.json").json()
     assert {(p["round"], p["player"]) for p in rep["problems"]} >= {(1, "Ann"), (1, None)}
     page = web.get(f"/flip7/{gid}").text
-    ann_row = page[page.index('data-player="Ann"'):page.index('data-player="Bob"')]
+    ann_row = page[page.index('data-player="Ann"') : page.index('data-player="Bob"')]
     assert "8 number cards" in ann_row and 'class="bad' in ann_row
     assert "only one player per round" in page  # two Flip 7s in a round: the round's problem
 
@@ -258,7 +279,10 @@ def test_flip7_a_house_bonus_scores_every_round_and_travels_with_the_pad(web):
     assert b"flip7_bonus: 30" in pad.content
     assert verify.verify_texts([("pad.yaml", pad.content)]).report["totals"] == {"Ann": 59, "Bob": 9, "Cy": 0}
     plain = new_flip7(web)  # left at 15: nothing extra in the game or its pad
-    assert "flip7_bonus" not in store(web).game(plain).data and b"flip7_bonus" not in web.get(f"/flip7/{plain}/pad.yaml").content
+    assert (
+        "flip7_bonus" not in store(web).game(plain).data
+        and b"flip7_bonus" not in web.get(f"/flip7/{plain}/pad.yaml").content
+    )
 
 
 @pytest.mark.parametrize("bonus", ["-1", "101", "abc", "1e2", "١٥"])
@@ -268,12 +292,15 @@ def test_flip7_refuses_a_bonus_outside_0_to_100(web, bonus):
     assert store(web).games("flip7") == []
 
 
-@pytest.mark.parametrize("players, target, message", [
-    ("Ann, Bob", "200", "2 players named"),
-    (", ".join(f"P{i}" for i in range(19)), "200", "19 players named"),
-    ("Ann, Bob, Cy", "abc", "target 'abc'"),
-    ("Ann, Ann, Cy", "200", "listed twice"),
-])
+@pytest.mark.parametrize(
+    "players, target, message",
+    [
+        ("Ann, Bob", "200", "2 players named"),
+        (", ".join(f"P{i}" for i in range(19)), "200", "19 players named"),
+        ("Ann, Bob, Cy", "abc", "target 'abc'"),
+        ("Ann, Ann, Cy", "200", "listed twice"),
+    ],
+)
 def test_flip7_refuses_a_bad_start(web, players, target, message):
     r = web.post("/flip7", data={"players": players, "target": target})
     assert r.status_code == 400 and message in html.unescape(r.text) and "Traceback" not in r.text
@@ -314,7 +341,7 @@ def test_allin_typed_in_game_scores_like_the_documented_example(web):
     assert {p["player"]: p["total"] for p in rep["players"]} == {"Ann": 44, "Bob": 34, "Cy": 43}
     assert rep["winners"] == ["Ann"]
     page = web.get(f"/allin/{gid}").text
-    ranking = page[page.index('id="ranking"'):]
+    ranking = page[page.index('id="ranking"') :]
     assert "Ann wins" in page and ranking.index(">Ann<") < ranking.index(">Cy<") < ranking.index(">Bob<")
     z = zipfile.ZipFile(io.BytesIO(web.get(f"/allin/{gid}/sheets.zip").content))
     assert sorted(z.namelist()) == ["ann.yaml", "bob.yaml", "cy.yaml", "report.json"]
@@ -337,13 +364,18 @@ def test_allin_typed_in_error_is_shown_next_to_its_box(web):
 
 def test_allin_typed_in_sheet_file_upload(web):
     gid = new_allin(web)
-    r = web.post(f"/allin/{gid}/players", data={"name": "Bob", "mode": "photo"},
-                 files={"file": ("bob.yaml", (EXAMPLES / "bob.yaml").read_bytes(), "text/yaml")})
+    r = web.post(
+        f"/allin/{gid}/players",
+        data={"name": "Bob", "mode": "photo"},
+        files={"file": ("bob.yaml", (EXAMPLES / "bob.yaml").read_bytes(), "text/yaml")},
+    )
     assert r.status_code == 200
     rep = web.get(f"/allin/{gid}/report.json").json()
     assert rep == verify.verify([EXAMPLES / "bob.yaml"]).report  # what 'sheetsmith verify bob.yaml --json' prints
     bad = (EXAMPLES / "bob.yaml").read_text().replace("layout: q-diamonds", "layout: ../../secret.yaml")
-    r = web.post(f"/allin/{gid}/players", data={"name": "Cy", "mode": "photo"}, files={"file": ("x", bad.encode(), "text/yaml")})
+    r = web.post(
+        f"/allin/{gid}/players", data={"name": "Cy", "mode": "photo"}, files={"file": ("x", bad.encode(), "text/yaml")}
+    )
     assert r.status_code == 422 and "shipped layout" in r.text
 
 
@@ -365,7 +397,9 @@ def test_allin_photos_read_corrected_by_tapping_and_scored(web):
     ann = str(r.url).split("/p/")[1]
     assert 'class="field uncertain"' in r.text and f'data-field="{cell}"' in r.text
     for i, name in ((1, "Bob"), (2, "Cy")):
-        web.post(f"/allin/{gid}/players", data={"name": name}, files={"photo": ("p.jpg", webphotos.photo(i), "image/jpeg")})
+        web.post(
+            f"/allin/{gid}/players", data={"name": name}, files={"photo": ("p.jpg", webphotos.photo(i), "image/jpeg")}
+        )
     assert web.get(f"/allin/{gid}/report.json").status_code == 409  # Ann's sheet still has a field to check
     assert "Waiting for: Ann" in web.get(f"/allin/{gid}").text
     r = web.post(f"/allin/{gid}/p/{ann}/fix", data={"field": cell, "rank": truth[:-1], "suit": truth[-1]})
@@ -416,13 +450,23 @@ def test_a_picture_that_is_no_sheet_gets_the_readers_message(web):
 
 def test_not_an_image_nor_a_sheet_and_heic(web):
     gid = new_allin(web)
-    r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("a.jpg", b"%PDF-1.4 not a photo", "image/jpeg")})
+    r = web.post(
+        f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("a.jpg", b"%PDF-1.4 not a photo", "image/jpeg")}
+    )
     # named as a photo: the page says what the file holds, as the command line does (not a YAML parser's complaint)
-    assert r.status_code == 422 and "this is a PDF document" in r.text and "typed-in sheet sheetsmith can read" not in r.text
-    r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("text.jpg", b"hello there\n", "image/jpeg")})
+    assert (
+        r.status_code == 422
+        and "this is a PDF document" in r.text
+        and "typed-in sheet sheetsmith can read" not in r.text
+    )
+    r = web.post(
+        f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("text.jpg", b"hello there\n", "image/jpeg")}
+    )
     assert r.status_code == 422 and "not an image (the file holds text)" in r.text
     # the same bytes under a sheet's name are a typed-in sheet that is not valid
-    r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"file": ("ann.yaml", b"hello there\n", "text/yaml")})
+    r = web.post(
+        f"/allin/{gid}/players", data={"name": "Ann"}, files={"file": ("ann.yaml", b"hello there\n", "text/yaml")}
+    )
     assert r.status_code == 422 and "not a valid typed-in sheet" in r.text
     heic = b"\x00\x00\x00\x18ftypheic" + b"\x00" * 64
     r = web.post(f"/allin/{gid}/players", data={"name": "Bob"}, files={"photo": ("a.heic", heic, "image/heic")})
@@ -433,7 +477,9 @@ def test_not_an_image_nor_a_sheet_and_heic(web):
 def test_a_photo_over_time_is_an_error_and_the_server_keeps_serving(tmp_path):
     with client(tmp_path, photo_timeout=0.001) as c:
         gid = new_allin(c)
-        r = c.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("p.jpg", webphotos.photo(0), "image/jpeg")})
+        r = c.post(
+            f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("p.jpg", webphotos.photo(0), "image/jpeg")}
+        )
         assert "took longer than" in r.text
         assert c.get("/flip7").status_code == 200
 
@@ -444,7 +490,11 @@ def test_a_photo_over_time_is_an_error_and_the_server_keeps_serving(tmp_path):
 def test_upload_over_the_limit_is_refused(tmp_path):
     with client(tmp_path, max_upload=100_000) as c:
         gid = new_allin(c)
-        r = c.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("p.jpg", b"\xff\xd8\xff" + b"0" * 200_000, "image/jpeg")})
+        r = c.post(
+            f"/allin/{gid}/players",
+            data={"name": "Ann"},
+            files={"photo": ("p.jpg", b"\xff\xd8\xff" + b"0" * 200_000, "image/jpeg")},
+        )
         assert r.status_code == 413 and "larger than" in r.text
         assert store(c).game(gid).data["players"] == []
 
@@ -482,7 +532,9 @@ def test_games_resume_after_a_restart_and_delete_removes_photos(tmp_path):
         c.post(f"/flip7/{f7}/rounds", data=tap({0: ["3", "5", "7", "10", "11", "x2"], 1: ["4"], 2: "bust"}))
         ai = new_allin(c)
         add_typed(c, ai, "Ann", grid_form(EXAMPLES / "ann.yaml"))
-        c.post(f"/allin/{ai}/players", data={"name": "Bob"}, files={"photo": ("p.jpg", webphotos.photo(1), "image/jpeg")})
+        c.post(
+            f"/allin/{ai}/players", data={"name": "Bob"}, files={"photo": ("p.jpg", webphotos.photo(1), "image/jpeg")}
+        )
         photo = store(c).game(ai).data["players"][1]["photo"]
     with client(tmp_path) as c:  # a new server on the same data folder
         assert c.get(f"/flip7/{f7}/report.json").json()["totals"] == {"Ann": 72, "Bob": 4, "Cy": 0}
@@ -499,9 +551,9 @@ def test_the_pages_jpeg_is_the_annotated_picture_the_png_holds():
     it must show exactly the picture that ``sheetsmith verify`` writes as ``.read.png``."""
     from PIL import Image
 
+    from generator.jobs.photo_reads import read_sheet
     from generator.reader.output import annotated_png
     from generator.reader.read import read_photo
-    from generator.jobs.photo_reads import read_sheet
 
     jpeg = webphotos.photo(1)
     page = read_sheet(jpeg, ".jpg", layout=None, player="Bob", display="bob.jpg")

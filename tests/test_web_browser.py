@@ -28,9 +28,18 @@ REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 PHONE = {"width": 412, "height": 915, "deviceScaleFactor": 2, "mobile": True}
-FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--lang=en-US")
+FLAGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--lang=en-US",
+)
 
 
 @pytest.fixture(scope="module")
@@ -84,14 +93,21 @@ def browser(tmp_path_factory):
 
 def shot(driver, name: str, tmp_path: Path, max_height: int = 2600) -> Path:
     """A full-page screenshot at phone width (docs/NAME with SHEETSMITH_SCREENSHOTS=1)."""
-    driver.execute_script("window.scrollTo(0, 0);"  # a full-page picture: sticky bars drawn where they stand in the page
-                          "const s = document.createElement('style'); s.id = 'shot-style';"
-                          "s.textContent = '.top, .sticky-save { position: static !important; }';"
-                          "document.head.appendChild(s);")
+    driver.execute_script(
+        "window.scrollTo(0, 0);"  # a full-page picture: sticky bars drawn where they stand in the page
+        "const s = document.createElement('style'); s.id = 'shot-style';"
+        "s.textContent = '.top, .sticky-save { position: static !important; }';"
+        "document.head.appendChild(s);"
+    )
     height = min(max_height, int(driver.execute_script("return document.documentElement.scrollHeight")))
-    data = driver.execute_cdp_cmd("Page.captureScreenshot", {
-        "format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": PHONE["width"], "height": height, "scale": 1}})["data"]
+    data = driver.execute_cdp_cmd(
+        "Page.captureScreenshot",
+        {
+            "format": "png",
+            "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": PHONE["width"], "height": height, "scale": 1},
+        },
+    )["data"]
     folder = REPO / "docs" if os.environ.get("SHEETSMITH_SCREENSHOTS") else tmp_path
     path = folder / name
     path.write_bytes(base64.b64decode(data))
@@ -103,8 +119,7 @@ def wait(driver, condition, timeout: float = 120.0):
     """Poll ``condition(driver)`` until it is true; an element replaced while the page redraws is looked up again
     (Chromium reports one replaced between its lookup and its read either as stale or as "Node with given id does
     not belong to the document")."""
-    from selenium.common.exceptions import (NoSuchElementException, StaleElementReferenceException,
-                                            WebDriverException)
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
     def redrawn_is_false(d):
@@ -115,8 +130,9 @@ def wait(driver, condition, timeout: float = 120.0):
                 return False
             raise
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.1,
-                         ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(redrawn_is_false)
+    return WebDriverWait(
+        driver, timeout, poll_frequency=0.1, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
+    ).until(redrawn_is_false)
 
 
 def css(driver, selector: str):
@@ -190,23 +206,33 @@ def test_flip7_three_rounds_by_clicks(server, browser, tmp_path):
     tap(css(browser, "form[action='/flip7'] button"))
     wait(browser, lambda d: "/flip7/" in d.current_url)
     rounds = [
-        {0: ["3", "5", "7", "10", "11"], 1: ["3", "5", "7", "10", "11", "×2"], 2: ["Bust"]},  # 36, 72, 0 (rulebook example)
-        {0: ["12", "+10"], 1: ["Bust"], 2: ["1", "2", "3", "4", "5", "6", "8"]},              # 22, 0, 29 + 15 = 44
-        {0: ["×2"], 1: ["9", "+4"], 2: ["11", "12"]},                                          # 0, 13, 23
+        {
+            0: ["3", "5", "7", "10", "11"],
+            1: ["3", "5", "7", "10", "11", "×2"],
+            2: ["Bust"],
+        },  # 36, 72, 0 (rulebook example)
+        {0: ["12", "+10"], 1: ["Bust"], 2: ["1", "2", "3", "4", "5", "6", "8"]},  # 22, 0, 29 + 15 = 44
+        {0: ["×2"], 1: ["9", "+4"], 2: ["11", "12"]},  # 0, 13, 23
     ]
     for n, taps in enumerate(rounds, start=1):
         for i, labels in taps.items():
             scope = css(browser, f"#pr-{i}")
             for text in labels:
                 click_label(scope, text)
-        live = {1: ["36 pts", "72 pts", "bust · 0"], 2: ["22 pts", "bust · 0", "44 pts"], 3: ["0 pts", "13 pts", "23 pts"]}[n]
+        live = {
+            1: ["36 pts", "72 pts", "bust · 0"],
+            2: ["22 pts", "bust · 0", "44 pts"],
+            3: ["0 pts", "13 pts", "23 pts"],
+        }[n]
         wait(browser, lambda d: [css(d, f"#score-{i}").text for i in range(3)] == live)  # scored while tapping
         if n == 3:
             shot(browser, "web-flip7.png", tmp_path)
         tap(css(browser, "#save-round"))
         wait(browser, lambda d: css(d, "h2").text == f"Round {n + 1}")
-    totals = {row.get_attribute("data-player"): row.find_element("css selector", "td.total").text
-              for row in browser.find_elements("css selector", "table.standings tbody tr")}
+    totals = {
+        row.get_attribute("data-player"): row.find_element("css selector", "td.total").text
+        for row in browser.find_elements("css selector", "table.standings tbody tr")
+    }
     assert totals == {"Ann": "58", "Bob": "85", "Cy": "67"}
 
 
@@ -236,8 +262,12 @@ def test_editor_shows_the_message_of_a_broken_grid(server, browser, tmp_path):
 def test_print_page(server, browser, tmp_path):
     browser.get(server + "/print")
     browser.execute_script("document.querySelectorAll('img').forEach(i => i.loading = 'eager')")
-    wait(browser, lambda d: d.execute_script(
-        "return Array.from(document.images).slice(0, 9).every(i => i.complete && i.naturalWidth > 0)"))
+    wait(
+        browser,
+        lambda d: d.execute_script(
+            "return Array.from(document.images).slice(0, 9).every(i => i.complete && i.naturalWidth > 0)"
+        ),
+    )
     links = [a.get_attribute("href") for a in browser.find_elements("css selector", "#item-q-diamonds a.button")]
     assert [u.split("/print/")[1] for u in links] == ["pdf/q-diamonds?paper=a4", "pdf/q-diamonds?paper=letter"]
     shot(browser, "web-print.png", tmp_path, max_height=1800)

@@ -24,9 +24,23 @@ def free_port() -> int:
 
 def start(tmp_path, *args):
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
-    return subprocess.Popen([sys.executable, "-c", "from generator.cli.app import main; main()", "serve", *args,
-                             "--data-dir", str(tmp_path / "data"), "--workers", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from generator.cli.app import main; main()",
+            "serve",
+            *args,
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--workers",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
 
 
 def read_until(proc, pattern: str, timeout: float = 120) -> str:

@@ -12,7 +12,11 @@ from generator.core.errors import InputError
 from generator.core.yamlpos import parse_yaml
 
 REPO = Path(__file__).resolve().parents[1]
-FILES = sorted(REPO.glob("layouts/*/*.yaml")) + sorted(REPO.glob("templates/*.yaml")) + sorted((REPO / "docs" / "examples").glob("*.yaml"))
+FILES = (
+    sorted(REPO.glob("layouts/*/*.yaml"))
+    + sorted(REPO.glob("templates/*.yaml"))
+    + sorted((REPO / "docs" / "examples").glob("*.yaml"))
+)
 
 MIXED = """\
 a: 1
@@ -33,13 +37,19 @@ def _slow(text: str, monkeypatch):
 
 
 @pytest.mark.skipif(not getattr(yaml, "__with_libyaml__", False), reason="PyYAML without libyaml: one parser only")
-@pytest.mark.parametrize("text", [p.read_text(encoding="utf-8") for p in FILES] + [MIXED], ids=[p.name for p in FILES] + ["mixed"])
+@pytest.mark.parametrize(
+    "text", [p.read_text(encoding="utf-8") for p in FILES] + [MIXED], ids=[p.name for p in FILES] + ["mixed"]
+)
 def test_libyaml_and_pure_python_read_the_same(text, monkeypatch):
     fast, slow = parse_yaml(text, "f.yaml"), _slow(text, monkeypatch)
     assert fast.data == slow.data
     assert fast.values == slow.values and fast.keys == slow.keys
+
     def shape(doc):
-        return {k: (type(n).__name__, getattr(n, "style", None), getattr(n, "flow_style", None), n.tag) for k, n in doc.nodes.items()}
+        return {
+            k: (type(n).__name__, getattr(n, "style", None), getattr(n, "flow_style", None), n.tag)
+            for k, n in doc.nodes.items()
+        }
 
     assert shape(fast) == shape(slow)
 

@@ -68,7 +68,9 @@ def _crosses(seg: Line, box) -> bool:
     return True
 
 
-def fit_problems(scene: Scene, *, margin: float, cards: list[tuple[float, float, float, float]] = (), safe: float = 0.0) -> list[str]:
+def fit_problems(
+    scene: Scene, *, margin: float, cards: list[tuple[float, float, float, float]] = (), safe: float = 0.0
+) -> list[str]:
     """Every text of ``scene`` that leaves its box (see the module docstring), and every missing glyph.
 
     Args:
@@ -88,13 +90,28 @@ def fit_problems(scene: Scene, *, margin: float, cards: list[tuple[float, float,
     boxes = [(t, _inner(text_box(t))) for t in flat]
     page = (margin, EDGE, scene.width - margin, scene.height - EDGE)
     shapes = [i for i in scene.items if isinstance(i, (Rect, Circle))]
-    F = np.array([(i.x, i.y, i.x + i.w, i.y + i.h) if isinstance(i, Rect) else (i.cx - i.r, i.cy - i.r, i.cx + i.r, i.cy + i.r)
-                  for i in shapes] or np.zeros((0, 4)), dtype=float).reshape(-1, 4)
+    F = np.array(
+        [
+            (i.x, i.y, i.x + i.w, i.y + i.h)
+            if isinstance(i, Rect)
+            else (i.cx - i.r, i.cy - i.r, i.cx + i.r, i.cy + i.r)
+            for i in shapes
+        ]
+        or np.zeros((0, 4)),
+        dtype=float,
+    ).reshape(-1, 4)
     F_order = np.array([order[id(i)] for i in shapes], dtype=int)
     F_opaque = np.array([bool(i.paint.fill) for i in shapes], dtype=bool)
     lines = [i for i in scene.items if isinstance(i, Line)]
     L = np.array([(i.x1, i.y1, i.x2, i.y2) for i in lines] or np.zeros((0, 4)), dtype=float).reshape(-1, 4)
-    L_box = np.column_stack([np.minimum(L[:, 0], L[:, 2]), np.minimum(L[:, 1], L[:, 3]), np.maximum(L[:, 0], L[:, 2]), np.maximum(L[:, 1], L[:, 3])])
+    L_box = np.column_stack(
+        [
+            np.minimum(L[:, 0], L[:, 2]),
+            np.minimum(L[:, 1], L[:, 3]),
+            np.maximum(L[:, 0], L[:, 2]),
+            np.maximum(L[:, 1], L[:, 3]),
+        ]
+    )
     L_order = np.array([order[id(i)] for i in lines], dtype=int)
     machine = [(m.x, m.y, m.x + m.w, m.y + m.h) for m in scene.marks if m.kind in ("marker", "code")]
     for t, b in boxes:
@@ -109,22 +126,34 @@ def fit_problems(scene: Scene, *, margin: float, cards: list[tuple[float, float,
         if not _inside(b, page):
             out.append(f"{name} runs past the page margin")
         for x, y, w, h in cards:
-            if x <= t.x <= x + w and y <= t.y <= y + h and not _inside(b, (x + safe, y + safe, x + w - safe, y + h - safe)):
+            if (
+                x <= t.x <= x + w
+                and y <= t.y <= y + h
+                and not _inside(b, (x + safe, y + safe, x + w - safe, y + h - safe))
+            ):
                 out.append(f"{name} leaves its card's safe area")
         for k in np.nonzero(overlap & ~holds & ~held & (F_order >= under))[0]:
             f = F[k]
             out.append(f"{name} straddles the edge of {type(shapes[k]).__name__} at ({f[0]:.1f}, {f[1]:.1f})")
-        near = (L_box[:, 0] <= b[2]) & (b[0] <= L_box[:, 2]) & (L_box[:, 1] <= b[3]) & (b[1] <= L_box[:, 3]) & (L_order > under)
+        near = (
+            (L_box[:, 0] <= b[2])
+            & (b[0] <= L_box[:, 2])
+            & (L_box[:, 1] <= b[3])
+            & (b[1] <= L_box[:, 3])
+            & (L_order > under)
+        )
         for k in np.nonzero(near)[0]:
             seg = lines[k]
             if _crosses(seg, b):
-                out.append(f"{name} is crossed by a line from ({seg.x1:.1f}, {seg.y1:.1f}) to ({seg.x2:.1f}, {seg.y2:.1f})")
+                out.append(
+                    f"{name} is crossed by a line from ({seg.x1:.1f}, {seg.y1:.1f}) to ({seg.x2:.1f}, {seg.y2:.1f})"
+                )
         for mark in machine:
             if _overlap(b, mark):
                 out.append(f"{name} covers a machine mark")
     T = np.array([b for _, b in boxes] or np.zeros((0, 4)), dtype=float).reshape(-1, 4)
     for i, (t, a) in enumerate(boxes):
-        hit = (T[i + 1:, 0] < a[2]) & (a[0] < T[i + 1:, 2]) & (T[i + 1:, 1] < a[3]) & (a[1] < T[i + 1:, 3])
+        hit = (T[i + 1 :, 0] < a[2]) & (a[0] < T[i + 1 :, 2]) & (T[i + 1 :, 1] < a[3]) & (a[1] < T[i + 1 :, 3])
         for k in np.nonzero(hit)[0]:
             out.append(f"{t.text[:40]!r} overlaps {boxes[i + 1 + k][0].text[:40]!r}")
     out += [f"note: {n}" for n in scene.notes]

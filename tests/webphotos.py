@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from generator.games.allin.grid import cell_name
-from generator.printing.paper import paper
-from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
-from generator.games.allin.layout import load_layout
 from generator.core.shipped import resolve_layout
 from generator.games.allin.bot import simulate_game
+from generator.games.allin.grid import cell_name
+from generator.games.allin.layout import load_layout
+from generator.printing.paper import paper
+from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
 
 PLAYERS = ("Ann", "Bob", "Cy")
 BLUE = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="full")
@@ -21,8 +21,22 @@ BLUE = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="
 
 def params(**kw) -> PhotoParams:
     """A clean photo of the sheet, 1600 × 1200 (as tests/test_reader.py)."""
-    base = dict(frame=(1600, 1200), coverage=0.85, tilt=8.0, tilt_axis=30.0, rotation=90.0, defocus=0.5, motion=0.0,
-                motion_angle=0.0, noise=0.008, light_min=0.9, light_angle=40.0, shadow=0.0, jpeg=90, bend=0.3)
+    base = dict(
+        frame=(1600, 1200),
+        coverage=0.85,
+        tilt=8.0,
+        tilt_axis=30.0,
+        rotation=90.0,
+        defocus=0.5,
+        motion=0.0,
+        motion_angle=0.0,
+        noise=0.008,
+        light_min=0.9,
+        light_angle=40.0,
+        shadow=0.0,
+        jpeg=90,
+        bend=0.3,
+    )
     base.update(kw)
     return PhotoParams(**base)
 
@@ -38,8 +52,15 @@ def game(layout_id: str = "q-diamonds", seed: int = 7):
 def photo(i: int, layout_id: str = "q-diamonds", seed: int = 7) -> bytes:
     """A JPEG photo of player ``i``'s finished sheet."""
     result = game(layout_id, seed)
-    return synth_photo(result.sheets[i], paper("a4"), seed * 10 + i, params=params(rotation=90.0 - 20 * i), style=BLUE,
-                       dpi=150, game=result.score).jpeg
+    return synth_photo(
+        result.sheets[i],
+        paper("a4"),
+        seed * 10 + i,
+        params=params(rotation=90.0 - 20 * i),
+        style=BLUE,
+        dpi=150,
+        game=result.score,
+    ).jpeg
 
 
 @lru_cache(maxsize=2)
@@ -50,6 +71,14 @@ def uncertain_photo(i: int = 0, layout_id: str = "q-diamonds", seed: int = 7) ->
     coord, card = sorted(sheet.cards.items())[5]
     name = cell_name(coord)
     other = "K" if card.rank_label != "K" else "2"
-    jpeg = synth_photo(sheet, paper("a4"), seed * 10 + i, params=params(), style=BLUE, dpi=150, game=result.score,
-                       extra={"ranks": [(name, other)]}).jpeg
+    jpeg = synth_photo(
+        sheet,
+        paper("a4"),
+        seed * 10 + i,
+        params=params(),
+        style=BLUE,
+        dpi=150,
+        game=result.score,
+        extra={"ranks": [(name, other)]},
+    ).jpeg
     return jpeg, name, card.code

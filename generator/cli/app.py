@@ -39,6 +39,7 @@ problems found (a rule broken, a written score that differs, an impossible sheet
 a person, validation errors); 2 an input could not be read at all (missing, not YAML, not an image,
 wrong format) or a usage error."""
 
+
 def _plain_arguments() -> None:
     """Show arguments in help as ``FILE...`` (their metavar), not typer 0.2x's ``{files}...`` and ``<list[Path]>``.
 
@@ -47,6 +48,7 @@ def _plain_arguments() -> None:
     from typer.core import TyperArgument
 
     if hasattr(TyperArgument, "_usage_display_name"):
+
         def usage(self) -> str:
             name = self.metavar or (self.name or "").upper()
             return name if self.required else f"[{name}]"
@@ -74,7 +76,9 @@ UNWRAPPED = 100_000
 def _console(stderr: bool) -> "Console":
     from rich.console import Console
 
-    console = Console(stderr=stderr, markup=False, emoji=False)  # names from files are never read as [markup] or :emoji:
+    console = Console(
+        stderr=stderr, markup=False, emoji=False
+    )  # names from files are never read as [markup] or :emoji:
     if not console.is_terminal:  # a pipe or a file: no wrapping at 80 columns, tables at their natural width
         console.width = UNWRAPPED
     return console
@@ -149,29 +153,64 @@ class PaperChoice(str, Enum):
 def _progress():
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=err(), transient=False)
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err(),
+        transient=False,
+    )
 
 
-BLEED = typer.Option(3.0, "--bleed", min=0.0, max=6.0, metavar="MM", help="Decks: art beyond the cut line, mm (less is used if the paper is too small).")
-BACKS = typer.Option(True, "--backs/--no-backs", help="Decks: a mirrored backs page after each fronts page (long-edge duplex).")
-OFFSET = typer.Option("0,0", "--back-offset", metavar="DX,DY", help="Decks: DX,DY mm to move every back: +DX right, +DY down, as seen on the printed backs page.")
-CARD_SIZE = typer.Option(None, "--card-size", metavar="SIZE", help="Decks: poker (63×88 mm), poker-in (2.5×3.5 in) or bridge (2.25×3.5 in).")
+BLEED = typer.Option(
+    3.0,
+    "--bleed",
+    min=0.0,
+    max=6.0,
+    metavar="MM",
+    help="Decks: art beyond the cut line, mm (less is used if the paper is too small).",
+)
+BACKS = typer.Option(
+    True, "--backs/--no-backs", help="Decks: a mirrored backs page after each fronts page (long-edge duplex)."
+)
+OFFSET = typer.Option(
+    "0,0",
+    "--back-offset",
+    metavar="DX,DY",
+    help="Decks: DX,DY mm to move every back: +DX right, +DY down, as seen on the printed backs page.",
+)
+CARD_SIZE = typer.Option(
+    None, "--card-size", metavar="SIZE", help="Decks: poker (63×88 mm), poker-in (2.5×3.5 in) or bridge (2.25×3.5 in)."
+)
 LANG_HELP = "Language of every printed word: en, it, fr, de (one catalogue per language in templates/lang/)."
 
 
 @app.command()
 def build(
-    out_dir: Path = typer.Option(Path("output"), "--out-dir", "-d", metavar="DIR", help="Folder for the generated files."),
+    out_dir: Path = typer.Option(
+        Path("output"), "--out-dir", "-d", metavar="DIR", help="Folder for the generated files."
+    ),
     papers: List[PaperChoice] = typer.Option(
-        [PaperChoice.a4, PaperChoice.letter], "--paper", "-p", case_sensitive=False, metavar="a4|letter",
+        [PaperChoice.a4, PaperChoice.letter],
+        "--paper",
+        "-p",
+        case_sensitive=False,
+        metavar="a4|letter",
         help="Paper size(s); repeat for several (--paper a4 --paper letter).",
     ),
     dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="Resolution of the PNG previews."),
     bleed: float = BLEED,
     backs: bool = BACKS,
     back_offset: str = OFFSET,
-    langs: List[str] = typer.Option(["en"], "--lang", "-l", metavar="LANG", help=LANG_HELP + " Repeat or separate by commas for several; 'all' for every one. Files in another language than English end in -LANG."),
+    langs: List[str] = typer.Option(
+        ["en"],
+        "--lang",
+        "-l",
+        metavar="LANG",
+        help=LANG_HELP
+        + " Repeat or separate by commas for several; 'all' for every one. Files in another language than English end in -LANG.",
+    ),
 ) -> None:
     """Render everything shipped into OUT_DIR: per paper size a PDF to print and a PNG preview;
     decks and chips also get a manifest (JSON) and decks a preview of the backs."""
@@ -191,17 +230,30 @@ def build(
     with _progress() as progress:
         task = progress.add_task("building", total=total)
         for built in build_items([p.value for p in papers], dpi=dpi, options=options, langs=langs):
-            progress.update(task, description=f"{built.id} ({built.paper}{', ' + built.lang if built.lang != 'en' else ''})")
+            progress.update(
+                task, description=f"{built.id} ({built.paper}{', ' + built.lang if built.lang != 'en' else ''})"
+            )
             problems.extend(built.problems)
             if built.files:
                 remove_stale_temporaries(out_dir / built.folder, built.files, before=started)  # left by a killed run
                 for name, data in built.files.items():
                     write_atomic(out_dir / built.folder / name, data)
                 stem = built.stem
-                kinds = " ".join(n[len(stem):].lstrip(".-").replace(".png", " png") for n in built.files)
-                rows.append((built.id, built.folder, built.paper + ("" if built.lang == "en" else f" {built.lang}"), str(built.pages), kinds, f"{built.pdf_size / 1024:.0f} KB"))
+                kinds = " ".join(n[len(stem) :].lstrip(".-").replace(".png", " png") for n in built.files)
+                rows.append(
+                    (
+                        built.id,
+                        built.folder,
+                        built.paper + ("" if built.lang == "en" else f" {built.lang}"),
+                        str(built.pages),
+                        kinds,
+                        f"{built.pdf_size / 1024:.0f} KB",
+                    )
+                )
             progress.advance(task)
-    table = Table(title=f"sheetsmith build: {len(rows)} of {total} written to {out_dir}/<folder>/<id>-<paper>{'[-<lang>]' if langs != ['en'] else ''}.*")
+    table = Table(
+        title=f"sheetsmith build: {len(rows)} of {total} written to {out_dir}/<folder>/<id>-<paper>{'[-<lang>]' if langs != ['en'] else ''}.*"
+    )
     for col in ("id", "folder", "paper", "pages", "files", "PDF"):
         table.add_column(col, no_wrap=col != "files", justify="right" if col in ("pages", "PDF") else "left")
     for row in rows:
@@ -214,21 +266,71 @@ def build(
 
 @app.command()
 def render(
-    layout: str = typer.Argument(..., metavar="ID|FILE", help="A shipped id (see 'sheetsmith layouts') or a path to a layout, deck, chip sheet or pad YAML file."),
-    fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, metavar="pdf|svg|png", help="Output format; default: from -o's extension, else pdf."),
-    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, metavar="a4|letter", help="Paper size."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default: output/<folder>/<id>-<paper>.<format> for a shipped id, <file>-<paper>.<format> next to your own file (with --fill: next to the filled-in file)."),
-    force: bool = typer.Option(False, "--force", help="Replace an existing output of your own file, of --fill or -o (and its manifest); shipped items' outputs are replaced freely."),
-    page: Optional[str] = typer.Option(None, "--page", "--pages", metavar="N|all", help="One page (1, 2, ...) in any format, or 'all': one SVG or PNG per page, NAME-p01.png, NAME-p02.png, ..."),
+    layout: str = typer.Argument(
+        ...,
+        metavar="ID|FILE",
+        help="A shipped id (see 'sheetsmith layouts') or a path to a layout, deck, chip sheet or pad YAML file.",
+    ),
+    fmt: Optional[Format] = typer.Option(
+        None,
+        "--format",
+        "-f",
+        case_sensitive=False,
+        metavar="pdf|svg|png",
+        help="Output format; default: from -o's extension, else pdf.",
+    ),
+    paper: PaperChoice = typer.Option(
+        PaperChoice.a4, "--paper", "-p", case_sensitive=False, metavar="a4|letter", help="Paper size."
+    ),
+    output: Optional[Path] = typer.Option(
+        None,
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="Output file; default: output/<folder>/<id>-<paper>.<format> for a shipped id, <file>-<paper>.<format> next to your own file (with --fill: next to the filled-in file).",
+    ),
+    force: bool = typer.Option(
+        False,
+        "--force",
+        help="Replace an existing output of your own file, of --fill or -o (and its manifest); shipped items' outputs are replaced freely.",
+    ),
+    page: Optional[str] = typer.Option(
+        None,
+        "--page",
+        "--pages",
+        metavar="N|all",
+        help="One page (1, 2, ...) in any format, or 'all': one SVG or PNG per page, NAME-p01.png, NAME-p02.png, ...",
+    ),
     dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="PNG resolution."),
     bleed: float = BLEED,
     backs: bool = BACKS,
     back_offset: str = OFFSET,
     card_size: Optional[str] = CARD_SIZE,
-    variant: Optional[str] = typer.Option(None, "--variant", metavar="target=N,flip7_bonus=N", help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout)."),
-    fill: Optional[Path] = typer.Option(None, "--fill", metavar="FILE", help="Draw a typed-in file on the item as a player fills it: an All In sheet on its layout, a Flip 7 pad on the score pad or tick pad (a page per player)."),
-    others: List[Path] = typer.Option([], "--with", metavar="SHEET", help="With --fill on an All In sheet: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides."),
-    lang: str = typer.Option("en", "--lang", "-l", metavar="LANG", help=LANG_HELP + " The default file name ends in -LANG for another language than English."),
+    variant: Optional[str] = typer.Option(
+        None,
+        "--variant",
+        metavar="target=N,flip7_bonus=N",
+        help="Flip 7 pads: target=N,flip7_bonus=N printed in the header (default from the layout).",
+    ),
+    fill: Optional[Path] = typer.Option(
+        None,
+        "--fill",
+        metavar="FILE",
+        help="Draw a typed-in file on the item as a player fills it: an All In sheet on its layout, a Flip 7 pad on the score pad or tick pad (a page per player).",
+    ),
+    others: List[Path] = typer.Option(
+        [],
+        "--with",
+        metavar="SHEET",
+        help="With --fill on an All In sheet: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides.",
+    ),
+    lang: str = typer.Option(
+        "en",
+        "--lang",
+        "-l",
+        metavar="LANG",
+        help=LANG_HELP + " The default file name ends in -LANG for another language than English.",
+    ),
 ) -> None:
     """Render one layout, deck, chip sheet, pad or ledger to PDF (every page), SVG or PNG (one page).
 
@@ -238,8 +340,18 @@ def render(
 
     fmt = _format(fmt, output)
     options = print_options(bleed, backs, back_offset, card_size)
-    done = render_item(layout, fmt=fmt.value, paper=paper.value, dpi=dpi, options=options, variant=variant,
-                       fill=fill, others=others, page=parse_page(page), lang=lang)
+    done = render_item(
+        layout,
+        fmt=fmt.value,
+        paper=paper.value,
+        dpi=dpi,
+        options=options,
+        variant=variant,
+        fill=fill,
+        others=others,
+        page=parse_page(page),
+        lang=lang,
+    )
     target, overwrite = output_target(done, output=output, force=force)
     written, manifest = write_rendered(done, target, overwrite)
     _problems(done.warnings)
@@ -252,7 +364,9 @@ def _format(fmt: Optional[Format], output: Optional[Path]) -> Format:
     """The output format from ``--format`` and ``-o``'s extension, which must agree."""
     suffix = output.suffix.lower().lstrip(".") if output else ""
     if output is not None and suffix not in Format.__members__:
-        raise SheetsmithError(f"{output}: sheetsmith writes .pdf, .svg or .png files; end the file name with one of those")
+        raise SheetsmithError(
+            f"{output}: sheetsmith writes .pdf, .svg or .png files; end the file name with one of those"
+        )
     if fmt is None:
         return Format(suffix) if suffix else Format.pdf
     if suffix and suffix != fmt.value:
@@ -265,7 +379,9 @@ def _rendered_line(done, written: list[Path], manifest: Optional[Path]) -> str:
     n, label, kind = done.pages, done.paper_label, done.fmt.upper()
     if done.each_page:
         size = sum(len(d) for d in done.each_page)
-        return f"wrote {written[0]} … {written[-1].name} ({n} {kind} files, {label}, one per page, {size / 1024:.0f} KB)"
+        return (
+            f"wrote {written[0]} … {written[-1].name} ({n} {kind} files, {label}, one per page, {size / 1024:.0f} KB)"
+        )
     if done.page is not None:
         extent = f"page {done.page} of {n}"
     else:
@@ -276,7 +392,9 @@ def _rendered_line(done, written: list[Path], manifest: Optional[Path]) -> str:
 
 @app.command("layouts")
 def list_layouts(
-    as_json: bool = typer.Option(False, "--json", help="Print every shipped item's id, kind, game, paper sizes and file as JSON."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print every shipped item's id, kind, game, paper sizes and file as JSON."
+    ),
 ) -> None:
     """List what ships: sheet layouts, decks, chip sheets, score pads and ledgers."""
     if as_json:
@@ -291,8 +409,8 @@ def list_layouts(
     from rich.table import Table
     from rich.text import Text
 
-    from generator.jobs.check import check_files
     from generator.core.shipped import shipped_layouts
+    from generator.jobs.check import check_files
 
     shipped = shipped_layouts()
     table = Table(title="Shipped layouts and components")
@@ -318,9 +436,16 @@ class NewGame(str, Enum):
 
 @app.command()
 def new(
-    game: NewGame = typer.Argument(..., case_sensitive=False, metavar="allin", help="The game: allin (All In player sheets)."),
+    game: NewGame = typer.Argument(
+        ..., case_sensitive=False, metavar="allin", help="The game: allin (All In player sheets)."
+    ),
     file: Path = typer.Argument(..., metavar="FILE.yaml", help="The new layout file; its name gives the sheet's id."),
-    source: Optional[str] = typer.Option(None, "--from", metavar="ID|FILE", help="Copy this sheet (a shipped id such as q-diamonds, or a layout file); default: a small commented skeleton."),
+    source: Optional[str] = typer.Option(
+        None,
+        "--from",
+        metavar="ID|FILE",
+        help="Copy this sheet (a shipped id such as q-diamonds, or a layout file); default: a small commented skeleton.",
+    ),
     force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
 ) -> None:
     """Start a sheet of your own: a copy of a shipped sheet or a commented skeleton, with a fresh id that is
@@ -333,17 +458,34 @@ def new(
     import shlex
 
     file_arg = shlex.quote(str(made.path))  # a name with spaces, pasted back into a shell
-    _say(f"next: sheetsmith show {file_arg} (its hands), sheetsmith watch {file_arg} (a PDF next to it on every save)",
-         to_err=False)
+    _say(
+        f"next: sheetsmith show {file_arg} (its hands), sheetsmith watch {file_arg} (a PDF next to it on every save)",
+        to_err=False,
+    )
 
 
 @app.command()
 def watch(
-    file: Path = typer.Argument(..., metavar="FILE", help="A layout, deck, chip sheet or pad file to check and render on every save."),
-    fmt: Optional[Format] = typer.Option(None, "--format", "-f", case_sensitive=False, metavar="pdf|svg|png", help="Output format; default: from -o's extension, else pdf."),
-    paper: PaperChoice = typer.Option(PaperChoice.a4, "--paper", "-p", case_sensitive=False, metavar="a4|letter", help="Paper size."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", metavar="FILE", help="Output file; default <file>-<paper>.<format> next to FILE."),
-    force: bool = typer.Option(False, "--force", help="Replace the output if it exists when watch starts (later saves always replace it)."),
+    file: Path = typer.Argument(
+        ..., metavar="FILE", help="A layout, deck, chip sheet or pad file to check and render on every save."
+    ),
+    fmt: Optional[Format] = typer.Option(
+        None,
+        "--format",
+        "-f",
+        case_sensitive=False,
+        metavar="pdf|svg|png",
+        help="Output format; default: from -o's extension, else pdf.",
+    ),
+    paper: PaperChoice = typer.Option(
+        PaperChoice.a4, "--paper", "-p", case_sensitive=False, metavar="a4|letter", help="Paper size."
+    ),
+    output: Optional[Path] = typer.Option(
+        None, "-o", "--output", metavar="FILE", help="Output file; default <file>-<paper>.<format> next to FILE."
+    ),
+    force: bool = typer.Option(
+        False, "--force", help="Replace the output if it exists when watch starts (later saves always replace it)."
+    ),
     dpi: int = typer.Option(150, min=50, max=600, metavar="N", help="PNG resolution."),
     lang: str = typer.Option("en", "--lang", "-l", metavar="LANG", help=LANG_HELP),
 ) -> None:
@@ -354,7 +496,10 @@ def watch(
 
     fmt = _format(fmt, output)
     lang = check_language(lang)
-    target = default_target(file, fmt=fmt.value, paper=paper.value, output=output, lang=lang) or f"output/<folder>/<id>-{paper.value}.{fmt.value}"
+    target = (
+        default_target(file, fmt=fmt.value, paper=paper.value, output=output, lang=lang)
+        or f"output/<folder>/<id>-{paper.value}.{fmt.value}"
+    )
     rounds = watch_rounds(file, fmt=fmt.value, paper=paper.value, output=output, force=force, dpi=dpi, lang=lang)
     last_ok = True
     try:
@@ -367,7 +512,10 @@ def watch(
                 _say(f"ok, wrote {', '.join(str(p) for p in done.written)} ({done.seconds:.2f} s)", to_err=False)
             else:
                 errors = sum(1 for p in done.problems if p.is_error)
-                _say(f"not written: {errors} error{'s' if errors != 1 else ''} ({done.seconds:.2f} s); fix them and save again", to_err=False)
+                _say(
+                    f"not written: {errors} error{'s' if errors != 1 else ''} ({done.seconds:.2f} s); fix them and save again",
+                    to_err=False,
+                )
             sys.stdout.flush()
     except (KeyboardInterrupt, Interrupted):
         _say("stopped", to_err=False)
@@ -376,7 +524,9 @@ def watch(
 
 @app.command()
 def show(
-    item: str = typer.Argument(..., metavar="ID|FILE", help="A shipped id or a layout file (also decks, chip sheets, pads)."),
+    item: str = typer.Argument(
+        ..., metavar="ID|FILE", help="A shipped id or a layout file (also decks, chip sheets, pads)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the description as JSON on stdout."),
 ) -> None:
     """Show a sheet as a player and a designer see it: the grid with hand letters, starting spaces and the
@@ -397,7 +547,11 @@ def show(
 
 @app.command()
 def schema(
-    kind: str = typer.Argument(..., metavar="KIND", help="allin-layout, deck, chips, pad, allin-sheet, flip7-pad, allin-game-log, fundex-log or flipflop-log."),
+    kind: str = typer.Argument(
+        ...,
+        metavar="KIND",
+        help="allin-layout, deck, chips, pad, allin-sheet, flip7-pad, allin-game-log, fundex-log or flipflop-log.",
+    ),
 ) -> None:
     """Print the JSON Schema of a file kind, for editors: with the YAML language server, a line
     '# yaml-language-server: $schema=PATH' in a file completes keys and flags mistakes as you type.
@@ -414,7 +568,11 @@ def schema(
 
 
 @app.command()
-def check(files: List[Path] = typer.Argument(..., metavar="FILE...", help="Layout, deck, chip sheet, pad or ledger YAML files to validate.")) -> None:
+def check(
+    files: List[Path] = typer.Argument(
+        ..., metavar="FILE...", help="Layout, deck, chip sheet, pad or ledger YAML files to validate."
+    ),
+) -> None:
     """Validate layout files: every problem as FILE:LINE:COL.
 
     Exit status: 0 every file valid (warnings alone are fine), 1 a file has errors, 2 a file cannot be read at all."""
@@ -447,7 +605,9 @@ def _findings_as_json(as_json: bool, status: str):
             from generator.core.validation import json_for_terminal
 
             rows = [{"file": p.file, "line": p.line, "col": p.col, "message": p.message} for p in exc.problems]
-            sys.stdout.write(json_for_terminal(json.dumps({"status": status, "problems": rows}, indent=2, ensure_ascii=False)) + "\n")
+            sys.stdout.write(
+                json_for_terminal(json.dumps({"status": status, "problems": rows}, indent=2, ensure_ascii=False)) + "\n"
+            )
         raise
 
 
@@ -474,9 +634,18 @@ def _print_verdict(verdict, as_json: bool) -> None:
 
 @app.command()
 def verify(
-    files: List[Path] = typer.Argument(..., metavar="FILE...", help="All In typed-in sheets or photos of sheets (several = one game), Flip 7 tick pads typed in or photographed (one per player = one game), or one Flip 7 score pad, Fundex or Flip Flop round log."),
+    files: List[Path] = typer.Argument(
+        ...,
+        metavar="FILE...",
+        help="All In typed-in sheets or photos of sheets (several = one game), Flip 7 tick pads typed in or photographed (one per player = one game), or one Flip 7 score pad, Fundex or Flip Flop round log.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout (see docs/formats.md)."),
-    layout: Optional[str] = typer.Option(None, "--layout", metavar="ID|FILE", help="Photos: the layout id (or flip7-tick-pad), when a photo's QR code cannot be read."),
+    layout: Optional[str] = typer.Option(
+        None,
+        "--layout",
+        metavar="ID|FILE",
+        help="Photos: the layout id (or flip7-tick-pad), when a photo's QR code cannot be read.",
+    ),
 ) -> None:
     """Check finished paper with the rules engine, dispatching on each file's game: line.
 
@@ -490,10 +659,10 @@ def verify(
     from generator.jobs.photos import start_early
 
     start_early(files)  # one photo: decoded while the modules below are imported
-    from generator.jobs.verify import verify as verify_job
-    from generator.core.names import shown
     from generator.cli.photo_bars import PhotoBars
+    from generator.core.names import shown
     from generator.jobs.photos import has_photos
+    from generator.jobs.verify import verify as verify_job
 
     bars = PhotoBars([shown(f.name) for f in files if has_photos([f])], err())  # a bar per photo, on a terminal
     try:
@@ -509,7 +678,9 @@ def verify(
 def replay(
     log: Path = typer.Argument(..., metavar="GAME.yaml", help="An All In game log (docs/formats.md)."),
     as_json: bool = typer.Option(False, "--json", help="Print the verifier's report of the final sheets as JSON."),
-    sheets: Optional[Path] = typer.Option(None, "--sheets", metavar="DIR", help="Write each player's final typed-in sheet into this folder."),
+    sheets: Optional[Path] = typer.Option(
+        None, "--sheets", metavar="DIR", help="Write each player's final typed-in sheet into this folder."
+    ),
     force: bool = typer.Option(False, "--force", help="Replace sheets already in that folder."),
 ) -> None:
     """Referee a whole All In game from its log: stop at the first illegal move, else score the final sheets.
@@ -535,10 +706,20 @@ def simulate(
     game: Game = typer.Argument(..., case_sensitive=False, metavar="allin|flip7", help="allin or flip7."),
     players: int = typer.Option(4, "--players", "-n", metavar="N", help="Number of players."),
     seed: int = typer.Option(1, "--seed", "-s", min=0, metavar="S", help="Same seed, same result (0 or more)."),
-    layout: str = typer.Option("q-diamonds", "--layout", metavar="ID|FILE", help="allin: the sheet layout (id or file)."),
-    out_dir: Optional[Path] = typer.Option(None, "-o", "--out-dir", metavar="DIR", help="allin: folder for the game log and final sheets (default output/games/...)."),
+    layout: str = typer.Option(
+        "q-diamonds", "--layout", metavar="ID|FILE", help="allin: the sheet layout (id or file)."
+    ),
+    out_dir: Optional[Path] = typer.Option(
+        None,
+        "-o",
+        "--out-dir",
+        metavar="DIR",
+        help="allin: folder for the game log and final sheets (default output/games/...).",
+    ),
     force: bool = typer.Option(False, "--force", help="allin: replace files already in --out-dir."),
-    strategy: str = typer.Option("stop-at-23", "--strategy", metavar="stop-at-T", help="flip7: stop-at-T, stay once your numbers add up to T."),
+    strategy: str = typer.Option(
+        "stop-at-23", "--strategy", metavar="stop-at-T", help="flip7: stop-at-T, stay once your numbers add up to T."
+    ),
     games: int = typer.Option(2000, "--games", min=1, max=1_000_000, metavar="G", help="flip7: how many games."),
     target: int = typer.Option(200, "--target", min=50, max=1000, metavar="T", help="flip7: the target score."),
 ) -> None:
@@ -550,7 +731,10 @@ def simulate(
     if game == Game.allin:
         sim = simulate_allin(players, seed, layout, out_dir, force)
         tables.print_game(sim.score, out(), detail=False)
-        _say(f"wrote {sim.log_path} and {len(sim.sheet_paths)} sheets in {sim.folder}/ (replay: sheetsmith replay {sim.log_path})", to_err=False)
+        _say(
+            f"wrote {sim.log_path} and {len(sim.sheet_paths)} sheets in {sim.folder}/ (replay: sheetsmith replay {sim.log_path})",
+            to_err=False,
+        )
         return
     from generator.jobs.play import parse_strategy
 
@@ -565,11 +749,21 @@ def simulate(
 
 @app.command()
 def balance(
-    layouts: List[str] = typer.Argument(..., help="Layouts to measure: shipped ids or layout files (each is compared with Q♦)."),
-    games: int = typer.Option(200, "--games", "-g", min=1, max=100_000, help="Games played on each sheet (the same deals on every sheet)."),
+    layouts: List[str] = typer.Argument(
+        ..., help="Layouts to measure: shipped ids or layout files (each is compared with Q♦)."
+    ),
+    games: int = typer.Option(
+        200, "--games", "-g", min=1, max=100_000, help="Games played on each sheet (the same deals on every sheet)."
+    ),
     players: int = typer.Option(4, "--players", "-n", min=1, max=8, help="Bots per game."),
     seed: int = typer.Option(1, "--seed", "-s", min=0, help="Same seed, same figures (0 or more)."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="Worker processes (default: one per CPU, never more); the figures do not depend on it."),
+    workers: Optional[int] = typer.Option(
+        None,
+        "--workers",
+        "-w",
+        min=1,
+        help="Worker processes (default: one per CPU, never more); the figures do not depend on it.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON on stdout."),
 ) -> None:
     """Is my sheet fair? Bots play the same games on each layout and on Q♦; compare mean and 10th/90th
@@ -607,8 +801,14 @@ def balance(
 @app.command()
 def serve(
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="The TCP port."),
-    lan: bool = typer.Option(False, "--lan", help="Serve phones on the same network: bind every interface, with a random access token (printed as an address and a QR code)."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Where games in progress are kept (default: your user data folder)."),
+    lan: bool = typer.Option(
+        False,
+        "--lan",
+        help="Serve phones on the same network: bind every interface, with a random access token (printed as an address and a QR code).",
+    ),
+    data_dir: Optional[Path] = typer.Option(
+        None, "--data-dir", help="Where games in progress are kept (default: your user data folder)."
+    ),
     workers: int = typer.Option(2, "--workers", min=1, max=16, help="Processes reading photos at once."),
 ) -> None:
     """Serve the web page for the table: print sheets, score All In photos, keep Flip 7 scores, edit layouts.

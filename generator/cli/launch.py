@@ -148,7 +148,10 @@ def quick_exit(code: object) -> None:
     import os
     import threading
 
-    if any(t is not threading.current_thread() and t.is_alive() and t.name != DISPOSABLE_THREAD for t in threading.enumerate()):
+    if any(
+        t is not threading.current_thread() and t.is_alive() and t.name != DISPOSABLE_THREAD
+        for t in threading.enumerate()
+    ):
         sys.exit(code)
     if code is None:
         code = 0

@@ -31,9 +31,14 @@ class PhotoBars:
         if self.progress is None:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-            self.progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
-                                     TextColumn("{task.fields[stage]}", markup=False), TimeElapsedColumn(),
-                                     console=self.console, transient=False)
+            self.progress = Progress(
+                TextColumn("{task.description}", markup=False),
+                BarColumn(),
+                TextColumn("{task.fields[stage]}", markup=False),
+                TimeElapsedColumn(),
+                console=self.console,
+                transient=False,
+            )
             self.tasks = [self.progress.add_task(name, total=100, stage="waiting", start=False) for name in self.names]
             self.progress.start()
         task = self.tasks[index]
@@ -48,4 +53,3 @@ class PhotoBars:
         if self.progress is not None:
             self.progress.stop()
             self.progress = None
-

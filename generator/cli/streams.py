@@ -80,7 +80,9 @@ def output_failed(exc: OSError) -> int:
     if exc.errno == errno.EPIPE:
         return 1
     try:
-        sys.stderr.write(f"error: the output could not be written ({exc.strerror or exc}): what was printed is incomplete\n")
+        sys.stderr.write(
+            f"error: the output could not be written ({exc.strerror or exc}): what was printed is incomplete\n"
+        )
         sys.stderr.flush()
     except (OSError, ValueError):
         pass

@@ -33,7 +33,9 @@ def print_verdict(verdict: Verdict, console: Console) -> None:
 def _allin_verdict(verdict: Verdict, console: Console) -> None:
     print_game(verdict.score, console)
     for line in capped_lines(verdict.problems):  # spelled out for the terminal, a few of each kind
-        console.print(line, style="yellow" if ": warning: " in line else "red", markup=False, highlight=False, soft_wrap=True)
+        console.print(
+            line, style="yellow" if ": warning: " in line else "red", markup=False, highlight=False, soft_wrap=True
+        )
     for note in verdict.notes:
         if in_tables(verdict, note):
             console.print(Text(note, style="dim" if note.startswith("one sheet") else "yellow"))
@@ -52,14 +54,25 @@ def card_text(card: Card) -> Text:
 def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
     """Print a scored game: with ``detail`` a table per player (hands, cards, category, points, bonus), then the ranking."""
     for p in game.players if detail else []:
-        title = f"{p.player} — {game.layout.name} sheet ({game.layout.id})" + (" — IMPOSSIBLE SHEET" if p.impossible else "")
+        title = f"{p.player} — {game.layout.name} sheet ({game.layout.id})" + (
+            " — IMPOSSIBLE SHEET" if p.impossible else ""
+        )
         table = Table(title=Text(for_terminal(title)), title_justify="left")
-        for col, just in (("hand", "center"), ("cards", "left"), ("complete", "center"), ("category", "left"), ("points", "right"), ("best hand", "right")):
+        for col, just in (
+            ("hand", "center"),
+            ("cards", "left"),
+            ("complete", "center"),
+            ("category", "left"),
+            ("points", "right"),
+            ("best hand", "right"),
+        ):
             table.add_column(col, justify=just)  # type: ignore[arg-type]
         for letter, h in p.hands.items():
             cards = Text(" ").join(card_text(c) for c in h.cards) if h.cards else Text("—", style="dim")
             category = h.result.category.name.replace("_", " ") if h.result.category is not None else "—"
-            table.add_row(letter, cards, "yes" if h.complete else "no", category, str(h.points), f"+{h.bonus}" if h.bonus else "")
+            table.add_row(
+                letter, cards, "yes" if h.complete else "no", category, str(h.points), f"+{h.bonus}" if h.bonus else ""
+            )
         table.add_section()
         table.add_row("", "hands", "", "", str(p.hand_points), f"+{p.bonus_points}")
         table.add_row("", "chips left", "", "", str(p.chips_left), "")
@@ -80,7 +93,15 @@ def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
             mark = "shared win"
         if q.impossible:
             mark = f"{mark} (impossible sheet)" if mark else "impossible sheet"
-        ranking.add_row(str(place), Text(for_terminal(q.player)), str(q.hand_points), str(q.bonus_points), str(q.chips_left), str(q.total), mark)
+        ranking.add_row(
+            str(place),
+            Text(for_terminal(q.player)),
+            str(q.hand_points),
+            str(q.bonus_points),
+            str(q.chips_left),
+            str(q.total),
+            mark,
+        )
     out.print(ranking)
 
 
@@ -90,8 +111,13 @@ def print_sheet_problems(game: GameScore, out: Console) -> None:
         return
     who = [p.player for p in game.players if p.impossible]
     count = len(game.problems)
-    out.print(Text(f"No game can produce the sheet of {', '.join(who)} ({count} problem{'s' if count != 1 else ''}, "
-                   "listed at the end): scored as written, marked impossible", style="bold red"))
+    out.print(
+        Text(
+            f"No game can produce the sheet of {', '.join(who)} ({count} problem{'s' if count != 1 else ''}, "
+            "listed at the end): scored as written, marked impossible",
+            style="bold red",
+        )
+    )
 
 
 def print_problems(problems: Sequence[dict], console: Console) -> None:
@@ -104,7 +130,12 @@ def print_problems(problems: Sequence[dict], console: Console) -> None:
     extra = {id(pr): n for pr, n in more}
     for pr in shown_:
         who = f", {pr['player']}" if pr.get("player") else ""
-        console.print(for_terminal(f"{pr['at']}: round {pr['round']}{who}: {pr['message']}"), markup=False, highlight=False, soft_wrap=True)
+        console.print(
+            for_terminal(f"{pr['at']}: round {pr['round']}{who}: {pr['message']}"),
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
         if id(pr) in extra:
             console.print(f"… and {extra[id(pr)]:,} more like this", markup=False, highlight=False)
 
@@ -121,7 +152,9 @@ def print_ranking(report: Mapping[str, Any], unit: str, console: Console) -> Non
             note = "shared win" if shared else "winner"
         elif row["out_in_round"] is not None:
             note = f"out in round {row['out_in_round']}"
-        table.add_row(str(row["place"]), row["player"], str(row[unit]), Text(note, style="bold" if row["winner"] else "dim"))
+        table.add_row(
+            str(row["place"]), row["player"], str(row[unit]), Text(note, style="bold" if row["winner"] else "dim")
+        )
     console.print(table)
 
 
@@ -163,8 +196,12 @@ def print_fundex_report(report: Mapping[str, Any], console: Console) -> None:
     console.print(table)
     print_problems(report["problems"], console)
     if report["status"] != "finished":
-        console.print(Text(f"The game is not over: {len(report['rounds'])} of {report['rules']['rounds']} rounds logged.",
-                           style="yellow"))
+        console.print(
+            Text(
+                f"The game is not over: {len(report['rounds'])} of {report['rules']['rounds']} rounds logged.",
+                style="yellow",
+            )
+        )
     print_ranking(report, "chips", console)
 
 
@@ -181,9 +218,12 @@ def print_flipflop_report(report: Mapping[str, Any], console: Console) -> None:
     and the pots left (game/flip/flop, explained in the caption).
     """
     players = report["players"]
-    table = Table(title=for_terminal(f"Flip Flop — {report['file']}"), title_justify="left",
-                  caption="pots: stakes left in the game/flip/flop pots for the next round; bold: took the game pot",
-                  caption_justify="left")
+    table = Table(
+        title=for_terminal(f"Flip Flop — {report['file']}"),
+        title_justify="left",
+        caption="pots: stakes left in the game/flip/flop pots for the next round; bold: took the game pot",
+        caption_justify="left",
+    )
     for col, just in (("round", "right"), ("dealer", "left"), ("up", "center")):
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for p in players:
@@ -206,8 +246,16 @@ def print_flipflop_report(report: Mapping[str, Any], console: Console) -> None:
         if r["game_winners"]:
             end += " → " + ", ".join(f"{w} +{r['won'][w].get('game', 0)}" for w in r["game_winners"])
         c = r["carried"]
-        table.add_row(str(r["round"]), r["dealer"], _card_text(r["up"]), *cells, flip, flop, end,
-                      f"{c['game']}/{c['flip']}/{c['flop']}")
+        table.add_row(
+            str(r["round"]),
+            r["dealer"],
+            _card_text(r["up"]),
+            *cells,
+            flip,
+            flop,
+            end,
+            f"{c['game']}/{c['flip']}/{c['flop']}",
+        )
     console.print(table)
     print_problems(report["problems"], console)
     print_ranking(report, "stakes", console)
@@ -229,7 +277,9 @@ def _places(impossible: list[dict]) -> str:
     )
 
 
-def print_pad(report: dict, console: Console, *, target: int | None = None, located: Sequence[str] | None = None) -> None:
+def print_pad(
+    report: dict, console: Console, *, target: int | None = None, located: Sequence[str] | None = None
+) -> None:
     """Print a :func:`pad_report` as a rich table (rounds as rows; per player the round score and running total),
     then the problems, the status and the winner.
 
@@ -261,18 +311,25 @@ def print_pad(report: dict, console: Console, *, target: int | None = None, loca
     top = max(report["totals"].values(), default=0)
     table.add_row(
         Text("total", style="bold"),
-        *[Text(str(t), style="bold green" if p in winners else ("bold" if t == top else "")) for p, t in report["totals"].items()],
+        *[
+            Text(str(t), style="bold green" if p in winners else ("bold" if t == top else ""))
+            for p, t in report["totals"].items()
+        ],
     )
     console.print(table)
     for w in report.get("warnings", []):
         console.print(Text(f"warning: {w['message']}", style="yellow"))
     if report["problems"]:
-        console.print(Text(f"{len(report['problems'])} problem{'s' if len(report['problems']) != 1 else ''}:", style="bold red"))
+        console.print(
+            Text(f"{len(report['problems'])} problem{'s' if len(report['problems']) != 1 else ''}:", style="bold red")
+        )
         for prob, text in zip(report["problems"], located or [None] * len(report["problems"])):
             who = f", {prob['player']}" if prob["player"] is not None else ""
             console.print(Text(text or f"  round {prob['round']}{who}: {prob['message']}"), soft_wrap=True)
     status = _STATUS_TEXT.get(report["status"], report["status"])
-    line = Text("status: ", style="bold").append(status, style="bold red" if report["status"] == "needs_correction" else "")
+    line = Text("status: ", style="bold").append(
+        status, style="bold red" if report["status"] == "needs_correction" else ""
+    )
     if report["status"] == "needs_correction":
         line.append(f" at {_places(report['impossible'])}; no winner is named until then")
     if report["winners"]:

@@ -17,8 +17,10 @@ from generator.core.validation import for_terminal
 def print_flip7_simulation(stats: dict, console: Console) -> None:
     """The table of :func:`generator.jobs.play.simulate_flip7`'s figures."""
     decks = f", {stats['decks']} decks" if stats.get("decks", 1) > 1 else ""
-    table = Table(title=f"Flip 7: {stats['games']} games, {stats['players']} players{decks}, {stats['strategy']}, "
-                        f"target {stats['target']}, seed {stats['seed']}")
+    table = Table(
+        title=f"Flip 7: {stats['games']} games, {stats['players']} players{decks}, {stats['strategy']}, "
+        f"target {stats['target']}, seed {stats['seed']}"
+    )
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("bust rate", f"{stats['bust_rate']:.1%}")
@@ -32,7 +34,10 @@ def print_flip7_simulation(stats: dict, console: Console) -> None:
 
 def print_balance(result: Any, console: Console) -> None:
     """The tables of :func:`generator.jobs.play.balance_layouts`: the figures side by side, then each layout's hands beside Q♦'s."""
-    def escape(text: str) -> str:  # names and ids come from layout files: the consoles read no markup; spell out controls
+
+    def escape(
+        text: str,
+    ) -> str:  # names and ids come from layout files: the consoles read no markup; spell out controls
         return for_terminal(text)
 
     def label(f) -> str:
@@ -40,8 +45,9 @@ def print_balance(result: Any, console: Console) -> None:
 
     base = result.baseline
     players = f"{result.players} player" + ("s" if result.players != 1 else "")
-    table = Table(title=f"Balance: {result.games} games of {players} on each sheet, seed {result.seed} "
-                        "(same deals, same bots)")
+    table = Table(
+        title=f"Balance: {result.games} games of {players} on each sheet, seed {result.seed} (same deals, same bots)"
+    )
     table.add_column("per sheet")
     table.add_column(escape(f"{base.name} (baseline)"), justify="right")
     for c in result.compared:
@@ -78,8 +84,12 @@ def print_balance(result: Any, console: Console) -> None:
     base_rows = hands(base)
     for c in result.compared:
         f = c.figures
-        t = Table(title=f"Hands of {label(f)} beside {escape(base.name)}'s: complete = share of sheets, points = mean",
-                  box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
+        t = Table(
+            title=f"Hands of {label(f)} beside {escape(base.name)}'s: complete = share of sheets, points = mean",
+            box=box.SIMPLE_HEAD,
+            collapse_padding=True,
+            pad_edge=False,
+        )
         numeric = ("len", "bonus", "complete", "points")
         for col in ("hand", "cells", "len", "reward", "bonus", "complete", "points"):
             t.add_column(col, justify="right" if col in numeric else "left", no_wrap=True)
@@ -98,12 +108,19 @@ def print_show(data: dict, console: Console) -> None:
     from rich.text import Text
 
     if data["kind"] != "allin-layout":
-        table = Table(title=for_terminal(f"{data['name']} ({data['id']}, {data['kind']}, {data['file']})"), show_header=False)
+        table = Table(
+            title=for_terminal(f"{data['name']} ({data['id']}, {data['kind']}, {data['file']})"), show_header=False
+        )
         table.add_column("what", style="bold")
         table.add_column("value")
         for key, value in data.items():
             if key not in ("name", "id", "kind", "file") and value not in ("", None):
-                table.add_row(key.replace("_", " "), for_terminal(", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else str(value)))
+                table.add_row(
+                    key.replace("_", " "),
+                    for_terminal(
+                        ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else str(value)
+                    ),
+                )
         console.print(table)
         return
     counts = data["counts"]
@@ -116,12 +133,20 @@ def print_show(data: dict, console: Console) -> None:
     for n, line in enumerate(data["picture"]):
         text = Text(line)
         if n:  # not the column header
-            text.highlight_regex(r"(?<![\[\w])[A-Z](?![\w♠♥♦♣])", "bold red")  # hand letters, not the Golden Card's rank
+            text.highlight_regex(
+                r"(?<![\[\w])[A-Z](?![\w♠♥♦♣])", "bold red"
+            )  # hand letters, not the Golden Card's rank
             text.highlight_regex("•", "bold")
             text.highlight_regex(r"\[" + golden + r"\s*\]", "bold yellow")
         console.print(text, soft_wrap=True)
-    console.print(Text(f"• starting space   [{golden}] the Golden Card   A B C … hands: a row's letter right of it, "
-                       "a column's under it", style="dim"), soft_wrap=True)
+    console.print(
+        Text(
+            f"• starting space   [{golden}] the Golden Card   A B C … hands: a row's letter right of it, "
+            "a column's under it",
+            style="dim",
+        ),
+        soft_wrap=True,
+    )
     console.print()
     table = Table(title="Hands")
     for col in ("hand", "cells", "length", "reward", "bonus"):
@@ -132,10 +157,14 @@ def print_show(data: dict, console: Console) -> None:
         table.add_row(h["letter"], cells, str(h["length"]), reward, f"+{h['bonus']}")
     console.print(table)
     by_length = ", ".join(f"{n} of {k}" for k, n in counts["hands_by_length"].items() if n)
-    console.print(f"{counts['spaces']} writable spaces ({counts['starting_spaces']} starting), Golden Card at "
-                  f"{data['golden']['cell']}; {counts['hands']} hands ({by_length} spaces); "
-                  f"{counts['single']} single, {counts['double']} double rewards; chip track {counts['chip_track']} "
-                  f"circles, a player can earn {counts['chips_to_earn']}", soft_wrap=True, highlight=False)
+    console.print(
+        f"{counts['spaces']} writable spaces ({counts['starting_spaces']} starting), Golden Card at "
+        f"{data['golden']['cell']}; {counts['hands']} hands ({by_length} spaces); "
+        f"{counts['single']} single, {counts['double']} double rewards; chip track {counts['chip_track']} "
+        f"circles, a player can earn {counts['chips_to_earn']}",
+        soft_wrap=True,
+        highlight=False,
+    )
 
 
 __all__ = ["print_verdict", "print_game", "print_flip7_simulation", "print_show", "print_balance"]

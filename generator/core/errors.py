@@ -79,9 +79,7 @@ class InputError(SheetsmithError):
     """
 
     def __init__(self, problems: Iterable[Problem], *, notes: Iterable[str] = ()):
-        self.problems: list[Problem] = sorted(
-            problems, key=lambda p: (not p.is_error, p.file, p.line, p.col)
-        )
+        self.problems: list[Problem] = sorted(problems, key=lambda p: (not p.is_error, p.file, p.line, p.col))
         self.notes: list[str] = list(notes)  # what was done before the problems stopped the work
         super().__init__("\n".join(str(p) for p in self.problems))
 

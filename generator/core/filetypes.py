@@ -18,13 +18,46 @@ READS = "sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in sheet
 """What the reader takes, as messages say it."""
 
 
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".jpe", ".png", ".webp", ".tif", ".tiff", ".bmp", ".heic", ".heif", ".hif",
-                  ".avif", ".gif", ".dng", ".cr2", ".cr3", ".nef", ".arw", ".orf", ".rw2", ".raf", ".pef", ".srw")
+PHOTO_SUFFIXES = (
+    ".jpg",
+    ".jpeg",
+    ".jpe",
+    ".png",
+    ".webp",
+    ".tif",
+    ".tiff",
+    ".bmp",
+    ".heic",
+    ".heif",
+    ".hif",
+    ".avif",
+    ".gif",
+    ".dng",
+    ".cr2",
+    ".cr3",
+    ".nef",
+    ".arw",
+    ".orf",
+    ".rw2",
+    ".raf",
+    ".pef",
+    ".srw",
+)
 """File name endings sent to the photo reader by :func:`looks_like_photo` (the content decides what the file is)."""
 
 
-RAW_NAMES = {".dng": "Adobe DNG", ".cr2": "Canon CR2", ".nef": "Nikon NEF", ".nrw": "Nikon NRW", ".arw": "Sony ARW",
-             ".pef": "Pentax PEF", ".srw": "Samsung SRW", ".rwl": "Leica RWL", ".3fr": "Hasselblad 3FR", ".iiq": "Phase One IIQ"}
+RAW_NAMES = {
+    ".dng": "Adobe DNG",
+    ".cr2": "Canon CR2",
+    ".nef": "Nikon NEF",
+    ".nrw": "Nikon NRW",
+    ".arw": "Sony ARW",
+    ".pef": "Pentax PEF",
+    ".srw": "Samsung SRW",
+    ".rwl": "Leica RWL",
+    ".3fr": "Hasselblad 3FR",
+    ".iiq": "Phase One IIQ",
+}
 """Camera RAW kinds built on TIFF, named from the file's ending (their content only says "TIFF with a RAW inside")."""
 
 
@@ -34,14 +67,35 @@ _HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b
 _AVIF_BRANDS = {b"avif", b"avis"}
 
 
-_VIDEO_BRANDS = {b"isom", b"iso2", b"iso4", b"iso5", b"iso6", b"mp41", b"mp42", b"mp71", b"avc1", b"M4V ", b"M4VH",
-                 b"M4VP", b"3gp4", b"3gp5", b"3gp6", b"3g2a", b"dash", b"f4v "}
+_VIDEO_BRANDS = {
+    b"isom",
+    b"iso2",
+    b"iso4",
+    b"iso5",
+    b"iso6",
+    b"mp41",
+    b"mp42",
+    b"mp71",
+    b"avc1",
+    b"M4V ",
+    b"M4VH",
+    b"M4VP",
+    b"3gp4",
+    b"3gp5",
+    b"3gp6",
+    b"3g2a",
+    b"dash",
+    b"f4v ",
+}
 
 
 _NOT_PHOTO = {
     "PDF": ("a PDF document", "photograph the printed sheet, or save the page as a PNG or JPEG image"),
     "video": ("a video ({kind})", "take a still photo of the sheet, or save one frame of the video as a JPEG"),
-    "raw": ("a camera RAW file ({kind})", "export it as JPEG from the camera's or computer's photo app, or set the camera to save JPEG"),
+    "raw": (
+        "a camera RAW file ({kind})",
+        "export it as JPEG from the camera's or computer's photo app, or set the camera to save JPEG",
+    ),
     "JPEG XL": ("a JPEG XL image", "save it again as an ordinary JPEG or PNG"),
     "archive": ("a ZIP archive (or an office document)", "unpack it and give the photo inside"),
     "text": ("a text file", "a typed-in sheet is read as one when its name ends in .yaml"),
@@ -65,7 +119,7 @@ def sniff(head: bytes, suffix: str = "") -> tuple[str, str]:
     if head.startswith(b"\x89PNG\r\n\x1a\n"):
         return "photo", "PNG"
     if head[4:8] == b"ftyp":
-        brands = {head[8:12]} | {head[i:i + 4] for i in range(16, min(len(head), 16 + 4 * 16), 4)}
+        brands = {head[8:12]} | {head[i : i + 4] for i in range(16, min(len(head), 16 + 4 * 16), 4)}
         major = head[8:12]
         if major == b"crx " or b"crx " in brands:
             return "raw", "Canon CR3"
@@ -73,7 +127,9 @@ def sniff(head: bytes, suffix: str = "") -> tuple[str, str]:
             return "video", "QuickTime MOV"
         if major in _VIDEO_BRANDS or major.startswith(b"3g"):
             return "video", "MP4"
-        if major in _AVIF_BRANDS or (brands & _AVIF_BRANDS and not brands & (_HEIF_BRANDS - {b"mif1", b"msf1", b"mif2"})):
+        if major in _AVIF_BRANDS or (
+            brands & _AVIF_BRANDS and not brands & (_HEIF_BRANDS - {b"mif1", b"msf1", b"mif2"})
+        ):
             return "photo", "AVIF"
         if brands & _HEIF_BRANDS:
             return "photo", "HEIC"
@@ -86,7 +142,11 @@ def sniff(head: bytes, suffix: str = "") -> tuple[str, str]:
         return "video", "Matroska/WebM"
     if head.startswith((b"GIF87a", b"GIF89a")):
         return "photo", "GIF"
-    if head.startswith(b"BM") and len(head) >= 26 and struct.unpack("<I", head[14:18])[0] in (12, 40, 52, 56, 64, 108, 124):
+    if (
+        head.startswith(b"BM")
+        and len(head) >= 26
+        and struct.unpack("<I", head[14:18])[0] in (12, 40, 52, 56, 64, 108, 124)
+    ):
         return "photo", "BMP"
     if head.startswith(b"%PDF"):
         return "PDF", "PDF"
@@ -130,10 +190,10 @@ def _tiff_raw(head: bytes, suffix: str) -> str | None:
     e = "<" if head[:2] == b"II" else ">"
     try:
         off = struct.unpack(e + "I", head[4:8])[0]
-        count = struct.unpack(e + "H", head[off:off + 2])[0]
+        count = struct.unpack(e + "H", head[off : off + 2])[0]
         tags: dict[int, tuple[int, bytes]] = {}
         for i in range(min(count, 256)):
-            entry = head[off + 2 + 12 * i: off + 14 + 12 * i]
+            entry = head[off + 2 + 12 * i : off + 14 + 12 * i]
             if len(entry) < 12:
                 break
             tag, typ = struct.unpack(e + "HH", entry[:4])

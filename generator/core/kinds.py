@@ -15,8 +15,10 @@ from generator.core.errors import InputError, UnreadableError
 from generator.core.validation import text_problem
 from generator.core.yamlpos import Document
 
-CHECK_READS = ("check and render read layout, deck, chip sheet, pad and ledger files (YAML); "
-               "photos of sheets go to 'sheetsmith verify'")
+CHECK_READS = (
+    "check and render read layout, deck, chip sheet, pad and ledger files (YAML); "
+    "photos of sheets go to 'sheetsmith verify'"
+)
 """What ``check`` and ``render`` read, as a message says it to a file that is no YAML."""
 
 COMPONENT_KINDS = ("deck", "chips", "pad", "tick-pad", "ledger")
@@ -32,7 +34,9 @@ def check_item_file(doc: Document, path: Path, command: str = "check") -> None:
         UnreadableError: a typed-in sheet, pad or log given to ``command`` (exit 2), with the right command.
     """
     if doc.data.get("id") is None and text_problem(path.stem, "the file name"):  # the id defaults to the file name
-        raise InputError([doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add an 'id:' line)")])
+        raise InputError(
+            [doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add an 'id:' line)")]
+        )
     hint = wrong_command(doc.data, command, doc.file)
     if hint:
         raise UnreadableError([doc.problem((), hint)])  # a file for another command: unreadable here (exit 2)
@@ -41,8 +45,14 @@ def check_item_file(doc: Document, path: Path, command: str = "check") -> None:
 def unknown_kind(doc: Document) -> InputError:
     """The error for a ``kind:`` that is none of :data:`COMPONENT_KINDS`."""
     kind = doc.data.get("kind")
-    return InputError([doc.problem(("kind",), f"kind '{kind}' is not one of: {', '.join(COMPONENT_KINDS)} "
-                                              "(sheet layouts have no kind:, only game:)")])
+    return InputError(
+        [
+            doc.problem(
+                ("kind",),
+                f"kind '{kind}' is not one of: {', '.join(COMPONENT_KINDS)} (sheet layouts have no kind:, only game:)",
+            )
+        ]
+    )
 
 
 def wrong_command(data: dict, command: str, file: str = "FILE") -> str | None:
@@ -56,18 +66,24 @@ def wrong_command(data: dict, command: str, file: str = "FILE") -> str | None:
     is_sheet = game == "allin" and ("player" in data or "layout" in data) and "hands" not in data
     if command == "render" and is_sheet:
         layout = data.get("layout") if isinstance(data.get("layout"), str) else "LAYOUT"
-        return (f"this is a typed-in sheet, not a layout: draw it on its sheet with "
-                f"'sheetsmith render {layout} --fill {file}', or score it with 'sheetsmith verify {file}'")
+        return (
+            f"this is a typed-in sheet, not a layout: draw it on its sheet with "
+            f"'sheetsmith render {layout} --fill {file}', or score it with 'sheetsmith verify {file}'"
+        )
     if command == "render" and game == "flip7" and kind is None and "rounds" in data:
-        return (f"this is a typed-in Flip 7 score pad, not a layout: draw it with 'sheetsmith render flip7-pad --fill {file}' "
-                f"(or flip7-tick-pad), or check it with 'sheetsmith verify {file}'")
+        return (
+            f"this is a typed-in Flip 7 score pad, not a layout: draw it with 'sheetsmith render flip7-pad --fill {file}' "
+            f"(or flip7-tick-pad), or check it with 'sheetsmith verify {file}'"
+        )
     if command in ("check", "render"):
         if is_sheet:
             return "this is a typed-in sheet, not a layout: score it with 'sheetsmith verify FILE'"
         if game in ("flip7", "fundex", "flipflop") and kind is None:
             return f"this is a {game} score pad or round log, not a layout: check it with 'sheetsmith verify FILE'"
     if command == "replay" and kind is None and game in ("flip7", "fundex", "flipflop"):
-        what = "a Flip 7 score pad" if game == "flip7" else f"a {'Fundex' if game == 'fundex' else 'Flip Flop'} round log"
+        what = (
+            "a Flip 7 score pad" if game == "flip7" else f"a {'Fundex' if game == 'fundex' else 'Flip Flop'} round log"
+        )
         return f"this is {what}, not an All In game log: check it with 'sheetsmith verify {file}'"
     if command == "verify" and (kind is not None or (game == "allin" and "hands" in data)):
         return "this is a layout or component, not a finished sheet: validate it with 'sheetsmith check FILE'"

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import difflib
 from types import UnionType
-from typing import Any, Union, get_args, get_origin
-
-from typing import Annotated
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 from pydantic_core import PydanticCustomError
@@ -73,12 +71,18 @@ def problem_from_error(
         parent = path[:-1]
         allowed = allowed_keys(model, loc[:-1]) if model else []
         close = difflib.get_close_matches(str(path[-1]), allowed, n=1, cutoff=0.6)
-        hint = f"did you mean '{close[0]}'?" if close else (
-            f"allowed: {', '.join(allowed)}" if allowed else "check the spelling"
+        hint = (
+            f"did you mean '{close[0]}'?"
+            if close
+            else (f"allowed: {', '.join(allowed)}" if allowed else "check the spelling")
         )
-        return doc.problem(path, f"unknown key '{path[-1]}'{' in ' + _dotted(parent) if parent else ''}; {hint}", key=True)
+        return doc.problem(
+            path, f"unknown key '{path[-1]}'{' in ' + _dotted(parent) if parent else ''}; {hint}", key=True
+        )
     if kind == "missing":
-        return doc.problem(path[:-1], f"missing key '{path[-1]}'{' in ' + _dotted(path[:-1]) if path[:-1] else ''}", key=True)
+        return doc.problem(
+            path[:-1], f"missing key '{path[-1]}'{' in ' + _dotted(path[:-1]) if path[:-1] else ''}", key=True
+        )
     got = err.get("input")
     written = doc.written(path)
     if isinstance(got, str):
@@ -95,7 +99,9 @@ def problem_from_error(
         return doc.problem(path, check(got, name, multiline=bool(ctx.get("multiline"))) or f"{name} cannot be printed")
     if kind in ("model_type", "model_attributes_type", "dict_type"):
         example = EXAMPLES.get(path[0] if path else "", "")
-        return doc.problem(path, f"{name} needs a mapping of keys{' such as ' + example if example else ''}, not {shown}")
+        return doc.problem(
+            path, f"{name} needs a mapping of keys{' such as ' + example if example else ''}, not {shown}"
+        )
     if kind == "string_type":
         return doc.problem(path, f"{name} must be text, not {shown}; put it in quotes ('...')")
     if kind == "literal_error":
@@ -139,12 +145,11 @@ that refused the text, so that the message names the key (:func:`problem_from_er
 
 def _one_line(value: str) -> str:
     if text_problem(value, "text"):
-        raise PydanticCustomError("one_line", "text with a control character or line break",
-                                  {"multiline": False, "check": text_problem})
+        raise PydanticCustomError(
+            "one_line", "text with a control character or line break", {"multiline": False, "check": text_problem}
+        )
     return value
 
 
 OneLine = Annotated[str, AfterValidator(_one_line)]
 """A one-line text that is not printed (a description for listings): no control character or line break."""
-
-

@@ -16,7 +16,6 @@ the YAML reader refuse the whole file).
 from __future__ import annotations
 
 import re
-
 import unicodedata
 from pathlib import Path
 

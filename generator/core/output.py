@@ -41,7 +41,9 @@ def check_target(path: str | Path, *, overwrite: bool = True) -> Path:
     target = Path(path)
     try:
         if target.is_dir():
-            raise OutputError(f"{shown(str(target))}: is a folder; give a file name such as {shown(str(target / 'sheet.pdf'))}")
+            raise OutputError(
+                f"{shown(str(target))}: is a folder; give a file name such as {shown(str(target / 'sheet.pdf'))}"
+            )
         if os.path.lexists(target) and not overwrite:
             raise OutputError(f"{shown(str(target))}: already exists; pass --force to replace it")
         for parent in target.parents:
@@ -113,7 +115,7 @@ def write_together(files: Sequence[tuple[str | Path, bytes]]) -> list[Path]:
     placed: list[tuple[Path, Path | None, Path]] = []
     current = targets[0] if targets else Path()
     try:
-        for (target, (_, data)) in zip(targets, files):
+        for target, (_, data) in zip(targets, files):
             current = target
             _write_temp(target, data, temps)
         for tmp, target in temps:
@@ -138,7 +140,9 @@ def write_together(files: Sequence[tuple[str | Path, bytes]]) -> list[Path]:
             except OSError:
                 pass
         if isinstance(exc, OSError):
-            raise OutputError(f"{shown(str(current))}: cannot write ({exc.strerror or exc}); nothing was written") from None
+            raise OutputError(
+                f"{shown(str(current))}: cannot write ({exc.strerror or exc}); nothing was written"
+            ) from None
         raise
     for _, old, _ in placed:
         if old is not None:

@@ -20,7 +20,6 @@ from generator.core.errors import InputError, Problem
 from generator.core.models import StrictModel, pydantic_problems, validate
 from generator.core.yamlpos import Document, PathKey, Pos, shown
 
-
 NAME = re.compile(r"[^\s,]{1,24}")
 """A player name: one word of 1 to 24 characters (no spaces or commas), since names start betting lines."""
 
@@ -64,10 +63,17 @@ def check_players(doc: Document, names: Sequence[str], low: int, high: int, game
     seen: set[str] = set()
     for i, name in enumerate(names):
         if not NAME.fullmatch(name):
-            problems.append(doc.problem(("players", i), f"player name {shown(name)} must be one word of 1 to 24 "
-                                        "characters, without spaces or commas (it starts lines like 'Ann bet 2')"))
+            problems.append(
+                doc.problem(
+                    ("players", i),
+                    f"player name {shown(name)} must be one word of 1 to 24 "
+                    "characters, without spaces or commas (it starts lines like 'Ann bet 2')",
+                )
+            )
         if name in seen:
-            problems.append(doc.problem(("players", i), f"player '{name}' is listed twice; give each player their own name"))
+            problems.append(
+                doc.problem(("players", i), f"player '{name}' is listed twice; give each player their own name")
+            )
         seen.add(name)
     return problems
 

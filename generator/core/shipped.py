@@ -51,7 +51,9 @@ def resolve_layout(ref: str) -> Path:
         return ids[ref]
     close = difflib.get_close_matches(ref, list(ids), n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else f"; shipped layouts: {', '.join(ids)}"
-    raise InputError([Problem(ref, 0, 0, f"no shipped layout {quote(ref)} and no such file{hint} (see 'sheetsmith layouts')")])
+    raise InputError(
+        [Problem(ref, 0, 0, f"no shipped layout {quote(ref)} and no such file{hint} (see 'sheetsmith layouts')")]
+    )
 
 
 def unknown_layout(ref: str) -> str:
@@ -83,9 +85,14 @@ def shipped_id_clash(item_id: str, path: Path, doc) -> Problem | None:
     if is_shipped(path) or item_id not in {s.id for s in shipped_layouts()}:
         return None
     fresh = fresh_id(path.stem)
-    return doc.problem(("id",) if "id" in doc.data else (), (
-        f"id '{item_id}' is the id of a shipped item; typed-in sheets, game logs and a photo's sheet code name "
-        f"layouts by id, so give yours its own (e.g. 'id: {fresh}', or start from 'sheetsmith new')"), severity="warning")
+    return doc.problem(
+        ("id",) if "id" in doc.data else (),
+        (
+            f"id '{item_id}' is the id of a shipped item; typed-in sheets, game logs and a photo's sheet code name "
+            f"layouts by id, so give yours its own (e.g. 'id: {fresh}', or start from 'sheetsmith new')"
+        ),
+        severity="warning",
+    )
 
 
 def fresh_id(stem: str, also_taken: Iterable[str] = ()) -> str:

@@ -102,16 +102,29 @@ def _noncharacter(ch: str) -> bool:
     return 0xFDD0 <= o <= 0xFDEF or (o & 0xFFFE) == 0xFFFE
 
 
-_CONTROL_NAMES = {"\0": "NULL", "\a": "BELL", "\b": "BACKSPACE", "\t": "TAB", "\n": "LINE FEED", "\v": "LINE TABULATION",
-                  "\f": "FORM FEED", "\r": "CARRIAGE RETURN", "\x1b": "ESCAPE", "\x7f": "DELETE", "\x85": "NEXT LINE",
-                  "\x9b": "CONTROL SEQUENCE INTRODUCER"}
+_CONTROL_NAMES = {
+    "\0": "NULL",
+    "\a": "BELL",
+    "\b": "BACKSPACE",
+    "\t": "TAB",
+    "\n": "LINE FEED",
+    "\v": "LINE TABULATION",
+    "\f": "FORM FEED",
+    "\r": "CARRIAGE RETURN",
+    "\x1b": "ESCAPE",
+    "\x7f": "DELETE",
+    "\x85": "NEXT LINE",
+    "\x9b": "CONTROL SEQUENCE INTRODUCER",
+}
 
 
 def describe_char(ch: str) -> str:
     """A character as a message shows it: ``'x'``, or its code point and name when it is not plain ASCII."""
     if " " < ch < "\x7f":
         return f"'{ch}'"
-    name = _CONTROL_NAMES.get(ch) or unicodedata.name(ch, "control character" if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 else "unnamed")
+    name = _CONTROL_NAMES.get(ch) or unicodedata.name(
+        ch, "control character" if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 else "unnamed"
+    )
     shown_ = f"'{ch}' " if ch.isprintable() and ch not in BIDI_CONTROLS else ""
     return f"{shown_}(U+{ord(ch):04X} {name})"
 
@@ -128,7 +141,9 @@ def text_problem(text: str, what: str, *, max_length: int | None = None, multili
     ch = bad_char(text, multiline=multiline)
     if ch is not None:
         kind = "a line break or tab" if ch in LINE_BREAKS or ch == "\t" else "a control character"
-        return f"{what} holds {kind} {describe_char(ch)}; remove it (names and labels are one line of visible characters)"
+        return (
+            f"{what} holds {kind} {describe_char(ch)}; remove it (names and labels are one line of visible characters)"
+        )
     if max_length is not None and len(text) > max_length:
         return f"{what} has {len(text)} characters; at most {max_length} are allowed"
     return None
@@ -166,8 +181,12 @@ def json_for_terminal(text: str) -> str:
 
     if text.replace("\n", "").isprintable():
         return text
-    return "".join(ch if ch == "\n" or unicodedata.category(ch) not in UNSAFE_CATEGORIES else
-                   "".join(f"\\u{u:04x}" for u in _utf16(ch)) for ch in text)
+    return "".join(
+        ch
+        if ch == "\n" or unicodedata.category(ch) not in UNSAFE_CATEGORIES
+        else "".join(f"\\u{u:04x}" for u in _utf16(ch))
+        for ch in text
+    )
 
 
 def _utf16(ch: str) -> list[int]:
@@ -195,7 +214,9 @@ def message_shape(message: str) -> str:
     return _SHAPE.sub("#", message)
 
 
-def cap_repeats(items: Sequence[T], key: Callable[[T], str], *, shown_per_kind: int = REPEATS_SHOWN) -> tuple[list[T], list[tuple[T, int]]]:
+def cap_repeats(
+    items: Sequence[T], key: Callable[[T], str], *, shown_per_kind: int = REPEATS_SHOWN
+) -> tuple[list[T], list[tuple[T, int]]]:
     """Keep at most ``shown_per_kind`` items of each kind (``key``); count the rest.
 
     Returns:
@@ -222,8 +243,13 @@ def capped_lines(problems: Iterable, *, shown_per_kind: int = REPEATS_SHOWN) -> 
     line goes through :func:`for_terminal`.
     """
     items = list(dict.fromkeys(problems))
-    kept, more = cap_repeats(items, lambda p: f"{getattr(p, 'file', '')}\0{getattr(p, 'severity', '')}\0"
-                             f"{message_shape(getattr(p, 'message', str(p)))}", shown_per_kind=shown_per_kind)
+    kept, more = cap_repeats(
+        items,
+        lambda p: (
+            f"{getattr(p, 'file', '')}\0{getattr(p, 'severity', '')}\0{message_shape(getattr(p, 'message', str(p)))}"
+        ),
+        shown_per_kind=shown_per_kind,
+    )
     extra = {id(p): n for p, n in more}
     lines = []
     for p in kept:
@@ -232,5 +258,3 @@ def capped_lines(problems: Iterable, *, shown_per_kind: int = REPEATS_SHOWN) -> 
             where = for_terminal(getattr(p, "file", "") or "")
             lines.append(f"{where + ': ' if where else ''}… and {extra[id(p)]:,} more like this")
     return lines
-
-

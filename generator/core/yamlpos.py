@@ -155,7 +155,16 @@ def load_yaml(path: str | Path, *, display: str | None = None, reads: str = READ
         raise UnreadableError([Problem(name, 0, 0, "file not found")]) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise UnreadableError([Problem(name, 0, 0, "is a symbolic link that leads back to itself (a link loop); give the file it should point to")]) from None
+            raise UnreadableError(
+                [
+                    Problem(
+                        name,
+                        0,
+                        0,
+                        "is a symbolic link that leads back to itself (a link loop); give the file it should point to",
+                    )
+                ]
+            ) from None
         raise UnreadableError([Problem(name, 0, 0, f"cannot read the file: {exc.strerror}")]) from None
     return parse_yaml_bytes(raw, name, reads=reads)
 
@@ -174,7 +183,9 @@ def parse_yaml_bytes(raw: bytes, file: str = "<bytes>", *, reads: str = READS) -
     if kind is not None:
         raise UnreadableError([Problem(file, 0, 0, f"this is {kind}, not YAML text; {reads}")])
     if len(raw) > MAX_BYTES:
-        raise UnreadableError([Problem(file, 0, 0, f"larger than {MAX_BYTES // 1000} kB; is this really a sheetsmith YAML file?")])
+        raise UnreadableError(
+            [Problem(file, 0, 0, f"larger than {MAX_BYTES // 1000} kB; is this really a sheetsmith YAML file?")]
+        )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -193,9 +204,14 @@ _OTHER_MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"\xff\xfe", "UTF-16 text (save it as UTF-8)"),
     (b"\xfe\xff", "UTF-16 text (save it as UTF-8)"),
 )
-_FAMILIES = {"PDF": "a PDF document", "video": "a video ({kind})", "raw": "a camera RAW file ({kind})",
-             "JPEG XL": "a JPEG XL image", "archive": "a ZIP archive (an office document such as .docx, .xlsx or .odt is one)",
-             "photo": "a {kind} image"}
+_FAMILIES = {
+    "PDF": "a PDF document",
+    "video": "a video ({kind})",
+    "raw": "a camera RAW file ({kind})",
+    "JPEG XL": "a JPEG XL image",
+    "archive": "a ZIP archive (an office document such as .docx, .xlsx or .odt is one)",
+    "photo": "a {kind} image",
+}
 
 
 def binary_kind(raw: bytes) -> str | None:
@@ -247,11 +263,22 @@ def parse_yaml(text: str, file: str = "<string>") -> Document:
     except yaml.MarkedYAMLError as exc:
         raise UnreadableError([_syntax_problem(exc, text, file)]) from None
     except RecursionError:
-        raise UnreadableError([Problem(file, 0, 0, f"nested too deeply; sheetsmith files nest at most {MAX_DEPTH} levels")]) from None
+        raise UnreadableError(
+            [Problem(file, 0, 0, f"nested too deeply; sheetsmith files nest at most {MAX_DEPTH} levels")]
+        ) from None
     except (ValueError, OverflowError):  # an escape such as "\U00110000" names no character
         at = Pos(loader.line + 1, loader.column + 1) if loader is not None else Pos(0, 0)
-        raise UnreadableError([Problem(file, at.line, at.col, "an escape in quotes (\\x, \\u or \\U) names a character "
-                                       "that does not exist; write the character itself")]) from None
+        raise UnreadableError(
+            [
+                Problem(
+                    file,
+                    at.line,
+                    at.col,
+                    "an escape in quotes (\\x, \\u or \\U) names a character "
+                    "that does not exist; write the character itself",
+                )
+            ]
+        ) from None
     except yaml.YAMLError as exc:  # pragma: no cover - other parser errors carry marks
         raise UnreadableError([Problem(file, 0, 0, f"YAML error: {exc}")]) from None
     finally:
@@ -323,7 +350,9 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, file: str) -> Problem:
     line, col = mark.line + 1, mark.column + 1
     if exc.context and ctx is not None and ctx.line != mark.line and "flow" in exc.context:
         # An unclosed '{' or '[' is only noticed on a later line: point at the bracket.
-        what += f" (noticed at line {line}, column {col}); close the {'{' if 'mapping' in exc.context else '['} opened here"
+        what += (
+            f" (noticed at line {line}, column {col}); close the {'{' if 'mapping' in exc.context else '['} opened here"
+        )
         line, col = ctx.line + 1, ctx.column + 1
     elif exc.context and ctx is not None and ctx.line != mark.line:
         what += f" ({exc.context} that starts at line {ctx.line + 1}, column {ctx.column + 1})"
@@ -364,7 +393,9 @@ def _in_grid_block(lines: list[str], index: int) -> bool:
     return False
 
 
-_STANDARD_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "value")}
+_STANDARD_TAGS = {
+    f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "value")
+}
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
@@ -377,20 +408,39 @@ def _build(
     budget[0] -= 1
     if budget[0] < 0:
         if budget[0] == -1:
-            problems.append(Problem(doc.file, at.line, at.col, f"the file expands to more than {MAX_NODES} values (aliases repeated over and over?)"))
+            problems.append(
+                Problem(
+                    doc.file,
+                    at.line,
+                    at.col,
+                    f"the file expands to more than {MAX_NODES} values (aliases repeated over and over?)",
+                )
+            )
         return None
     if len(path) > MAX_DEPTH:
-        problems.append(Problem(doc.file, at.line, at.col, f"nested too deeply; sheetsmith files nest at most {MAX_DEPTH} levels"))
+        problems.append(
+            Problem(doc.file, at.line, at.col, f"nested too deeply; sheetsmith files nest at most {MAX_DEPTH} levels")
+        )
         return None
-    if node.tag not in _STANDARD_TAGS and not (isinstance(node, yaml.MappingNode) or isinstance(node, yaml.SequenceNode)):
-        problems.append(Problem(doc.file, at.line, at.col, f"the tag '{node.tag}' is not used by sheetsmith; remove it"))
+    if node.tag not in _STANDARD_TAGS and not (
+        isinstance(node, yaml.MappingNode) or isinstance(node, yaml.SequenceNode)
+    ):
+        problems.append(
+            Problem(doc.file, at.line, at.col, f"the tag '{node.tag}' is not used by sheetsmith; remove it")
+        )
         return None
     if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
         if id(node) in active:
-            problems.append(Problem(doc.file, at.line, at.col, "an alias refers to the mapping or list it is inside; remove the loop"))
+            problems.append(
+                Problem(
+                    doc.file, at.line, at.col, "an alias refers to the mapping or list it is inside; remove the loop"
+                )
+            )
             return None
         if node.tag not in _STANDARD_TAGS:
-            problems.append(Problem(doc.file, at.line, at.col, f"the tag '{node.tag}' is not used by sheetsmith; remove it"))
+            problems.append(
+                Problem(doc.file, at.line, at.col, f"the tag '{node.tag}' is not used by sheetsmith; remove it")
+            )
             return None
         active = active | {id(node)}
     if isinstance(node, yaml.MappingNode):
@@ -398,16 +448,27 @@ def _build(
         for knode, vnode in node.value:
             kat = _mark(knode)
             if not isinstance(knode, yaml.ScalarNode):
-                problems.append(Problem(doc.file, kat.line, kat.col, "a key must be a plain word, not a list or mapping"))
+                problems.append(
+                    Problem(doc.file, kat.line, kat.col, "a key must be a plain word, not a list or mapping")
+                )
                 continue
             if knode.tag == _MERGE_TAG:
-                problems.append(Problem(doc.file, kat.line, kat.col, "merge keys (<<) are not supported; write the keys out"))
+                problems.append(
+                    Problem(doc.file, kat.line, kat.col, "merge keys (<<) are not supported; write the keys out")
+                )
                 continue
             key = str(knode.value)  # keys are always text: '1', 'yes' and 'A' alike
             ch = bad_char(key, multiline=False)
             if ch is not None:
-                problems.append(Problem(doc.file, kat.line, kat.col, f"the key {shown(key)} holds {describe_char(ch)}; "
-                                        "remove it (keys are one line of visible characters)"))
+                problems.append(
+                    Problem(
+                        doc.file,
+                        kat.line,
+                        kat.col,
+                        f"the key {shown(key)} holds {describe_char(ch)}; "
+                        "remove it (keys are one line of visible characters)",
+                    )
+                )
                 continue
             if key in out:
                 problems.append(Problem(doc.file, kat.line, kat.col, f"key {shown(key)} appears twice; keep one"))
@@ -425,13 +486,27 @@ def _checked_scalar(node: yaml.ScalarNode, doc: Document, problems: list[Problem
     at = _mark(node)
     ch = bad_char(str(node.value), multiline=True)
     if ch is not None:
-        problems.append(Problem(doc.file, at.line, at.col, f"{quote(str(node.value))} holds the control character "
-                                f"{describe_char(ch)}; remove it (sheetsmith files hold visible text only)"))
+        problems.append(
+            Problem(
+                doc.file,
+                at.line,
+                at.col,
+                f"{quote(str(node.value))} holds the control character "
+                f"{describe_char(ch)}; remove it (sheetsmith files hold visible text only)",
+            )
+        )
         return None
     value = _scalar(node)
     if isinstance(value, float) and not math.isfinite(value):
-        problems.append(Problem(doc.file, at.line, at.col, f"{quote(str(node.value))} is too large a number; "
-                                "sheetsmith numbers are written with at most 15 digits"))
+        problems.append(
+            Problem(
+                doc.file,
+                at.line,
+                at.col,
+                f"{quote(str(node.value))} is too large a number; "
+                "sheetsmith numbers are written with at most 15 digits",
+            )
+        )
         return None
     return value
 

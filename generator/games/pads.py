@@ -33,15 +33,15 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from generator.core.errors import Problem
-from generator.printing.i18n import Messages, messages
 from generator.core.models import StrictModel, validate
-from generator.printing.text import ComponentHeader
-from generator.printing.paper import Paper
+from generator.core.yamlpos import Document
 from generator.games.flip7.rules import MAX_PLAYERS as FLIP7_MAX_PLAYERS
 from generator.games.flip7.rules import PLAYERS_PER_DECK, player_count_warnings
-from generator.printing.scene import Line, MarkTarget, Paint, Rect, Scene, Text, fit_size, text_width
-from generator.core.yamlpos import Document
+from generator.printing.i18n import Messages, messages
+from generator.printing.paper import Paper
 from generator.printing.readable import KEEP_CLEAR, add_machine_marks, is_turned, reserved_boxes
+from generator.printing.scene import Line, MarkTarget, Paint, Rect, Scene, Text, fit_size, text_width
+from generator.printing.text import ComponentHeader
 
 INK, SOFT, ACCENT, PANEL, DROPOUT = "#1d2b45", "#6b7a99", "#b8332e", "#eef2f8", "#8fb3de"
 MARGIN = 10.0
@@ -105,15 +105,31 @@ def pad_from_document(doc: Document, path: Path) -> Pad:
     warnings = []
     if spec.kind == "pad" and spec.game == "flip7":
         warnings = [doc.problem(("players",), m, severity="warning") for m in player_count_warnings(spec.players)]
-    return Pad(spec.id or path.stem, spec.kind, spec.game, spec.name, spec.description, spec.orientation,
-               spec.players, spec.rounds, spec.variant, doc.file, warnings)
+    return Pad(
+        spec.id or path.stem,
+        spec.kind,
+        spec.game,
+        spec.name,
+        spec.description,
+        spec.orientation,
+        spec.players,
+        spec.rounds,
+        spec.variant,
+        doc.file,
+        warnings,
+    )
 
 
 def with_variant(pad: Pad, target: int | None = None, flip7_bonus: int | None = None) -> Pad:
     """The pad with its variant overridden (the ``--variant`` option)."""
     v = pad.variant
-    return replace(pad, variant=Variant(target=target if target is not None else v.target,
-                                        flip7_bonus=flip7_bonus if flip7_bonus is not None else v.flip7_bonus))
+    return replace(
+        pad,
+        variant=Variant(
+            target=target if target is not None else v.target,
+            flip7_bonus=flip7_bonus if flip7_bonus is not None else v.flip7_bonus,
+        ),
+    )
 
 
 def page_players(pad: Pad) -> list[range]:
@@ -143,8 +159,9 @@ def build_pad_pages(pad: Pad, paper: Paper, lang: str = "en") -> list[Scene]:
     return [build_pad(pad, paper, players=g, page=(i + 1, len(groups)), lang=lang) for i, g in enumerate(groups)]
 
 
-def build_pad(pad: Pad, paper: Paper, *, players: range | None = None, page: tuple[int, int] = (1, 1),
-              lang: str = "en") -> Scene:
+def build_pad(
+    pad: Pad, paper: Paper, *, players: range | None = None, page: tuple[int, int] = (1, 1), lang: str = "en"
+) -> Scene:
     """Draw one page of a pad or ledger on ``paper`` (turned for landscape) and return the scene.
 
     ``players`` are the player numbers on this page (default: all, 1 to
@@ -160,7 +177,9 @@ def build_pad(pad: Pad, paper: Paper, *, players: range | None = None, page: tup
     W, H = (paper.height, paper.width) if pad.orientation == "landscape" else (paper.width, paper.height)
     page_text = t("pads.page", page=page[0], pages=page[1])
     scene = Scene(W, H, title=pad.name if page[1] == 1 else f"{pad.name}, {page_text}")
-    readable = pad.kind == "tick-pad"  # read from photos: corner markers and the sheet code (generator.printing.readable)
+    readable = (
+        pad.kind == "tick-pad"
+    )  # read from photos: corner markers and the sheet code (generator.printing.readable)
     y = _header(scene, pad, W, players, page, t, inset=KEEP_CLEAR if readable else MARGIN)
     if pad.kind == "pad":
         _score_pad(scene, pad, W, H, y, players, t)
@@ -178,7 +197,9 @@ def build_pad(pad: Pad, paper: Paper, *, players: range | None = None, page: tup
     return scene
 
 
-def _header(scene: Scene, pad: Pad, W: float, players: range, page: tuple[int, int], t: Messages, inset: float = MARGIN) -> float:
+def _header(
+    scene: Scene, pad: Pad, W: float, players: range, page: tuple[int, int], t: Messages, inset: float = MARGIN
+) -> float:
     """The title, the rules line and (Flip 7) the target box; ``inset`` mm from the left and right edges
     (more than the margin where corner markers stand). Returns where the content below starts."""
     y = MARGIN
@@ -186,12 +207,14 @@ def _header(scene: Scene, pad: Pad, W: float, players: range, page: tuple[int, i
     right = W - inset - (34.0 if pad.game == "flip7" else 0.0)  # the target box, top right
     title_size = fit_size(title, 20, (right - inset) * 0.4, "bold")
     scene.add(Text(inset, y + 8, title, title_size, "bold", color=ACCENT))
-    sub = t({
-        ("pad", "flip7"): "pads.score_pad",
-        ("tick-pad", "flip7"): "pads.tick_pad",
-        ("ledger", "fundex"): "pads.fundex_ledger",
-        ("ledger", "flipflop"): "pads.flipflop_ledger",
-    }[(pad.kind, pad.game)])
+    sub = t(
+        {
+            ("pad", "flip7"): "pads.score_pad",
+            ("tick-pad", "flip7"): "pads.tick_pad",
+            ("ledger", "fundex"): "pads.fundex_ledger",
+            ("ledger", "flipflop"): "pads.flipflop_ledger",
+        }[(pad.kind, pad.game)]
+    )
     x = inset + text_width(title, title_size, "bold") + 4
     where = t("pads.page_players", page=page[0], pages=page[1], first=players[0], last=players[-1], players=pad.players)
     where_w = text_width(where, 9, "bold") + 4 if page[1] > 1 else 0.0
@@ -230,9 +253,21 @@ def _grid(scene: Scene, x: float, y: float, widths: list[float], heights: list[f
         scene.add(Line(x, cy, x + total_w, cy, paint))
 
 
-def _player_table(scene: Scene, W: float, H: float, y: float, players: int, rounds: int, subs: list[str],
-                  t: Messages, label_w: float = 9.0, extra: list[tuple[str, float]] = (), owner: str = "",
-                  first: int = 1, labels: dict[str, str] | None = None) -> tuple[float, float, float]:
+def _player_table(
+    scene: Scene,
+    W: float,
+    H: float,
+    y: float,
+    players: int,
+    rounds: int,
+    subs: list[str],
+    t: Messages,
+    label_w: float = 9.0,
+    extra: list[tuple[str, float]] = (),
+    owner: str = "",
+    first: int = 1,
+    labels: dict[str, str] | None = None,
+) -> tuple[float, float, float]:
     """A table: a round column, optional extra columns, then for each player a name box over sub-columns.
 
     ``players`` columns, numbered from ``first``.  ``subs`` and the titles of
@@ -250,11 +285,23 @@ def _player_table(scene: Scene, W: float, H: float, y: float, players: int, roun
     # header: name boxes and sub titles
     scene.add(Rect(x0, y, W - 2 * MARGIN, name_h + sub_h, Paint(None, PANEL)))
     round_word = t("pads.round")
-    scene.add(Text(x0 + label_w / 2, y + name_h + sub_h - 1.5, round_word, fit_size(round_word, 6, label_w - 1, "bold"), "bold", "middle", INK))
+    scene.add(
+        Text(
+            x0 + label_w / 2,
+            y + name_h + sub_h - 1.5,
+            round_word,
+            fit_size(round_word, 6, label_w - 1, "bold"),
+            "bold",
+            "middle",
+            INK,
+        )
+    )
     x = x0 + label_w
     for key, w in extra:
         title = labels.get(key, key)
-        scene.add(Text(x + w / 2, y + name_h + sub_h - 1.5, title, fit_size(title, 6, w - 1, "bold"), "bold", "middle", INK))
+        scene.add(
+            Text(x + w / 2, y + name_h + sub_h - 1.5, title, fit_size(title, 6, w - 1, "bold"), "bold", "middle", INK)
+        )
         x += w
     for p in range(players):
         px = x + p * col_w * len(subs)
@@ -266,18 +313,40 @@ def _player_table(scene: Scene, W: float, H: float, y: float, players: int, roun
         for k, sub in enumerate(subs):
             sx = px + k * col_w
             word = labels.get(sub, sub)
-            scene.add(Text(sx + col_w / 2, y + name_h + sub_h - 1.5, word, fit_size(word, 5.5, col_w - 0.8, "bold"), "bold", "middle", SOFT))
+            scene.add(
+                Text(
+                    sx + col_w / 2,
+                    y + name_h + sub_h - 1.5,
+                    word,
+                    fit_size(word, 5.5, col_w - 0.8, "bold"),
+                    "bold",
+                    "middle",
+                    SOFT,
+                )
+            )
     widths = [label_w] + [w for _, w in extra] + [col_w] * (players * len(subs))
     heights = [row_h] * rounds
     for r in range(rounds):
         ry = row_top + r * row_h
         if r % 2:
             scene.add(Rect(x0, ry, sum(widths), row_h, Paint(None, "#f7f9fc")))
-        scene.add(Text(x0 + label_w / 2, ry + row_h / 2 + 1.4, str(r + 1), fit_size(str(r + 1), 8, label_w - 1), "bold", "middle", INK))
+        scene.add(
+            Text(
+                x0 + label_w / 2,
+                ry + row_h / 2 + 1.4,
+                str(r + 1),
+                fit_size(str(r + 1), 8, label_w - 1),
+                "bold",
+                "middle",
+                INK,
+            )
+        )
         for p in range(players):
             for k, sub in enumerate(subs):
                 sx = x + (p * len(subs) + k) * col_w
-                scene.marks.append(MarkTarget("write", f"player{first + p}", f"round{r + 1}:{sub}", sx, ry, col_w, row_h))
+                scene.marks.append(
+                    MarkTarget("write", f"player{first + p}", f"round{r + 1}:{sub}", sx, ry, col_w, row_h)
+                )
     _grid(scene, x0, row_top, widths, heights, Paint("#c5cedd", width=0.25))
     # heavier lines between players
     for p in range(players + 1):
@@ -323,14 +392,27 @@ def _tick_pad(scene: Scene, pad: Pad, paper: Paper, W: float, H: float, y: float
     row_h = min(11.0, (table_bottom - y - head_h) / pad.rounds)
     scene.add(Rect(MARGIN, y, table_right - MARGIN, head_h, Paint(None, PANEL)))
     round_word = t("pads.round")
-    scene.add(Text(MARGIN + label_w / 2, y + 4.3, round_word, fit_size(round_word, 5.5, label_w - 1, "bold"), "bold", "middle", INK))
+    scene.add(
+        Text(
+            MARGIN + label_w / 2,
+            y + 4.3,
+            round_word,
+            fit_size(round_word, 5.5, label_w - 1, "bold"),
+            "bold",
+            "middle",
+            INK,
+        )
+    )
     for k, tick in enumerate(TICKS):
         cx = MARGIN + label_w + (k + 0.5) * pitch
         color = ACCENT if tick == "BUST" else (INK if k < 13 else "#7a5c00")
         word = t("pads.bust") if tick == "BUST" else tick
         scene.add(Text(cx, y + 4.3, word, fit_size(word, 7, pitch - 0.6, "bold"), "bold", "middle", color))
     sx = MARGIN + label_w + box_area
-    for word, cx, w in ((t("pads.score"), sx + score_w / 2, score_w), (t("pads.total"), sx + score_w + total_w / 2, total_w)):
+    for word, cx, w in (
+        (t("pads.score"), sx + score_w / 2, score_w),
+        (t("pads.total"), sx + score_w + total_w / 2, total_w),
+    ):
         scene.add(Text(cx, y + 4.3, word, fit_size(word, 6, w - 1, "bold"), "bold", "middle", INK))
     top = y + head_h
     box = min(pitch * 0.62, row_h * 0.55, 5.0)
@@ -358,15 +440,34 @@ def _tick_pad(scene: Scene, pad: Pad, paper: Paper, W: float, H: float, y: float
 
 
 def _fundex_ledger(scene: Scene, pad: Pad, W: float, H: float, y: float, t: Messages) -> None:
-    x0, top, row_h = _player_table(scene, W, H, y, pad.players, 10, ["card", "bet", "chips"], t,
-                                   extra=[("dice", 9.0), ("roll", 10.0), ("pot", 12.0)], labels=t.section("pads.fundex"))
+    x0, top, row_h = _player_table(
+        scene,
+        W,
+        H,
+        y,
+        pad.players,
+        10,
+        ["card", "bet", "chips"],
+        t,
+        extra=[("dice", 9.0), ("roll", 10.0), ("pot", 12.0)],
+        labels=t.section("pads.fundex"),
+    )
     note = t("pads.fundex.note")
     scene.add(Text(MARGIN, top + 10 * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * MARGIN), color=SOFT))
 
 
 def _flipflop_ledger(scene: Scene, pad: Pad, W: float, H: float, y: float, t: Messages) -> None:
-    x0, top, row_h = _player_table(scene, W, H, y, pad.players, pad.rounds, ["won", "stakes"], t,
-                                   extra=[("up_card", 12.0), ("game", 12.0), ("flip", 12.0), ("flop", 12.0)],
-                                   labels=t.section("pads.flipflop"))
+    x0, top, row_h = _player_table(
+        scene,
+        W,
+        H,
+        y,
+        pad.players,
+        pad.rounds,
+        ["won", "stakes"],
+        t,
+        extra=[("up_card", 12.0), ("game", 12.0), ("flip", 12.0), ("flop", 12.0)],
+        labels=t.section("pads.flipflop"),
+    )
     note = t("pads.flipflop.note")
     scene.add(Text(MARGIN, top + pad.rounds * row_h + 5.0, note, fit_size(note, 6.5, W - 2 * MARGIN), color=SOFT))

@@ -110,8 +110,9 @@ def _sheet_pages(item, paper: Paper, options: PrintOptions, lang: str) -> Pages:
 
 def _describe_sheet(item) -> tuple[str, str]:
     doubles = sum(1 for h in item.hands.values() if h.reward == "double")
-    return item.name, (f"{len(item.hands)} hands, {item.spaces} spaces, "
-                       f"{len(item.hands) - doubles} single / {doubles} double rewards")
+    return item.name, (
+        f"{len(item.hands)} hands, {item.spaces} spaces, {len(item.hands) - doubles} single / {doubles} double rewards"
+    )
 
 
 SHEET = ItemKind("allin", "AllInLayout", "allin", sheet_layout_from_document, _sheet_pages, _describe_sheet)
@@ -119,7 +120,14 @@ DECK = ItemKind("deck", "Deck", "decks", _load_deck, _deck_pages, _describe_deck
 CHIPS = ItemKind("chips", "ChipSheet", "chips", _load_chips, _chip_pages, _describe_chips)
 PAD = ItemKind("pad", "Pad", "pads", _load_pad, _pad_pages, _describe_pad)
 
-ITEM_KINDS: dict[str | None, ItemKind] = {None: SHEET, "deck": DECK, "chips": CHIPS, "pad": PAD, "tick-pad": PAD, "ledger": PAD}
+ITEM_KINDS: dict[str | None, ItemKind] = {
+    None: SHEET,
+    "deck": DECK,
+    "chips": CHIPS,
+    "pad": PAD,
+    "tick-pad": PAD,
+    "ledger": PAD,
+}
 """Each value of a layout file's ``kind:`` (None: a sheet layout) → its :class:`ItemKind`."""
 assert set(ITEM_KINDS) == {None, *COMPONENT_KINDS}
 

@@ -77,12 +77,21 @@ def sheet_form(layout_id: str) -> SheetForm:
             kind = "none" if cell is None else "golden" if cell.kind == "golden" else "space"
             row.append((cell_name((c, r)), kind))
         grid.append(tuple(row))
-    return SheetForm(lay.id, lay.name, lay.chips, lay.golden.code, lay.grid.cols, lay.grid.rows, tuple(grid),
-                     tuple(cell_name(c) for c in lay.grid.writable))
+    return SheetForm(
+        lay.id,
+        lay.name,
+        lay.chips,
+        lay.golden.code,
+        lay.grid.cols,
+        lay.grid.rows,
+        tuple(grid),
+        tuple(cell_name(c) for c in lay.grid.writable),
+    )
 
 
-def sheet_file(layout_id: str, player: str, tokens: Mapping[str, str], earned: int | str, spent: int | str, *,
-               comment: str) -> str:
+def sheet_file(
+    layout_id: str, player: str, tokens: Mapping[str, str], earned: int | str, spent: int | str, *, comment: str
+) -> str:
     """A player's typed-in sheet file (YAML) from the tokens of its card spaces (cell name → token; a space
     without one is empty) and the chip counts (a number, or ``?`` where a person must still look)."""
     lay = _layout(layout_id)
@@ -103,8 +112,12 @@ def read_sheet_file(data: bytes, file: str = "upload.yaml") -> dict:
         raise InputError([doc.problem(("layout",), "name a shipped layout id (this page cannot read layout files)")])
     sheet = sheet_from_document(doc, NOWHERE / file)
     tokens = {cell_name(c): (sheet.cards[c].code if c in sheet.cards else ".") for c in sheet.layout.grid.writable}
-    return {"layout": sheet.layout.id, "player": sheet.player, "tokens": tokens,
-            "chips": {"earned": sheet.chips_earned, "spent": sheet.chips_spent}}
+    return {
+        "layout": sheet.layout.id,
+        "player": sheet.player,
+        "tokens": tokens,
+        "chips": {"earned": sheet.chips_earned, "spent": sheet.chips_spent},
+    }
 
 
 def problems_by_cell(text: str, layout_id: str, problems: Sequence[Problem]) -> dict[str, list[str]]:

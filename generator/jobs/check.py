@@ -40,9 +40,8 @@ def check_files(paths: Sequence[Path]) -> list[Checked]:
     Exit status of the whole check (:func:`check_exit_code`): 2 when a file
     cannot be read at all, else 1 when any file has an error, else 0.
     """
-    from generator.games.registry import load_any
     from generator.core.paths import display_path
-    from generator.games.registry import describe
+    from generator.games.registry import describe, load_any
 
     results = []
     for path in paths:
@@ -70,8 +69,8 @@ def load_text(text: str | bytes, file: str):
     Raises:
         InputError: every problem, located ``FILE:LINE:COL``.
     """
-    from generator.games.registry import item_from_document
     from generator.core.yamlpos import parse_yaml_bytes
+    from generator.games.registry import item_from_document
 
     raw = text.encode("utf-8") if isinstance(text, str) else text
     doc = parse_yaml_bytes(raw, file)

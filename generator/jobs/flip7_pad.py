@@ -21,8 +21,16 @@ MODIFIER_CARDS: tuple[str, ...] = (X2, *PLUS)
 NUMBER_CARDS: tuple[int, ...] = tuple(range(13))
 """The number cards, 0 to 12."""
 
-__all__ = ["DEFAULT_TARGET", "FLIP7_BONUS", "MAX_FLIP7_BONUS", "MODIFIER_CARDS", "NUMBER_CARDS", "has_flip7",
-           "pad_file", "score_pad"]
+__all__ = [
+    "DEFAULT_TARGET",
+    "FLIP7_BONUS",
+    "MAX_FLIP7_BONUS",
+    "MODIFIER_CARDS",
+    "NUMBER_CARDS",
+    "has_flip7",
+    "pad_file",
+    "score_pad",
+]
 
 Line = Mapping[str, object]
 """One player's line of a round: ``{"cards": [...]}`` or ``{"bust": True}``."""
@@ -39,14 +47,25 @@ def _lines(rounds: Sequence[Mapping[str, Line]], players: Sequence[str] | None =
     return [{p: _score_line(r[p]) for p in (players if players is not None else r) if p in r} for r in rounds]
 
 
-def pad_file(players: Sequence[str], rounds: Sequence[Mapping[str, Line]], *, target: int = DEFAULT_TARGET,
-             flip7_bonus: int = FLIP7_BONUS, comment: str) -> str:
+def pad_file(
+    players: Sequence[str],
+    rounds: Sequence[Mapping[str, Line]],
+    *,
+    target: int = DEFAULT_TARGET,
+    flip7_bonus: int = FLIP7_BONUS,
+    comment: str,
+) -> str:
     """The typed-in pad (YAML) of a game kept as plain data; a player missing from a round has no line there."""
     return dump_pad(list(players), _lines(rounds, players), target=target, flip7_bonus=flip7_bonus, comment=comment)
 
 
-def score_pad(players: Sequence[str], rounds: Sequence[Mapping[str, Line]], *, target: int = DEFAULT_TARGET,
-              flip7_bonus: int = FLIP7_BONUS) -> Verdict:
+def score_pad(
+    players: Sequence[str],
+    rounds: Sequence[Mapping[str, Line]],
+    *,
+    target: int = DEFAULT_TARGET,
+    flip7_bonus: int = FLIP7_BONUS,
+) -> Verdict:
     """The verifier's :class:`~generator.jobs.verify.Verdict` of a game kept as plain data.
 
     Raises:

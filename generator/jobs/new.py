@@ -124,8 +124,8 @@ def new_layout(game: str, path: str | Path, *, source: Optional[str] = None, for
         OutputError: ``path`` exists and ``force`` is False.
     """
     from generator.core.output import write_atomic
-    from generator.games.allin.layout import load_layout
     from generator.core.shipped import fresh_id, resolve_layout
+    from generator.games.allin.layout import load_layout
 
     if game != "allin":
         raise SheetsmithError(f"'{game}': sheetsmith makes sheet layouts for allin only")

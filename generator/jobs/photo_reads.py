@@ -46,9 +46,13 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
         except InputError as exc:
             return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
         except Exception as exc:  # a fault of the reader's: the page says so, the server goes on
-            return {"error": f"the reader failed on this photo ({type(exc).__name__}: {exc}); take it again, or type the sheet in"}
-    tokens = {cr.cell: (cr.card.code if cr.status == "card" else "?" if cr.status == "uncertain" else ".")
-              for cr in reading.cells.values()}
+            return {
+                "error": f"the reader failed on this photo ({type(exc).__name__}: {exc}); take it again, or type the sheet in"
+            }
+    tokens = {
+        cr.cell: (cr.card.code if cr.status == "card" else "?" if cr.status == "uncertain" else ".")
+        for cr in reading.cells.values()
+    }
     return {
         "layout": reading.layout.id,
         "paper": reading.paper.id,
@@ -84,7 +88,9 @@ def read_tick_pad(data: bytes, suffix: str, *, layout: Optional[str], player: st
         except InputError as exc:
             return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
         except Exception as exc:  # a fault of the reader's: the page says so, the server goes on
-            return {"error": f"the reader failed on this photo ({type(exc).__name__}: {exc}); take it again, or tap the rounds in"}
+            return {
+                "error": f"the reader failed on this photo ({type(exc).__name__}: {exc}); take it again, or tap the rounds in"
+            }
     return {
         "player": player,
         "target": reading.pad.variant.target,

@@ -68,10 +68,24 @@ def report_stage(index: int, stage: str) -> None:
         _QUEUE.put((index, stage))
 
 
-WORKER_MODULES = ["numpy", "cv2", "PIL.Image", "PIL.ImageDraw", "PIL.JpegImagePlugin", "PIL.PngImagePlugin",
-                  "platformdirs", "generator.jobs.photos", "generator.reader.read", "generator.reader.output",
-                  "generator.reader.marks", "generator.reader.cache", "generator.reader.kinds.tickpad", "generator.games.registry",
-                  "generator.games.pads", "generator.games.allin.layout"]
+WORKER_MODULES = [
+    "numpy",
+    "cv2",
+    "PIL.Image",
+    "PIL.ImageDraw",
+    "PIL.JpegImagePlugin",
+    "PIL.PngImagePlugin",
+    "platformdirs",
+    "generator.jobs.photos",
+    "generator.reader.read",
+    "generator.reader.output",
+    "generator.reader.marks",
+    "generator.reader.cache",
+    "generator.reader.kinds.tickpad",
+    "generator.games.registry",
+    "generator.games.pads",
+    "generator.games.allin.layout",
+]
 """What a worker needs for its first photo: imported once by the fork server, before it forks the workers."""
 
 
@@ -140,8 +154,9 @@ class PhotoService:
         max_tasks_per_child: photos a worker reads before a fresh one takes its place (None: no limit).
     """
 
-    def __init__(self, workers: int, *, stages: bool = False, short_lived: bool = True,
-                 max_tasks_per_child: int | None = None):
+    def __init__(
+        self, workers: int, *, stages: bool = False, short_lived: bool = True, max_tasks_per_child: int | None = None
+    ):
         self.workers = max(1, workers)
         self._ctx = _context()
         self._queue = self._ctx.Queue() if stages else None
@@ -152,9 +167,13 @@ class PhotoService:
     def start(self) -> None:
         """Start the pool (the workers start with the first photos submitted)."""
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=self._ctx, initializer=_init_worker,
-                                             initargs=(self._queue, self._short_lived),
-                                             max_tasks_per_child=self._max_tasks)
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=self._ctx,
+                initializer=_init_worker,
+                initargs=(self._queue, self._short_lived),
+                max_tasks_per_child=self._max_tasks,
+            )
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
         """Read a photo: ``fn(*args, **kwargs)`` in a worker (a module-level function: it is sent by name).

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from generator.core.errors import EXIT_UNREADABLE, FindingsError, InputError, Problem
-from generator.core.names import display_name, player_name, shown
 from generator.core.filetypes import looks_like_photo
+from generator.core.names import display_name, player_name, shown
 from generator.jobs.photo_service import PhotoService, ensure_fork_server, report_stage, worker_count
 
 Progress = Callable[[int, str], None]
@@ -77,8 +77,13 @@ def start_early(paths: Sequence[str | Path]) -> None:
         ensure_fork_server()
 
 
-def read_photos(paths: Sequence[str | Path], *, layout: str | None = None, workers: int | None = None,
-                progress: Progress | None = None) -> list:
+def read_photos(
+    paths: Sequence[str | Path],
+    *,
+    layout: str | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> list:
     """Read every photo of ``paths``; one result per photo, in input order.
 
     Photos are read in parallel worker processes (at most one per CPU, see
@@ -99,9 +104,9 @@ def read_photos(paths: Sequence[str | Path], *, layout: str | None = None, worke
         InputError: ``layout`` is not a shipped id or a valid layout file.
     """
     if layout is not None:  # one clear error for a bad --layout, not one per photo
-        from generator.reader.kinds import item_of_layout
-        from generator.games.allin.layout import load_layout
         from generator.core.shipped import resolve_layout
+        from generator.games.allin.layout import load_layout
+        from generator.reader.kinds import item_of_layout
 
         if item_of_layout(layout) is None:  # a tick pad (generator.reader.kinds), else an All In layout
             load_layout(resolve_layout(layout))
@@ -172,8 +177,15 @@ def _read_in_pool(jobs: list[tuple], workers: int, report: Progress) -> list:
                 try:
                     results[job[0]] = fut.result()
                 except BrokenProcessPool:
-                    results[job[0]] = PhotoFailure(job[1], job[2], (Problem(
-                        job[2], 0, 0, "the process reading this photo stopped (out of memory?); read it alone"),))
+                    results[job[0]] = PhotoFailure(
+                        job[1],
+                        job[2],
+                        (
+                            Problem(
+                                job[2], 0, 0, "the process reading this photo stopped (out of memory?); read it alone"
+                            ),
+                        ),
+                    )
                 advance(job[0], "failed" if isinstance(results[job[0]], PhotoFailure) else "done")
     except BaseException:
         service.shutdown(wait=False, cancel=True)
@@ -220,10 +232,20 @@ def _blocked(photo: Path, given_set: set[Path], taken: set[Path]) -> Problem | N
     shown_yaml = display_name(yaml_path)
     where = yaml_path.resolve()
     if where in given_set:
-        return Problem(shown_yaml, 0, 0, f"is given on the command line and would also be written from the photo "
-                                         f"{display_name(photo)}; give one or the other")
+        return Problem(
+            shown_yaml,
+            0,
+            0,
+            f"is given on the command line and would also be written from the photo "
+            f"{display_name(photo)}; give one or the other",
+        )
     if where in taken:
-        return Problem(display_name(photo), 0, 0, f"another photo of the same name also reads into {shown_yaml}; rename one of them")
+        return Problem(
+            display_name(photo),
+            0,
+            0,
+            f"another photo of the same name also reads into {shown_yaml}; rename one of them",
+        )
     taken.add(where)
     if os.path.lexists(yaml_path):
         try:
@@ -231,12 +253,19 @@ def _blocked(photo: Path, given_set: set[Path], taken: set[Path]) -> Problem | N
         except (OSError, UnicodeDecodeError):
             old = ""
         if edited_by_user(old):
-            return Problem(shown_yaml, 0, 0, f"has been edited since sheetsmith read {display_name(photo)} into it; score it with "
-                                             f"'sheetsmith verify {shown_yaml}', or delete it to read the photo again")
+            return Problem(
+                shown_yaml,
+                0,
+                0,
+                f"has been edited since sheetsmith read {display_name(photo)} into it; score it with "
+                f"'sheetsmith verify {shown_yaml}', or delete it to read the photo again",
+            )
     return None
 
 
-def plan_pairs(photos: Sequence[Path], readings: Sequence, *, given: Sequence[Path] = ()) -> tuple[list[PairPlan], list[Problem]]:
+def plan_pairs(
+    photos: Sequence[Path], readings: Sequence, *, given: Sequence[Path] = ()
+) -> tuple[list[PairPlan], list[Problem]]:
     """Decide, for every photo read, what is written where — before anything is written.
 
     Args:
@@ -285,7 +314,9 @@ def write_pairs(plans: Sequence[PairPlan]) -> list[str]:
         write_pair(plan.yaml_path, plan.text, plan.png_path, plan.png)
         unc = plan.reading.uncertain
         state = f"{len(unc)} uncertain" if unc else "all clear"
-        notes.append(f"{display_name(plan.photo)}: read into {display_name(plan.yaml_path)} and {display_name(plan.png_path)} ({state})")
+        notes.append(
+            f"{display_name(plan.photo)}: read into {display_name(plan.yaml_path)} and {display_name(plan.png_path)} ({state})"
+        )
     return notes
 
 
@@ -295,17 +326,27 @@ def uncertain_problems(plans: Sequence[PairPlan]) -> list[Problem]:
     for plan in plans:
         for name, reason in plan.reading.uncertain:
             line, col = _locate(plan.text, plan.reading, name)
-            out.append(Problem(
-                display_name(plan.yaml_path), line, col,
-                f"{name}: uncertain in the photo {display_name(plan.photo)}: {shown(reason)}; look at the sheet "
-                f"(and {display_name(plan.png_path)}), write what is there in place of '?', then run "
-                f"'sheetsmith verify' on this file",
-            ))
+            out.append(
+                Problem(
+                    display_name(plan.yaml_path),
+                    line,
+                    col,
+                    f"{name}: uncertain in the photo {display_name(plan.photo)}: {shown(reason)}; look at the sheet "
+                    f"(and {display_name(plan.png_path)}), write what is there in place of '?', then run "
+                    f"'sheetsmith verify' on this file",
+                )
+            )
     return out
 
 
-def photo_inputs(paths: Sequence[str | Path], *, layout: str | None, notes: list[str] | None = None,
-                 progress: Progress | None = None, workers: int | None = None) -> list[Path]:
+def photo_inputs(
+    paths: Sequence[str | Path],
+    *,
+    layout: str | None,
+    notes: list[str] | None = None,
+    progress: Progress | None = None,
+    workers: int | None = None,
+) -> list[Path]:
     """``sheetsmith verify``'s photo step: read every photo of ``paths`` into ``NAME.read.yaml`` and
     ``NAME.read.png``; return the typed-in files to score.
 
@@ -376,8 +417,15 @@ def identical_photos(photos: Sequence[Path]) -> list[Problem]:
             except OSError:
                 continue
             if digest in seen and seen[digest] != p:
-                problems.append(Problem(display_name(p), 0, 0, f"the same photo as {display_name(seen[digest])} (identical "
-                                        "files): one player's sheet would count twice; give each sheet its own photo"))
+                problems.append(
+                    Problem(
+                        display_name(p),
+                        0,
+                        0,
+                        f"the same photo as {display_name(seen[digest])} (identical "
+                        "files): one player's sheet would count twice; give each sheet its own photo",
+                    )
+                )
             seen.setdefault(digest, p)
     return problems
 
@@ -402,5 +450,18 @@ def _locate(text: str, reading, name: str) -> tuple[int, int]:
     return 0, 0
 
 
-__all__ = ["read_photos", "has_photos", "PhotoFailure", "pair_problems", "plan_pairs", "write_pairs", "uncertain_problems", "photo_inputs",
-           "read_outputs", "worker_count", "PairPlan", "STAGES", "Progress"]
+__all__ = [
+    "read_photos",
+    "has_photos",
+    "PhotoFailure",
+    "pair_problems",
+    "plan_pairs",
+    "write_pairs",
+    "uncertain_problems",
+    "photo_inputs",
+    "read_outputs",
+    "worker_count",
+    "PairPlan",
+    "STAGES",
+    "Progress",
+]

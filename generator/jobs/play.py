@@ -37,8 +37,8 @@ def replay_log(path: Path, *, sheets_dir: Optional[Path] = None, force: bool = F
         OutputError: a sheet file exists in ``sheets_dir`` and ``force`` is False
             (nothing is written then).
     """
-    from generator.games.allin.game_log import load_game_log, write_final_sheets
     from generator.core.paths import display_path
+    from generator.games.allin.game_log import load_game_log, write_final_sheets
 
     log_file = load_game_log(path, display=display_path(Path(path)))
     result = log_file.replay()
@@ -47,8 +47,17 @@ def replay_log(path: Path, *, sheets_dir: Optional[Path] = None, force: bool = F
     notes = []
     if not result.finished:
         notes.append(f"the log stops after round {len(result.rounds)} of 23: scores as they stand")
-    return ReplayVerdict("allin", report, [], score=result.score, notes=notes, result=result,
-                         finished=result.finished, rounds=len(result.rounds), written=list(written))
+    return ReplayVerdict(
+        "allin",
+        report,
+        [],
+        score=result.score,
+        notes=notes,
+        result=result,
+        finished=result.finished,
+        rounds=len(result.rounds),
+        written=list(written),
+    )
 
 
 @dataclass
@@ -61,8 +70,9 @@ class SimulatedAllIn:
     sheet_paths: list[Path]
 
 
-def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir: Optional[Path] = None,
-                   force: bool = False) -> SimulatedAllIn:
+def simulate_allin(
+    players: int, seed: int, layout: str = "q-diamonds", out_dir: Optional[Path] = None, force: bool = False
+) -> SimulatedAllIn:
     """A bot game of All In, refereed, written as a game log and final typed-in sheets.
 
     Args:
@@ -77,12 +87,12 @@ def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir:
         SheetsmithError: players out of range; OutputError: files exist (``out_dir``) or were edited (the
             default folder) and ``force`` is False. The log and the sheets are written as one unit.
     """
-    from generator.games.allin.game_log import dump_game_log, dump_sheet, final_sheet_paths, layout_ref_for
     from generator.core.output import check_targets, write_together
-    from generator.games.allin.layout import load_layout
     from generator.core.shipped import resolve_layout
     from generator.games.allin.bot import simulate_game
     from generator.games.allin.game import replay
+    from generator.games.allin.game_log import dump_game_log, dump_sheet, final_sheet_paths, layout_ref_for
+    from generator.games.allin.layout import load_layout
 
     if not 1 <= players <= 8:
         raise SheetsmithError("--players: All In is simulated for 1 to 8 players")
@@ -97,8 +107,10 @@ def simulate_allin(players: int, seed: int, layout: str = "q-diamonds", out_dir:
     if out_dir is None and not force:  # the default folder: the same game written again is no change; an edit is kept
         edited = [p for p, data in files if p.is_file() and p.read_bytes() != data]
         if edited:
-            raise OutputError(f"{edited[0]}: changed since sheetsmith wrote it; pass --force to replace it, "
-                              "or -o DIR to write this game elsewhere")
+            raise OutputError(
+                f"{edited[0]}: changed since sheetsmith wrote it; pass --force to replace it, "
+                "or -o DIR to write this game elsewhere"
+            )
     check_targets([p for p, _ in files], overwrite=force or out_dir is None)  # before writing any
     write_together(files)
     return SimulatedAllIn(result.score, folder, files[0][0], list(sheet_paths))
@@ -112,12 +124,15 @@ def parse_strategy(text: str) -> str:
     """
     t = text[8:]
     if not (text.startswith("stop-at-") and t.isascii() and t.isdigit() and len(t) <= 3):
-        raise SheetsmithError(f"--strategy '{text}': use stop-at-T with T in ASCII digits, e.g. stop-at-25 (stay once your numbers reach T)")
+        raise SheetsmithError(
+            f"--strategy '{text}': use stop-at-T with T in ASCII digits, e.g. stop-at-25 (stay once your numbers reach T)"
+        )
     return text
 
 
-def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: int,
-                   progress: Optional[Callable[[int], None]] = None) -> dict:
+def simulate_flip7(
+    players: int, seed: int, strategy: str, games: int, target: int, progress: Optional[Callable[[int], None]] = None
+) -> dict:
     """Whole Flip 7 games with one stop-at-T strategy for everybody.
 
     Returns:
@@ -135,7 +150,9 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
     from generator.games.flip7.sim import SimulationResult, simulate_games
 
     if not 1 <= players <= MAX_PLAYERS:
-        raise SheetsmithError(f"--players: Flip 7 is played by up to {MAX_PLAYERS} players (one deck up to 18, two decks beyond)")
+        raise SheetsmithError(
+            f"--players: Flip 7 is played by up to {MAX_PLAYERS} players (one deck up to 18, two decks beyond)"
+        )
     parse_strategy(strategy)
     batches = max(1, min(20, games // 50))
     sizes = [games // batches + (1 if i < games % batches else 0) for i in range(batches)]
@@ -150,7 +167,11 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
         for k, v in p.wins.items():
             wins[k] = wins.get(k, 0) + v
     return {
-        "games": games, "players": players, "strategy": strategy, "target": target, "seed": seed,
+        "games": games,
+        "players": players,
+        "strategy": strategy,
+        "target": target,
+        "seed": seed,
         "bust_rate": sum(p.bust_rate * p.player_rounds for p in parts) / pr,
         "mean_round_score": sum(p.mean_round_score * p.player_rounds for p in parts) / pr,
         "flip7_rate": sum(p.flip7_rate * p.player_rounds for p in parts) / pr,
@@ -162,8 +183,15 @@ def simulate_flip7(players: int, seed: int, strategy: str, games: int, target: i
     }
 
 
-def balance_layouts(refs: Sequence[str | Path], *, games: int = 200, players: int = 4, seed: int = 1,
-                    workers: Optional[int] = None, progress: Optional[Callable[[int, int], None]] = None):
+def balance_layouts(
+    refs: Sequence[str | Path],
+    *,
+    games: int = 200,
+    players: int = 4,
+    seed: int = 1,
+    workers: Optional[int] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+):
     """Is my sheet fair?  ``games`` bot games on each layout and on Q♦, same deals and bots, compared.
 
     Returns:

@@ -5,6 +5,7 @@ in from a typed-in file with ``fill`` (:func:`fill_pages`); where it is written:
 :mod:`generator.jobs.targets`.  :func:`build_items` draws every shipped item on
 every paper, in every language asked.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -13,7 +14,6 @@ from typing import Any, Iterator, Optional, Sequence
 
 from generator.core.errors import InputError, Problem, SheetsmithError
 from generator.jobs.check import load_text
-
 
 FORMATS = ("pdf", "svg", "png")
 """Output formats of :func:`render_item`."""
@@ -107,8 +107,10 @@ def parse_back_offset(text: str) -> tuple[float, float]:
     parts = [v.strip() for v in text.split(",")]
     number = re.compile(r"[-+]?([0-9]{1,3}(\.[0-9]{0,6})?|\.[0-9]{1,6})")
     if len(parts) != 2 or not all(number.fullmatch(v) for v in parts):
-        raise SheetsmithError(f"--back-offset {quote(text)}: give two millimetre values as DX,DY in ASCII digits, "
-                              "e.g. 0.5,-0.3 (no NaN or infinity)")
+        raise SheetsmithError(
+            f"--back-offset {quote(text)}: give two millimetre values as DX,DY in ASCII digits, "
+            "e.g. 0.5,-0.3 (no NaN or infinity)"
+        )
     dx, dy = (float(v) for v in parts)
     if abs(dx) > 10 or abs(dy) > 10:
         raise SheetsmithError("--back-offset: keep each shift within ±10 mm")
@@ -150,7 +152,9 @@ def apply_variant(item, text: str):
         key, _, value = part.partition("=")
         key, value = key.strip(), value.strip()
         if key not in ("target", "flip7_bonus") or not (value.isascii() and value.isdigit() and len(value) <= 6):
-            raise SheetsmithError(f"--variant '{text}': write target=N and/or flip7_bonus=N with N in ASCII digits, e.g. target=150,flip7_bonus=15")
+            raise SheetsmithError(
+                f"--variant '{text}': write target=N and/or flip7_bonus=N with N in ASCII digits, e.g. target=150,flip7_bonus=15"
+            )
         values[key] = int(value)
     if not 50 <= values.get("target", 200) <= 1000 or not 0 <= values.get("flip7_bonus", 15) <= 100:
         raise SheetsmithError("--variant: target must be 50 to 1000 and flip7_bonus 0 to 100")
@@ -168,14 +172,17 @@ def draw_pages(item, paper: str, options=None, lang: str = "en"):
         InputError: the cards do not fit the paper.
         SheetsmithError: no message catalogue for ``lang``.
     """
-    from generator.printing.i18n import messages
-    from generator.printing.paper import paper as get_paper
     from generator.games.registry import pages_for
+    from generator.printing.i18n import messages
     from generator.printing.impose import PrintOptions
+    from generator.printing.paper import paper as get_paper
 
     pages, manifest = pages_for(item, get_paper(paper), options or PrintOptions(), lang)
-    warnings = [Problem(str(item.source), 0, 0, f"{note}; shorten it in strings:", "warning")
-                for scene in pages for note in scene.notes]
+    warnings = [
+        Problem(str(item.source), 0, 0, f"{note}; shorten it in strings:", "warning")
+        for scene in pages
+        for note in scene.notes
+    ]
     return pages, manifest, warnings + messages(lang).warnings()
 
 
@@ -185,8 +192,10 @@ def _bleed_note(manifest: Optional[dict]) -> list[str]:
     b = manifest["bleed"]
     if (b["x"], b["y"]) == (b["requested"], b["requested"]):
         return []
-    return [f"bleed {b['x']:g} mm left/right and {b['y']:g} mm top/bottom ({b['requested']:g} asked): "
-            "the paper has no room for more beside the crop marks"]
+    return [
+        f"bleed {b['x']:g} mm left/right and {b['y']:g} mm top/bottom ({b['requested']:g} asked): "
+        "the paper has no room for more beside the crop marks"
+    ]
 
 
 def render_item(
@@ -224,8 +233,8 @@ def render_item(
         SheetsmithError: options that do not apply to this item; a page the item does not have; no catalogue for
             ``lang`` (the message lists the languages).
     """
-    from generator.games.registry import load_any
     from generator.core.shipped import is_shipped, resolve_layout
+    from generator.games.registry import load_any
     from generator.printing.i18n import check_lang
 
     if fmt not in FORMATS:
@@ -235,8 +244,20 @@ def render_item(
         raise SheetsmithError("--pages all writes one SVG or PNG file per page; a PDF holds every page already")
     source = resolve_layout(str(ref))
     item = load_any(source, command="render")
-    return render_loaded(item, fmt=fmt, page=page, paper=paper, dpi=dpi, options=options, variant=variant, fill=fill,
-                         others=others, source=source, shipped=is_shipped(source), lang=lang)
+    return render_loaded(
+        item,
+        fmt=fmt,
+        page=page,
+        paper=paper,
+        dpi=dpi,
+        options=options,
+        variant=variant,
+        fill=fill,
+        others=others,
+        source=source,
+        shipped=is_shipped(source),
+        lang=lang,
+    )
 
 
 def render_text(text: str, file: str, *, fmt: str = "pdf", paper: str = "a4", dpi: int = 150) -> Rendered:
@@ -253,9 +274,21 @@ def render_text(text: str, file: str, *, fmt: str = "pdf", paper: str = "a4", dp
     return render_loaded(load_text(text, file), fmt=fmt, paper=paper, dpi=dpi)
 
 
-def render_loaded(item, *, fmt: str = "pdf", page=None, paper: str = "a4", dpi: int = 150, options=None,
-                  variant: Optional[str] = None, fill: Optional[Path] = None, others: Sequence[Path] = (),
-                  source: Optional[Path] = None, shipped: bool = False, lang: str = "en") -> Rendered:
+def render_loaded(
+    item,
+    *,
+    fmt: str = "pdf",
+    page=None,
+    paper: str = "a4",
+    dpi: int = 150,
+    options=None,
+    variant: Optional[str] = None,
+    fill: Optional[Path] = None,
+    others: Sequence[Path] = (),
+    source: Optional[Path] = None,
+    shipped: bool = False,
+    lang: str = "en",
+) -> Rendered:
     """Draw a validated item and encode it (the options of :func:`render_item`; ``source``, ``shipped``: where it came
     from; ``lang`` already checked)."""
     from generator.games.registry import kind_of_item
@@ -278,15 +311,43 @@ def render_loaded(item, *, fmt: str = "pdf", page=None, paper: str = "a4", dpi: 
         chosen, number = (pages if fmt == "pdf" else pages[:1]), None
     elif page == "all":
         each = [render_bytes([p], fmt, dpi=dpi) for p in pages]
-        return Rendered(item, fmt, paper, each[0], len(pages), manifest, warnings + list(item.warnings),
-                        _bleed_note(manifest), each_page=each, source=source, shipped=shipped, lang=lang, fill=fill)
+        return Rendered(
+            item,
+            fmt,
+            paper,
+            each[0],
+            len(pages),
+            manifest,
+            warnings + list(item.warnings),
+            _bleed_note(manifest),
+            each_page=each,
+            source=source,
+            shipped=shipped,
+            lang=lang,
+            fill=fill,
+        )
     else:
         if not isinstance(page, int) or not 1 <= page <= len(pages):
-            raise SheetsmithError(f"--page {page}: this item has {len(pages)} page{'s' if len(pages) > 1 else ''} on {paper}")
-        chosen, number = pages[page - 1: page], page
+            raise SheetsmithError(
+                f"--page {page}: this item has {len(pages)} page{'s' if len(pages) > 1 else ''} on {paper}"
+            )
+        chosen, number = pages[page - 1 : page], page
     data = render_bytes(chosen, fmt, dpi=dpi)
-    return Rendered(item, fmt, paper, data, len(pages), manifest, warnings + list(item.warnings), _bleed_note(manifest),
-                    page=number, source=source, shipped=shipped, lang=lang, fill=fill)
+    return Rendered(
+        item,
+        fmt,
+        paper,
+        data,
+        len(pages),
+        manifest,
+        warnings + list(item.warnings),
+        _bleed_note(manifest),
+        page=number,
+        source=source,
+        shipped=shipped,
+        lang=lang,
+        fill=fill,
+    )
 
 
 def _with_variant_of_fill(item, fill: Path, *, asked: bool):
@@ -301,8 +362,8 @@ def _with_variant_of_fill(item, fill: Path, *, asked: bool):
 
     if not (isinstance(item, Pad) and item.game == "flip7" and item.kind in ("pad", "tick-pad")):
         return item
-    from generator.games.flip7.pad import load_flip7_pad
     from generator.core.paths import display_path
+    from generator.games.flip7.pad import load_flip7_pad
 
     pad = load_flip7_pad(fill, display=display_path(Path(fill)))
     said = {"target": pad.target, "flip7_bonus": pad.flip7_bonus}
@@ -311,10 +372,14 @@ def _with_variant_of_fill(item, fill: Path, *, asked: bool):
         return item
     if asked:
         key = next(k for k in said if said[k] != printed[k])
-        raise SheetsmithError(f"{display_path(Path(fill))}: {key} {said[key]}, but --variant prints {printed[key]}: write "
-                              f"'{key}: {printed[key]}' in the file, or leave --variant out (the pad then prints the file's)")
+        raise SheetsmithError(
+            f"{display_path(Path(fill))}: {key} {said[key]}, but --variant prints {printed[key]}: write "
+            f"'{key}: {printed[key]}' in the file, or leave --variant out (the pad then prints the file's)"
+        )
     if not 50 <= pad.target <= 1000:
-        raise SheetsmithError(f"{display_path(Path(fill))}: target {pad.target}: a printed pad shows a target of 50 to 1000")
+        raise SheetsmithError(
+            f"{display_path(Path(fill))}: target {pad.target}: a printed pad shows a target of 50 to 1000"
+        )
     return apply_variant(item, f"target={pad.target},flip7_bonus={pad.flip7_bonus}")
 
 
@@ -337,14 +402,16 @@ def fill_pages(item, pages: list, fill: Path, others: Sequence[Path] = ()) -> li
     if isinstance(item, Pad) and item.game == "flip7" and item.kind in ("pad", "tick-pad"):
         if others:
             raise SheetsmithError("--with goes with All In sheets; a Flip 7 pad file holds every player already")
-        from generator.games.flip7.pad import load_flip7_pad
         from generator.core.paths import display_path
+        from generator.games.flip7.pad import load_flip7_pad
         from generator.games.flip7.pad_fill import fill_score_pad, fill_tick_pads
 
         pad = load_flip7_pad(fill, display=display_path(Path(fill)))
         return fill_score_pad(pages, pad) if item.kind == "pad" else fill_tick_pads(pages[0], pad)
-    raise SheetsmithError("--fill draws a typed-in sheet on an All In sheet layout, or a typed-in Flip 7 pad "
-                          "on the Flip 7 score pad or tick pad")
+    raise SheetsmithError(
+        "--fill draws a typed-in sheet on an All In sheet layout, or a typed-in Flip 7 pad "
+        "on the Flip 7 score pad or tick pad"
+    )
 
 
 def fill_sheet(item, scene, fill: Path, others: Sequence[Path] = ()):
@@ -354,13 +421,13 @@ def fill_sheet(item, scene, fill: Path, others: Sequence[Path] = ()):
         SheetsmithError: ``item`` is not an All In layout, or a sheet is for another layout.
         InputError: a sheet cannot be read.
     """
-    from generator.games.allin.layout import AllInLayout
     from generator.core.paths import display_path
-    from generator.games.allin.scoring import score_game
-    from generator.games.allin.typed_sheet import sheet_from_document
-    from generator.games.allin.sheet import fill_allin_sheet
-    from generator.printing.text import glyph_problem
     from generator.core.yamlpos import load_yaml
+    from generator.games.allin.layout import AllInLayout
+    from generator.games.allin.scoring import score_game
+    from generator.games.allin.sheet import fill_allin_sheet
+    from generator.games.allin.typed_sheet import sheet_from_document
+    from generator.printing.text import glyph_problem
 
     if not isinstance(item, AllInLayout):
         raise SheetsmithError("--fill draws a typed-in sheet on an All In sheet layout")
@@ -397,7 +464,9 @@ class Built:
         return output_stem(self.id, self.paper, self.lang)
 
 
-def build_items(papers: Sequence[str], *, dpi: int = 150, options=None, langs: Sequence[str] = ("en",)) -> Iterator[Built]:
+def build_items(
+    papers: Sequence[str], *, dpi: int = 150, options=None, langs: Sequence[str] = ("en",)
+) -> Iterator[Built]:
     """Draw every shipped item on every paper in every language of ``langs``, one :class:`Built` at a time
     (for a progress bar).
 
@@ -410,19 +479,19 @@ def build_items(papers: Sequence[str], *, dpi: int = 150, options=None, langs: S
     Raises:
         SheetsmithError: a language without a catalogue (before anything is drawn).
     """
-    from generator.printing.i18n import check_lang
-
     from itertools import product
+
+    from generator.printing.i18n import check_lang
 
     langs = list(dict.fromkeys(check_lang(lang) for lang in langs))
     import json
 
+    from generator.core.paths import display_path
+    from generator.core.shipped import shipped_layouts
+    from generator.games.registry import load_any
     from generator.printing.backends.pdf import render_pdf
     from generator.printing.backends.png import pdf_to_png
     from generator.printing.paper import paper as get_paper
-    from generator.games.registry import load_any
-    from generator.core.paths import display_path
-    from generator.core.shipped import shipped_layouts
 
     cache: dict[str, Any] = {}
     for shipped in shipped_layouts():
@@ -463,5 +532,3 @@ def shipped_count() -> int:
 
 
 # --------------------------------------------------------------------------- balance
-
-

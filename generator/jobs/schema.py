@@ -63,8 +63,13 @@ def _partial(model: type[BaseModel], name: str) -> type[BaseModel]:
     """``model`` with every field optional (the ``style:`` and ``strings:`` overrides of a template)."""
     from generator.core.models import StrictModel
 
-    fields = {k: (Optional[f.annotation], Field(default=None, description=f.description, json_schema_extra=None,
-                                                **_constraints(f))) for k, f in model.model_fields.items()}
+    fields = {
+        k: (
+            Optional[f.annotation],
+            Field(default=None, description=f.description, json_schema_extra=None, **_constraints(f)),
+        )
+        for k, f in model.model_fields.items()
+    }
     return create_model(name, __base__=StrictModel, __doc__=model.__doc__, **fields)
 
 
@@ -88,11 +93,17 @@ def _allin_layout() -> type[BaseModel]:
         """An All In player sheet layout (docs/layouts.md)."""
 
         golden: _card(False, "the card printed in the Golden Card space, e.g. QD")  # type: ignore[valid-type]
-        grid: Annotated[str, StringConstraints(pattern=GRID_PATTERN), Field(
-            description="the grid: o card space, * starting space, G Golden Card, --- and | links (write it as 'grid: |')")]
+        grid: Annotated[
+            str,
+            StringConstraints(pattern=GRID_PATTERN),
+            Field(
+                description="the grid: o card space, * starting space, G Golden Card, --- and | links (write it as 'grid: |')"
+            ),
+        ]
         hands: dict[Annotated[str, StringConstraints(pattern=f"^[{letters}]$")], HandSpec] = Field(
             description="one entry per hand letter: {reward: single|double, bonus: N}",
-            json_schema_extra={"additionalProperties": False})
+            json_schema_extra={"additionalProperties": False},
+        )
         style: Optional[_partial(Style, "StyleOverrides")] = None  # type: ignore[valid-type]
         strings: Optional[_partial(Strings, "StringOverrides")] = None  # type: ignore[valid-type]
 
@@ -104,7 +115,9 @@ def _deck() -> type[BaseModel]:
 
     class CardEntryFile(CardEntry):
         __doc__ = CardEntry.__doc__
-        ranks: Optional[list[Union[str, int]]] = Field(default=None, description="ranks such as [A, 2, 3, …, 10, J, Q, K]")
+        ranks: Optional[list[Union[str, int]]] = Field(
+            default=None, description="ranks such as [A, 2, 3, …, 10, J, Q, K]"
+        )
 
     class DeckFile(DeckSpec):
         """A deck of cards to print (docs/formats.md, "Decks")."""
@@ -139,8 +152,8 @@ def _allin_sheet() -> type[BaseModel]:
 
 
 def _flip7_pad() -> type[BaseModel]:
-    from generator.games.flip7.pad import Flip7PadSpec
     from generator.core.models import StrictModel
+    from generator.games.flip7.pad import Flip7PadSpec
 
     number = Annotated[int, Field(ge=0, le=12)]
     modifier = Annotated[str, StringConstraints(pattern=r"^\s*(?:[xX×]2|\+(?:2|4|6|8|10)|(?:[0-9]|1[0-2]))\s*$")]
@@ -161,7 +174,8 @@ def _flip7_pad() -> type[BaseModel]:
         game: Literal["flip7"]
         rounds: list[dict[str, line]] = Field(  # type: ignore[valid-type]
             default_factory=list,
-            description="one mapping per round, player: [cards] | bust | {score: N} | {cards: [...], score: N}")
+            description="one mapping per round, player: [cards] | bust | {score: N} | {cards: [...], score: N}",
+        )
 
     return Flip7PadFile
 

@@ -63,7 +63,7 @@ def grid_picture(layout) -> list[str]:
     for c in range(grid.cols):
         name = cell_name((c, 0))[:-1]
         x = ROW_LABEL + PITCH * c + 2
-        header[x:x + len(name)] = name
+        header[x : x + len(name)] = name
     lines = ["".join(header).rstrip()]
     for r in range(grid.rows):
         cells = [" "] * width
@@ -74,9 +74,9 @@ def grid_picture(layout) -> list[str]:
             cell = grid.cells.get((c, r))
             if cell is not None:
                 inner = {"space": "   ", "start": " • ", "golden": f"{golden:<3}"}[cell.kind]
-                cells[x:x + 5] = f"[{inner}]"
+                cells[x : x + 5] = f"[{inner}]"
             if grid.linked((c, r), (c + 1, r)):
-                cells[x + 5:x + 8] = "───"
+                cells[x + 5 : x + 8] = "───"
             elif (c, r) in row_letter:
                 cells[x + 6] = row_letter[(c, r)]
             if grid.linked((c, r), (c, r + 1)):
@@ -116,8 +116,18 @@ def show_layout(layout, file: str) -> dict:
     hands = []
     for h in layout.hands.values():
         cells = [cell_name(c) for c in h.cells]
-        hands.append({"letter": h.letter, "direction": h.run.orientation, "cells": cells, "span": span(cells),
-                      "length": len(cells), "golden": g in h.cells, "reward": h.reward, "bonus": h.bonus})
+        hands.append(
+            {
+                "letter": h.letter,
+                "direction": h.run.orientation,
+                "cells": cells,
+                "span": span(cells),
+                "length": len(cells),
+                "golden": g in h.cells,
+                "reward": h.reward,
+                "bonus": h.bonus,
+            }
+        )
     lengths = Counter(h["length"] for h in hands)
     longest = max(lengths, default=2)
     singles = sum(1 for h in hands if h["reward"] == "single")
@@ -156,10 +166,9 @@ def show_item(ref: str | Path) -> tuple[dict, list]:
     Raises:
         InputError: the item cannot be read or has errors (located ``FILE:LINE:COL``).
     """
-    from generator.games.registry import load_any
     from generator.core.paths import display_path
     from generator.core.shipped import resolve_layout
-    from generator.games.registry import describe
+    from generator.games.registry import describe, load_any
 
     path = resolve_layout(str(ref))
     item = load_any(path, command="render")
@@ -168,8 +177,15 @@ def show_item(ref: str | Path) -> tuple[dict, list]:
     if kind == "allin-layout":
         return show_layout(item, file), list(item.warnings)
     title, summary = describe(item)
-    data: dict[str, Any] = {"kind": kind, "id": item.id, "name": title, "file": file, "game": item.game,
-                            "description": item.description, "summary": summary}
+    data: dict[str, Any] = {
+        "kind": kind,
+        "id": item.id,
+        "name": title,
+        "file": file,
+        "game": item.game,
+        "description": item.description,
+        "summary": summary,
+    }
     if kind == "deck":
         data["cards"] = len(item.faces)
         data["card_size"] = {"id": item.size_id, "width_mm": item.width, "height_mm": item.height}
@@ -190,20 +206,30 @@ def shipped_items() -> tuple[list[dict], list]:
         ``(items, problems)``: an item that does not validate is listed with ``"valid": false``
         and its problems are returned.
     """
-    from generator.jobs.check import check_files
-    from generator.printing.paper import papers
     from generator.core.paths import ROOT
     from generator.core.shipped import shipped_layouts
+    from generator.jobs.check import check_files
+    from generator.printing.paper import papers
 
     paper_ids = list(papers())
     shipped = shipped_layouts()
     rows, problems = [], []
     for s, checked in zip(shipped, check_files([x.path for x in shipped])):
-        row: dict[str, Any] = {"id": s.id, "folder": s.game, "file": s.path.relative_to(ROOT).as_posix(), "papers": paper_ids}
+        row: dict[str, Any] = {
+            "id": s.id,
+            "folder": s.game,
+            "file": s.path.relative_to(ROOT).as_posix(),
+            "papers": paper_ids,
+        }
         if checked.ok:
             item = checked.item
-            row.update(kind=item_kind(item), game=getattr(item, "game", "allin"), name=checked.title,
-                       summary=checked.summary, valid=True)
+            row.update(
+                kind=item_kind(item),
+                game=getattr(item, "game", "allin"),
+                name=checked.title,
+                summary=checked.summary,
+                valid=True,
+            )
         else:
             row["valid"] = False
             problems.extend(checked.problems)

@@ -64,7 +64,9 @@ def output_target(done: "Rendered", *, output: Optional[Path] = None, force: boo
     if done.fill is not None:
         return done.fill.parent / f"{output_stem(done.fill.stem, done.paper, done.lang)}{page}.{done.fmt}", force
     if done.shipped or done.source is None:
-        return Path("output") / kind_of_item(done.item).folder / f"{output_stem(done.item.id, done.paper, done.lang)}{page}.{done.fmt}", True
+        return Path("output") / kind_of_item(
+            done.item
+        ).folder / f"{output_stem(done.item.id, done.paper, done.lang)}{page}.{done.fmt}", True
     return done.source.parent / f"{output_stem(done.source.stem, done.paper, done.lang)}{page}.{done.fmt}", force
 
 

@@ -11,12 +11,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from generator.core.errors import EXIT_OK, EXIT_PROBLEMS, FindingsError, InputError, Problem, SheetsmithError, UnreadableError
+from generator.core.errors import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    FindingsError,
+    InputError,
+    Problem,
+    SheetsmithError,
+    UnreadableError,
+)
 from generator.jobs.check import NOWHERE
 
-
-VERIFY_READS = ("verify reads typed-in sheets, score pads and round logs (YAML) or photos of sheets (JPEG, PNG); "
-                "to check a printed sheet, photograph it or type it in")
+VERIFY_READS = (
+    "verify reads typed-in sheets, score pads and round logs (YAML) or photos of sheets (JPEG, PNG); "
+    "to check a printed sheet, photograph it or type it in"
+)
 """What ``verify`` says it reads when given a PDF, an office document or another kind of file."""
 
 
@@ -67,9 +76,9 @@ def verify(paths: Sequence[Path], *, layout: Optional[str] = None, progress=None
             unknown or mixed games; several files of a game verified one file at a time.
         FindingsError: a photo field that needs a person (exit 1).
     """
-    from generator.jobs.photos import has_photos
     from generator.core.paths import display_path
     from generator.core.yamlpos import load_yaml
+    from generator.jobs.photos import has_photos
 
     paths = [Path(p) for p in paths]
     if not paths:
@@ -96,13 +105,22 @@ def verify_texts(files: Sequence[tuple[str, str | bytes]]) -> Verdict:
         raise SheetsmithError("give at least one file to verify")
     from generator.core.shipped import shipped_layouts
 
-    docs = [parse_yaml_bytes(t.encode("utf-8") if isinstance(t, str) else t, name, reads=VERIFY_READS) for name, t in files]
+    docs = [
+        parse_yaml_bytes(t.encode("utf-8") if isinstance(t, str) else t, name, reads=VERIFY_READS) for name, t in files
+    ]
     shipped = [s.id for s in shipped_layouts() if s.game == "allin"]
     for doc in docs:
         ref = doc.data.get("layout")
         if doc.data.get("game") == "allin" and ref is not None and ref not in shipped:
-            raise InputError([doc.problem(("layout",), f"layout {ref!r}: name a shipped layout ({', '.join(shipped)}); "
-                                                      "layout files cannot be named here")])
+            raise InputError(
+                [
+                    doc.problem(
+                        ("layout",),
+                        f"layout {ref!r}: name a shipped layout ({', '.join(shipped)}); "
+                        "layout files cannot be named here",
+                    )
+                ]
+            )
     return verify_documents(docs, [NOWHERE / Path(name).name for name, _ in files])
 
 
@@ -120,12 +138,21 @@ def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
         if game not in GAMES_VERIFIED:
             where = ("game",) if "game" in doc.data else ()
             said = quote(doc.written(where) or repr(game)) if where else "(none)"
-            raise InputError([doc.problem(where, f"game {said} cannot be verified; games: {', '.join(GAMES_VERIFIED)}")])
+            raise InputError(
+                [doc.problem(where, f"game {said} cannot be verified; games: {', '.join(GAMES_VERIFIED)}")]
+            )
         games.append((doc, game))
     first = games[0][1]
     for doc, game in games[1:]:
         if game != first:
-            raise InputError([doc.problem(("game",), f"this file is game '{game}' but {games[0][0].file} is '{first}'; verify one game at a time")])
+            raise InputError(
+                [
+                    doc.problem(
+                        ("game",),
+                        f"this file is game '{game}' but {games[0][0].file} is '{first}'; verify one game at a time",
+                    )
+                ]
+            )
     if first == "allin":
         return verify_allin(paths, [doc for doc, _ in games])
     if first == "flip7":
@@ -136,9 +163,17 @@ def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
             return verify_tick_pads([doc for doc, _ in games])
         if any(ticks):
             other = games[ticks.index(False)][0]
-            raise InputError([other.problem((), "this is a Flip 7 score pad; verify it alone, or give only tick pads (one per player)")])
+            raise InputError(
+                [
+                    other.problem(
+                        (), "this is a Flip 7 score pad; verify it alone, or give only tick pads (one per player)"
+                    )
+                ]
+            )
     if len(paths) > 1:
-        raise InputError([Problem(games[1][0].file, 0, 0, f"a {first} file holds a whole game; verify one file at a time")])
+        raise InputError(
+            [Problem(games[1][0].file, 0, 0, f"a {first} file holds a whole game; verify one file at a time")]
+        )
     doc = games[0][0]
     if first == "flip7":
         from generator.games.flip7.pad import pad_from_document, pad_report
@@ -155,7 +190,9 @@ def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
         from generator.games.flipflop.log import flipflop_log_from_document, flipflop_report
 
         report = flipflop_report(flipflop_log_from_document(doc, paths[0]))
-    problems = [Problem(doc.file, p.get("line", 0), p.get("col", 0), _who(p) + p["message"]) for p in report.get("problems", [])]
+    problems = [
+        Problem(doc.file, p.get("line", 0), p.get("col", 0), _who(p) + p["message"]) for p in report.get("problems", [])
+    ]
     return Verdict(first, report, problems)
 
 
@@ -198,7 +235,9 @@ def verify_tick_pads(docs) -> Verdict:
     return Verdict("flip7", report, found, notes=notes)
 
 
-def verify_pad_lines(players: Sequence[str], rounds: Sequence[dict], *, target: int = 200, flip7_bonus: int = 15) -> Verdict:
+def verify_pad_lines(
+    players: Sequence[str], rounds: Sequence[dict], *, target: int = 200, flip7_bonus: int = 15
+) -> Verdict:
     """:func:`verify` of a Flip 7 pad given as data (the web page's scorer): ``rounds`` maps each player to a
     :class:`~generator.games.flip7.rules.ScoreLine`.  The report is the one ``verify`` gives the same pad as a file
     (:func:`generator.games.flip7.pad.dump_pad` writes that file).  ``flip7_bonus``: a variant's Flip 7 bonus.
@@ -238,9 +277,9 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
         FindingsError: valid sheets with fields a photo's reading left as ``?`` (exit 1).
     """
     from generator.core.paths import display_path
+    from generator.core.yamlpos import load_yaml
     from generator.games.allin.scoring import report, score_game
     from generator.games.allin.typed_sheet import sheet_from_document
-    from generator.core.yamlpos import load_yaml
 
     def read_one(i: int):
         doc = docs[i] if docs else load_yaml(paths[i], display=display_path(Path(paths[i])))
@@ -251,17 +290,31 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
     first_doc, first = read[0]
     for doc, sheet in read[1:]:
         if sheet.layout.id != first.layout.id:
-            problems.append(doc.problem(("layout",), f"this sheet uses layout '{sheet.layout.id}' but {first_doc.file} uses "
-                                        f"'{first.layout.id}'; all sheets of one game use the same layout"))
+            problems.append(
+                doc.problem(
+                    ("layout",),
+                    f"this sheet uses layout '{sheet.layout.id}' but {first_doc.file} uses "
+                    f"'{first.layout.id}'; all sheets of one game use the same layout",
+                )
+            )
     names = [sheet.player for _, sheet in read]
     folded = [name.casefold() for name in names]
     for doc, sheet in read:
         if names.count(sheet.player) > 1:
-            problems.append(doc.problem(("player",), f"two sheets name the player '{sheet.player}'; give each player their own name"))
+            problems.append(
+                doc.problem(
+                    ("player",), f"two sheets name the player '{sheet.player}'; give each player their own name"
+                )
+            )
         elif folded.count(sheet.player.casefold()) > 1:  # 'ann' read from ann.jpg and 'Ann' typed in: one player twice?
             others = sorted({n for n in names if n.casefold() == sheet.player.casefold() and n != sheet.player})
-            problems.append(doc.problem(("player",), f"the player '{sheet.player}' and '{others[0]}' differ only in capitals: "
-                                        "the same player's sheet twice? give each player their own name"))
+            problems.append(
+                doc.problem(
+                    ("player",),
+                    f"the player '{sheet.player}' and '{others[0]}' differ only in capitals: "
+                    "the same player's sheet twice? give each player their own name",
+                )
+            )
     if problems:
         raise InputError(problems)
     game = score_game([sheet for _, sheet in read])
@@ -270,11 +323,15 @@ def verify_allin(paths: Sequence[Path], docs=None) -> Verdict:
     notes = []
     for doc, sheet in read:
         if not sheet.cards and not sheet.chips_earned:
-            notes.append(f"{doc.file}: nothing is written on {sheet.player}'s sheet (no card, no chip): "
-                         "is it the finished sheet?")
+            notes.append(
+                f"{doc.file}: nothing is written on {sheet.player}'s sheet (no card, no chip): "
+                "is it the finished sheet?"
+            )
     if len(read) == 1:
-        notes.append("one sheet scored alone: each hand that scores takes its Best Scoring Hand bonus; "
-                     "give every sheet of the game to compare hands")
+        notes.append(
+            "one sheet scored alone: each hand that scores takes its Best Scoring Hand bonus; "
+            "give every sheet of the game to compare hands"
+        )
     return Verdict("allin", rep, found, score=game, notes=notes)
 
 
@@ -294,13 +351,14 @@ def _sheet_problems(rep: dict, read) -> list[Problem]:
 def _verify_photos(paths: list[Path], layout: Optional[str], progress=None) -> Verdict:
     """Photos (and typed-in files) of one game — All In sheets, or Flip 7 tick pads: read every photo (in
     parallel worker processes), then score as typed-in files."""
-    from generator.jobs.photos import photo_inputs
-
     from generator.core.paths import display_path
     from generator.core.yamlpos import load_yaml
+    from generator.jobs.photos import photo_inputs
 
     notes: list[str] = []
     inputs = photo_inputs(paths, layout=layout, notes=notes, progress=progress)
-    v = verify_documents([load_yaml(p, display=display_path(Path(p))) for p in inputs], inputs)  # All In sheets or tick pads
+    v = verify_documents(
+        [load_yaml(p, display=display_path(Path(p))) for p in inputs], inputs
+    )  # All In sheets or tick pads
     v.notes = notes + v.notes
     return v

@@ -52,8 +52,16 @@ def default_target(file: Path, *, fmt: str, paper: str, output: Optional[Path], 
     return file.parent / f"{output_stem(file.stem, paper, lang)}.{fmt}"
 
 
-def check_and_render(file: Path, *, fmt: str = "pdf", paper: str = "a4", output: Optional[Path] = None,
-                     overwrite: bool = True, dpi: int = 150, **render_options: Any) -> Round:
+def check_and_render(
+    file: Path,
+    *,
+    fmt: str = "pdf",
+    paper: str = "a4",
+    output: Optional[Path] = None,
+    overwrite: bool = True,
+    dpi: int = 150,
+    **render_options: Any,
+) -> Round:
     """Check ``file`` and, when it has no error, render it as ``sheetsmith render`` does.
 
     Never raises for a bad file: its problems are in the :class:`Round`
@@ -74,8 +82,16 @@ def check_and_render(file: Path, *, fmt: str = "pdf", paper: str = "a4", output:
     return Round(list(done.warnings), files, time.perf_counter() - start)
 
 
-def watch_rounds(file: str | Path, *, fmt: str = "pdf", paper: str = "a4", output: Optional[Path] = None,
-                 force: bool = False, stop_event=None, **render_options: Any) -> Iterator[Round]:
+def watch_rounds(
+    file: str | Path,
+    *,
+    fmt: str = "pdf",
+    paper: str = "a4",
+    output: Optional[Path] = None,
+    force: bool = False,
+    stop_event=None,
+    **render_options: Any,
+) -> Iterator[Round]:
     """A :class:`Round` now, then one after every change to ``file``, until ``stop_event`` is set
     (or Ctrl-C: the ``KeyboardInterrupt`` reaches the caller).
 
@@ -91,8 +107,16 @@ def watch_rounds(file: str | Path, *, fmt: str = "pdf", paper: str = "a4", outpu
     file = Path(file)
     if not file.is_file():
         what = "is a folder" if file.is_dir() else "not found"
-        raise UnreadableError([Problem(str(file), 0, 0, f"{what}; watch follows a layout file that exists "
-                                                       "(start one with: sheetsmith new allin FILE)")])
+        raise UnreadableError(
+            [
+                Problem(
+                    str(file),
+                    0,
+                    0,
+                    f"{what}; watch follows a layout file that exists (start one with: sheetsmith new allin FILE)",
+                )
+            ]
+        )
     target = default_target(file, fmt=fmt, paper=paper, output=output, lang=render_options.get("lang", "en"))
     if target is not None and target.exists() and not force:
         raise OutputError(f"{target}: already exists; pass --force to let watch replace it")
@@ -115,8 +139,17 @@ def watch_rounds(file: str | Path, *, fmt: str = "pdf", paper: str = "a4", outpu
     yield first
     # Events only wake the loop; the file's stamp decides.  Waking every second as well catches a save
     # made before the watcher started and files on filesystems that send no events.
-    for _changes in watch(me.parent, watch_filter=mine, debounce=300, step=50, stop_event=stop_event,
-                          rust_timeout=1000, yield_on_timeout=True, recursive=False, raise_interrupt=True):
+    for _changes in watch(
+        me.parent,
+        watch_filter=mine,
+        debounce=300,
+        step=50,
+        stop_event=stop_event,
+        rust_timeout=1000,
+        yield_on_timeout=True,
+        recursive=False,
+        raise_interrupt=True,
+    ):
         now = stamp()
         if now == seen:
             continue

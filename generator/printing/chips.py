@@ -21,12 +21,12 @@ from pydantic import Field
 
 from generator.core.errors import InputError, Problem
 from generator.core.models import StrictModel, validate
-from generator.printing.text import ComponentHeader
-from generator.printing.paper import Paper
-from generator.printing.scene import Circle, Paint, Scene, Text, fit_size
 from generator.core.yamlpos import Document
 from generator.printing.i18n import messages
 from generator.printing.impose import MIN_MARGIN, Grid, scale_check
+from generator.printing.paper import Paper
+from generator.printing.scene import Circle, Paint, Scene, Text, fit_size
+from generator.printing.text import ComponentHeader
 
 HEX = r"^#[0-9a-fA-F]{6}$"
 
@@ -99,13 +99,26 @@ def chip_pages(sheet: ChipSheet, paper: Paper, *, footer: str = "", inches: str 
         for i, chip in enumerate(chunk):
             x, y, w, h = grid.trim(i)
             _chip(scene, x + w / 2, y + h / 2, d / 2, chip)
-            items.append({"name": f"chip {chip.value}", "value": chip.value, "trim": [round(v, 3) for v in (x, y, w, h)]})
+            items.append(
+                {"name": f"chip {chip.value}", "value": chip.value, "trim": [round(v, 3) for v in (x, y, w, h)]}
+            )
         used = Grid(cols, (len(chunk) + cols - 1) // cols, grid.x0, grid.y0, d, d, gap, gap, 0.0, 0.0)
         mid = paper.width / 2
-        scale_check(scene, paper, used, f"{footer} · {n}/{len(chunks)}", centres=(mid - 62.0, mid - 6.0, mid + 60.0), inches=inches)
+        scale_check(
+            scene,
+            paper,
+            used,
+            f"{footer} · {n}/{len(chunks)}",
+            centres=(mid - 62.0, mid - 6.0, mid + 60.0),
+            inches=inches,
+        )
         pages.append(scene)
         manifest_pages.append({"page": n, "side": "front", "items": items})
-    manifest = {"paper": {"id": paper.id, "width": paper.width, "height": paper.height}, "chip": {"diameter": d}, "pages": manifest_pages}
+    manifest = {
+        "paper": {"id": paper.id, "width": paper.width, "height": paper.height},
+        "chip": {"diameter": d},
+        "pages": manifest_pages,
+    }
     return pages, manifest
 
 
@@ -125,7 +138,9 @@ def chip_sheet_pages(chips: ChipSheet, paper: Paper, lang: str = "en") -> tuple[
         SheetsmithError: no message catalogue for ``lang``.
     """
     words = messages(lang).section("print")
-    pages, manifest = chip_pages(chips, paper, footer=f"sheetsmith · {chips.id} · {paper.label}", inches=words["two_inches"])
+    pages, manifest = chip_pages(
+        chips, paper, footer=f"sheetsmith · {chips.id} · {paper.label}", inches=words["two_inches"]
+    )
     return pages, {"component": chips.id, "kind": "chips", **manifest}
 
 
@@ -134,4 +149,3 @@ def describe_chips(chips: ChipSheet) -> tuple[str, str]:
     values = sorted({c.value for c in chips.chips})
     counts = ", ".join(f"{sum(1 for c in chips.chips if c.value == v)}×{v}" for v in values)
     return chips.name, f"{len(chips.chips)} chips of {chips.diameter:g} mm: {counts}"
-

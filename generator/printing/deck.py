@@ -39,18 +39,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
-
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
 from generator.core.cards import Card, CardCodeError, parse_card
 from generator.core.errors import InputError, Problem
 from generator.core.models import StrictModel, validate
-from generator.printing.text import ComponentHeader, PrintedLine, PrintedText
 from generator.core.paths import TEMPLATES_DIR
 from generator.core.yamlpos import Document, load_yaml
+from generator.printing.text import ComponentHeader, PrintedLine, PrintedText
 
 HEX = r"^#[0-9a-fA-F]{6}$"
 KEY = r"^[a-z0-9_]+(\.[a-z0-9_]+)*$"
@@ -63,7 +61,9 @@ class BackSpec(StrictModel):
     title: PrintedLine = Field(min_length=1, max_length=24)
     subtitle: PrintedLine = Field(default="", max_length=40)
     color: str = Field(default="#1d2b45", pattern=HEX)
-    key: str | None = Field(default=None, pattern=KEY, description="the subtitle from cards.<key>.subtitle of the catalogue")
+    key: str | None = Field(
+        default=None, pattern=KEY, description="the subtitle from cards.<key>.subtitle of the catalogue"
+    )
 
 
 class CardEntry(StrictModel):
@@ -71,7 +71,10 @@ class CardEntry(StrictModel):
 
     type: Literal["playing", "joker", "number", "modifier", "action", "text"]
     count: int = Field(default=1, ge=0, le=500, strict=True)
-    ranks: list[Annotated[str, BeforeValidator(lambda v: str(v) if isinstance(v, int) and not isinstance(v, bool) else v)]] | None = None
+    ranks: (
+        list[Annotated[str, BeforeValidator(lambda v: str(v) if isinstance(v, int) and not isinstance(v, bool) else v)]]
+        | None
+    ) = None
     suits: list[str] | None = None
     value: int | None = Field(default=None, ge=0, le=99, strict=True)
     values: list[int] | None = None
@@ -82,7 +85,9 @@ class CardEntry(StrictModel):
     text: PrintedText | None = Field(default=None, max_length=200)
     title: PrintedLine | None = Field(default=None, min_length=1, max_length=40)
     body: list[PrintedText] | None = None
-    key: str | None = Field(default=None, pattern=KEY, description="words not written here come from cards.<key> of the catalogue")
+    key: str | None = Field(
+        default=None, pattern=KEY, description="words not written here come from cards.<key> of the catalogue"
+    )
 
     @model_validator(mode="after")
     def _fields_for_type(self) -> "CardEntry":
@@ -94,7 +99,11 @@ class CardEntry(StrictModel):
             "text": ("title", "body"),
             "joker": (),
         }[self.type]
-        missing = [f for f in need if getattr(self, f) is None and not (self.key and self.type in ("modifier", "action", "text"))]
+        missing = [
+            f
+            for f in need
+            if getattr(self, f) is None and not (self.key and self.type in ("modifier", "action", "text"))
+        ]
         if missing:
             raise ValueError(f"a '{self.type}' card needs {', '.join(missing)}")
         if self.type == "number" and (self.value is None) == (self.values is None):
@@ -209,16 +218,31 @@ def _check_key(key: str | None, fields: tuple[str, ...], doc: Document, at: tupl
     if not key:
         return []
     if not fields:
-        return [doc.problem(at, "key: only modifier, action and text cards (and the back) take their words from the message catalogue")]
+        return [
+            doc.problem(
+                at,
+                "key: only modifier, action and text cards (and the back) take their words from the message catalogue",
+            )
+        ]
     from generator.printing.i18n import messages
 
     english = messages("en")
     lacking = [f for f in fields if english.get(f"cards.{key}.{f}") is None]
     if lacking:
-        known = sorted({k[len("cards."):].rsplit(".", 1)[0] for k in english.messages
-                        if k.startswith("cards.") and k.endswith(f".{fields[0]}")})
-        return [doc.problem(at, f"key '{key}': the message catalogue has no cards.{key}.{'/'.join(lacking)}"
-                            f"{'; keys: ' + ', '.join(known) if known else ''}")]
+        known = sorted(
+            {
+                k[len("cards.") :].rsplit(".", 1)[0]
+                for k in english.messages
+                if k.startswith("cards.") and k.endswith(f".{fields[0]}")
+            }
+        )
+        return [
+            doc.problem(
+                at,
+                f"key '{key}': the message catalogue has no cards.{key}.{'/'.join(lacking)}"
+                f"{'; keys: ' + ', '.join(known) if known else ''}",
+            )
+        ]
     return []
 
 
@@ -241,7 +265,11 @@ def _expand(entry: CardEntry, doc: Document, at: tuple, problems: list[Problem])
                 try:
                     card = parse_card(f"{rank}{suit}")
                 except CardCodeError:
-                    problems.append(doc.problem(at + ("ranks", r_i), f"'{rank}{suit}' is not a card: ranks are A 2-10 J Q K, suits S H D C"))
+                    problems.append(
+                        doc.problem(
+                            at + ("ranks", r_i), f"'{rank}{suit}' is not a card: ranks are A 2-10 J Q K, suits S H D C"
+                        )
+                    )
                     return []
                 out += [Face(card.code, "playing", card=card)] * entry.count
     elif entry.type == "joker":
@@ -254,10 +282,21 @@ def _expand(entry: CardEntry, doc: Document, at: tuple, problems: list[Problem])
             out += [Face(name, "number", value=value, set=entry.set or "", color=entry.color)] * (n * entry.count)
     elif entry.type in ("modifier", "action"):
         name = _english(entry, "label")
-        out += [Face(name, entry.type, label=entry.label or "", text=entry.text or "", color=entry.color,
-                     key=entry.key or "")] * entry.count
+        out += [
+            Face(
+                name, entry.type, label=entry.label or "", text=entry.text or "", color=entry.color, key=entry.key or ""
+            )
+        ] * entry.count
     elif entry.type == "text":
         name = _english(entry, "title")
-        out += [Face(name, "text", label=entry.title or "", text="\n".join(entry.body or []), color=entry.color,
-                     key=entry.key or "")] * entry.count
+        out += [
+            Face(
+                name,
+                "text",
+                label=entry.title or "",
+                text="\n".join(entry.body or []),
+                color=entry.color,
+                key=entry.key or "",
+            )
+        ] * entry.count
     return out

@@ -13,21 +13,45 @@ from __future__ import annotations
 from functools import partial
 
 from generator.core.cards import RED_SUITS
-from generator.printing.draw import rich_text, rich_width, suit_path, transform_ops
-from generator.printing.i18n import Messages, messages
-from generator.printing.scene import Circle, Line, Paint, Path_, Rect, Scene, Text, cap_height, fit_size, polygon_ops, star_points, text_width
 from generator.core.errors import InputError, Problem
 from generator.printing.deck import Deck, Face, card_sizes
+from generator.printing.draw import rich_text, rich_width, suit_path, transform_ops
+from generator.printing.i18n import Messages, messages
 from generator.printing.impose import ImpositionError, Item, PrintOptions, impose
 from generator.printing.paper import Paper
+from generator.printing.scene import (
+    Circle,
+    Line,
+    Paint,
+    Path_,
+    Rect,
+    Scene,
+    Text,
+    cap_height,
+    fit_size,
+    polygon_ops,
+    star_points,
+    text_width,
+)
 
 SAFE = 3.5
 """Safe zone: distance inside the trim that text and symbols keep (mm)."""
 RED, BLACK, INK, PAPER = "#c8102e", "#1a1a1a", "#1d2b45", "#ffffff"
 
 FLIP7_COLORS = [
-    "#6b6b6b", "#8c5a2b", "#c0392b", "#d35400", "#e08e0b", "#b7950b", "#27ae60",
-    "#138d75", "#1f77b4", "#2e4a9e", "#6c3483", "#a93287", "#7b241c",
+    "#6b6b6b",
+    "#8c5a2b",
+    "#c0392b",
+    "#d35400",
+    "#e08e0b",
+    "#b7950b",
+    "#27ae60",
+    "#138d75",
+    "#1f77b4",
+    "#2e4a9e",
+    "#6c3483",
+    "#a93287",
+    "#7b241c",
 ]
 """Flip 7 number colours, 0 to 12, so equal numbers are spotted at a glance."""
 
@@ -48,7 +72,18 @@ def _corner_index(scene: Scene, box, label: str, color: str, suit: str | None = 
     x, y, w, h = box
     cx = x + SAFE + 2.6
     scene.add(Text(cx, y + SAFE + 4.2, label, fit_size(label, size, 7.5, "bold"), "bold", "middle", color))
-    scene.add(Text(x + w - SAFE - 2.6, y + h - SAFE - 4.2, label, fit_size(label, size, 7.5, "bold"), "bold", "middle", color, angle=180))
+    scene.add(
+        Text(
+            x + w - SAFE - 2.6,
+            y + h - SAFE - 4.2,
+            label,
+            fit_size(label, size, 7.5, "bold"),
+            "bold",
+            "middle",
+            color,
+            angle=180,
+        )
+    )
     if label in ("6", "9"):  # underline both corners so a turned 6 never reads as a 9
         size_mm = fit_size(label, size, 7.5, "bold")
         half = text_width(label, size_mm, "bold") / 2 + 0.3
@@ -123,7 +158,9 @@ def number_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages, pa
     scene.add(Text(cx, cy + cap_height(size) / 2, label, size, "bold", "middle", color))
     if face.set:
         word = t.get(f"cards.set.{face.set.lower()}", face.set).upper()  # a set the catalogue knows is translated
-        scene.add(Text(cx, y + h - SAFE - 1.0, word, fit_size(word, 6.5, w - 2 * SAFE - 16, "bold"), "bold", "middle", color))
+        scene.add(
+            Text(cx, y + h - SAFE - 1.0, word, fit_size(word, 6.5, w - 2 * SAFE - 16, "bold"), "bold", "middle", color)
+        )
     if value in (6, 9):  # tell 6 and 9 apart when the card is turned
         scene.add(Line(cx - 7, cy + 13, cx + 7, cy + 13, Paint(color, width=1.0)))
 
@@ -153,7 +190,9 @@ def modifier_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages) 
     scene.add(Text(x + SAFE + 1.0, y + SAFE + 4.5, label, 9, "bold", "start", "#7a5c00"))
     scene.add(Text(x + w - SAFE - 1.0, y + h - SAFE - 4.5, label, 9, "bold", "start", "#7a5c00", angle=180))
     word = t("cards.modifier")
-    scene.add(Text(cx, y + h - SAFE - 1.5, word, fit_size(word, 6, w - 2 * SAFE - 4, "bold"), "bold", "middle", "#7a5c00"))
+    scene.add(
+        Text(cx, y + h - SAFE - 1.5, word, fit_size(word, 6, w - 2 * SAFE - 4, "bold"), "bold", "middle", "#7a5c00")
+    )
 
 
 def action_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages) -> None:
@@ -179,7 +218,9 @@ def text_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages) -> N
     _background(scene, box, bleed, PAPER)
     bx, by, bw, _ = _bleed_box(box, bleed)
     scene.add(Rect(bx, by, bw, bleed[1] + SAFE + 9.0, Paint(None, color)))
-    scene.add(Text(x + w / 2, y + SAFE + 5.4, title, fit_size(title, 10, w - 2 * SAFE, "bold"), "bold", "middle", "#ffffff"))
+    scene.add(
+        Text(x + w / 2, y + SAFE + 5.4, title, fit_size(title, 10, w - 2 * SAFE, "bold"), "bold", "middle", "#ffffff")
+    )
     top = y + SAFE + 13.5
     _paragraphs(scene, x + SAFE, top, w - 2 * SAFE, text, 9.0, INK, y + h - SAFE - top)
 
@@ -208,7 +249,9 @@ def wrap(text: str, size: float, width: float, weight: str = "regular") -> list[
     return lines
 
 
-def _paragraphs(scene: Scene, x: float, y: float, width: float, text: str, size: float, color: str, room: float) -> None:
+def _paragraphs(
+    scene: Scene, x: float, y: float, width: float, text: str, size: float, color: str, room: float
+) -> None:
     """Word-wrapped paragraphs (:func:`wrap`) at the largest size, in 0.1 pt steps from ``size`` down to 4 pt,
     at which they fit ``room`` mm of height and every line ``width``."""
     paragraphs = [p for p in text.split("\n") if p.strip()]
@@ -265,9 +308,21 @@ def deck_back(deck: Deck, scene: Scene, box, bleed: float, *, t: Messages) -> No
     scene.add(Rect(x + 7, y + h / 2 - 14, w - 14, 28, Paint("#ffffff", color, 0.8), r=3))
     title = deck.back.title
     subtitle = deck.back.subtitle or (t(f"cards.{deck.back.key}.subtitle") if deck.back.key else "")
-    scene.add(Text(x + w / 2, y + h / 2 + (1.5 if subtitle else 4.0), title, fit_size(title, 18, w - 20, "bold"), "bold", "middle", "#ffffff"))
+    scene.add(
+        Text(
+            x + w / 2,
+            y + h / 2 + (1.5 if subtitle else 4.0),
+            title,
+            fit_size(title, 18, w - 20, "bold"),
+            "bold",
+            "middle",
+            "#ffffff",
+        )
+    )
     if subtitle:
-        scene.add(Text(x + w / 2, y + h / 2 + 8.5, subtitle, fit_size(subtitle, 7, w - 20), "regular", "middle", "#ffffff"))
+        scene.add(
+            Text(x + w / 2, y + h / 2 + 8.5, subtitle, fit_size(subtitle, 7, w - 20), "regular", "middle", "#ffffff")
+        )
 
 
 FRONTS = {
@@ -313,8 +368,15 @@ def deck_pages(deck: Deck, paper: Paper, options: PrintOptions, lang: str = "en"
     w, h, label = card_sizes()[size_id]
     try:
         pages, manifest = impose(
-            deck_items(deck, lang), paper, w, h, bleed=options.bleed, backs=options.backs,
-            back_offset=options.back_offset, title=deck.name, footer=f"sheetsmith · {deck.id} · {paper.label} · {label}",
+            deck_items(deck, lang),
+            paper,
+            w,
+            h,
+            bleed=options.bleed,
+            backs=options.backs,
+            back_offset=options.back_offset,
+            title=deck.name,
+            footer=f"sheetsmith · {deck.id} · {paper.label} · {label}",
             words=words,
         )
     except ImpositionError as exc:
@@ -325,4 +387,3 @@ def deck_pages(deck: Deck, paper: Paper, options: PrintOptions, lang: str = "en"
 def describe_deck(deck: Deck) -> tuple[str, str]:
     """A deck's name and a one-line summary of its contents: ``(NAME, "94 cards, poker 63 × 88 mm")``."""
     return deck.name, f"{len(deck.faces)} cards, {card_sizes()[deck.size_id][2]}"
-

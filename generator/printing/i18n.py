@@ -110,7 +110,9 @@ def _read_at(path: Path, stamp: int) -> tuple[dict[str, Any], str]:
         data = None
     if isinstance(data, dict):
         flat = flatten(data)
-        if all(isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v)) for v in flat.values()):
+        if all(
+            isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v)) for v in flat.values()
+        ):
             return flat, str(path)
     doc = load_yaml(path)
     if not isinstance(doc.data, dict):
@@ -120,7 +122,9 @@ def _read_at(path: Path, stamp: int) -> tuple[dict[str, Any], str]:
     for key, value in flat.items():
         ok = isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
         if not ok:
-            problems.append(doc.problem(tuple(key.split(".")), f"{key}: a message is text in quotes, or a list of texts"))
+            problems.append(
+                doc.problem(tuple(key.split(".")), f"{key}: a message is text in quotes, or a list of texts")
+            )
     if problems:
         raise InputError(problems)
     return flat, doc.file
@@ -167,7 +171,9 @@ class Messages:
         if not self.missing:
             return []
         shown = ", ".join(self.missing[:5]) + (", …" if len(self.missing) > 5 else "")
-        return [Problem(self.file, 0, 0, f"{len(self.missing)} message(s) missing, printed in English: {shown}", "warning")]
+        return [
+            Problem(self.file, 0, 0, f"{len(self.missing)} message(s) missing, printed in English: {shown}", "warning")
+        ]
 
 
 def messages(lang: str = DEFAULT_LANG, folder: Path | None = None) -> Messages:
@@ -199,9 +205,8 @@ def catalogue_problems(folder: Path | None = None) -> list[Problem]:
     Raises:
         InputError: a catalogue that is not well-formed YAML (a key written twice, …), located.
     """
-    from generator.printing.scene import missing_glyphs
-
     from generator.core.yamlpos import load_yaml
+    from generator.printing.scene import missing_glyphs
 
     folder = folder or lang_dir()
     for code in languages(folder):
@@ -215,17 +220,32 @@ def catalogue_problems(folder: Path | None = None) -> list[Problem]:
                 problems.append(Problem(file, 0, 0, f"{key}: missing (English: {str(english[key])[:40]!r})"))
         for key, value in own.items():
             if key not in english:
-                problems.append(Problem(file, 0, 0, f"{key}: not a key of {DEFAULT_LANG}.yaml; remove it or fix its spelling"))
+                problems.append(
+                    Problem(file, 0, 0, f"{key}: not a key of {DEFAULT_LANG}.yaml; remove it or fix its spelling")
+                )
                 continue
             ref = english[key]
             if isinstance(ref, list) != isinstance(value, list):
-                problems.append(Problem(file, 0, 0, f"{key}: {'a list of paragraphs' if isinstance(ref, list) else 'one text'}, as in English"))
+                problems.append(
+                    Problem(
+                        file,
+                        0,
+                        0,
+                        f"{key}: {'a list of paragraphs' if isinstance(ref, list) else 'one text'}, as in English",
+                    )
+                )
                 continue
             texts = value if isinstance(value, list) else [value]
             if not isinstance(ref, list) and _fields(value) != _fields(ref):
-                problems.append(Problem(file, 0, 0, f"{key}: fields {sorted(_fields(value))} but English has {sorted(_fields(ref))}"))
+                problems.append(
+                    Problem(
+                        file, 0, 0, f"{key}: fields {sorted(_fields(value))} but English has {sorted(_fields(ref))}"
+                    )
+                )
             if key.startswith("allin.") and len(value) > ALLIN_MAX:
-                problems.append(Problem(file, 0, 0, f"{key}: {len(value)} characters; a sheet label holds at most {ALLIN_MAX}"))
+                problems.append(
+                    Problem(file, 0, 0, f"{key}: {len(value)} characters; a sheet label holds at most {ALLIN_MAX}")
+                )
             for text in texts:
                 for weight in ("regular", "bold"):
                     lacking = missing_glyphs(text, weight)

@@ -42,6 +42,7 @@ class PrintOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     card_size: str | None = None
 
+
 MIN_MARGIN = 5.0
 """Closest a card's trim box comes to the paper edge (mm): most home printers cannot print nearer."""
 MARK_GAP = 1.0
@@ -151,7 +152,13 @@ def crop_marks(scene: Scene, grid: Grid, count: int, paper: Paper) -> None:
     rows_used = (count + grid.cols - 1) // grid.cols
     cols_used = min(count, grid.cols)
     xs = sorted({round(v, 3) for i in range(cols_used) for v in (grid.trim(i)[0], grid.trim(i)[0] + grid.w)})
-    ys = sorted({round(v, 3) for r in range(rows_used) for v in (grid.trim(r * grid.cols)[1], grid.trim(r * grid.cols)[1] + grid.h)})
+    ys = sorted(
+        {
+            round(v, 3)
+            for r in range(rows_used)
+            for v in (grid.trim(r * grid.cols)[1], grid.trim(r * grid.cols)[1] + grid.h)
+        }
+    )
     top = grid.y0 - grid.bleed_y - MARK_GAP
     bottom = grid.y0 + rows_used * grid.h + (rows_used - 1) * grid.gy + grid.bleed_y + MARK_GAP
     left = grid.x0 - grid.bleed_x - MARK_GAP
@@ -165,8 +172,14 @@ def crop_marks(scene: Scene, grid: Grid, count: int, paper: Paper) -> None:
         scene.add(Line(right, y, min(paper.width - EDGE, right + 4.0), y, ink))
 
 
-def scale_check(scene: Scene, paper: Paper, grid: Grid, footer: str = "", centres: tuple[float, float, float] | None = None,
-                inches: str = "2 in") -> str:
+def scale_check(
+    scene: Scene,
+    paper: Paper,
+    grid: Grid,
+    footer: str = "",
+    centres: tuple[float, float, float] | None = None,
+    inches: str = "2 in",
+) -> str:
     """Draw a 50 mm bar and a 2 in bar (and the footer text) in a free margin; return which (``bottom``/``left``).
 
     The bars sit between the crop marks: each within the span of one card
@@ -202,7 +215,9 @@ def scale_check(scene: Scene, paper: Paper, grid: Grid, footer: str = "", centre
         scene.add(Text(x + 2.2, cy, label, 4.5, anchor="middle", color="#333333", angle=90))
     if footer:
         cy = grid.trim(2 * grid.cols)[1] + grid.h / 2
-        scene.add(Text(x + 1.0, cy, footer, fit_size(footer, 4.5, grid.h - 4.0), anchor="middle", color="#777777", angle=90))
+        scene.add(
+            Text(x + 1.0, cy, footer, fit_size(footer, 4.5, grid.h - 4.0), anchor="middle", color="#777777", angle=90)
+        )
     return "left"
 
 
@@ -277,7 +292,9 @@ def impose(
             x, y, bw, bh = grid.trim(i)
             mirrored = (paper.width - x - bw + back_offset[0], y + back_offset[1], bw, bh)
             item.back(back, mirrored, grid.bleed)
-            back_entries.append({"name": f"{item.name} (back)", "of": item.name, "trim": [round(v, 3) for v in mirrored]})
+            back_entries.append(
+                {"name": f"{item.name} (back)", "of": item.name, "trim": [round(v, 3) for v in mirrored]}
+            )
         _mirrored_marks(back, grid, len(chunk), paper, back_offset)
         side = words["backs"].format(n=n, of=len(sheets))
         scale_check(back, paper, grid, f"{footer} · {side}", inches=words["two_inches"])
@@ -299,4 +316,12 @@ def _mirrored_marks(scene: Scene, grid: Grid, count: int, paper: Paper, offset: 
     crop_marks(tmp, grid, count, paper)
     for item in tmp.items:
         if isinstance(item, Line):
-            scene.add(Line(paper.width - item.x1 + offset[0], item.y1 + offset[1], paper.width - item.x2 + offset[0], item.y2 + offset[1], item.paint))
+            scene.add(
+                Line(
+                    paper.width - item.x1 + offset[0],
+                    item.y1 + offset[1],
+                    paper.width - item.x2 + offset[0],
+                    item.y2 + offset[1],
+                    item.paint,
+                )
+            )

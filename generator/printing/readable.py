@@ -28,7 +28,6 @@ from generator.printing.aruco import MARKER_DICTIONARY
 from generator.printing.paper import Paper
 from generator.printing.scene import MarkTarget, Paint, Path_, Scene
 
-
 # --- markers and the sheet code ----------------------------------------------------
 
 
@@ -82,8 +81,14 @@ def marker_boxes(paper: Paper) -> dict[int, tuple[str, float, float]]:
     """
     W, H, a, s = paper.width, paper.height, MARKER_INSET, MARKER_SIZE
     places = {
-        "tl": (a, a), "tr": (W - a - s, a), "br": (W - a - s, H - a - s), "bl": (a, H - a - s),
-        "tm": (W / 2 - s / 2, a), "rm": (W - a - s, H / 2 - s / 2), "bm": (W / 2 - s / 2, H - a - s), "lm": (a, H / 2 - s / 2),
+        "tl": (a, a),
+        "tr": (W - a - s, a),
+        "br": (W - a - s, H - a - s),
+        "bl": (a, H - a - s),
+        "tm": (W / 2 - s / 2, a),
+        "rm": (W - a - s, H / 2 - s / 2),
+        "bm": (W / 2 - s / 2, H - a - s),
+        "lm": (a, H / 2 - s / 2),
     }
     base = marker_block(paper.id)
     return {base + i: (slot, *places[slot]) for i, slot in enumerate(MARKER_SLOTS)}
@@ -186,7 +191,11 @@ KEEP_CLEAR = MARKER_INSET + MARKER_SIZE + MARKER_QUIET
 
 def is_turned(paper: Paper, scene: Scene) -> bool:
     """True when ``scene`` is ``paper`` turned to landscape (wider than tall while the paper is portrait)."""
-    return abs(scene.width - paper.height) < 0.01 and abs(scene.height - paper.width) < 0.01 and paper.width != paper.height
+    return (
+        abs(scene.width - paper.height) < 0.01
+        and abs(scene.height - paper.width) < 0.01
+        and paper.width != paper.height
+    )
 
 
 def portrait_of(paper: Paper, turned: bool, x: float, y: float) -> tuple[float, float]:
@@ -249,7 +258,9 @@ def add_machine_marks(scene: Scene, item_id: str, paper: Paper, variant: tuple =
                     bx, by, bw, _ = scene_box(paper, turned, x + c * cell, y + r * cell, cell, cell)
                     squares.append((bx, by, bw))
         scene.add(Path_(squares_ops(squares), Paint(None, "#000000")))
-        scene.marks.append(MarkTarget("marker", slot, str(marker_id), *scene_box(paper, turned, x, y, MARKER_SIZE, MARKER_SIZE)))
+        scene.marks.append(
+            MarkTarget("marker", slot, str(marker_id), *scene_box(paper, turned, x, y, MARKER_SIZE, MARKER_SIZE))
+        )
     cx, cy, cs = code_box(paper)
     scene.marks.append(MarkTarget("code", "sheet", "", *scene_box(paper, turned, cx, cy, cs, cs)))
     code = SheetCode(SHEET_FORMAT, code_text(item_id, variant), paper.id, geometry_hash(scene))

@@ -158,12 +158,23 @@ class Scene:
             start = item.x - (width / 2 if item.anchor == "middle" else width if item.anchor == "end" else 0.0)
             if start >= left - 0.01 and start + width <= right + 0.01:
                 continue
-            room = right - left if item.anchor == "middle" else (right - item.x if item.anchor == "start" else item.x - left)
+            room = (
+                right - left
+                if item.anchor == "middle"
+                else (right - item.x if item.anchor == "start" else item.x - left)
+            )
             text = item.text
             while text and text_width(text + "…", item.size, item.weight) > room:
                 text = text[:-1]
-            self.items[n] = Text(item.x if item.anchor != "middle" else (left + right) / 2, item.y, text + "…",
-                                 item.size, item.weight, item.anchor, item.color)
+            self.items[n] = Text(
+                item.x if item.anchor != "middle" else (left + right) / 2,
+                item.y,
+                text + "…",
+                item.size,
+                item.weight,
+                item.anchor,
+                item.color,
+            )
             self.notes.append(f"'{item.text[:30]}…' was too long for the page and was cut")
 
     def texts(self) -> list[str]:

@@ -32,8 +32,10 @@ def glyph_problem(text: str, what: str, weights: Sequence[str] = ("regular", "bo
         missing += [ch for ch in missing_glyphs(visible, weight) if ch not in missing]
     if not missing:
         return None
-    return (f"{what}: {', '.join(describe_char(ch) for ch in missing[:3])} cannot be printed: "
-            f"{font_note()} (Latin, Greek, Cyrillic and the suits ♠ ♥ ♦ ♣ are fine)")
+    return (
+        f"{what}: {', '.join(describe_char(ch) for ch in missing[:3])} cannot be printed: "
+        f"{font_note()} (Latin, Greek, Cyrillic and the suits ♠ ♥ ♦ ♣ are fine)"
+    )
 
 
 def printed_text_problem(text: str, what: str, *, max_length: int | None = None, multiline: bool = False) -> str | None:
@@ -45,9 +47,11 @@ def printed_text_problem(text: str, what: str, *, max_length: int | None = None,
 def _printed(multiline: bool):
     def check(value: str) -> str:
         if printed_text_problem(value, "text", multiline=multiline):
-            raise PydanticCustomError("printed_text", "text that cannot be printed",
-                                      {"multiline": multiline, "check": printed_text_problem})
+            raise PydanticCustomError(
+                "printed_text", "text that cannot be printed", {"multiline": multiline, "check": printed_text_problem}
+            )
         return value
+
     return check
 
 

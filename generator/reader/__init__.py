@@ -11,8 +11,8 @@
 * synthetic phone photos for the tests and the benchmark are made outside the package, in ``tests/synth``.
 """
 
-from generator.reader.errors import PhotoError
 from generator.core.filetypes import looks_like_photo
+from generator.reader.errors import PhotoError
 
 _LAZY = {"CellReading", "CountReading", "PhotoReading", "read_photo"}
 

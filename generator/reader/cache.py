@@ -120,8 +120,11 @@ def _store(folder: Path, name: str, data: bytes) -> None:
         from generator.core.output import write_atomic
 
         write_atomic(folder / name, data)
-        entries = sorted(((p, p.stat()) for p in folder.iterdir() if ENTRY.fullmatch(p.name)),
-                         key=lambda e: e[1].st_mtime, reverse=True)
+        entries = sorted(
+            ((p, p.stat()) for p in folder.iterdir() if ENTRY.fullmatch(p.name)),
+            key=lambda e: e[1].st_mtime,
+            reverse=True,
+        )
         total = 0
         for k, (old, st) in enumerate(entries):  # newest first: keep while within both bounds
             total += st.st_size
@@ -145,7 +148,9 @@ def cached_scene(layout, paper, build: Callable[[], object]):
     return scene
 
 
-def cached_template(key: tuple, ppm: float, render: Callable[[], np.ndarray], page_mm: tuple[float, float] | None = None) -> np.ndarray:
+def cached_template(
+    key: tuple, ppm: float, render: Callable[[], np.ndarray], page_mm: tuple[float, float] | None = None
+) -> np.ndarray:
     """The blank page rendered at ``ppm`` pixels per mm (RGB ``uint8``): from the cache, else ``render()`` (and kept).
 
     Args:
@@ -157,16 +162,20 @@ def cached_template(key: tuple, ppm: float, render: Callable[[], np.ndarray], pa
     a few milliseconds, where decoding the same page from PNG (0.5 MB) took 60 ms of every fresh
     ``sheetsmith verify``.  :data:`MAX_BYTES` bounds the folder.
     """
+
     def valid(a: np.ndarray) -> bool:
         if a.dtype != np.uint8 or a.ndim != 3 or a.shape[2] != 3:
             return False
-        return page_mm is None or (abs(a.shape[1] - page_mm[0] * ppm) <= 1.5 and abs(a.shape[0] - page_mm[1] * ppm) <= 1.5)
+        return page_mm is None or (
+            abs(a.shape[1] - page_mm[0] * ppm) <= 1.5 and abs(a.shape[0] - page_mm[1] * ppm) <= 1.5
+        )
 
     return cached_array("template", key, (ppm,), render, valid)
 
 
-def cached_darkness(key: tuple, extra: tuple, shape: tuple[int, int],
-                    make: Callable[[], tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+def cached_darkness(
+    key: tuple, extra: tuple, shape: tuple[int, int], make: Callable[[], tuple[np.ndarray, np.ndarray]]
+) -> tuple[np.ndarray, np.ndarray]:
     """The blank page's darkness and luminance darkness over a region (float32 ``(h, w)`` each, as
     :func:`generator.reader.marks.template_darkness` makes them): from the cache, else ``make()`` (and kept).
 
@@ -179,12 +188,15 @@ def cached_darkness(key: tuple, extra: tuple, shape: tuple[int, int],
     Both are kept in one ``.npy`` file (``(2, h, w)`` float32, about 18 MB for the region of an A4 page at 8 pixels
     per mm): read back in some 20 ms, where making them takes 0.1 s of OpenCV work.
     """
-    both = cached_array("darkness", key, extra, lambda: np.stack(make()),
-                        lambda a: a.dtype == np.float32 and a.shape == (2, *shape))
+    both = cached_array(
+        "darkness", key, extra, lambda: np.stack(make()), lambda a: a.dtype == np.float32 and a.shape == (2, *shape)
+    )
     return both[0], both[1]
 
 
-def cached_marker_models(parts: tuple, make: Callable[[], np.ndarray], valid: Callable[[np.ndarray], bool]) -> np.ndarray:
+def cached_marker_models(
+    parts: tuple, make: Callable[[], np.ndarray], valid: Callable[[np.ndarray], bool]
+) -> np.ndarray:
     """A table of one corner marker's blur models (:func:`generator.reader.marks.marker_models`), which depends on
     sheetsmith's code and ``parts`` alone (no sheet): from the cache folder's ``markers-{hash}.npy``, else ``make()``
     (and kept).  Read memory-mapped: a photo's reading looks at about half of its rows.
@@ -199,8 +211,9 @@ def cached_marker_models(parts: tuple, make: Callable[[], np.ndarray], valid: Ca
     return _cached_npy(folder, f"markers-{h.hexdigest()[:32]}.npy", make, valid, mmap=True)
 
 
-def cached_array(kind: str, key: tuple, extra: tuple, make: Callable[[], np.ndarray],
-                 valid: Callable[[np.ndarray], bool]) -> np.ndarray:
+def cached_array(
+    kind: str, key: tuple, extra: tuple, make: Callable[[], np.ndarray], valid: Callable[[np.ndarray], bool]
+) -> np.ndarray:
     """An array made for a sheet: from the cache folder's ``{kind}-{hash}.npy``, else ``make()`` (and kept).
 
     Args:
@@ -217,8 +230,9 @@ def cached_array(kind: str, key: tuple, extra: tuple, make: Callable[[], np.ndar
     return _cached_npy(folder, f"{kind}-{name_key}.npy", make, valid)
 
 
-def _cached_npy(folder: Path, name: str, make: Callable[[], np.ndarray], valid: Callable[[np.ndarray], bool],
-                mmap: bool = False) -> np.ndarray:
+def _cached_npy(
+    folder: Path, name: str, make: Callable[[], np.ndarray], valid: Callable[[np.ndarray], bool], mmap: bool = False
+) -> np.ndarray:
     """The array in ``folder / name`` when it reads back ``valid`` (memory-mapped, read-only, with ``mmap``),
     else ``make()``, kept there."""
 
@@ -236,4 +250,16 @@ def _cached_npy(folder: Path, name: str, make: Callable[[], np.ndarray], valid: 
     return arr
 
 
-__all__ = ["cache_dir", "cached_array", "cached_darkness", "cached_marker_models", "cached_scene", "cached_template", "code_fingerprint", "sheet_key", "ENTRY", "MAX_ENTRIES", "MAX_BYTES"]
+__all__ = [
+    "cache_dir",
+    "cached_array",
+    "cached_darkness",
+    "cached_marker_models",
+    "cached_scene",
+    "cached_template",
+    "code_fingerprint",
+    "sheet_key",
+    "ENTRY",
+    "MAX_ENTRIES",
+    "MAX_BYTES",
+]

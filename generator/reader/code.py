@@ -58,7 +58,10 @@ def decode_code(gray: np.ndarray, fit: SheetFit) -> str | None:
     for margin, scales in ((3.0, (8.0, 12.0, 5.0)), (10.0, (8.0,))):
         for ppm in scales:
             crop = crop_code(gray, fit, ppm, margin)
-            for img in (crop, cv2.threshold(cv2.GaussianBlur(crop, (3, 3), 0), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]):
+            for img in (
+                crop,
+                cv2.threshold(cv2.GaussianBlur(crop, (3, 3), 0), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1],
+            ):
                 try:
                     text, _, _ = det.detectAndDecode(img)
                 except cv2.error:
@@ -83,7 +86,9 @@ def expected_image(text: str, px_per_mm: float, blur_mm: float, margin_mm: float
     for r in range(n):
         for c in range(n):
             if matrix[r, c]:
-                img[int(round(edges[r])):int(round(edges[r + 1])), int(round(edges[c])):int(round(edges[c + 1]))] = 0.0
+                img[
+                    int(round(edges[r])) : int(round(edges[r + 1])), int(round(edges[c])) : int(round(edges[c + 1]))
+                ] = 0.0
     if blur_mm > 0:
         img = cv2.GaussianBlur(img, (0, 0), blur_mm * px_per_mm)
     return img
@@ -97,9 +102,9 @@ def _data_area(texts: list[str], ppm: float, margin_mm: float = 3.0) -> np.ndarr
     a, b = int(round(margin_mm * ppm)), int(round((margin_mm + CODE_SIZE) * ppm))
     sel[a:b, a:b] = True
     f = int(round(8 * CODE_SIZE / n * ppm))
-    sel[a:a + f, a:a + f] = False
-    sel[a:a + f, b - f:b] = False
-    sel[b - f:b, a:a + f] = False
+    sel[a : a + f, a : a + f] = False
+    sel[a : a + f, b - f : b] = False
+    sel[b - f : b, a : a + f] = False
     return sel
 
 
@@ -142,7 +147,9 @@ def match_code(gray: np.ndarray, fit: SheetFit, candidates: list[str], blur_mm: 
     return CodeReading(None, "none", 1.0 - best, visible)
 
 
-def read_code(gray: np.ndarray, fit: SheetFit, candidates: list[str] | Callable[[], list[str]], blur_mm: float) -> CodeReading:
+def read_code(
+    gray: np.ndarray, fit: SheetFit, candidates: list[str] | Callable[[], list[str]], blur_mm: float
+) -> CodeReading:
     """Read the sheet code: decode it, else match it against ``candidates`` (code texts, or a function
     giving them: called only when the code cannot be decoded, as drawing every candidate takes time)."""
     text = decode_code(gray, fit)

@@ -55,8 +55,13 @@ def detect_all_markers(gray: np.ndarray) -> list[tuple[int, np.ndarray]]:
         pts = c.reshape(4, 2).astype(np.float32) / scale
         if scale < 1:  # refine the corners on the full-size photo
             win = int(max(2, min(6, 0.8 / scale)))
-            pts = cv2.cornerSubPix(gray, pts.reshape(-1, 1, 2).copy(), (win, win), (-1, -1),
-                                   (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)).reshape(4, 2)
+            pts = cv2.cornerSubPix(
+                gray,
+                pts.reshape(-1, 1, 2).copy(),
+                (win, win),
+                (-1, -1),
+                (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03),
+            ).reshape(4, 2)
         out.append((int(i), pts))
     return out
 

@@ -116,8 +116,12 @@ def anchor_boxes(scene: Scene) -> dict[str, tuple[float, float, float, float]]:
         half = xs[(len(xs) + 1) // 2] if len(xs) > 1 else np.inf
         for name, part in (("chips<", [t for t in chips if t.x < half]), ("chips>", [t for t in chips if t.x >= half])):
             if part:
-                boxes[name] = [min(t.x for t in part) - 1.5, min(t.y for t in part) - 1.5,
-                               max(t.x + t.w for t in part) + 1.5, max(t.y + t.h for t in part) + 1.5]
+                boxes[name] = [
+                    min(t.x for t in part) - 1.5,
+                    min(t.y for t in part) - 1.5,
+                    max(t.x + t.w for t in part) + 1.5,
+                    max(t.y + t.h for t in part) + 1.5,
+                ]
     return {k: tuple(float(v) for v in b) for k, b in boxes.items()}
 
 
@@ -154,13 +158,19 @@ def _peak(res: np.ndarray, exclude_px: int) -> tuple[float, float, float, float]
     x, y, best = subpixel_peak(res)
     px, py = int(round(x)), int(round(y))
     other = res.copy()
-    other[max(0, py - exclude_px):py + exclude_px + 1, max(0, px - exclude_px):px + exclude_px + 1] = -1.0
+    other[max(0, py - exclude_px) : py + exclude_px + 1, max(0, px - exclude_px) : px + exclude_px + 1] = -1.0
     second = float(other.max()) if other.size else -1.0
     return x, y, best, second
 
 
-def _match(img: np.ndarray, tpl_img: np.ndarray, box: tuple[int, int, int, int], around: tuple[float, float],
-           reach_px: float, ppm: float) -> tuple[float, float, float, float] | None:
+def _match(
+    img: np.ndarray,
+    tpl_img: np.ndarray,
+    box: tuple[int, int, int, int],
+    around: tuple[float, float],
+    reach_px: float,
+    ppm: float,
+) -> tuple[float, float, float, float] | None:
     """Find the template's ``box`` (pixels) of ``tpl_img`` in ``img`` within ``reach_px`` of ``around`` (pixels),
     matching on the print and just around it (the player's ink elsewhere does not pull the match); both
     images at ``ppm`` pixels per mm.
@@ -181,14 +191,22 @@ def _match(img: np.ndarray, tpl_img: np.ndarray, box: tuple[int, int, int, int],
     if wx0 < 0 or wy0 < 0 or wx1 > img.shape[1] or wy1 > img.shape[0]:
         return None
     mask = cv2.dilate((np.abs(tpl) > 0.04).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(np.float32)
-    res = cv2.matchTemplate(np.ascontiguousarray(img[wy0:wy1, wx0:wx1]), np.ascontiguousarray(tpl), cv2.TM_CCOEFF_NORMED, mask=mask)
+    res = cv2.matchTemplate(
+        np.ascontiguousarray(img[wy0:wy1, wx0:wx1]), np.ascontiguousarray(tpl), cv2.TM_CCOEFF_NORMED, mask=mask
+    )
     res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
     px, py, best, second = _peak(res, max(1, int(round(2 * ppm))))
     return ox + px - r, oy + py - r, best, second
 
 
-def _views(img: np.ndarray, fit: SheetFit, template_rgb: np.ndarray, template_ppm: float, region: tuple[float, float, float, float],
-           blur_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _views(
+    img: np.ndarray,
+    fit: SheetFit,
+    template_rgb: np.ndarray,
+    template_ppm: float,
+    region: tuple[float, float, float, float],
+    blur_mm: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The photo (grey or BGR, already scaled to a few pixels per mm) straightened through ``fit`` over
     ``region`` (mm) at :data:`GRID_PPM`, the template over the same region, both as luminance darkness with
     the light's slow changes taken out, and where the photo is."""
@@ -208,9 +226,13 @@ def _views(img: np.ndarray, fit: SheetFit, template_rgb: np.ndarray, template_pp
     k = template_ppm / GRID_PPM
     th, tw = int(round(size[1] * k)), int(round(size[0] * k))
     tcrop = np.full((th, tw, 3), 255, np.uint8)
-    sub = template_rgb[ty0:ty0 + th, tx0:tx0 + tw]
-    tcrop[:sub.shape[0], :sub.shape[1]] = sub
-    tL = 1.0 - cv2.cvtColor(cv2.resize(tcrop, size, interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2GRAY).astype(np.float32) / 255.0
+    sub = template_rgb[ty0 : ty0 + th, tx0 : tx0 + tw]
+    tcrop[: sub.shape[0], : sub.shape[1]] = sub
+    tL = (
+        1.0
+        - cv2.cvtColor(cv2.resize(tcrop, size, interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2GRAY).astype(np.float32)
+        / 255.0
+    )
     # the template blurred as the photo (its blur, and about half a pixel from scaling and straightening)
     tL = cv2.GaussianBlur(tL, (0, 0), float(np.hypot(blur_mm * GRID_PPM, 0.5)))
     tL = tL - cv2.GaussianBlur(tL, (0, 0), 3.0 * GRID_PPM)
@@ -218,8 +240,14 @@ def _views(img: np.ndarray, fit: SheetFit, template_rgb: np.ndarray, template_pp
     return L, tL, inside
 
 
-def _find(anchors: dict[str, Anchor], L: np.ndarray, tL: np.ndarray, inside: np.ndarray, origin: tuple[float, float],
-          reach: float) -> None:
+def _find(
+    anchors: dict[str, Anchor],
+    L: np.ndarray,
+    tL: np.ndarray,
+    inside: np.ndarray,
+    origin: tuple[float, float],
+    reach: float,
+) -> None:
     """Find every anchor in ``L`` within ``reach`` mm: over the whole reach at half resolution first when it is wide."""
     import cv2
 
@@ -238,7 +266,9 @@ def _find(anchors: dict[str, Anchor], L: np.ndarray, tL: np.ndarray, inside: np.
             continue  # not (wholly) in the photo
         around, margin = (0.0, 0.0), 1.0
         if two:
-            coarse = _match(L2, tL2, (bx0 // 2, by0 // 2, bx1 // 2, by1 // 2), (0.0, 0.0), reach * GRID_PPM / 2, GRID_PPM / 2)
+            coarse = _match(
+                L2, tL2, (bx0 // 2, by0 // 2, bx1 // 2, by1 // 2), (0.0, 0.0), reach * GRID_PPM / 2, GRID_PPM / 2
+            )
             if coarse is None:
                 continue
             around, margin = (coarse[0] * 2, coarse[1] * 2), coarse[2] - coarse[3]
@@ -250,8 +280,9 @@ def _find(anchors: dict[str, Anchor], L: np.ndarray, tL: np.ndarray, inside: np.
         a.used = fine[2] >= MIN_SCORE and min(margin, fine[2] - fine[3]) >= MIN_MARGIN
 
 
-def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndarray] | None,
-           page: tuple[float, float]) -> tuple[SheetFit, bool] | None:
+def _solve(
+    fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndarray] | None, page: tuple[float, float]
+) -> tuple[SheetFit, bool] | None:
     """Fit a homography (and, where the sheet is no plane, a warp) on the anchors found through ``fit`` and
     on the markers (see the module docstring); ``None`` when fewer than six anchors hold.
 
@@ -288,8 +319,10 @@ def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndar
                 mdst[mid] = np.asarray(corners, np.float64)
     W, H = page
     for _ in range(4):
-        miss = apply_homography(np.linalg.inv(Hn), dst) - src  # where the photo shows each anchor, less where it is (page mm)
-        rms = float(np.sqrt(np.mean(np.sum(miss ** 2, axis=1))))
+        miss = (
+            apply_homography(np.linalg.inv(Hn), dst) - src
+        )  # where the photo shows each anchor, less where it is (page mm)
+        rms = float(np.sqrt(np.mean(np.sum(miss**2, axis=1))))
         warped = rms > FLAT_MM and len(src) >= 8
         loo = np.hypot(*miss.T) if not warped else _loo(src, miss)
         worst = int(np.argmax(loo))
@@ -301,7 +334,7 @@ def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndar
         Hn, _ = cv2.findHomography(src, dst, 0)
     # (when the loop ran out after leaving an anchor out, the misses are those of the last fit)
     miss = apply_homography(np.linalg.inv(Hn), dst) - src
-    warped = float(np.sqrt(np.mean(np.sum(miss ** 2, axis=1)))) > FLAT_MM and len(src) >= 8
+    warped = float(np.sqrt(np.mean(np.sum(miss**2, axis=1)))) > FLAT_MM and len(src) >= 8
     # markers where the anchors' fit puts them join it (their corners are the most exact points there are)
     pts, vals = src, miss
     if warped:
@@ -318,7 +351,7 @@ def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndar
         alldst = np.vstack([dst, *[mdst[i] for i in agree]])
         Hn, _ = cv2.findHomography(allsrc, alldst, 0)
         miss = apply_homography(np.linalg.inv(Hn), dst) - src
-        rms = float(np.sqrt(np.mean(np.sum(miss ** 2, axis=1))))
+        rms = float(np.sqrt(np.mean(np.sum(miss**2, axis=1))))
         vals = miss
     for a, m in zip(good, miss):
         a.miss = float(np.hypot(*m))
@@ -330,12 +363,17 @@ def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndar
         gx = np.arange(0.0, W + WARP_STEP, WARP_STEP)
         gy = np.arange(0.0, H + WARP_STEP, WARP_STEP)
         d = _tps_eval(pts, wts, aff, np.stack(np.meshgrid(gx, gy), -1).reshape(-1, 2))
-        warp = Warp(0.0, 0.0, WARP_STEP, d[:, 0].reshape(len(gy), len(gx)).astype(np.float32),
-                    d[:, 1].reshape(len(gy), len(gx)).astype(np.float32))
-        loo = _loo(pts, vals)[:len(src)]
+        warp = Warp(
+            0.0,
+            0.0,
+            WARP_STEP,
+            d[:, 0].reshape(len(gy), len(gx)).astype(np.float32),
+            d[:, 1].reshape(len(gy), len(gx)).astype(np.float32),
+        )
+        loo = _loo(pts, vals)[: len(src)]
         for a, v in zip(good, loo):
             a.loo = float(v)
-        rms = float(np.sqrt(np.mean(loo ** 2)))  # the fit's quality: how well the others place each anchor
+        rms = float(np.sqrt(np.mean(loo**2)))  # the fit's quality: how well the others place each anchor
     else:
         for a, m in zip(good, miss):
             a.loo = float(np.hypot(*m))
@@ -344,8 +382,15 @@ def _solve(fit: SheetFit, anchors: dict[str, Anchor], markers: dict[int, np.ndar
         d = m - (warp.at(c[None, :])[0] if warp is not None else 0.0)
         offsets[mid] = (float(c[0]), float(c[1]), float(d[0]), float(d[1]))
         keep_m[mid] = mb[mid][0]
-    new = replace(fit, homography=Hn, residual_mm=rms, px_per_mm=px_per_mm(Hn, fit.paper), offsets=offsets, warp=warp,
-                  found=keep_m or fit.found)
+    new = replace(
+        fit,
+        homography=Hn,
+        residual_mm=rms,
+        px_per_mm=px_per_mm(Hn, fit.paper),
+        offsets=offsets,
+        warp=warp,
+        found=keep_m or fit.found,
+    )
     return new, warp is not None
 
 
@@ -355,12 +400,20 @@ def _loo(pts: np.ndarray, vals: np.ndarray) -> np.ndarray:
     for i in range(len(pts)):
         rest = np.arange(len(pts)) != i
         wts, aff = _tps(pts[rest], vals[rest], smooth=float(len(pts) - 1))
-        out[i] = float(np.hypot(*(vals[i] - _tps_eval(pts[rest], wts, aff, pts[i:i + 1])[0])))
+        out[i] = float(np.hypot(*(vals[i] - _tps_eval(pts[rest], wts, aff, pts[i : i + 1])[0])))
     return out
 
 
-def fit_grid(img: np.ndarray, fit: SheetFit, scene: Scene, template_rgb: np.ndarray, template_ppm: float,
-             blur_mm: float, markers: dict[int, np.ndarray] | None = None, gray: np.ndarray | None = None) -> GridFit:
+def fit_grid(
+    img: np.ndarray,
+    fit: SheetFit,
+    scene: Scene,
+    template_rgb: np.ndarray,
+    template_ppm: float,
+    blur_mm: float,
+    markers: dict[int, np.ndarray] | None = None,
+    gray: np.ndarray | None = None,
+) -> GridFit:
     """Refit the page map on the sheet's own print (see the module docstring).
 
     The anchors are found twice: through the marker fit, over :func:`search_mm`; then through the fit
@@ -397,7 +450,9 @@ def fit_grid(img: np.ndarray, fit: SheetFit, scene: Scene, template_rgb: np.ndar
     scale = np.diag([f, f, 1.0]) if f < 0.8 else np.eye(3)
     current, warped = fit, False
     for step, r in enumerate((reach, 1.5)):
-        L, tL, inside = _views(small, replace(current, homography=scale @ current.homography), template_rgb, template_ppm, region, blur_mm)
+        L, tL, inside = _views(
+            small, replace(current, homography=scale @ current.homography), template_rgb, template_ppm, region, blur_mm
+        )
         _find(anchors, L, tL, inside, (x0, y0), r)
         solved = _solve(current, anchors, markers, (W, H))
         if solved is None:

@@ -53,8 +53,13 @@ def _size(n: int) -> str:
     return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.0f} MB"
 
 
-_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a device file"), (stat.S_ISBLK, "a device file"),
-          (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a device file"),
+    (stat.S_ISBLK, "a device file"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+)
 
 
 def _not_regular(mode: int) -> str | None:
@@ -90,7 +95,9 @@ def read_photo_file(path: str | Path, display: str) -> bytes:
         raise PhotoError(display, f"{where}, not a photo file: give the photo itself")
     _check_bytes(st.st_size, display)
     try:
-        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+        fd = os.open(
+            p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+        )
     except OSError as exc:
         raise PhotoError(display, f"cannot be read ({exc.strerror})") from None
     with os.fdopen(fd, "rb") as fh:
@@ -172,10 +179,13 @@ def load_photo(path: str | Path, display: str) -> np.ndarray:
         m = re.search(r"\((\d+) pixels\)", str(exc))
         claimed = f" (its header claims {int(m.group(1)) / 1e6:.0f} MP)" if m else ""
         raise PhotoError(
-            display, f"the image is too large to read safely{claimed}; sheetsmith reads photos up to {MAX_PIXELS // 1_000_000} MP: resize it"
+            display,
+            f"the image is too large to read safely{claimed}; sheetsmith reads photos up to {MAX_PIXELS // 1_000_000} MP: resize it",
         ) from None
     except UnidentifiedImageError:
-        raise PhotoError(display, f"the {kind} data cannot be read: the file is damaged or incomplete; copy the photo again") from None
+        raise PhotoError(
+            display, f"the {kind} data cannot be read: the file is damaged or incomplete; copy the photo again"
+        ) from None
     except Exception as exc:  # a damaged header
         raise PhotoError(display, f"damaged {kind} file ({shown(str(exc))})") from None
     if width * height > MAX_PIXELS or max(width, height) > MAX_SIDE:
@@ -200,7 +210,10 @@ def load_photo(path: str | Path, display: str) -> np.ndarray:
             img = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
         except cv2.error:
             img = None
-        if img is not None and abs(img.shape[0] * img.shape[1] * reduce * reduce - width * height) > (width + height) * reduce:
+        if (
+            img is not None
+            and abs(img.shape[0] * img.shape[1] * reduce * reduce - width * height) > (width + height) * reduce
+        ):
             img = None
     if img is None:
         try:
@@ -209,7 +222,9 @@ def load_photo(path: str | Path, display: str) -> np.ndarray:
                 rgb = np.asarray(im.convert("RGB"))
             img = np.ascontiguousarray(rgb[:, :, ::-1])
         except Exception as exc:
-            raise PhotoError(display, f"the {kind} data cannot be decoded ({shown(str(exc))}); is the file complete?") from None
+            raise PhotoError(
+                display, f"the {kind} data cannot be decoded ({shown(str(exc))}); is the file complete?"
+            ) from None
     return img
 
 

@@ -35,8 +35,14 @@ def typical_peak(peaks: list[float], least: int = 3) -> float | None:
     return float(median(peaks)) if len(peaks) >= least else None
 
 
-def too_light(ink: float, mark: float | None, peak: float | None, peak_level: float | None, share: float,
-               stroke_share: float | None = None) -> bool:
+def too_light(
+    ink: float,
+    mark: float | None,
+    peak: float | None,
+    peak_level: float | None,
+    share: float,
+    stroke_share: float | None = None,
+) -> bool:
     """True when a mark is far lighter than the sheet's own marks (the shares are :data:`generator.reader.read.LIGHT`); never when the sheet
     has too few clear marks of the kind to tell (``mark`` or, for boxes and circles, ``peak_level`` is ``None``)."""
     if mark is None:
@@ -75,7 +81,7 @@ def greyer(peak: float, peak_luma: float, ratio: float | None) -> bool:
 HIDDEN = {
     "outside": "outside the photo",
     "edge": "a hard shadow's edge, or something over the sheet, runs across {what}: take the photo again in even light "
-            "with nothing over the sheet",
+    "with nothing over the sheet",
     "glare": "glare: the printed {print} are not visible",
     "hidden": "the printed {print} are not visible (covered, or washed out)",
 }

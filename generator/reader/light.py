@@ -148,7 +148,12 @@ def _paper_seen(template_rgb: np.ndarray, lw: int, lh: int) -> tuple[np.ndarray,
     if hit is not None and hit[0] is template_rgb:
         return hit[1:]
     # (resized first, then swapped to BGR: the same pixels, a third of the time of resizing the reversed view)
-    tpl = cv2.cvtColor(cv2.resize(template_rgb, (lw, lh), interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2BGR).astype(np.float32) / 255.0
+    tpl = (
+        cv2.cvtColor(cv2.resize(template_rgb, (lw, lh), interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2BGR).astype(
+            np.float32
+        )
+        / 255.0
+    )
     # paper is measured where the template is (nearly) white or pale, a little away from darker print
     # (its edges are blurred differently in the photo); elsewhere the closing fills it in from around
     valid = cv2.erode((brightest_channel(tpl) >= 0.8).astype(np.uint8), _disk(3)).astype(bool)
@@ -156,8 +161,9 @@ def _paper_seen(template_rgb: np.ndarray, lw: int, lh: int) -> tuple[np.ndarray,
     # only a few paper pixels, dimmed by the print's blur and the marks: there the paper is taken from a wider closing
     # (the closing's value at a point comes from every point of the disc around it: the least paper any of them sees)
     big = _disk(int(9 * LIGHT_PPM))
-    seen_share = cv2.filter2D(valid.astype(np.float32), -1, big.astype(np.float32) / float(big.sum()),
-                              borderType=cv2.BORDER_REPLICATE)
+    seen_share = cv2.filter2D(
+        valid.astype(np.float32), -1, big.astype(np.float32) / float(big.sum()), borderType=cv2.BORDER_REPLICATE
+    )
     trust = np.clip((cv2.erode(seen_share, big) - SPARSE_PAPER) / SPARSE_RAMP, 0.0, 1.0)
     # (not where the paper is hardly seen: a marker, the sheet code; the brightness there is guessed)
     seen = cv2.blur(valid.astype(np.float32), (int(4 * LIGHT_PPM) + 1,) * 2) > 0.25

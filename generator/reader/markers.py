@@ -52,7 +52,12 @@ class Warp:
         out = np.empty_like(pts)
         for k, f in enumerate((self.dx, self.dy)):
             i1, j1 = np.minimum(i0 + 1, ny - 1), np.minimum(j0 + 1, nx - 1)
-            out[:, k] = (f[i0, j0] * (1 - fx) * (1 - fy) + f[i0, j1] * fx * (1 - fy) + f[i1, j0] * (1 - fx) * fy + f[i1, j1] * fx * fy)
+            out[:, k] = (
+                f[i0, j0] * (1 - fx) * (1 - fy)
+                + f[i0, j1] * fx * (1 - fy)
+                + f[i1, j0] * (1 - fx) * fy
+                + f[i1, j1] * fx * fy
+            )
         return out
 
     def grid(self, box_mm: tuple[float, float, float, float], ppm: float) -> tuple[np.ndarray, np.ndarray]:
@@ -157,7 +162,9 @@ def two_sheets(detections: list[tuple[int, np.ndarray]]) -> bool:
 CORNERS = {"tl": "top-left", "tr": "top-right", "br": "bottom-right", "bl": "bottom-left"}
 
 
-def outside_sides(paper: Paper, found_slots: set[str], to_image, image_size: tuple[int, int]) -> tuple[str, list[str]] | None:
+def outside_sides(
+    paper: Paper, found_slots: set[str], to_image, image_size: tuple[int, int]
+) -> tuple[str, list[str]] | None:
     """Which part of the sheet lies outside the photo, judged from the corner markers not found.
 
     Args:
@@ -177,7 +184,11 @@ def outside_sides(paper: Paper, found_slots: set[str], to_image, image_size: tup
         if slot in found_slots:
             continue
         x, y = boxes[slot]
-        c = to_image(np.array([[x, y], [x + MARKER_SIZE, y], [x + MARKER_SIZE, y + MARKER_SIZE], [x, y + MARKER_SIZE]], np.float64))
+        c = to_image(
+            np.array(
+                [[x, y], [x + MARKER_SIZE, y], [x + MARKER_SIZE, y + MARKER_SIZE], [x, y + MARKER_SIZE]], np.float64
+            )
+        )
         if (c[:, 0] < 0).any() or (c[:, 1] < 0).any() or (c[:, 0] > w - 1).any() or (c[:, 1] > h - 1).any():
             out.append(slot)
     if not out:
@@ -237,6 +248,7 @@ def fit_sheet(found: dict[int, np.ndarray], *, min_markers: int = 3) -> SheetFit
         return None
     keep = list(ids)
     owner_a = np.array(owner)
+
     # a marker that disagrees with the others is left out (a false detection, a marker on a fold):
     # while the fit misses by more than DROP_MM somewhere, drop the marker without which the others
     # fit best, as long as three stay
@@ -246,7 +258,7 @@ def fit_sheet(found: dict[int, np.ndarray], *, min_markers: int = 3) -> SheetFit
         if Hs is None:
             return np.inf, None
         d = apply_homography(np.linalg.inv(Hs), dst_a[sel]) - src_a[sel]
-        return float(np.sqrt(np.max(np.sum(d ** 2, axis=1)))), Hs
+        return float(np.sqrt(np.max(np.sum(d**2, axis=1)))), Hs
 
     while len(keep) >= 4:
         worst_all, _ = rms(keep)

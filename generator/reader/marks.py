@@ -28,8 +28,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from generator.printing.scene import MarkTarget, Scene
 from generator.printing.readable import MARKER_SIZE, marker_cells
+from generator.printing.scene import MarkTarget, Scene
 from generator.reader.light import brightest_channel, estimate_light
 from generator.reader.markers import SheetFit
 from generator.reader.numeric import median
@@ -168,13 +168,16 @@ def template(scene: Scene, key: tuple, ppm: float = PPM) -> np.ndarray:
 
     k = (*key, ppm)
     if k not in _TEMPLATES:
+
         def render():
             from generator.printing.backends.pdf import render_pdf
             from generator.printing.backends.png import pdf_to_images
 
             return np.asarray(pdf_to_images(render_pdf([scene]), dpi=ppm * 25.4)[0], np.uint8)
 
-        _TEMPLATES[k] = cached_template(key, ppm, render, (scene.width, scene.height))  # on disk across runs (reader/cache.py)
+        _TEMPLATES[k] = cached_template(
+            key, ppm, render, (scene.width, scene.height)
+        )  # on disk across runs (reader/cache.py)
         while len(_TEMPLATES) > 12:
             _TEMPLATES.pop(next(iter(_TEMPLATES)))
     return _TEMPLATES[k]
@@ -226,8 +229,13 @@ def shrink(img: np.ndarray, fit: SheetFit, ppm: float = PPM) -> tuple[np.ndarray
     return small, replace(fit, homography=H, px_per_mm=fit.px_per_mm * f)
 
 
-def rectify(img: np.ndarray, fit: SheetFit, box_mm: tuple[float, float, float, float], ppm: float = PPM,
-            border: tuple | None = None) -> np.ndarray:
+def rectify(
+    img: np.ndarray,
+    fit: SheetFit,
+    box_mm: tuple[float, float, float, float],
+    ppm: float = PPM,
+    border: tuple | None = None,
+) -> np.ndarray:
     """The page region ``(x0, y0, x1, y1)`` mm cut from the photo through the fit (its homography, and
     its warp when the sheet is not flat), at ``ppm`` pixels per mm (same dtype, BGR).  Beyond the photo's
     edge its last pixels are repeated, or ``border`` (a colour) is shown."""
@@ -240,7 +248,9 @@ def rectify(img: np.ndarray, fit: SheetFit, box_mm: tuple[float, float, float, f
     size = (int(round((x1 - x0) * ppm)), int(round((y1 - y0) * ppm)))
     if fit.warp is None:
         S = np.array([[1 / ppm, 0, x0], [0, 1 / ppm, y0], [0, 0, 1]], np.float64)
-        return cv2.warpPerspective(img, H @ S, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=mode, borderValue=value)
+        return cv2.warpPerspective(
+            img, H @ S, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=mode, borderValue=value
+        )
     dx, dy = fit.warp.grid(box_mm, ppm)
     u = (x0 + np.arange(size[0], dtype=np.float32) / ppm)[None, :] + dx
     v = (y0 + np.arange(size[1], dtype=np.float32) / ppm)[:, None] + dy
@@ -290,7 +300,7 @@ class BlurField:
         if not self.points:
             return self.median
         d = np.array([np.hypot(x - px, y - py) for px, py in self.points]) + 20.0
-        w = 1.0 / d ** 2
+        w = 1.0 / d**2
         s_px = float(np.sum(w * np.array(self.sigma_px)) / np.sum(w))
         return s_px / _local_ppm(self.fit, x, y)
 
@@ -313,7 +323,7 @@ def _sharp_marker(marker_id: int, ppm: float, margin: float) -> np.ndarray:
     for r in range(6):
         for c in range(6):
             if cells[r][c]:
-                ideal[edges[r]:edges[r + 1], edges[c]:edges[c + 1]] = 1.0
+                ideal[edges[r] : edges[r + 1], edges[c] : edges[c + 1]] = 1.0
     ideal.setflags(write=False)
     return ideal
 
@@ -350,19 +360,26 @@ def marker_models(marker_id: int, ppm: float, margin: float) -> np.ndarray:
         rows = [_ideal_marker(marker_id, s, ppm, margin) for s in BLUR_SIGMAS]
         return np.stack([np.concatenate(([var], centred)) for centred, _, var in rows])
 
-    return cached_marker_models((marker_id, ppm, margin, BLUR_SIGMAS), make,
-                                lambda a: a.dtype == np.float64 and a.shape == (len(BLUR_SIGMAS), 1 + n * n))
+    return cached_marker_models(
+        (marker_id, ppm, margin, BLUR_SIGMAS),
+        make,
+        lambda a: a.dtype == np.float64 and a.shape == (len(BLUR_SIGMAS), 1 + n * n),
+    )
 
 
 @lru_cache(maxsize=64)
-def _ideal_markers(marker_id: int, sigmas: tuple[float, ...], ppm: float, margin: float) -> tuple[np.ndarray, np.ndarray]:
+def _ideal_markers(
+    marker_id: int, sigmas: tuple[float, ...], ppm: float, margin: float
+) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_ideal_marker` for every blur of ``sigmas`` (blurs of :data:`BLUR_SIGMAS`): the centred models as rows of
     one matrix (contiguous), and their variances; taken from :func:`marker_models`."""
     picked = np.asarray(marker_models(marker_id, ppm, margin)[[BLUR_SIGMAS.index(s) for s in sigmas]])
     return np.ascontiguousarray(picked[:, 1:]), np.ascontiguousarray(picked[:, 0])
 
 
-def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict[int, np.ndarray] | None = None) -> BlurField:
+def measure_blur(
+    img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict[int, np.ndarray] | None = None
+) -> BlurField:
     """The photo's softness: at each marker found, the Gaussian sigma that best turns the
     marker's exact drawing into what the photo shows (see :class:`BlurField`).
 
@@ -406,7 +423,9 @@ def measure_blur(img: np.ndarray, fit: SheetFit, ppm: float = PPM, corners: dict
         fit_at(list(range(0, len(sigmas) - 1, 2)))
         coarse = min(range(0, len(sigmas) - 1, 2), key=lambda i: misfit[i])
         fit_at([i for i in (coarse - 1, coarse + 1) if 0 <= i < len(sigmas)])
-        best = float(sigmas[min((i for i in (coarse - 1, coarse, coarse + 1) if 0 <= i < len(sigmas)), key=lambda i: misfit[i])])
+        best = float(
+            sigmas[min((i for i in (coarse - 1, coarse, coarse + 1) if 0 <= i < len(sigmas)), key=lambda i: misfit[i])]
+        )
         cx, cy = x + MARKER_SIZE / 2, y + MARKER_SIZE / 2
         points.append((cx, cy))
         sig_mm.append(best)
@@ -446,7 +465,9 @@ def _groups(scene: Scene) -> dict[str, tuple[list[MarkTarget], list[MarkTarget]]
             cells.setdefault(t.owner, []).append(t)
         elif t.kind in ("chip_earned", "chip_spent"):
             chips.append(t)
-        elif t.kind == "tick":  # a row of tick boxes (a tick pad's round), registered two boxes at a time on their print
+        elif (
+            t.kind == "tick"
+        ):  # a row of tick boxes (a tick pad's round), registered two boxes at a time on their print
             row = ticks.setdefault(t.owner, [])  # (a long row bends with the sheet: one shift would not fit all of it)
             row.append(t)
             cells.setdefault(f"{t.owner}/{(len(row) - 1) // 2}", []).append(t)
@@ -492,7 +513,9 @@ def _page_region(scene: Scene, ppm: float) -> tuple[float, float, float, float]:
     return np.floor(x0 * ppm) / ppm, np.floor(y0 * ppm) / ppm, x1, y1
 
 
-def blank_page(scene: Scene, template_key: tuple, photo_ppm: float, ppm: float = PPM) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def blank_page(
+    scene: Scene, template_key: tuple, photo_ppm: float, ppm: float = PPM
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The blank sheet over :func:`measure`'s page region at ``ppm`` pixels per mm, as a photo of
     ``photo_ppm`` pixels per page mm would show it: the template (RGB ``uint8``, ``(h, w, 3)``) and its
     darkness and luminance darkness (:func:`template_darkness`, float32 ``(h, w)``).
@@ -511,21 +534,33 @@ def blank_page(scene: Scene, template_key: tuple, photo_ppm: float, ppm: float =
         full = template(scene, template_key, ppm)
         oy, ox = int(round(y0 * ppm)), int(round(x0 * ppm))
         crop = np.full((h, w, 3), 255, np.uint8)
-        sub = full[oy:oy + h, ox:ox + w]
+        sub = full[oy : oy + h, ox : ox + w]
         crop[: sub.shape[0], : sub.shape[1]] = sub
         from generator.reader.cache import cached_darkness
 
         # on disk across runs (reader/cache.py): for one sheet, photos of one phone ask for the same softness
-        hit = (crop, *cached_darkness(template_key, (ppm, float(x0), float(y0), w, h, chroma), (h, w),
-                                      lambda: template_darkness(crop, chroma)))
+        hit = (
+            crop,
+            *cached_darkness(
+                template_key, (ppm, float(x0), float(y0), w, h, chroma), (h, w), lambda: template_darkness(crop, chroma)
+            ),
+        )
         _DARKNESS[key] = hit
         while len(_DARKNESS) > 4:
             _DARKNESS.pop(next(iter(_DARKNESS)), None)
     return hit
 
 
-def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, ppm: float = PPM, *, blur: BlurField | None = None,
-            grid=None) -> Measurement:
+def measure(
+    img: np.ndarray,
+    fit: SheetFit,
+    scene: Scene,
+    template_key: tuple,
+    ppm: float = PPM,
+    *,
+    blur: BlurField | None = None,
+    grid=None,
+) -> Measurement:
     """Measure the ink in every mark target of ``scene`` on the photo ``img`` (BGR uint8).
 
     Args:
@@ -565,7 +600,9 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
     # round the suits, a narrower mask (a tight circle runs close to its symbol): what the print
     # leaves beyond it is small next to a circle
     grow_s = int(round((0.05 + 0.3 * blur) * ppm)) | 1
-    dark_suits = cv2.dilate((tDb > 0.3).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow_s, grow_s))).astype(bool)
+    dark_suits = cv2.dilate(
+        (tDb > 0.3).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow_s, grow_s))
+    ).astype(bool)
 
     def px(xm: float, ym: float) -> tuple[float, float]:
         return ((xm - x0) * ppm, (ym - y0) * ppm)
@@ -587,7 +624,7 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
             shifts[name] = (0.0, 0.0, 0.0)
             continue
         tpl = tLb[iy0:iy1, ix0:ix1]
-        win = L[iy0 - r:iy1 + r, ix0 - r:ix1 + r]
+        win = L[iy0 - r : iy1 + r, ix0 - r : ix1 + r]
         if float(tpl.std()) < 1e-4:
             shifts[name] = (0.0, 0.0, 0.0)
             continue
@@ -599,8 +636,11 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
         shifts[name] = ((pxs - r) / ppm, (pys - r) / ppm, score)
     registration = _smooth_shifts(shifts, centres, list((fit.offsets or {}).values()))
     # the bend of the sheet, sampled where it is measured well: card spaces and markers
-    bend = [(centres[n][0], centres[n][1], v[0], v[1], 1.0) for n, v in registration.items()
-            if not n.startswith("chips") and not v[3] and v[2] >= 0.75]
+    bend = [
+        (centres[n][0], centres[n][1], v[0], v[1], 1.0)
+        for n, v in registration.items()
+        if not n.startswith("chips") and not v[3] and v[2] >= 0.75
+    ]
     bend += [(mx, my, ddx, ddy, 2.0) for mx, my, ddx, ddy in (fit.offsets or {}).values()]
 
     # --- score every target
@@ -609,7 +649,9 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
     paper_px = (~dark[sub]) & (tDb[sub] < 0.02)
     e_paper = (D[sub] - tDb[sub])[paper_px]
     base = float(median(e_paper)) if e_paper.size else 0.0
-    noise = float(1.4826 * np.float32(median(np.abs(e_paper - base)))) if e_paper.size else 0.02  # (in float32, as ever)
+    noise = (
+        float(1.4826 * np.float32(median(np.abs(e_paper - base)))) if e_paper.size else 0.02
+    )  # (in float32, as ever)
     base_l = float(median(L[sub][paper_px])) if e_paper.size else 0.0
     L_ink = L - np.float32(base_l)  # the photo's luminance darkness less its paper's (made once: it is a whole page)
     inks: dict[tuple[str, str, str], TargetInk] = {}
@@ -634,8 +676,12 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
             order = sorted(found, key=lambda o: boxes[o].x)
             own = {}
             for k, o in enumerate(order):
-                near = [found[p] for p in order[max(0, k - 2):k + 3] if p != o]
-                mx, my = (float(median([v[0] for v in near])), float(median([v[1] for v in near]))) if len(near) >= 2 else found[o]
+                near = [found[p] for p in order[max(0, k - 2) : k + 3] if p != o]
+                mx, my = (
+                    (float(median([v[0] for v in near])), float(median([v[1] for v in near])))
+                    if len(near) >= 2
+                    else found[o]
+                )
                 own[o] = found[o] if np.hypot(found[o][0] - mx, found[o][1] - my) <= 0.35 else (mx, my)
             # a box whose outline was not found (a heavy cross over it, or the card spaces' bend, the prior, more
             # than a millimetre off out here) is looked for again where the line through the boxes found nearest to
@@ -648,10 +694,20 @@ def measure(img: np.ndarray, fit: SheetFit, scene: Scene, template_key: tuple, p
             for t in targets:
                 sx, sy = own.get(t.owner) or _local_shift(t.x + t.w / 2, t.y + t.h / 2, bend)
                 sg = field_.at(t.x + t.w / 2, t.y + t.h / 2)
-                ink, peak, con, peak_l, stroke, ridge, span = _measure_one(t, D, tD, dark, base, (sx, sy), x0, y0, ppm,
-                                                                           sg, L=L_ink, tL=tL)
-                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (sx, sy), peak=peak, contrast=con, peak_luma=peak_l,
-                                                           stroke=stroke, ridge=ridge, stroke_span=span)
+                ink, peak, con, peak_l, stroke, ridge, span = _measure_one(
+                    t, D, tD, dark, base, (sx, sy), x0, y0, ppm, sg, L=L_ink, tL=tL
+                )
+                inks[(t.kind, t.owner, t.key)] = TargetInk(
+                    t,
+                    ink,
+                    (sx, sy),
+                    peak=peak,
+                    contrast=con,
+                    peak_luma=peak_l,
+                    stroke=stroke,
+                    ridge=ridge,
+                    stroke_span=span,
+                )
             continue
         patch_d = cv2.getRectSubPix(D, (pw, ph), centre)
         patch_l = cv2.getRectSubPix(L, (pw, ph), centre) - base_l
@@ -692,7 +748,7 @@ def _blurred(img: np.ndarray, box: tuple[int, int, int, int], sigma_px: float) -
     h, w = img.shape
     a0, b0, a1, b1 = max(0, y0 - m), max(0, x0 - m), min(h, y1 + m), min(w, x1 + m)
     big = cv2.GaussianBlur(img[a0:a1, b0:b1], (0, 0), max(sigma_px, 0.4))
-    return big[y0 - a0:y1 - a0, x0 - b0:x1 - b0]
+    return big[y0 - a0 : y1 - a0, x0 - b0 : x1 - b0]
 
 
 def _gain(photo: np.ndarray, tpl: np.ndarray, bad: np.ndarray) -> float:
@@ -753,8 +809,9 @@ def _cover(t: MarkTarget, Lp: np.ndarray, tl: np.ndarray, origin: tuple[float, f
     if tt.size < 4:
         return float("nan")
     xx, yy = np.arange(xa, xb)[None, :], np.arange(ya, yb)[:, None]
-    inner = (((xx >= (t.x - pad - ox) * ppm) & (xx < (t.x + t.w + pad - ox) * ppm))
-             & ((yy >= (t.y - pad - oy) * ppm) & (yy < (t.y + t.h + pad - oy) * ppm)))
+    inner = ((xx >= (t.x - pad - ox) * ppm) & (xx < (t.x + t.w + pad - ox) * ppm)) & (
+        (yy >= (t.y - pad - oy) * ppm) & (yy < (t.y + t.h + pad - oy) * ppm)
+    )
     peak = float(tt[inner].max()) if inner.any() else 0.0
     on = inner & (tt > max(0.05, 0.5 * peak))
     ring = ~inner & (tt < 0.25 * peak)
@@ -787,10 +844,16 @@ def _judge_visibility(inks: dict, fit: SheetFit, shape: tuple, light) -> None:
         if "rank" in typical:
             typical[kind] = typical["rank"]
     items = list(inks.values())
-    boxes = np.array([(t.x - 0.5, t.y - 0.5, t.x + t.w + 0.5, t.y + t.h + 0.5) for t in (ti.target for ti in items)], np.float64)
-    corners = fit.to_image(np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1).reshape(-1, 2))
+    boxes = np.array(
+        [(t.x - 0.5, t.y - 0.5, t.x + t.w + 0.5, t.y + t.h + 0.5) for t in (ti.target for ti in items)], np.float64
+    )
+    corners = fit.to_image(
+        np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1).reshape(-1, 2)
+    )
     corners = corners.reshape(-1, 4, 2)
-    out = ((corners[:, :, 0] < 1) | (corners[:, :, 1] < 1) | (corners[:, :, 0] > w - 2) | (corners[:, :, 1] > h - 2)).any(axis=1)
+    out = (
+        (corners[:, :, 0] < 1) | (corners[:, :, 1] < 1) | (corners[:, :, 0] > w - 2) | (corners[:, :, 1] > h - 2)
+    ).any(axis=1)
     for ti, box, outside in zip(items, boxes, out):
         t = ti.target
         box = tuple(box)
@@ -822,9 +885,21 @@ def _judge_visibility(inks: dict, fit: SheetFit, shape: tuple, light) -> None:
                         ti.hidden = "hidden"
 
 
-def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray, base: float,
-                 shift: tuple[float, float], x0: float, y0: float, ppm: float, blur: float, *,
-                 L: np.ndarray, tL: np.ndarray) -> tuple[float, float, float, float, float, float, float]:
+def _measure_one(
+    t: MarkTarget,
+    D: np.ndarray,
+    tD: np.ndarray,
+    dark: np.ndarray,
+    base: float,
+    shift: tuple[float, float],
+    x0: float,
+    y0: float,
+    ppm: float,
+    blur: float,
+    *,
+    L: np.ndarray,
+    tL: np.ndarray,
+) -> tuple[float, float, float, float, float, float, float]:
     """The ink of one (box or circle) target, the photo taken ``shift`` mm away from the template
     (``tD`` unblurred: it is blurred here by ``blur`` mm); with its strokes' darkness, its print's
     contrast (``L``, ``tL``: luminance darkness of the photo, less its paper, and of the template) and its
@@ -864,8 +939,17 @@ def _measure_one(t: MarkTarget, D: np.ndarray, tD: np.ndarray, dark: np.ndarray,
     return (float(ink) if not isinstance(ink, tuple) else ring_score(ink)), peak, con, peak_l, stroke, ridge, span
 
 
-def _outline_shift(b: MarkTarget, D: np.ndarray, tD: np.ndarray, prior: tuple[float, float], x0: float, y0: float,
-                   ppm: float, blur: float, reach: float = 1.0) -> tuple[float, float] | None:
+def _outline_shift(
+    b: MarkTarget,
+    D: np.ndarray,
+    tD: np.ndarray,
+    prior: tuple[float, float],
+    x0: float,
+    y0: float,
+    ppm: float,
+    blur: float,
+    reach: float = 1.0,
+) -> tuple[float, float] | None:
     """Where a box's printed outline lies in the photo, within ``reach`` mm of ``prior``: the best
     normalised correlation with the (blurred) outline over the outline's own pixels — a tick across
     the box spoils few of them — slightly favouring shifts near the prior.  None where no shift correlates
@@ -883,7 +967,13 @@ def _outline_shift(b: MarkTarget, D: np.ndarray, tD: np.ndarray, prior: tuple[fl
     sw, sh = int(round((b.w + 2 * pad) * ppm)), int(round((b.h + 2 * pad) * ppm))
     px, py = int(round(prior[0] * ppm)), int(round(prior[1] * ppm))
     h, w = D.shape
-    if min(tx0 + px - r, ty0 + py - r, tx0, ty0) < 0 or tx0 + px + sw + r > w or ty0 + py + sh + r > h or tx0 + sw > w or ty0 + sh > h:
+    if (
+        min(tx0 + px - r, ty0 + py - r, tx0, ty0) < 0
+        or tx0 + px + sw + r > w
+        or ty0 + py + sh + r > h
+        or tx0 + sw > w
+        or ty0 + sh > h
+    ):
         return None
     tpl = _blurred(tD, (ty0, ty0 + sh, tx0, tx0 + sw), blur * ppm)
     on = (tpl > 0.35 * float(tpl.max())).astype(np.uint8)
@@ -893,10 +983,10 @@ def _outline_shift(b: MarkTarget, D: np.ndarray, tD: np.ndarray, prior: tuple[fl
     # a pen's tick is several times darker than the pale outline: capped at the outline's own darkness, so that
     # the outline's shape, not the tick's strokes, decides where the box is
     cap = 1.5 * float(tpl.max())
-    win = np.ascontiguousarray(np.minimum(D[ty0 + py - r:ty0 + py + sh + r, tx0 + px - r:tx0 + px + sw + r], cap))
+    win = np.ascontiguousarray(np.minimum(D[ty0 + py - r : ty0 + py + sh + r, tx0 + px - r : tx0 + px + sw + r], cap))
     res = cv2.matchTemplate(win, tpl, cv2.TM_CCOEFF_NORMED, mask=mask)
     res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
-    yy, xx = np.mgrid[0:res.shape[0], 0:res.shape[1]]
+    yy, xx = np.mgrid[0 : res.shape[0], 0 : res.shape[1]]
     res = res - 0.08 * np.hypot(xx - r, yy - r) / max(r, 1)
     _, score, _, (mx, my) = cv2.minMaxLoc(res)
     if score < 0.3 or my == 0:
@@ -920,19 +1010,24 @@ def _along_track(x: float, found: list[tuple[float, float, float]], prior: tuple
     return float(np.polyval(kx, x)), float(np.polyval(ky, x))
 
 
-def _local_shift(x: float, y: float, anchors: list[tuple[float, float, float, float, float]], reach: float = 22.0) -> tuple[float, float]:
+def _local_shift(
+    x: float, y: float, anchors: list[tuple[float, float, float, float, float]], reach: float = 22.0
+) -> tuple[float, float]:
     """The sheet's bend at ``(x, y)`` mm: a Gaussian-weighted mean (``reach`` mm) of the shifts
     measured around it — the card spaces that matched well and the markers — ``(x, y, dx, dy, weight)``."""
     if not anchors:
         return (0.0, 0.0)
     a = np.array(anchors, np.float64)
     d2 = (a[:, 0] - x) ** 2 + (a[:, 1] - y) ** 2
-    w = a[:, 4] * np.exp(-d2 / (2 * reach ** 2)) + 1e-12
+    w = a[:, 4] * np.exp(-d2 / (2 * reach**2)) + 1e-12
     return (float(np.sum(w * a[:, 2]) / np.sum(w)), float(np.sum(w * a[:, 3]) / np.sum(w)))
 
 
-def _smooth_shifts(shifts: dict[str, tuple[float, float, float]], centres: dict[str, tuple[float, float]],
-                   markers: list[tuple[float, float, float, float]] = ()) -> dict[str, tuple[float, float, float, bool]]:
+def _smooth_shifts(
+    shifts: dict[str, tuple[float, float, float]],
+    centres: dict[str, tuple[float, float]],
+    markers: list[tuple[float, float, float, float]] = (),
+) -> dict[str, tuple[float, float, float, bool]]:
     """Keep each group's own shift where its match is good and agrees with its surroundings; else use
     the surroundings: the shifts of the well-matched groups near it and of the markers near it,
     weighted by distance (the sheet bends smoothly; a global fit would mislead at the corners).
@@ -980,7 +1075,7 @@ def _top_mean(E: np.ndarray, bad: np.ndarray, xa: int, ya: int, xb: int, yb: int
     if vals.size < 4:
         return 0.0
     k = max(1, int(share * vals.size))
-    return float(np.partition(vals, vals.size - k)[vals.size - k:].mean())
+    return float(np.partition(vals, vals.size - k)[vals.size - k :].mean())
 
 
 def _peak(vals: np.ndarray, q: float = 0.9) -> float:
@@ -991,8 +1086,15 @@ def _peak(vals: np.ndarray, q: float = 0.9) -> float:
     return float(np.partition(vals.ravel(), k)[k])
 
 
-def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float,
-                blur: float, near: np.ndarray | None = None) -> tuple[float | tuple[float, ...], float]:
+def _target_ink(
+    t: MarkTarget,
+    E: np.ndarray,
+    bad: np.ndarray,
+    origin: tuple[float, float],
+    ppm: float,
+    blur: float,
+    near: np.ndarray | None = None,
+) -> tuple[float | tuple[float, ...], float]:
     """The ink of one target in a patch ``E`` (extra darkness) whose top-left is at ``origin`` mm
     (for a suit: its ring's sector means), and the darkness of its darkest strokes (:attr:`TargetInk.peak`).
     ``bad`` marks the pixels not to measure; ``near`` (a spent box's) also the pixels on and near any print."""
@@ -1013,7 +1115,9 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
         # the darkest 40 %: a tick covers a part of the box, wherever it crosses it
         k = max(1, int(0.4 * vals.size))
         # (a tick box is wide: a small tick covers a tenth of it, so its strokes are the top 3 %)
-        return float(np.partition(vals, vals.size - k)[vals.size - k:].mean()), _peak(vals, 0.97 if t.kind == "tick" else 0.9)
+        return float(np.partition(vals, vals.size - k)[vals.size - k :].mean()), _peak(
+            vals, 0.97 if t.kind == "tick" else 0.9
+        )
     if t.kind == "chip_earned":
         # inside the circle, against the paper just around it (between the circles, away from their print)
         r = w / 2
@@ -1041,7 +1145,9 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
     region = E[ya:yb, xa:xb]
     ok = ~bad[ya:yb, xa:xb]
     # positions to a quarter pixel and radii to half a pixel: the masks are then shared by many targets
-    sectors = _ring_geometry(xb - xa, yb - ya, round((cx - xa) * 4) / 4, round((cy - ya) * 4) / 4, round(r0 * 2) / 2, round(r1 * 2) / 2)
+    sectors = _ring_geometry(
+        xb - xa, yb - ya, round((cx - xa) * 4) / 4, round((cy - ya) * 4) / 4, round(r0 * 2) / 2, round(r1 * 2) / 2
+    )
     means = []
     side_vals = []
     for k_sec, sec in enumerate(sectors):
@@ -1050,7 +1156,7 @@ def _target_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[flo
         if n >= max(3, 0.25 * int(sec.sum())):
             vals = region[m]
             top = max(1, int(0.35 * n))  # a circle crosses the ring: its darkest third
-            means.append(float(np.partition(vals, n - top)[n - top:].mean()))
+            means.append(float(np.partition(vals, n - top)[n - top :].mean()))
             if k_sec in SIDE_SECTORS:
                 side_vals.append(vals)
         else:
@@ -1070,8 +1176,9 @@ def _inner_box(t: MarkTarget, origin: tuple[float, float], ppm: float, blur: flo
     return int(round(x + inset)), int(round(y + inset)), int(round(x + w - inset)), int(round(y + h - inset))
 
 
-def _halves(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float,
-            blur: float) -> tuple[float, float]:
+def _halves(
+    t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float, blur: float
+) -> tuple[float, float]:
     """A rank box's ink in its left half and in its right half (:attr:`TargetInk.halves`), each measured as
     :func:`_target_ink` measures the whole box (the darkest 40 % of :func:`_inner_box`) in a patch ``E`` whose
     top-left is at ``origin`` mm; 0 for a half with too few pixels to measure."""
@@ -1085,8 +1192,9 @@ HALVES_OVER = 0.03
 of its space's boxes (the least a box may hold and not be blank: the reader's floor for a box's ink)."""
 
 
-def _stroke_measures(boxes: list[TargetInk], E: np.ndarray, bad: np.ndarray, origin: tuple[float, float],
-                     ppm: float, blur: float) -> None:
+def _stroke_measures(
+    boxes: list[TargetInk], E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float, blur: float
+) -> None:
     """Fill in, for one space's rank boxes ``boxes`` measured in the patch ``E`` (its top-left at ``origin`` mm), the
     measures of their strokes that the decisions may ask for: for every box with some ink (:data:`HALVES_OVER`), its
     halves (a tick running on into the next box, :func:`.read._past_edge`) and its strokes' top and span (a thin
@@ -1102,9 +1210,9 @@ def _stroke_measures(boxes: list[TargetInk], E: np.ndarray, bad: np.ndarray, ori
         if b.ink >= level + HALVES_OVER:
             b.halves = _halves(b.target, E, bad, origin, ppm, blur)
             xa, ya, xb, yb = _inner_box(b.target, origin, ppm, blur)
-            seen = ~bad[max(0, ya):yb, max(0, xa):xb]
+            seen = ~bad[max(0, ya) : yb, max(0, xa) : xb]
             if seen.any():
-                inside = smooth[max(0, ya):yb, max(0, xa):xb]
+                inside = smooth[max(0, ya) : yb, max(0, xa) : xb]
                 b.top = float(inside[seen].max()) - level
                 b.top_span = _extent_mm(seen & (inside >= level + 0.5 * b.top), ppm)
     top = max(boxes, key=lambda b: b.ink)
@@ -1118,8 +1226,9 @@ CROSS_REACH_MM = 0.3
 """A stroke crossing the gap between two boxes may climb this much (mm) from one side of the gap to the other."""
 
 
-def _crossing(t: MarkTarget, smooth: np.ndarray, bad: np.ndarray, origin: tuple[float, float],
-              ppm: float) -> tuple[float, float]:
+def _crossing(
+    t: MarkTarget, smooth: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float
+) -> tuple[float, float]:
     """How dark a stroke crossing the gap on the left and on the right of the rank box ``t`` is, in the patch
     ``smooth`` (extra darkness smoothed over :data:`STROKE_SMOOTH_MM`) whose top-left is at ``origin`` mm
     (:attr:`TargetInk.crossing`).
@@ -1147,8 +1256,17 @@ def _crossing(t: MarkTarget, smooth: np.ndarray, bad: np.ndarray, origin: tuple[
     return out[0], out[1]
 
 
-def _spent_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[float, float], ppm: float,
-               blur: float, near: np.ndarray | None, *, strokes: bool = True) -> tuple[float, float, float, float, float]:
+def _spent_ink(
+    t: MarkTarget,
+    E: np.ndarray,
+    bad: np.ndarray,
+    origin: tuple[float, float],
+    ppm: float,
+    blur: float,
+    near: np.ndarray | None,
+    *,
+    strokes: bool = True,
+) -> tuple[float, float, float, float, float]:
     """A spent box's ink, its darkest strokes' darkness (:attr:`TargetInk.peak`), its strokes' top
     (:attr:`TargetInk.stroke`), ridge (:attr:`TargetInk.ridge`) and span (mm, :attr:`TargetInk.stroke_span`), in a
     patch ``E`` as :func:`_target_ink` takes it; without ``strokes`` the last three are NaN, not measured (they are
@@ -1165,13 +1283,22 @@ def _spent_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[floa
     # and against its own surroundings' paper (the median there: a tick covers little of it)
     off = near if near is not None else bad
     # (from just below its top: the chip circle above, filled, must not count)
-    wx0, wy0, wx1, wy1 = int(round(x - 0.3 * w)), int(round(y + 0.08 * h)), int(round(x + 1.3 * w)), int(round(y + 1.3 * h))
+    wx0, wy0, wx1, wy1 = (
+        int(round(x - 0.3 * w)),
+        int(round(y + 0.08 * h)),
+        int(round(x + 1.3 * w)),
+        int(round(y + 1.3 * h)),
+    )
     # and the darkest 40 % of plain noise lies about one noise sigma above the median: taken off too
     # the paper level and its noise from the band beside the box (between it and its neighbours)
     gap = int(round(1.2 * ppm))
     rows = slice(max(0, int(round(y))), int(round(y + h)))
-    side = np.concatenate([E[rows, :max(0, int(round(x)) - gap)][~off[rows, :max(0, int(round(x)) - gap)]],
-                           E[rows, int(round(x + w)) + gap:][~off[rows, int(round(x + w)) + gap:]]])
+    side = np.concatenate(
+        [
+            E[rows, : max(0, int(round(x)) - gap)][~off[rows, : max(0, int(round(x)) - gap)]],
+            E[rows, int(round(x + w)) + gap :][~off[rows, int(round(x + w)) + gap :]],
+        ]
+    )
     local = float(median(side)) if side.size >= 8 else 0.0
     sigma = float(1.4826 * median(np.abs(side - local))) if side.size >= 8 else 0.0
     wide = _top_mean(E, off, wx0, wy0, wx1, wy1, 0.4) - local - 0.97 * sigma
@@ -1181,12 +1308,12 @@ def _spent_ink(t: MarkTarget, E: np.ndarray, bad: np.ndarray, origin: tuple[floa
     # sample of the inner ink, not diluted, whose noise doubled would pass for a light tick
     cy0, cx0 = max(0, wy0), max(0, wx0)
     seen = ~off[cy0:wy1, cx0:wx1]
-    seen[max(0, ya - cy0):max(0, yb - cy0), max(0, xa - cx0):max(0, xb - cx0)] = False
+    seen[max(0, ya - cy0) : max(0, yb - cy0), max(0, xa - cx0) : max(0, xb - cx0)] = False
     spread = WIDE_SPREAD if int(seen.sum()) >= WIDE_OUTSIDE_MM2 * ppm * ppm else 1.0
-    inside = E[max(0, ya):yb, max(0, xa):xb][~bad[max(0, ya):yb, max(0, xa):xb]]
+    inside = E[max(0, ya) : yb, max(0, xa) : xb][~bad[max(0, ya) : yb, max(0, xa) : xb]]
     # its strokes' darkness over the whole window, on the pale print too (subtracted): a tick drawn along the
     # box's outline has its darkest strokes there, and only they tell it from a rubbed-out one
-    window = E[max(0, wy0):wy1, max(0, wx0):wx1][~bad[max(0, wy0):wy1, max(0, wx0):wx1]]
+    window = E[max(0, wy0) : wy1, max(0, wx0) : wx1][~bad[max(0, wy0) : wy1, max(0, wx0) : wx1]]
     top, ridge, span = _stroke_top(E, bad, (wx0, wy0, wx1, wy1), ppm, local) if strokes else (float("nan"),) * 3
     return max(inner, spread * wide), max(_peak(inside), _peak(window, 0.97)) - local, top - local, ridge - local, span
 
@@ -1196,8 +1323,9 @@ STROKE_SMOOTH_MM = 0.15
 stroke width, enough to quiet a pixel's noise and a pencil's grain without thinning the stroke."""
 
 
-def _stroke_top(E: np.ndarray, bad: np.ndarray, window: tuple[int, int, int, int], ppm: float,
-                base: float = 0.0) -> tuple[float, float, float]:
+def _stroke_top(
+    E: np.ndarray, bad: np.ndarray, window: tuple[int, int, int, int], ppm: float, base: float = 0.0
+) -> tuple[float, float, float]:
     """The darkest point of the strokes in ``window`` ``(x0, y0, x1, y1)`` pixels of the patch ``E`` (extra
     darkness), smoothed over :data:`STROKE_SMOOTH_MM`, off the print (``bad``), and their ridge: the median
     darkness along the strokes' crests (the pixels darkest across the stroke, horizontally or vertically) at least

@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from generator.games.allin.game_log import grid_rows
-from generator.core.yamlpos import yaml_scalar
-from generator.games.allin.grid import cell_name
 from generator.core.names import clean_name, shown
+from generator.core.yamlpos import yaml_scalar
+from generator.games.allin.game_log import grid_rows
+from generator.games.allin.grid import cell_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from generator.reader.read import PhotoReading
@@ -63,29 +63,39 @@ def read_yaml(reading: PhotoReading, *, layout_ref: str | None = None, file_name
     ]
     weak = sorted(
         [(c.confidence, c.cell) for c in reading.cells.values() if c.status != "uncertain" and c.confidence < 0.75]
-        + [(n.confidence, f"chips.{k}") for k, n in (("earned", reading.chips_earned), ("spent", reading.chips_spent))
-           if n.value is not None and n.confidence < 0.75]
+        + [
+            (n.confidence, f"chips.{k}")
+            for k, n in (("earned", reading.chips_earned), ("spent", reading.chips_spent))
+            if n.value is not None and n.confidence < 0.75
+        ]
     )
     if weak:
-        head.append("# Read, but worth a look (confidence 0-1): " + ", ".join(f"{name} {conf:.2f}" for conf, name in weak[:8]))
+        head.append(
+            "# Read, but worth a look (confidence 0-1): " + ", ".join(f"{name} {conf:.2f}" for conf, name in weak[:8])
+        )
     unc = reading.uncertain
     if unc:
-        head.append("# UNCERTAIN — write what the sheet shows where '?' stands (a card code, or '.' for an empty space):")
+        head.append(
+            "# UNCERTAIN — write what the sheet shows where '?' stands (a card code, or '.' for an empty space):"
+        )
         for field, reason in unc:
             head.append(f"#   {field}: {shown(reason)}")
     chips_e = reading.chips_earned.value
     chips_s = reading.chips_spent.value
-    body = "\n".join(
-        [
-            "game: allin",
-            f"layout: {yaml_scalar(layout_ref or lay.id)}",
-            f"player: {yaml_scalar(clean_name(reading.player))}",
-            "grid: |",
-            *rows,
-            f"chips: {{earned: {chips_e if chips_e is not None else chr(34) + '?' + chr(34)}, "
-            f"spent: {chips_s if chips_s is not None else chr(34) + '?' + chr(34)}}}",
-        ]
-    ) + "\n"
+    body = (
+        "\n".join(
+            [
+                "game: allin",
+                f"layout: {yaml_scalar(layout_ref or lay.id)}",
+                f"player: {yaml_scalar(clean_name(reading.player))}",
+                "grid: |",
+                *rows,
+                f"chips: {{earned: {chips_e if chips_e is not None else chr(34) + '?' + chr(34)}, "
+                f"spent: {chips_s if chips_s is not None else chr(34) + '?' + chr(34)}}}",
+            ]
+        )
+        + "\n"
+    )
     text = "\n".join(head) + "\n" + body
     return text + f"# sheetsmith read checksum: {checksum(text)}\n"
 
@@ -109,7 +119,7 @@ def edited_by_user(text: str) -> bool:
     if len(found) != 1:
         return True
     m = found[0]
-    end = m.end() + 1 if text[m.end():m.end() + 1] == "\n" else m.end()
+    end = m.end() + 1 if text[m.end() : m.end() + 1] == "\n" else m.end()
     return checksum(text[: m.start()] + text[end:]) != m.group(1)
 
 
@@ -185,7 +195,11 @@ def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
         ground, page_size, col_w = reading.canvas
         base = ground.copy()  # (drawn on: the reading's own stays blank)
     else:
-        img_bgr = reading.preview if reading.preview is not None and abs(reading.preview_ppm - ppm) < 1e-9 else _photo_page(reading, ppm)
+        img_bgr = (
+            reading.preview
+            if reading.preview is not None and abs(reading.preview_ppm - ppm) < 1e-9
+            else _photo_page(reading, ppm)
+        )
         base, page_size, col_w = annotation_canvas(img_bgr, ppm)
     draw = ImageDraw.Draw(base, "RGBA")
     green, red, orange, ink = (0, 140, 60), (210, 30, 30), (230, 120, 0), (20, 20, 20)
@@ -208,28 +222,43 @@ def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
             draw.rectangle(box(t, shift), outline=green, width=line)
             s = marks[("suit", name, cr.card.suit)]
             bx = box(s, shift)
-            draw.ellipse([bx[0] - 0.4 * ppm, bx[1] - 0.4 * ppm, bx[2] + 0.4 * ppm, bx[3] + 0.4 * ppm], outline=green, width=line)
+            draw.ellipse(
+                [bx[0] - 0.4 * ppm, bx[1] - 0.4 * ppm, bx[2] + 0.4 * ppm, bx[3] + 0.4 * ppm], outline=green, width=line
+            )
             vb = box(value, shift)
-            draw.text((vb[0] + 0.5 * ppm, vb[1]), cr.card.rank_label + cr.card.suit, fill=green + (235,), font=label_font)
+            draw.text(
+                (vb[0] + 0.5 * ppm, vb[1]), cr.card.rank_label + cr.card.suit, fill=green + (235,), font=label_font
+            )
         elif cr.status == "uncertain":
             own = [t for t in reading.scene.marks if t.owner == name and t.kind in ("rank", "suit", "value")]
             x0, y0 = min(t.x for t in own), min(t.y for t in own)
             x1, y1 = max(t.x + t.w for t in own), max(t.y + t.h for t in own)
             dx, dy = shift
-            draw.rectangle([(x0 + dx - 1) * ppm, (y0 + dy - 1) * ppm, (x1 + dx + 1) * ppm, (y1 + dy + 1) * ppm],
-                           outline=red, width=max(2, int(0.7 * ppm)), fill=(255, 0, 0, 30))
+            draw.rectangle(
+                [(x0 + dx - 1) * ppm, (y0 + dy - 1) * ppm, (x1 + dx + 1) * ppm, (y1 + dy + 1) * ppm],
+                outline=red,
+                width=max(2, int(0.7 * ppm)),
+                fill=(255, 0, 0, 30),
+            )
             for k, state in list(cr.ranks.items()):
-                draw.rectangle(box(marks[("rank", name, k)], shift), outline=red if state is None else orange, width=line)
+                draw.rectangle(
+                    box(marks[("rank", name, k)], shift), outline=red if state is None else orange, width=line
+                )
             for k, state in list(cr.suits.items()):
                 draw.ellipse(box(marks[("suit", name, k)], shift), outline=red if state is None else orange, width=line)
             vb = box(value, shift)
             draw.text((vb[0] + 0.5 * ppm, vb[1]), "?", fill=red, font=label_font)
             tag(draw, name, (x0 + dx - 1) * ppm, (y1 + dy + 1) * ppm, key_font, red)
-    for kind, field_name, count in (("chip_earned", "chips.earned", reading.chips_earned), ("chip_spent", "chips.spent", reading.chips_spent)):
+    for kind, field_name, count in (
+        ("chip_earned", "chips.earned", reading.chips_earned),
+        ("chip_spent", "chips.spent", reading.chips_spent),
+    ):
         for i in count.marked:
             b = box(marks[(kind, str(i), "")], inks[(kind, str(i), "")].shift)
             if kind == "chip_earned":
-                draw.ellipse([b[0] - 0.5 * ppm, b[1] - 0.5 * ppm, b[2] + 0.5 * ppm, b[3] + 0.5 * ppm], outline=green, width=line)
+                draw.ellipse(
+                    [b[0] - 0.5 * ppm, b[1] - 0.5 * ppm, b[2] + 0.5 * ppm, b[3] + 0.5 * ppm], outline=green, width=line
+                )
             else:
                 draw.rectangle(b, outline=green, width=line)
         for i in count.unsure:
@@ -245,18 +274,38 @@ def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
     cards = sum(1 for c in reading.cells.values() if c.status == "card")
     e, s = reading.chips_earned, reading.chips_spent
     x, width = page_size[0] + 3 * ppm, col_w - 6 * ppm
-    head, body, bold = annotation_font(max(10, int(3.4 * ppm))), annotation_font(max(9, int(2.8 * ppm)), "regular"), annotation_font(max(9, int(2.8 * ppm)))
+    head, body, bold = (
+        annotation_font(max(10, int(3.4 * ppm))),
+        annotation_font(max(9, int(2.8 * ppm)), "regular"),
+        annotation_font(max(9, int(2.8 * ppm))),
+    )
     y = 6 * ppm
     y = wrap_text(draw, reading.display, x, y, width, head, ink)
     y = wrap_text(draw, f"layout {reading.layout.id} ({paper.label})", x, y + 0.5 * ppm, width, body, ink)
-    y = wrap_text(draw, f"{cards} cards read; chips earned {e.value if e.value is not None else '?'}, "
-                    f"spent {s.value if s.value is not None else '?'}", x, y + 0.5 * ppm, width, body, ink)
+    y = wrap_text(
+        draw,
+        f"{cards} cards read; chips earned {e.value if e.value is not None else '?'}, "
+        f"spent {s.value if s.value is not None else '?'}",
+        x,
+        y + 0.5 * ppm,
+        width,
+        body,
+        ink,
+    )
     unc = reading.uncertain
     y += 3 * ppm
     if not unc:
         wrap_text(draw, "Nothing uncertain.", x, y, width, head, green)
     else:
-        y = wrap_text(draw, f"{len(unc)} uncertain: look at the sheet and write what is there in the .read.yaml", x, y, width, bold, red)
+        y = wrap_text(
+            draw,
+            f"{len(unc)} uncertain: look at the sheet and write what is there in the .read.yaml",
+            x,
+            y,
+            width,
+            bold,
+            red,
+        )
         y += 2 * ppm
         bottom = page_size[1] - 4 * ppm
         groups: dict[str, list[str]] = {}  # fields with the same reason are listed together
@@ -264,7 +313,15 @@ def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
             groups.setdefault(reason, []).append(field_name)
         for k, (reason, fields) in enumerate(groups.items()):
             if y > bottom - 3 * body.size:
-                wrap_text(draw, f"… and {sum(len(f) for f in list(groups.values())[k:])} more: see the .read.yaml", x, y, width, bold, red)
+                wrap_text(
+                    draw,
+                    f"… and {sum(len(f) for f in list(groups.values())[k:])} more: see the .read.yaml",
+                    x,
+                    y,
+                    width,
+                    bold,
+                    red,
+                )
                 break
             y = wrap_text(draw, ", ".join(fields), x, y, width, bold, red)
             y = wrap_text(draw, reason, x + 2 * ppm, y, width - 2 * ppm, body, ink) + 1.5 * ppm
@@ -284,8 +341,18 @@ def png_bytes(image) -> bytes:
     import cv2
 
     bgr = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2BGR)
-    _, data = cv2.imencode(".png", bgr, [cv2.IMWRITE_PNG_COMPRESSION, PNG_LEVEL, cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_NONE,
-                                         cv2.IMWRITE_PNG_STRATEGY, cv2.IMWRITE_PNG_STRATEGY_RLE])
+    _, data = cv2.imencode(
+        ".png",
+        bgr,
+        [
+            cv2.IMWRITE_PNG_COMPRESSION,
+            PNG_LEVEL,
+            cv2.IMWRITE_PNG_FILTER,
+            cv2.IMWRITE_PNG_FILTER_NONE,
+            cv2.IMWRITE_PNG_STRATEGY,
+            cv2.IMWRITE_PNG_STRATEGY_RLE,
+        ],
+    )
     return data.tobytes()
 
 

@@ -27,25 +27,33 @@ import numpy as np
 
 from generator.core.cards import Card, parse_card
 from generator.core.errors import InputError
-from generator.games.allin.layout import AllInLayout
-from generator.games.allin.grid import Coord, cell_name
-from generator.printing.paper import Paper
 from generator.core.paths import display_path
-from generator.games.allin.layout import load_layout
 from generator.core.shipped import resolve_layout, shipped_layouts
+from generator.games.allin.grid import Coord, cell_name
+from generator.games.allin.layout import AllInLayout, load_layout
 from generator.games.allin.scoring import FilledSheet
-from generator.printing.scene import Scene
 from generator.games.allin.sheet import build_allin_sheet
+from generator.printing.paper import Paper
 from generator.printing.readable import SHEET_FORMAT, SheetCode, code_box, geometry_hash
+from generator.printing.scene import Scene
 from generator.reader.code import CodeReading, read_code
 from generator.reader.early import Ahead, take_early
 from generator.reader.errors import PhotoError
-from generator.reader.image import load_photo
-from generator.reader.markers import SheetFit, detect_all_markers, fit_sheet, largest, outside_sides, two_sheets
-from generator.reader.levels import Decision, decide_ink, greyer, hand_ratio, hidden_reason, span_text, too_light, typical_peak
-from generator.reader.numeric import median
 from generator.reader.gridfit import fit_grid
+from generator.reader.image import load_photo
+from generator.reader.levels import (
+    Decision,
+    decide_ink,
+    greyer,
+    hand_ratio,
+    hidden_reason,
+    span_text,
+    too_light,
+    typical_peak,
+)
+from generator.reader.markers import SheetFit, detect_all_markers, fit_sheet, largest, outside_sides, two_sheets
 from generator.reader.marks import PPM, Measurement, blank_page, measure, measure_blur, shrink, template
+from generator.reader.numeric import median
 
 MIN_PX_PER_MM = 2.3
 """Below this many photo pixels per page millimetre the marks are too small to read, and the photo is refused.  (Just
@@ -179,7 +187,9 @@ class PhotoReading:
 # --- the chain ----------------------------------------------------------------------------------
 
 
-def read_photo(path: str | Path, *, layout: str | None = None, display: str | None = None, player: str | None = None) -> PhotoReading:
+def read_photo(
+    path: str | Path, *, layout: str | None = None, display: str | None = None, player: str | None = None
+) -> PhotoReading:
     """Read a photo of a filled All In sheet.
 
     Args:
@@ -220,14 +230,22 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
     fit = fit_sheet(found)
     if fit is None:
         if not found and _too_soft(gray):
-            raise PhotoError(display, "no All In sheet found, and the photo is too blurred to see one: hold the phone still, "
-                                      "let it focus on the sheet, and take it again")
+            raise PhotoError(
+                display,
+                "no All In sheet found, and the photo is too blurred to see one: hold the phone still, "
+                "let it focus on the sheet, and take it again",
+            )
         if not found:
-            raise PhotoError(display, "no All In sheet found: none of the sheet's corner markers (black squares) is in the photo; "
-                                      "if the whole sheet is, move closer and hold the phone still: they were too small or too soft "
-                                      "to make out")
+            raise PhotoError(
+                display,
+                "no All In sheet found: none of the sheet's corner markers (black squares) is in the photo; "
+                "if the whole sheet is, move closer and hold the phone still: they were too small or too soft "
+                "to make out",
+            )
         rough = fit_sheet(found, min_markers=2)
-        where = outside_sides(rough.paper, set(rough.found.values()), rough.to_image, size) if rough is not None else None
+        where = (
+            outside_sides(rough.paper, set(rough.found.values()), rough.to_image, size) if rough is not None else None
+        )
         if where is not None:
             raise PhotoError(display, outside_message(*where, layout_hint=False))
         raise PhotoError(
@@ -260,10 +278,17 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
     user_layout = load_layout(resolve_layout(layout)) if layout and other_item is None else None
     candidates = _Candidates(fit.paper, user_layout)
     cx, cy, cs = code_box(fit.paper)
-    texts = (lambda: candidates.texts() + candidate_codes(fit.paper)) if other_item is None else candidate_codes(fit.paper, other_item)
+    texts = (
+        (lambda: candidates.texts() + candidate_codes(fit.paper))
+        if other_item is None
+        else candidate_codes(fit.paper, other_item)
+    )
     code = read_code(gray, _near_code(fit, found), texts, blur_field.at(cx + cs / 2, cy + cs / 2))
-    other = read_other(PhotoContext(path, display, player or path.stem, img, found, fit, src, sfit, blur_field, code,
-                                    layout, other_item, where))
+    other = read_other(
+        PhotoContext(
+            path, display, player or path.stem, img, found, fit, src, sfit, blur_field, code, layout, other_item, where
+        )
+    )
     if other is not None:  # a sheet of another kind (generator.reader.kinds): the rest is its own
         return other
     if code.text is None and user_layout is not None and code.visible and code.mismatch > 1.0 - REJECT_SCORE:
@@ -281,7 +306,9 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
         if refit is not None:
             fit = refit
             src, sfit = shrink(img, fit)
-            blur_field = measure_blur(src, sfit, corners={i: c * sfit.px_per_mm / fit.px_per_mm for i, c in found.items()})
+            blur_field = measure_blur(
+                src, sfit, corners={i: c * sfit.px_per_mm / fit.px_per_mm for i, c in found.items()}
+            )
     sheet_code = SheetCode.parse(code.text) if code.text else None
     if sheet_code is not None and sheet_code.digest != digest:
         raise PhotoError(
@@ -296,8 +323,16 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
     # the blank page's darkness (0.1 s, nearly all in OpenCV) is made beside the grid's fitting (measure() makes it
     # itself if this failed, or if the grid's fit changes the photo's scale enough to ask for another)
     darkness = Ahead(blank_page, scene, key, sfit.px_per_mm)
-    grid = fit_grid(src, sfit, scene, page, PPM, blur, markers={i: c * scale for i, c in found.items() if i in printed},
-                    gray=gray if src is img else None)
+    grid = fit_grid(
+        src,
+        sfit,
+        scene,
+        page,
+        PPM,
+        blur,
+        markers={i: c * scale for i, c in found.items() if i in printed},
+        gray=gray if src is img else None,
+    )
     darkness.result()
     if not any(a.used for a in grid.anchors.values()) and fit.residual_mm > MAX_RESIDUAL_MM:
         raise PhotoError(
@@ -308,7 +343,9 @@ def read_photo(path: str | Path, *, layout: str | None = None, display: str | No
     picture = Ahead(_picture_ground, src, sfit)  # the annotated picture's ground, made beside the measuring
     m = measure(src, sfit, scene, key, blur=blur_field, grid=grid)
     cells, earned, spent = decide(lay, m)
-    fit = replace(sfit, homography=np.diag([1 / scale, 1 / scale, 1.0]) @ sfit.homography, px_per_mm=sfit.px_per_mm / scale)
+    fit = replace(
+        sfit, homography=np.diag([1 / scale, 1 / scale, 1.0]) @ sfit.homography, px_per_mm=sfit.px_per_mm / scale
+    )
     preview, canvas = picture.result() or _picture_ground(src, sfit)
     return PhotoReading(
         path=path,
@@ -348,7 +385,10 @@ def outside_message(part: str, slots: list[str], *, layout_hint: bool) -> str:
     corner markers that are not in it; with ``layout_hint``, how to read the part that is in it."""
     text = f"{part} is outside the photo (corner markers {_and(slots)} not found)"
     if layout_hint:
-        return text + ": take the photo again with the whole sheet in it, or name the sheet's layout with --layout ID to read the part in the photo"
+        return (
+            text
+            + ": take the photo again with the whole sheet in it, or name the sheet's layout with --layout ID to read the part in the photo"
+        )
     return text + ": take the photo again with the whole sheet in it, all four corner squares in the picture"
 
 
@@ -456,8 +496,15 @@ class _Candidates:
         return next((lay for lay in self.all().values() if lay.id.lower() == layout_id), None)
 
 
-def _layout_for(code: CodeReading, fit: SheetFit, user_layout: AllInLayout | None, candidates: "_Candidates",
-                display: str, layout_arg: str | None, where: tuple[str, list[str]] | None = None) -> AllInLayout:
+def _layout_for(
+    code: CodeReading,
+    fit: SheetFit,
+    user_layout: AllInLayout | None,
+    candidates: "_Candidates",
+    display: str,
+    layout_arg: str | None,
+    where: tuple[str, list[str]] | None = None,
+) -> AllInLayout:
     if code.text is None:
         if user_layout is not None:
             return user_layout
@@ -470,7 +517,10 @@ def _layout_for(code: CodeReading, fit: SheetFit, user_layout: AllInLayout | Non
         )
     sc = SheetCode.parse(code.text)
     if sc is None:
-        raise PhotoError(display, f"the QR code on this sheet is not a sheetsmith sheet code ({code.text[:40]!r}); this is not a sheet sheetsmith printed")
+        raise PhotoError(
+            display,
+            f"the QR code on this sheet is not a sheetsmith sheet code ({code.text[:40]!r}); this is not a sheet sheetsmith printed",
+        )
     if sc.format != SHEET_FORMAT:
         raise PhotoError(
             display,
@@ -478,10 +528,16 @@ def _layout_for(code: CodeReading, fit: SheetFit, user_layout: AllInLayout | Non
             "use the sheetsmith version that printed it, or print the sheet again",
         )
     if sc.paper_id != fit.paper.id:
-        raise PhotoError(display, f"the sheet code says paper '{sc.paper_id}' but the markers say '{fit.paper.id}': the sheet is damaged or not sheetsmith's")
+        raise PhotoError(
+            display,
+            f"the sheet code says paper '{sc.paper_id}' but the markers say '{fit.paper.id}': the sheet is damaged or not sheetsmith's",
+        )
     if user_layout is not None:
         if sc.layout_id != user_layout.id:
-            raise PhotoError(display, f"the photo shows a sheet of layout '{sc.layout_id}', not '{user_layout.id}' as --layout {layout_arg} says")
+            raise PhotoError(
+                display,
+                f"the photo shows a sheet of layout '{sc.layout_id}', not '{user_layout.id}' as --layout {layout_arg} says",
+            )
         return user_layout
     lay = candidates.with_id(sc.layout_id)
     if lay is not None:
@@ -526,7 +582,9 @@ def _broken_row(items: list[tuple[int, float, float]], blank: float, what: str) 
     broken = [i for i, v, _ in items if v < -LIGHTER_THAN_PAPER * blank]
     if not broken:
         return ""
-    return f"{what} {span_text(broken)} measure lighter than the paper around them (the sheet not flat there?): count them"
+    return (
+        f"{what} {span_text(broken)} measure lighter than the paper around them (the sheet not flat there?): count them"
+    )
 
 
 def _past_edge(inks, name: str, ranks: dict[str, float], base: float, sure: float, blur: float) -> dict[str, float]:
@@ -551,8 +609,14 @@ def _past_edge(inks, name: str, ranks: dict[str, float], base: float, sure: floa
         ti = inks[("rank", name, k)]
         t = ti.target
         dx = t.x - t0.target.x
-        if k == top or ti.halves is None or t0.crossing is None or ranks[k] >= 0.5 * ranks[top] \
-                or abs(t.y - t0.target.y) >= 0.5 * t.h or not 0 < abs(dx) < 1.6 * t.w:
+        if (
+            k == top
+            or ti.halves is None
+            or t0.crossing is None
+            or ranks[k] >= 0.5 * ranks[top]
+            or abs(t.y - t0.target.y) >= 0.5 * t.h
+            or not 0 < abs(dx) < 1.6 * t.w
+        ):
             continue
         if (t0.crossing[1] if dx > 0 else t0.crossing[0]) >= RUN_ON * t0.peak:
             out[k] = min(ranks[k], (ti.halves[1] if dx > 0 else ti.halves[0]) - base)
@@ -568,8 +632,9 @@ RUN_ON_BLUR = 0.4
 a run-on is not told from a second tick, and the box stays unsure."""
 
 
-def _suit_decisions(inks, name: str, raw: dict[str, float], base: float, order: list[str], sb: float, ss: float,
-                    sm: float) -> tuple[dict[str, float], dict[str, Decision], set[str]]:
+def _suit_decisions(
+    inks, name: str, raw: dict[str, float], base: float, order: list[str], sb: float, ss: float, sm: float
+) -> tuple[dict[str, float], dict[str, Decision], set[str]]:
     """One space's suit decisions over the blank level ``base``: ``(scores, decisions, one-sided suits)``.
 
     ``raw`` maps each suit to its ring score (:func:`~.marks.ring_score`); ``sb``, ``ss``, ``sm`` are the sheet's
@@ -592,8 +657,11 @@ def _suit_decisions(inks, name: str, raw: dict[str, float], base: float, order: 
     sided = set()
     for k, d in sd.items():
         # (only where another ring of the space carries ink too: a lone circle with its gap on one side is read)
-        if d.marked and max((v for j, v in rings.items() if j != k), default=0.0) >= 2 * sb \
-                and _one_sided(inks[("suit", name, k)], suits[k], base):
+        if (
+            d.marked
+            and max((v for j, v in rings.items() if j != k), default=0.0) >= 2 * sb
+            and _one_sided(inks[("suit", name, k)], suits[k], base)
+        ):
             sd[k] = Decision(None, d.ink, 0.0)
             sided.add(k)
     return suits, sd, sided
@@ -636,16 +704,32 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         # quartile (:data:`QUARTILE_SWITCH`) the quartile is the blank level; a little over it (:data:`QUARTILE_DOUBT`)
         # either may be, and a suit decided differently by the two, clearly inked over the quartile, is unsure
         quartile = _lower_quartile(sectors)
-        why = hidden_reason(_seen_enough([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]]), "space")
+        why = hidden_reason(
+            _seen_enough([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == names[c]]), "space"
+        )
         if why:
             out[c] = CellReading(names[c], c, "uncertain", None, 0.0, why, {}, {})
             continue
-        if rank_base - usual_base > max(rb, 0.3 * rm):  # blank boxes carrying ink: the space was not lined up with the photo
-            out[c] = CellReading(names[c], c, "uncertain", None, 0.0, "the space could not be lined up with the photo", {}, {})
+        if rank_base - usual_base > max(
+            rb, 0.3 * rm
+        ):  # blank boxes carrying ink: the space was not lined up with the photo
+            out[c] = CellReading(
+                names[c], c, "uncertain", None, 0.0, "the space could not be lined up with the photo", {}, {}
+            )
             continue
-        if quartile - usual_quartile >= COLUMN_INKED * sb:  # three quarters of the suit column inked: no blank level left
-            out[c] = CellReading(names[c], c, "uncertain", None, 0.0,
-                                 "the suits are written over (the value across them?): which suit is circled?", {}, {})
+        if (
+            quartile - usual_quartile >= COLUMN_INKED * sb
+        ):  # three quarters of the suit column inked: no blank level left
+            out[c] = CellReading(
+                names[c],
+                c,
+                "uncertain",
+                None,
+                0.0,
+                "the suits are written over (the value across them?): which suit is circled?",
+                {},
+                {},
+            )
             continue
         ranks = _past_edge(inks, names[c], {k: v - rank_base for k, v in rank_of[c].items()}, rank_base, rs, m.blur_mm)
         rd = _within(ranks, rb, rs, rm)
@@ -669,56 +753,121 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
             between.setdefault(c, {})[k] = j
         judged[c] = (ranks, suits, rd, sd)
     # the sheet's own strokes: how dark the clear ticks are, to tell a rubbed-out mark from a mark
-    peak_rank = typical_peak([inks[("rank", names[c], k)].peak for c, (_, _, rd, _) in judged.items() for k, d in rd.items()
-                             if d.marked and d.ink >= rm * 0.8])
-    tops = [inks[("rank", names[c], k)].top for c, (_, _, rd, _) in judged.items() for k, d in rd.items()
-            if d.marked and d.ink >= rm * 0.8]
+    peak_rank = typical_peak(
+        [
+            inks[("rank", names[c], k)].peak
+            for c, (_, _, rd, _) in judged.items()
+            for k, d in rd.items()
+            if d.marked and d.ink >= rm * 0.8
+        ]
+    )
+    tops = [
+        inks[("rank", names[c], k)].top
+        for c, (_, _, rd, _) in judged.items()
+        for k, d in rd.items()
+        if d.marked and d.ink >= rm * 0.8
+    ]
     top_rank = typical_peak([v for v in tops if v == v])  # (NaN: a box without the measure)
-    peak_suit = typical_peak([inks[("suit", names[c], k)].peak for c, (_, _, _, sd) in judged.items() for k, d in sd.items()
-                             if d.marked and d.ink >= sm * 0.8])
+    peak_suit = typical_peak(
+        [
+            inks[("suit", names[c], k)].peak
+            for c, (_, _, _, sd) in judged.items()
+            for k, d in sd.items()
+            if d.marked and d.ink >= sm * 0.8
+        ]
+    )
     # ... and in luminance (TargetInk.peak_luma): a grey smear of rubbed-out pencil among blue-pen ticks
     clear_r = [(c, k) for c, (_, _, rd, _) in judged.items() for k, d in rd.items() if d.marked and d.ink >= rm * 0.8]
-    luma = {(c, k): inks[("rank", names[c], k)].ink_luma - float(median([inks[("rank", names[c], j)].ink_luma for j in rank_of[c]]))
-            for c in judged for k in rank_of[c]}
-    mark_l = float(median([luma[ck] for ck in clear_r])) if _measured(rm, "box") is not None and len(clear_r) >= 3 else None
+    luma = {
+        (c, k): inks[("rank", names[c], k)].ink_luma
+        - float(median([inks[("rank", names[c], j)].ink_luma for j in rank_of[c]]))
+        for c in judged
+        for k in rank_of[c]
+    }
+    mark_l = (
+        float(median([luma[ck] for ck in clear_r])) if _measured(rm, "box") is not None and len(clear_r) >= 3 else None
+    )
     peak_rank_l = typical_peak([inks[("rank", names[c], k)].peak_luma for c, k in clear_r])
-    ratio_r = hand_ratio([(inks[("rank", names[c], k)].peak, inks[("rank", names[c], k)].peak_luma) for c, k in clear_r])
+    ratio_r = hand_ratio(
+        [(inks[("rank", names[c], k)].peak, inks[("rank", names[c], k)].peak_luma) for c, k in clear_r]
+    )
     ring_light = LIGHT["ring"] * min(1.0, SOFT_MM / max(m.blur_mm, 1e-6))
     for c, (ranks, suits, rd, sd) in judged.items():
         light = set()
         for k, d in rd.items():
             box = inks[("rank", names[c], k)]
             peak = box.peak
-            if d.marked and (too_light(d.ink, _measured(rm, "box"), peak, peak_rank, LIGHT["box"], STROKE_LIGHT["box"])
-                             or (greyer(peak, box.peak_luma, ratio_r)
-                                 and too_light(luma[(c, k)], mark_l, box.peak_luma, peak_rank_l,
-                                                LIGHT["box"], STROKE_LIGHT["box"]))):
+            if d.marked and (
+                too_light(d.ink, _measured(rm, "box"), peak, peak_rank, LIGHT["box"], STROKE_LIGHT["box"])
+                or (
+                    greyer(peak, box.peak_luma, ratio_r)
+                    and too_light(luma[(c, k)], mark_l, box.peak_luma, peak_rank_l, LIGHT["box"], STROKE_LIGHT["box"])
+                )
+            ):
                 rd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
-            elif d.marked is None and d.ink >= rb and (_dark_strokes(peak, peak_rank, STROKE_SURE["box"])
-                                                       or (_dark_strokes(box.top, top_rank, STROKE_SURE["box"])
-                                                           and box.top_span >= TICK_SPAN_MM)):
+            elif (
+                d.marked is None
+                and d.ink >= rb
+                and (
+                    _dark_strokes(peak, peak_rank, STROKE_SURE["box"])
+                    or (_dark_strokes(box.top, top_rank, STROKE_SURE["box"]) and box.top_span >= TICK_SPAN_MM)
+                )
+            ):
                 rd[k] = Decision(True, d.ink, 0.5)  # (a second tick in the space is then reported as two ranks)
         for k, d in sd.items():
-            if d.marked and too_light(d.ink, _measured(sm, "ring"), inks[("suit", names[c], k)].peak, peak_suit, ring_light,
-                                      STROKE_LIGHT["ring"]):
+            if d.marked and too_light(
+                d.ink,
+                _measured(sm, "ring"),
+                inks[("suit", names[c], k)].peak,
+                peak_suit,
+                ring_light,
+                STROKE_LIGHT["ring"],
+            ):
                 sd[k] = Decision(None, d.ink, 0.0)
                 light.add(k)
-        out[c] = _cell(names[c], c, rd, sd, value_of.get(c, 0.0), light, one_sided.get(c, frozenset()),
-                       crossed.get(c, frozenset()), between.get(c, {}))
+        out[c] = _cell(
+            names[c],
+            c,
+            rd,
+            sd,
+            value_of.get(c, 0.0),
+            light,
+            one_sided.get(c, frozenset()),
+            crossed.get(c, frozenset()),
+            between.get(c, {}),
+        )
         out[c].inks = {**ranks, **suits}
     chips_e = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_earned"))
     chips_s = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_spent"))
-    luma = {(k, int(t.target.owner)): t.peak_luma for (k, _, _), t in inks.items() if k in ("chip_earned", "chip_spent")}
+    luma = {
+        (k, int(t.target.owner)): t.peak_luma for (k, _, _), t in inks.items() if k in ("chip_earned", "chip_spent")
+    }
     eb, es, em = _levels("bubble", [v for _, v, _ in chips_e])
     # (a lone chip circle, or one beside a single clear one, is judged against the hand's rank ticks, as a lone spent
     # tick is below: with no row to compare with, a circle rubbed out to a third or a half of its graphite would count)
-    earned = _count(_luma_light(_light_decisions(chips_e, eb, es, em, LIGHT["bubble"], STROKE_LIGHT["bubble"],
-                                                 fallback=peak_rank, fallback_luma=peak_rank_l,
-                                                 lumas=[luma[("chip_earned", i)] for i, _, _ in chips_e]),
-                                [(p, luma[("chip_earned", i)]) for i, _, p in chips_e], em, STROKE_LIGHT["bubble"]), "chip circles")
-    hidden_e = hidden_reason([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles") \
-        or _broken_row(chips_e, eb, "chip circles")
+    earned = _count(
+        _luma_light(
+            _light_decisions(
+                chips_e,
+                eb,
+                es,
+                em,
+                LIGHT["bubble"],
+                STROKE_LIGHT["bubble"],
+                fallback=peak_rank,
+                fallback_luma=peak_rank_l,
+                lumas=[luma[("chip_earned", i)] for i, _, _ in chips_e],
+            ),
+            [(p, luma[("chip_earned", i)]) for i, _, p in chips_e],
+            em,
+            STROKE_LIGHT["bubble"],
+        ),
+        "chip circles",
+    )
+    hidden_e = hidden_reason([t for (k, _, _), t in inks.items() if k == "chip_earned"], "chip circles") or _broken_row(
+        chips_e, eb, "chip circles"
+    )
     hidden_s = hidden_reason([t for (k, _, _), t in inks.items() if k == "chip_spent"], "spent boxes")
     if hidden_e:  # the spent boxes are read against the circles above them
         earned = CountReading(None, 0.0, hidden_e, earned.marked, earned.unsure)
@@ -731,18 +880,43 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     spent_ink = {int(t.target.owner): t for (k, _, _), t in inks.items() if k == "chip_spent"}
     # (a spent mark greyer than the row's clear ones is of another instrument: its ridge is not held against theirs)
     ratio_s = hand_ratio([(p, luma[("chip_spent", i)]) for i, v, p in chips_s if v >= 0.8 * pm and v >= ps])
-    ridges = [float("nan") if greyer(p, luma[("chip_spent", i)], ratio_s) else spent_ink[i].ridge for i, _, p in chips_s]
-    spent = _count(_luma_light(_light_decisions(chips_s, pb, ps, pm, spent_light, STROKE_LIGHT["spent"], STROKE_SURE["spent"],
-                                                fallback=peak_rank, tops=[spent_ink[i].stroke for i, _, _ in chips_s],
-                                                ridges=ridges, fallback_luma=peak_rank_l,
-                                                lumas=[luma[("chip_spent", i)] for i, _, _ in chips_s],
-                                                spans=[spent_ink[i].stroke_span for i, _, _ in chips_s]),
-                               [(p, luma[("chip_spent", i)]) for i, _, p in chips_s], pm, STROKE_LIGHT["spent"]), "spent boxes")
+    ridges = [
+        float("nan") if greyer(p, luma[("chip_spent", i)], ratio_s) else spent_ink[i].ridge for i, _, p in chips_s
+    ]
+    spent = _count(
+        _luma_light(
+            _light_decisions(
+                chips_s,
+                pb,
+                ps,
+                pm,
+                spent_light,
+                STROKE_LIGHT["spent"],
+                STROKE_SURE["spent"],
+                fallback=peak_rank,
+                tops=[spent_ink[i].stroke for i, _, _ in chips_s],
+                ridges=ridges,
+                fallback_luma=peak_rank_l,
+                lumas=[luma[("chip_spent", i)] for i, _, _ in chips_s],
+                spans=[spent_ink[i].stroke_span for i, _, _ in chips_s],
+            ),
+            [(p, luma[("chip_spent", i)]) for i, _, p in chips_s],
+            pm,
+            STROKE_LIGHT["spent"],
+        ),
+        "spent boxes",
+    )
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
     if hidden_s:
         spent = CountReading(None, 0.0, hidden_s, spent.marked, spent.unsure)
     if earned.value is not None and spent.value is not None and spent.value > earned.value:
-        spent = CountReading(None, 0.0, f"{spent.value} spent boxes ticked but only {earned.value} chip circles filled", spent.marked, spent.unsure)
+        spent = CountReading(
+            None,
+            0.0,
+            f"{spent.value} spent boxes ticked but only {earned.value} chip circles filled",
+            spent.marked,
+            spent.unsure,
+        )
     return out, earned, spent
 
 
@@ -820,11 +994,21 @@ def _measured(mark: float, kind: str) -> float | None:
     return None if mark == max(DEFAULT_MARK[kind], 3 * FLOOR[kind]) else mark
 
 
-def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: float, mark: float,
-                     share: float, stroke_share: float | None = None, stroke_sure: float | None = None,
-                     fallback: float | None = None, tops: list[float] | None = None,
-                     ridges: list[float] | None = None, fallback_luma: float | None = None,
-                     lumas: list[float] | None = None, spans: list[float] | None = None) -> list[tuple[int, Decision]]:
+def _light_decisions(
+    items: list[tuple[int, float, float]],
+    blank: float,
+    sure: float,
+    mark: float,
+    share: float,
+    stroke_share: float | None = None,
+    stroke_sure: float | None = None,
+    fallback: float | None = None,
+    tops: list[float] | None = None,
+    ridges: list[float] | None = None,
+    fallback_luma: float | None = None,
+    lumas: list[float] | None = None,
+    spans: list[float] | None = None,
+) -> list[tuple[int, Decision]]:
     """Decisions for a row of chip circles or spent boxes ``(number, ink, peak)``: too-light marks unsure, and
     (with ``stroke_sure``) unsure ones with strokes as dark as the sheet's marked (:data:`STROKE_SURE`).
 
@@ -860,16 +1044,25 @@ def _light_decisions(items: list[tuple[int, float, float]], blank: float, sure: 
         top = tops[k] / top_level if top_level is not None and top_level > 0.0 and tops[k] == tops[k] else None
         strengths.append(top if tops else (p / level if level else None))
         # (no top to judge by: too few clear marks; then the ink and strokes, when the sheet gives a peak level)
-        light = top < STROKE_KEPT and not _ridge_kept(k, clear, ridges) if top is not None \
+        light = (
+            top < STROKE_KEPT and not _ridge_kept(k, clear, ridges)
+            if top is not None
             else too_light(v, mark, p, light_level, share, stroke_share)
+        )
         if light and top is None and level is None and fallback_luma is not None and lumas and lumas[k] == lumas[k]:
             light = too_light(v, mark, lumas[k], fallback_luma, share, stroke_share)
         if d.marked and light:
             out[k] = (i, Decision(None, v, 0.0))
         elif d.marked is None and _dark_strokes(p, level, stroke_sure) and not light:
             out[k] = (i, Decision(True, v, 0.5))
-        elif d.marked is None and top is not None and top >= TOP_SURE and _ridge_kept(k, clear, ridges) \
-                and spans is not None and spans[k] >= TOP_SURE_SPAN_MM:
+        elif (
+            d.marked is None
+            and top is not None
+            and top >= TOP_SURE
+            and _ridge_kept(k, clear, ridges)
+            and spans is not None
+            and spans[k] >= TOP_SURE_SPAN_MM
+        ):
             out[k] = (i, Decision(True, v, 0.5))  # a tick of the row's own hand that mostly misses its box
         elif d.marked is None and top is not None and top < STROKE_NONE:
             out[k] = (i, Decision(False, v, 0.5))  # no stroke there: the paper's noise, or what an eraser left of one
@@ -928,8 +1121,9 @@ mark, so one read blank there is most often a mark the reader missed (where a st
 would be one short), or it is a player's slip a person should see."""
 
 
-def _past_gap(out: list[tuple[int, Decision]], strengths: list[float | None],
-              none_below: float | None = None) -> list[tuple[int, Decision]]:
+def _past_gap(
+    out: list[tuple[int, Decision]], strengths: list[float | None], none_below: float | None = None
+) -> list[tuple[int, Decision]]:
     """The decisions ``out`` of a row (:func:`_light_decisions`, targets in row order), with every mark past a blank
     target made unsure unless its ``strengths`` entry (its strokes as a share of the row's clear marks': the top
     against the others' for a spent box, the darkest strokes against the row's for a chip circle; ``None`` when the
@@ -967,8 +1161,9 @@ def _ridge_kept(k: int, clear: list[int], ridges: list[float] | None) -> bool:
     return level is not None and level > 0.0 and ridges[k] >= RIDGE_KEPT * level
 
 
-def _luma_light(decisions: list[tuple[int, Decision]], peaks: list[tuple[float, float]], mark: float,
-                share: float) -> list[tuple[int, Decision]]:
+def _luma_light(
+    decisions: list[tuple[int, Decision]], peaks: list[tuple[float, float]], mark: float, share: float
+) -> list[tuple[int, Decision]]:
     """The decisions for a row of chip circles or spent boxes (:func:`_light_decisions`), with every marked one
     that is greyer than the row's other marks (:func:`greyer`) and whose strokes are far lighter than theirs in
     luminance made unsure.
@@ -986,8 +1181,10 @@ def _luma_light(decisions: list[tuple[int, Decision]], peaks: list[tuple[float, 
     ratio = hand_ratio(clear)
     if level is None or level <= 0.0:
         return decisions
-    return [(i, Decision(None, d.ink, 0.0)) if d.marked and greyer(p, pl, ratio) and pl < share * level else (i, d)
-            for (i, d), (p, pl) in zip(decisions, peaks)]
+    return [
+        (i, Decision(None, d.ink, 0.0)) if d.marked and greyer(p, pl, ratio) and pl < share * level else (i, d)
+        for (i, d), (p, pl) in zip(decisions, peaks)
+    ]
 
 
 COLUMN_INKED = 2.0
@@ -1057,7 +1254,9 @@ def _one_sided(t, score: float, base: float) -> bool:
     return weaker < ONE_SIDED * score or stronger < SIDES_BARE * score
 
 
-def _between(inks, name: str, sd: dict[str, Decision], suits: dict[str, float], base: float, order: list[str]) -> dict[str, str]:
+def _between(
+    inks, name: str, sd: dict[str, Decision], suits: dict[str, float], base: float, order: list[str]
+) -> dict[str, str]:
     """The space's circled suits whose circle sits between them and a neighbour, each mapped to that neighbour.
 
     A circle drawn round a symbol passes on its far side too; one drawn off towards the next symbol, half way or more,
@@ -1146,8 +1345,12 @@ def _seen_enough(targets: list) -> list:
     tick lost there leaves its suit and value without a rank ("?"), and a box taken for ticked beside another
     tick, or alone, is a "?" too.  Glare, a shadow's edge and the photo's edge still hide it (their own reasons)."""
     hidden = [t for t in targets if t.hidden]
-    if len(hidden) == 1 and hidden[0].hidden == "hidden" and hidden[0].target.kind == "rank" \
-            and sum(t.target.kind == "rank" for t in targets) >= 13:
+    if (
+        len(hidden) == 1
+        and hidden[0].hidden == "hidden"
+        and hidden[0].target.kind == "rank"
+        and sum(t.target.kind == "rank" for t in targets) >= 13
+    ):
         return [t for t in targets if t is not hidden[0]]
     return targets
 
@@ -1156,7 +1359,9 @@ def _keys(inks, kind: str, owner: str) -> list[str]:
     return [k for (kk, o, k) in inks if kk == kind and o == owner]
 
 
-def _within(inks: dict[str, float], blank: float, sure: float, mark: float, unsure_share: float = 0.25) -> dict[str, Decision]:
+def _within(
+    inks: dict[str, float], blank: float, sure: float, mark: float, unsure_share: float = 0.25
+) -> dict[str, Decision]:
     """Decisions for the choices of one space (its 13 ranks or 4 suits).
 
     The sheet's levels decide each choice; beside a clear mark, another choice
@@ -1176,9 +1381,17 @@ def _within(inks: dict[str, float], blank: float, sure: float, mark: float, unsu
     return out
 
 
-def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decision], value_ink: float,
-          light: set[str] = frozenset(), one_sided: set[str] = frozenset(), crossed: set[str] = frozenset(),
-          between: dict[str, str] | None = None) -> CellReading:
+def _cell(
+    name: str,
+    coord: Coord,
+    rd: dict[str, Decision],
+    sd: dict[str, Decision],
+    value_ink: float,
+    light: set[str] = frozenset(),
+    one_sided: set[str] = frozenset(),
+    crossed: set[str] = frozenset(),
+    between: dict[str, str] | None = None,
+) -> CellReading:
     """One space's reading from its rank and suit decisions (and the ink where the value is written);
     ``light`` holds the choices left unsure because their mark is far lighter than the sheet's others,
     ``one_sided`` the suits left unsure because their ring is inked on one side of the symbol only (:func:`_one_sided`),
@@ -1201,8 +1414,11 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
     def uncertain(reason: str) -> CellReading:
         return CellReading(name, coord, "uncertain", None, 0.0, reason, state_r, state_s)
 
-    if not (ranks or r_light or suits or s_light or s_one or s_crossed or between) and bool(s_uns) != bool(r_uns) \
-            and value_ink < VALUE_WRITTEN:
+    if (
+        not (ranks or r_light or suits or s_light or s_one or s_crossed or between)
+        and bool(s_uns) != bool(r_uns)
+        and value_ink < VALUE_WRITTEN
+    ):
         # nothing ticked or circled clearly, nothing written, and only rings or only boxes a little darker than blank
         # (below the sure level, a fraction of a mark's ink): the print's or the paper's noise on an empty space, as
         # in a small photo of a nearly empty sheet; a card always has its value written, its rank ticked and its suit
@@ -1211,9 +1427,13 @@ def _cell(name: str, coord: Coord, rd: dict[str, Decision], sd: dict[str, Decisi
         return CellReading(name, coord, "empty", None, conf, "", {}, {})
     problems = []
     if len(ranks) > 1:
-        problems.append(f"ranks {_and(ranks)} are all ticked" if len(ranks) > 2 else f"ranks {_and(ranks)} are both ticked")
+        problems.append(
+            f"ranks {_and(ranks)} are all ticked" if len(ranks) > 2 else f"ranks {_and(ranks)} are both ticked"
+        )
     if len(suits) > 1:
-        problems.append(f"suits {_and(suits)} are all circled" if len(suits) > 2 else f"suits {_and(suits)} are both circled")
+        problems.append(
+            f"suits {_and(suits)} are all circled" if len(suits) > 2 else f"suits {_and(suits)} are both circled"
+        )
     if r_light:
         problems.append(f"rank {_or(r_light)}: much lighter than the other ticks: a light tick, or one rubbed out?")
     if s_light:

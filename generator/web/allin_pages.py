@@ -84,8 +84,14 @@ def file_names(players: list[dict]) -> dict[str, str]:
 def player_text(layout_id: str, player: dict) -> str:
     """The player's typed-in sheet (``?`` where a field is still uncertain)."""
     tokens, earned, spent = effective(player)
-    return sheet_file(layout_id, player["name"], tokens, "?" if earned is None else earned, "?" if spent is None else spent,
-                      comment="An All In sheet from sheetsmith serve. Score it: sheetsmith verify FILE")
+    return sheet_file(
+        layout_id,
+        player["name"],
+        tokens,
+        "?" if earned is None else earned,
+        "?" if spent is None else spent,
+        comment="An All In sheet from sheetsmith serve. Score it: sheetsmith verify FILE",
+    )
 
 
 def check_sheet(layout_id: str, player: dict) -> dict[str, list[str]]:
@@ -143,7 +149,6 @@ def _player(g, player_id: str) -> dict:
     return p
 
 
-
 def _change_and_check(request: Request, game_id: str, player_id: str, change) -> dict:
     """Apply ``change`` to the stored game, then check the player's sheet as it now stands and keep the
     problems found with it (written at once); returns them (field → message)."""
@@ -153,6 +158,7 @@ def _change_and_check(request: Request, game_id: str, player_id: str, change) ->
     found = check_sheet(g.data["layout"], _player(g, player_id))
     store.change(game_id, "allin", lambda d: _player_in(d, player_id).update(problems=found))
     return found
+
 
 @router.get("/allin")
 def allin_list(request: Request):
@@ -181,12 +187,27 @@ def allin_game(request: Request, game_id: str):
     if result["report"]:
         ordered = sorted(result["report"]["players"], key=lambda q: (-q["total"], -q["chips_left"]))
         for q in ordered:
-            hands = [{"letter": k, **h, "cards": [card_html(c) for c in h["cards"]],
-                      "category": (h["category"] or "").replace("_", " ")} for k, h in q["hands"].items()]
+            hands = [
+                {
+                    "letter": k,
+                    **h,
+                    "cards": [card_html(c) for c in h["cards"]],
+                    "category": (h["category"] or "").replace("_", " "),
+                }
+                for k, h in q["hands"].items()
+            ]
             rows.append({**q, "hands": hands, "winner": q["player"] in result["report"]["winners"]})
     players = [{**p, "state": state(p), "open": open_fields(p)} for p in g.data["players"]]
-    return page(request, "allin_game.html", game=g, data=g.data, players=players, result=result, rows=rows,
-                layout=sheet_form(g.data["layout"]))
+    return page(
+        request,
+        "allin_game.html",
+        game=g,
+        data=g.data,
+        players=players,
+        result=result,
+        rows=rows,
+        layout=sheet_form(g.data["layout"]),
+    )
 
 
 def _name_problem(g, name: str, player_id: Optional[str] = None) -> Optional[str]:
@@ -215,24 +236,41 @@ async def allin_add_player(request: Request, game_id: str):
             got = await read_upload(upload)
             if got and not data:
                 data, sent_as = got, str(getattr(upload, "filename", "") or "")
-    player = {"id": new_id(), "name": name, "source": "typed", "tokens": {}, "chips": {"earned": 0, "spent": 0},
-              "uncertain": [], "boxes": {}, "corrections": {}}
+    player = {
+        "id": new_id(),
+        "name": name,
+        "source": "typed",
+        "tokens": {},
+        "chips": {"earned": 0, "spent": 0},
+        "uncertain": [],
+        "boxes": {},
+        "corrections": {},
+    }
     if data:
         if image_suffix(data):
             player["source"] = "photo"
         elif _named_as_photo(sent_as):  # a photo's name on what is no photo: say what the file holds, as the CLI does
             from generator.core.filetypes import format_error, sniff
 
-            return error_page(request, "Not a photo", [format_error(*sniff(data[:4096], _suffix(sent_as))) or "not an image"],
-                              back=f"/allin/{game_id}", status_code=422)
+            return error_page(
+                request,
+                "Not a photo",
+                [format_error(*sniff(data[:4096], _suffix(sent_as))) or "not an image"],
+                back=f"/allin/{game_id}",
+                status_code=422,
+            )
         else:
             filled = _typed_file(request, data, g.data["layout"], name)
             if isinstance(filled, Response):
                 return filled
             player.update(filled)
     elif form.get("mode") != "typed":
-        return error_page(request, "No photo", ["take a photo of the sheet, choose a file, or press 'Type it in'"],
-                          back=f"/allin/{game_id}")
+        return error_page(
+            request,
+            "No photo",
+            ["take a photo of the sheet, choose a file, or press 'Type it in'"],
+            back=f"/allin/{game_id}",
+        )
     request.app.state.store.change(game_id, "allin", lambda d: d["players"].append(player))
     if player["source"] == "photo":
         await _read_photo(request, game_id, player["id"], data)
@@ -261,11 +299,20 @@ def _typed_file(request: Request, data: bytes, layout_id: str, name: str):
     try:
         sheet = read_sheet_file(data)
     except InputError as exc:
-        return error_page(request, "This file is not a typed-in sheet sheetsmith can read",
-                          ["Not an image, and not a valid typed-in sheet:"], problems=exc.problems, status_code=422)
+        return error_page(
+            request,
+            "This file is not a typed-in sheet sheetsmith can read",
+            ["Not an image, and not a valid typed-in sheet:"],
+            problems=exc.problems,
+            status_code=422,
+        )
     if sheet["layout"] != layout_id:
-        return error_page(request, "Another sheet", [f"this sheet is for layout {sheet['layout']!r}; this game is played "
-                                                     f"on {layout_id!r}"], status_code=422)
+        return error_page(
+            request,
+            "Another sheet",
+            [f"this sheet is for layout {sheet['layout']!r}; this game is played on {layout_id!r}"],
+            status_code=422,
+        )
     return {"source": "file", "tokens": sheet["tokens"], "chips": sheet["chips"]}
 
 
@@ -276,29 +323,54 @@ async def _read_photo(request: Request, game_id: str, player_id: str, data: byte
     if g is None:
         return
     player = _player(g, player_id)
-    twin = next((q["name"] for q in g.data["players"] if q["id"] != player_id and q.get("photo")
-                 and (store.blob(game_id, q["photo"]) or (None, b""))[1] == data), None)
+    twin = next(
+        (
+            q["name"]
+            for q in g.data["players"]
+            if q["id"] != player_id and q.get("photo") and (store.blob(game_id, q["photo"]) or (None, b""))[1] == data
+        ),
+        None,
+    )
     blob = store.put_blob(game_id, "image/*", data)
     old = [player.get(k) for k in ("photo", "annotated")]
 
     def start(d: dict) -> None:
         p = _player_in(d, player_id)
-        p.update(source="photo", photo=blob, reading=True, error=None, tokens={}, uncertain=[], boxes={}, corrections={},
-                 annotated=None, problems={})
+        p.update(
+            source="photo",
+            photo=blob,
+            reading=True,
+            error=None,
+            tokens={},
+            uncertain=[],
+            boxes={},
+            corrections={},
+            annotated=None,
+            problems={},
+        )
 
     store.change(game_id, "allin", start)
     store.delete_blobs(game_id, [b for b in old if b])
     suffix = image_suffix(data)
     if twin is not None:
-        result = {"error": f"the same photo as {twin}'s (identical files): one sheet would count twice; take a photo "
-                           "of this player's own sheet"}
+        result = {
+            "error": f"the same photo as {twin}'s (identical files): one sheet would count twice; take a photo "
+            "of this player's own sheet"
+        }
     else:
         try:
-            result = await request.app.state.photos.read(data, suffix or ".jpg", layout=g.data["layout"], player=player["name"],
-                                                         display=f"the photo of {player['name']}")
+            result = await request.app.state.photos.read(
+                data,
+                suffix or ".jpg",
+                layout=g.data["layout"],
+                player=player["name"],
+                display=f"the photo of {player['name']}",
+            )
         except PhotoTimeout:
-            result = {"error": f"reading this photo took longer than {request.app.state.photos.timeout:.0f} s and was "
-                               "stopped; take it again, smaller or closer, or type the sheet in"}
+            result = {
+                "error": f"reading this photo took longer than {request.app.state.photos.timeout:.0f} s and was "
+                "stopped; take it again, smaller or closer, or type the sheet in"
+            }
     if "error" not in result:
         result["annotated"] = store.put_blob(game_id, "image/jpeg", result.pop("jpeg"))
     elif "--layout" in result["error"]:
@@ -310,9 +382,16 @@ async def _read_photo(request: Request, game_id: str, player_id: str, data: byte
         if "error" in result:
             p["error"] = result["error"]
             return
-        p.update(tokens=result["tokens"], chips=result["chips"], uncertain=result["uncertain"], boxes=result["boxes"],
-                 annotated=result["annotated"], summary=result["summary"],
-                 read_yaml=result["read_yaml"], error=None)
+        p.update(
+            tokens=result["tokens"],
+            chips=result["chips"],
+            uncertain=result["uncertain"],
+            boxes=result["boxes"],
+            annotated=result["annotated"],
+            summary=result["summary"],
+            read_yaml=result["read_yaml"],
+            error=None,
+        )
 
     store.change(game_id, "allin", done)
 
@@ -336,12 +415,31 @@ def allin_player(request: Request, game_id: str, player_id: str):
     fields = []
     for field, box in p.get("boxes", {}).items():
         value = (earned if field == "chips.earned" else spent) if field.startswith("chips.") else tokens.get(field, ".")
-        fields.append({"field": field, "box": box, "value": value, "uncertain": field in uncertain,
-                       "fixed": field in p.get("corrections", {}), "reason": uncertain.get(field, ""),
-                       "shown": "?" if value in (None, "?") else (card_html(value)["text"] if isinstance(value, str) and value != "." else value)})
-    return page(request, "allin_player.html", game=g, player=p, state=state(p), fields=fields, open=open_fields(p),
-                ranks=[RANK_LABELS[r] for r in SHEET_RANK_ORDER], suits=[(s, SUIT_SYMBOLS[s]) for s in SUITS],
-                chips_max=sheet_form(g.data["layout"]).chips)
+        fields.append(
+            {
+                "field": field,
+                "box": box,
+                "value": value,
+                "uncertain": field in uncertain,
+                "fixed": field in p.get("corrections", {}),
+                "reason": uncertain.get(field, ""),
+                "shown": "?"
+                if value in (None, "?")
+                else (card_html(value)["text"] if isinstance(value, str) and value != "." else value),
+            }
+        )
+    return page(
+        request,
+        "allin_player.html",
+        game=g,
+        player=p,
+        state=state(p),
+        fields=fields,
+        open=open_fields(p),
+        ranks=[RANK_LABELS[r] for r in SHEET_RANK_ORDER],
+        suits=[(s, SUIT_SYMBOLS[s]) for s in SUITS],
+        chips_max=sheet_form(g.data["layout"]).chips,
+    )
 
 
 @router.post("/allin/{game_id}/p/{player_id}/fix")
@@ -396,8 +494,12 @@ async def allin_retake(request: Request, game_id: str, player_id: str):
     if not data:
         return error_page(request, "No photo", ["take a photo of the sheet first"])
     if not image_suffix(data):
-        return error_page(request, "Not an image", ["this file is not a photo (JPEG, PNG, WebP, TIFF); take the photo again"],
-                          status_code=422)
+        return error_page(
+            request,
+            "Not an image",
+            ["this file is not a photo (JPEG, PNG, WebP, TIFF); take the photo again"],
+            status_code=422,
+        )
     await _read_photo(request, game_id, player_id, data)
     return RedirectResponse(f"/allin/{game_id}/p/{player_id}", status_code=303)
 
@@ -414,11 +516,27 @@ def allin_grid(request: Request, game_id: str, player_id: str):
         row = []
         for name, kind in grid_row:
             value = tokens.get(name, ".")
-            row.append({"name": name, "kind": kind, "value": "" if value == "." else value,
-                        "problems": p.get("problems", {}).get(name, [])})
+            row.append(
+                {
+                    "name": name,
+                    "kind": kind,
+                    "value": "" if value == "." else value,
+                    "problems": p.get("problems", {}).get(name, []),
+                }
+            )
         rows.append(row)
-    return page(request, "allin_grid.html", game=g, player=p, rows=rows, earned=earned, spent=spent,
-                golden=card_html(form.golden), cols=form.cols, sheet_problems=p.get("problems", {}))
+    return page(
+        request,
+        "allin_grid.html",
+        game=g,
+        player=p,
+        rows=rows,
+        earned=earned,
+        spent=spent,
+        golden=card_html(form.golden),
+        cols=form.cols,
+        sheet_problems=p.get("problems", {}),
+    )
 
 
 @router.post("/allin/{game_id}/p/{player_id}/grid")
@@ -474,10 +592,18 @@ def allin_blob(request: Request, game_id: str, blob_id: str):
         raise HTTPException(404)
     media, data = found
     if media == "image/*":
-        media = {".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp", ".gif": "image/gif",
-                 ".bmp": "image/bmp", ".tif": "image/tiff", ".heic": "image/heic"}.get(image_suffix(data) or "", "application/octet-stream")
-    return Response(data, media_type=media, headers={"Cache-Control": "private, max-age=86400",
-                                                     "X-Content-Type-Options": "nosniff"})
+        media = {
+            ".jpg": "image/jpeg",
+            ".png": "image/png",
+            ".webp": "image/webp",
+            ".gif": "image/gif",
+            ".bmp": "image/bmp",
+            ".tif": "image/tiff",
+            ".heic": "image/heic",
+        }.get(image_suffix(data) or "", "application/octet-stream")
+    return Response(
+        data, media_type=media, headers={"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"}
+    )
 
 
 @router.get("/allin/{game_id}/p/{player_id}/sheet.yaml")
@@ -485,8 +611,9 @@ def allin_player_yaml(request: Request, game_id: str, player_id: str):
     """One player's typed-in sheet file."""
     g = _game(request, game_id)
     p = _player(g, player_id)
-    return attachment(player_text(g.data["layout"], p).encode("utf-8"), "application/yaml",
-                      file_names(g.data["players"])[player_id])
+    return attachment(
+        player_text(g.data["layout"], p).encode("utf-8"), "application/yaml", file_names(g.data["players"])[player_id]
+    )
 
 
 @router.get("/allin/{game_id}/sheets.zip")
@@ -512,8 +639,10 @@ def allin_report(request: Request, game_id: str):
     g = _game(request, game_id)
     result = score_game(g.data)
     if not result["report"]:
-        return JSONResponse({"error": "not every sheet is clear yet", "waiting": result["waiting"],
-                             "problems": result["problems"]}, status_code=409)
+        return JSONResponse(
+            {"error": "not every sheet is clear yet", "waiting": result["waiting"], "problems": result["problems"]},
+            status_code=409,
+        )
     return JSONResponse(result["report"])
 
 

@@ -38,8 +38,14 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("sheetsmith", appauthor=False))
 
 
-def create_app(data_dir: Optional[Path] = None, *, token: Optional[str] = None, photo_workers: int = 2,
-               photo_timeout: float = TIMEOUT_S, max_upload: int = MAX_UPLOAD):
+def create_app(
+    data_dir: Optional[Path] = None,
+    *,
+    token: Optional[str] = None,
+    photo_workers: int = 2,
+    photo_timeout: float = TIMEOUT_S,
+    max_upload: int = MAX_UPLOAD,
+):
     """The web application (ASGI).
 
     Args:
@@ -64,8 +70,9 @@ def create_app(data_dir: Optional[Path] = None, *, token: Optional[str] = None, 
         yield
         photos.shutdown()
 
-    app = FastAPI(title="sheetsmith", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+    app = FastAPI(
+        title="sheetsmith", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    )
     app.state.store = store
     app.state.photos = photos
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -80,15 +87,25 @@ def create_app(data_dir: Optional[Path] = None, *, token: Optional[str] = None, 
     @app.exception_handler(SheetsmithError)
     async def sheetsmith_error(request: Request, exc: SheetsmithError):
         problems = getattr(exc, "problems", None)
-        return error_page(request, "That did not work", [] if problems else [str(exc)], problems=problems,
-                          status_code=422 if exc.exit_code == 1 else 400)
+        return error_page(
+            request,
+            "That did not work",
+            [] if problems else [str(exc)],
+            problems=problems,
+            status_code=422 if exc.exit_code == 1 else 400,
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
         titles = {404: "Not found", 405: "Not allowed", 413: "Too large"}
-        detail = exc.detail if isinstance(exc.detail, str) and exc.status_code != 404 else \
-            "there is nothing at this address (a game deleted, or an old link?)"
-        return error_page(request, titles.get(exc.status_code, "That did not work"), [detail], status_code=exc.status_code)
+        detail = (
+            exc.detail
+            if isinstance(exc.detail, str) and exc.status_code != 404
+            else "there is nothing at this address (a game deleted, or an old link?)"
+        )
+        return error_page(
+            request, titles.get(exc.status_code, "That did not work"), [detail], status_code=exc.status_code
+        )
 
     @app.exception_handler(RequestValidationError)
     async def form_error(request: Request, exc: RequestValidationError):
@@ -101,8 +118,14 @@ def create_app(data_dir: Optional[Path] = None, *, token: Optional[str] = None, 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception):
         log.exception("error on %s %s", request.method, request.url.path)
-        return error_page(request, "Something went wrong on the server",
-                          [f"{type(exc).__name__}: the request could not be completed; nothing was changed. "
-                           "The details are in the terminal where sheetsmith serve runs."], status_code=500)
+        return error_page(
+            request,
+            "Something went wrong on the server",
+            [
+                f"{type(exc).__name__}: the request could not be completed; nothing was changed. "
+                "The details are in the terminal where sheetsmith serve runs."
+            ],
+            status_code=500,
+        )
 
     return Guard(app, token=token, limit=max_upload)

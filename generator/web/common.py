@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import parse_qs
 
-from fastapi import Request
+from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
-from fastapi import HTTPException
 
 from generator.core.errors import Problem
 
@@ -29,11 +28,25 @@ def page(request: Request, name: str, status_code: int = 200, **context: Any) ->
     return templates.TemplateResponse(request, name, context, status_code=status_code)
 
 
-def error_page(request: Request, title: str, messages: list[str] | None = None, *, status_code: int = 400,
-               back: Optional[str] = None, problems: Optional[list[Problem]] = None) -> HTMLResponse:
+def error_page(
+    request: Request,
+    title: str,
+    messages: list[str] | None = None,
+    *,
+    status_code: int = 400,
+    back: Optional[str] = None,
+    problems: Optional[list[Problem]] = None,
+) -> HTMLResponse:
     """A page telling what went wrong (never a traceback): a title, messages and located problems."""
-    return page(request, "error.html", status_code=status_code, title=title, messages=messages or [],
-                problems=[problem_dict(p) for p in problems or []], back=back or request.headers.get("referer") or "/")
+    return page(
+        request,
+        "error.html",
+        status_code=status_code,
+        title=title,
+        messages=messages or [],
+        problems=[problem_dict(p) for p in problems or []],
+        back=back or request.headers.get("referer") or "/",
+    )
 
 
 def problem_dict(p: Problem) -> dict:
@@ -45,8 +58,11 @@ class TooLarge(HTTPException):
     """The request body is over :data:`MAX_UPLOAD`."""
 
     def __init__(self, limit: int):
-        super().__init__(413, f"the upload is larger than {limit // (1024 * 1024)} MB; take the photo at a lower "
-                              "resolution, or send a smaller file")
+        super().__init__(
+            413,
+            f"the upload is larger than {limit // (1024 * 1024)} MB; take the photo at a lower "
+            "resolution, or send a smaller file",
+        )
 
 
 class Guard:
@@ -75,8 +91,12 @@ class Guard:
             if given and hmac.compare_digest(given, self.token):
                 set_cookie = True
             elif not (cookie and hmac.compare_digest(cookie, self.token)):
-                return await _plain(send, 401, "sheetsmith: this page needs the access code. Open the address "
-                                               "'sheetsmith serve --lan' printed (or scan its QR code): it ends in ?token=…")
+                return await _plain(
+                    send,
+                    401,
+                    "sheetsmith: this page needs the access code. Open the address "
+                    "'sheetsmith serve --lan' printed (or scan its QR code): it ends in ?token=…",
+                )
         if scope["method"] in ("POST", "PUT", "DELETE", "PATCH"):
             origin = headers.get("origin")
             if origin and origin != "null" and origin.split("://", 1)[-1] != headers.get("host", ""):
@@ -114,10 +134,17 @@ def _cookie(header: str, name: str) -> str:
 
 
 async def _plain(send, status: int, text: str) -> None:
-    body = (f"<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
-            f"<title>sheetsmith</title><p style='font:1.1rem sans-serif;margin:2rem'>{_esc(text)}</p>").encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode())]})
+    body = (
+        f"<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
+        f"<title>sheetsmith</title><p style='font:1.1rem sans-serif;margin:2rem'>{_esc(text)}</p>"
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 

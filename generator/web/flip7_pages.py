@@ -42,18 +42,31 @@ PAD_FILE = "flip7-pad.yaml"
 def pad_text(game: dict, rounds: Optional[list[dict]] = None) -> str:
     """The game as a typed-in pad (``rounds`` instead of the stored ones, when given)."""
     rounds = game["rounds"] if rounds is None else rounds
-    return pad_file(game["players"], rounds, target=game["target"], flip7_bonus=game.get("flip7_bonus", FLIP7_BONUS),
-                    comment=f"Flip 7: {game.get('title') or 'a game'}, kept with sheetsmith serve. Check it: sheetsmith verify FILE")
+    return pad_file(
+        game["players"],
+        rounds,
+        target=game["target"],
+        flip7_bonus=game.get("flip7_bonus", FLIP7_BONUS),
+        comment=f"Flip 7: {game.get('title') or 'a game'}, kept with sheetsmith serve. Check it: sheetsmith verify FILE",
+    )
 
 
 def score(game: dict, rounds: Optional[list[dict]] = None) -> dict:
     """The verifier's report of the game, with ``error`` (messages) when the pad cannot be scored."""
     rounds = game["rounds"] if rounds is None else rounds
     try:
-        verdict = score_pad(game["players"], rounds, target=game["target"], flip7_bonus=game.get("flip7_bonus", FLIP7_BONUS))
+        verdict = score_pad(
+            game["players"], rounds, target=game["target"], flip7_bonus=game.get("flip7_bonus", FLIP7_BONUS)
+        )
     except InputError as exc:
-        return {"error": [p.message for p in exc.problems], "rounds": [], "totals": {p: 0 for p in game["players"]},
-                "status": "in_progress", "winners": [], "problems": []}  # for the page only
+        return {
+            "error": [p.message for p in exc.problems],
+            "rounds": [],
+            "totals": {p: 0 for p in game["players"]},
+            "status": "in_progress",
+            "winners": [],
+            "problems": [],
+        }  # for the page only
     return dict(verdict.report)
 
 
@@ -88,10 +101,24 @@ def _cells(game: dict, report: dict) -> list[dict]:
         for i, r in enumerate(report.get("rounds", []), start=1):
             running += r.get(name, 0)
             line = game["rounds"][i - 1].get(name, {}) if i <= len(game["rounds"]) else {}
-            cells.append({"round": i, "score": r.get(name, 0), "running": running, "bust": bool(line.get("bust")),
-                          "cards": line.get("cards", []), "problems": by_cell.get((i, name), [])})
-        rows.append({"name": name, "total": report.get("totals", {}).get(name, 0), "cells": cells,
-                     "winner": name in winners_of(report)})
+            cells.append(
+                {
+                    "round": i,
+                    "score": r.get(name, 0),
+                    "running": running,
+                    "bust": bool(line.get("bust")),
+                    "cards": line.get("cards", []),
+                    "problems": by_cell.get((i, name), []),
+                }
+            )
+        rows.append(
+            {
+                "name": name,
+                "total": report.get("totals", {}).get(name, 0),
+                "cells": cells,
+                "winner": name in winners_of(report),
+            }
+        )
     return rows
 
 
@@ -109,8 +136,14 @@ def _entry_hints(round_data: dict) -> dict[str, list[str]]:
 @router.get("/flip7")
 def flip7_list(request: Request):
     """The games kept, and a form to start one."""
-    return page(request, "flip7_list.html", games=request.app.state.store.games("flip7"), target=DEFAULT_TARGET,
-                bonus=FLIP7_BONUS, max_bonus=MAX_FLIP7_BONUS)
+    return page(
+        request,
+        "flip7_list.html",
+        games=request.app.state.store.games("flip7"),
+        target=DEFAULT_TARGET,
+        bonus=FLIP7_BONUS,
+        max_bonus=MAX_FLIP7_BONUS,
+    )
 
 
 def _whole_number(text: str, low: int, high: int) -> bool:
@@ -134,7 +167,9 @@ async def flip7_new(request: Request):
     if not _whole_number(target_text, 50, 1000):
         problems.append(f"target {target_text!r}: give a whole number from 50 to 1000 (the usual game: 200)")
     if not _whole_number(bonus_text, 0, MAX_FLIP7_BONUS):
-        problems.append(f"Flip 7 bonus {bonus_text!r}: give a whole number from 0 to {MAX_FLIP7_BONUS} (the rulebook's: {FLIP7_BONUS})")
+        problems.append(
+            f"Flip 7 bonus {bonus_text!r}: give a whole number from 0 to {MAX_FLIP7_BONUS} (the rulebook's: {FLIP7_BONUS})"
+        )
     if any(len(n) > 30 for n in names):
         problems.append("a name is longer than 30 characters; shorten it")
     if problems:
@@ -167,16 +202,22 @@ async def flip7_from_photos(request: Request):
     uploads = [u for u in form.getlist("photos") if not isinstance(u, str)]
     problems: list[str] = []
     if not MIN_PLAYERS <= len(uploads) <= MAX_PLAYERS:
-        problems.append(f"{len(uploads)} photos; give one tick pad photo per player, {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        problems.append(
+            f"{len(uploads)} photos; give one tick pad photo per player, {MIN_PLAYERS} to {MAX_PLAYERS} players"
+        )
     readings = []
     seen: dict[bytes, str] = {}  # a photo's bytes → the player it was read for
     for k, upload in enumerate(uploads if not problems else []):
         data = await read_upload(upload)
         stem = PurePath(upload.filename or "").stem.strip()
-        name = player_name(PurePath(upload.filename).name) if stem else f"player {k + 1}"  # control characters made spaces
+        name = (
+            player_name(PurePath(upload.filename).name) if stem else f"player {k + 1}"
+        )  # control characters made spaces
         if data in seen:
-            problems.append(f"{name}: the same photo as {seen[data]}'s (identical files): one pad would count twice; "
-                            "give each player's pad its own photo")
+            problems.append(
+                f"{name}: the same photo as {seen[data]}'s (identical files): one pad would count twice; "
+                "give each player's pad its own photo"
+            )
             continue
         seen[data] = name
         suffix = image_suffix(data)
@@ -184,10 +225,13 @@ async def flip7_from_photos(request: Request):
             problems.append(f"{name}: not a photo sheetsmith reads (JPEG, PNG, WebP, TIFF, HEIC)")
             continue
         try:
-            result = await request.app.state.photos.read(data, suffix, layout=None, player=name,
-                                                         display=f"the photo of {name}", job=read_tick_pad)
+            result = await request.app.state.photos.read(
+                data, suffix, layout=None, player=name, display=f"the photo of {name}", job=read_tick_pad
+            )
         except PhotoTimeout:
-            result = {"error": f"reading the photo took longer than {request.app.state.photos.timeout:.0f} s; take it again, closer"}
+            result = {
+                "error": f"reading the photo took longer than {request.app.state.photos.timeout:.0f} s; take it again, closer"
+            }
         if result.get("error"):
             problems.append(f"{name}: {result['error']}")
             continue
@@ -199,13 +243,18 @@ async def flip7_from_photos(request: Request):
     if not problems:
         try:
             verdict = verify.verify_texts([(f"{r['player']}.read.yaml", r["read_yaml"]) for r in readings])
-            problems += [p.message for p in verdict.problems if p.severity == "error" and verdict.report.get("impossible")]
+            problems += [
+                p.message for p in verdict.problems if p.severity == "error" and verdict.report.get("impossible")
+            ]
         except InputError as exc:
             problems += [p.message for p in exc.problems]
     if problems:
-        return error_page(request, "The tick pads cannot be scored yet",
-                          problems + ["look at the pads, then take the photos again, or start a game and tap the rounds in"],
-                          back="/flip7")
+        return error_page(
+            request,
+            "The tick pads cannot be scored yet",
+            problems + ["look at the pads, then take the photos again, or start a game and tap the rounds in"],
+            back="/flip7",
+        )
     n = max((len(r["rows"]) for r in readings), default=0)
     rounds = []
     for i in range(n):
@@ -217,7 +266,12 @@ async def flip7_from_photos(request: Request):
             else:
                 rnd[r["player"]] = {"cards": [int(t) if t.isdigit() else t for t in tokens]}
         rounds.append(rnd)
-    game = {"title": title or f"{len(names)} tick pads", "players": names, "target": readings[0]["target"], "rounds": rounds}
+    game = {
+        "title": title or f"{len(names)} tick pads",
+        "players": names,
+        "target": readings[0]["target"],
+        "rounds": rounds,
+    }
     if readings[0].get("flip7_bonus", FLIP7_BONUS) != FLIP7_BONUS:  # a variant's pad: scored with the bonus it printed
         game["flip7_bonus"] = readings[0]["flip7_bonus"]
     rep = score(game)
@@ -249,10 +303,21 @@ def flip7_game(request: Request, game_id: str, edit: int = 0):
     else:  # the taps of a round not saved yet (a closed tab, a phone gone to sleep) come back
         current = draft.get("lines", {}) if draft.get("round") == n + 1 else {}
     open_round = editing or (report["status"] != "finished" and not report.get("error"))
-    return page(request, "flip7_game.html", game=g, data=g.data, report=report, winners=winners_of(report),
-                rows=_cells(g.data, report),
-                editing=editing, current=current, open_round=open_round, numbers=NUMBER_KEYS, modifiers=MODIFIER_KEYS,
-                next_round=editing or n + 1)
+    return page(
+        request,
+        "flip7_game.html",
+        game=g,
+        data=g.data,
+        report=report,
+        winners=winners_of(report),
+        rows=_cells(g.data, report),
+        editing=editing,
+        current=current,
+        open_round=open_round,
+        numbers=NUMBER_KEYS,
+        modifiers=MODIFIER_KEYS,
+        next_round=editing or n + 1,
+    )
 
 
 def _with_round(data: dict, number: int, round_data: dict) -> list[dict]:
@@ -273,8 +338,10 @@ async def flip7_preview(request: Request, game_id: str):
     round_data = _parse_round(form, g.data["players"])
     rounds = _with_round(g.data, number, round_data)
     report = score(g.data, rounds)
-    i = (number if 1 <= number <= len(g.data["rounds"]) else len(rounds))
-    if not number and str(form.get("next", "")) == str(len(g.data["rounds"]) + 1):  # keep the new round's taps as they come
+    i = number if 1 <= number <= len(g.data["rounds"]) else len(rounds)
+    if not number and str(form.get("next", "")) == str(
+        len(g.data["rounds"]) + 1
+    ):  # keep the new round's taps as they come
         request.app.state.store.change(game_id, "flip7", lambda d: d.update(draft={"round": i, "lines": round_data}))
     row = report["rounds"][i - 1] if len(report.get("rounds", [])) >= i else {}
     hints = _entry_hints(round_data)
@@ -282,11 +349,23 @@ async def flip7_preview(request: Request, game_id: str):
     for j, name in enumerate(g.data["players"]):
         line = round_data[name]
         msgs = [p["message"] for p in report.get("problems", []) if p["round"] == i and p.get("player") == name]
-        players[str(j)] = {"score": row.get(name), "flip7": has_flip7(line.get("cards", [])), "bust": bool(line.get("bust")),
-                           "problems": msgs + hints.get(name, []), "total": report["totals"].get(name, 0)}
+        players[str(j)] = {
+            "score": row.get(name),
+            "flip7": has_flip7(line.get("cards", [])),
+            "bust": bool(line.get("bust")),
+            "problems": msgs + hints.get(name, []),
+            "total": report["totals"].get(name, 0),
+        }
     whole = [p["message"] for p in report.get("problems", []) if p["round"] == i and p.get("player") is None]
-    return JSONResponse({"players": players, "round_problems": whole, "error": report.get("error", []),
-                         "status": report["status"], "winners": winners_of(report)})
+    return JSONResponse(
+        {
+            "players": players,
+            "round_problems": whole,
+            "error": report.get("error", []),
+            "status": report["status"],
+            "winners": winners_of(report),
+        }
+    )
 
 
 @router.post("/flip7/{game_id}/rounds")
@@ -340,4 +419,3 @@ def flip7_delete(request: Request, game_id: str):
     """Delete the game."""
     request.app.state.store.delete_game(game_id)
     return RedirectResponse("/flip7", status_code=303)
-

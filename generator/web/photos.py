@@ -46,8 +46,16 @@ class PhotoPool:
         """Stop the workers (waiting for none)."""
         self._service.shutdown(wait=False, cancel=True)
 
-    async def read(self, data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str,
-                   job: Optional[Callable[..., dict]] = None) -> dict:
+    async def read(
+        self,
+        data: bytes,
+        suffix: str,
+        *,
+        layout: Optional[str],
+        player: str,
+        display: str,
+        job: Optional[Callable[..., dict]] = None,
+    ) -> dict:
         """:func:`~generator.jobs.photo_reads.read_sheet` (or ``job``, e.g.
         :func:`~generator.jobs.photo_reads.read_tick_pad`) in a worker.  Photos wait their turn for a free
         worker; the time limit counts from the moment a worker takes the photo.
@@ -66,5 +74,7 @@ class PhotoPool:
                 raise PhotoTimeout() from None
             except cf.process.BrokenProcessPool:
                 self._service.restart()  # a worker died (out of memory?): a fresh pool for the next photo
-                return {"error": "the photo reader stopped while reading this photo (too large for this computer?); "
-                                 "try again, or take a smaller photo"}
+                return {
+                    "error": "the photo reader stopped while reading this photo (too large for this computer?); "
+                    "try again, or take a smaller photo"
+                }

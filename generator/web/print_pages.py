@@ -42,8 +42,15 @@ def shipped_items() -> list[dict]:
     shipped = shipped_layouts()
     out = []
     for item, checked in zip(shipped, check.check_files([s.path for s in shipped])):
-        out.append({"id": item.id, "folder": item.game, "title": checked.title or item.id,
-                    "summary": checked.summary if checked.ok else "invalid: run 'sheetsmith check'", "ok": checked.ok})
+        out.append(
+            {
+                "id": item.id,
+                "folder": item.game,
+                "title": checked.title or item.id,
+                "summary": checked.summary if checked.ok else "invalid: run 'sheetsmith check'",
+                "ok": checked.ok,
+            }
+        )
     return out
 
 
@@ -80,13 +87,16 @@ def print_page(request: Request):
     customs = []
     for c in store.layouts():
         checked = check.check_text(c["text"], EDITOR_FILE)
-        customs.append({**c, "ok": checked.ok, "summary": checked.summary if checked.ok else "has errors: open it in the editor"})
+        customs.append(
+            {**c, "ok": checked.ok, "summary": checked.summary if checked.ok else "has errors: open it in the editor"}
+        )
     groups: dict[str, list[dict]] = {}
     for item in shipped_items():
         groups.setdefault(item["folder"], []).append(item)
     names = {"allin": "All In player sheets", "decks": "Decks", "chips": "Chips", "pads": "Score pads and ledgers"}
-    return page(request, "print.html", groups=[(names.get(k, k), v) for k, v in groups.items()], customs=customs,
-                papers=PAPERS)
+    return page(
+        request, "print.html", groups=[(names.get(k, k), v) for k, v in groups.items()], customs=customs, papers=PAPERS
+    )
 
 
 @router.get("/print/preview/{item_id}.png")
@@ -94,8 +104,11 @@ def shipped_preview(item_id: str, paper: str = "a4"):
     """A shipped item's first page as a small PNG."""
     if _shipped(item_id) is None:
         return Response(status_code=404)
-    return Response(_shipped_render(item_id, "png", _paper(paper), THUMB_DPI), media_type="image/png",
-                    headers={"Cache-Control": "max-age=3600"})
+    return Response(
+        _shipped_render(item_id, "png", _paper(paper), THUMB_DPI),
+        media_type="image/png",
+        headers={"Cache-Control": "max-age=3600"},
+    )
 
 
 @router.get("/print/pdf/{item_id}")
@@ -113,8 +126,14 @@ async def add_custom(request: Request, layout: UploadFile = File(...)):
     data = await read_upload(layout)
     checked = check.check_text(data, "upload.yaml")
     if not checked.ok:
-        return error_page(request, "This layout has errors", ["Correct them (the editor shows each line), then upload it again."],
-                          problems=checked.problems, status_code=422, back="/print")
+        return error_page(
+            request,
+            "This layout has errors",
+            ["Correct them (the editor shows each line), then upload it again."],
+            problems=checked.problems,
+            status_code=422,
+            back="/print",
+        )
     text = data.decode("utf-8-sig")
     layout_id = request.app.state.store.add_layout(checked.title, text)
     return RedirectResponse(f"/print#custom-{layout_id}", status_code=303)
@@ -140,7 +159,9 @@ def custom_pdf(request: Request, layout_id: str, paper: str = "a4"):
     if c is None:
         return Response(status_code=404)
     paper = _paper(paper)
-    return attachment(_text_render(c["text"], "pdf", paper, 150), "application/pdf", _file_name(c["name"], paper, "pdf"))
+    return attachment(
+        _text_render(c["text"], "pdf", paper, 150), "application/pdf", _file_name(c["name"], paper, "pdf")
+    )
 
 
 @router.get("/print/custom/{layout_id}/yaml")
@@ -164,8 +185,11 @@ def delete_custom(request: Request, layout_id: str):
 
 def _starts() -> list[dict]:
     """The shipped All In sheets the editor can start from."""
-    return [{"id": s.id, "title": next((x["title"] for x in shipped_items() if x["id"] == s.id), s.id)}
-            for s in shipped_layouts() if s.game == "allin"]
+    return [
+        {"id": s.id, "title": next((x["title"] for x in shipped_items() if x["id"] == s.id), s.id)}
+        for s in shipped_layouts()
+        if s.game == "allin"
+    ]
 
 
 def _start_text(start: str) -> str:
@@ -184,15 +208,21 @@ def _start_text(start: str) -> str:
 def preview(text: str, paper: str = "a4") -> dict:
     """The editor's answer for ``text``: ``{"ok", "svg", "problems", "title", "summary"}`` (problems with line and column)."""
     checked = check.check_text(text, EDITOR_FILE)
-    out = {"ok": checked.ok, "svg": "", "problems": [problem_dict(p) for p in checked.problems],
-           "title": checked.title, "summary": checked.summary}
+    out = {
+        "ok": checked.ok,
+        "svg": "",
+        "problems": [problem_dict(p) for p in checked.problems],
+        "title": checked.title,
+        "summary": checked.summary,
+    }
     if checked.ok:
         try:
             out["svg"] = _text_render(text, "svg", _paper(paper), 150).decode("utf-8")
         except SheetsmithError as exc:  # e.g. cards that do not fit the paper
             out["ok"] = False
-            out["problems"] += [problem_dict(p) for p in getattr(exc, "problems", [])] or \
-                [{"file": EDITOR_FILE, "line": 0, "col": 0, "message": str(exc), "severity": "error", "text": str(exc)}]
+            out["problems"] += [problem_dict(p) for p in getattr(exc, "problems", [])] or [
+                {"file": EDITOR_FILE, "line": 0, "col": 0, "message": str(exc), "severity": "error", "text": str(exc)}
+            ]
     return out
 
 
@@ -201,8 +231,16 @@ def editor(request: Request, start: str = "q-diamonds", layout: str = ""):
     """Page 4: the YAML of a layout (a shipped sheet, or a custom layout) with its preview."""
     custom = _custom(request, layout) if layout else None
     text = custom["text"] if custom else _start_text(start)
-    return page(request, "editor.html", text=text, start=start, starts=_starts(), result=preview(text), papers=PAPERS,
-                paper="a4")
+    return page(
+        request,
+        "editor.html",
+        text=text,
+        start=start,
+        starts=_starts(),
+        result=preview(text),
+        papers=PAPERS,
+        paper="a4",
+    )
 
 
 @router.post("/editor/preview")
@@ -220,6 +258,14 @@ def editor_submit(request: Request, text: str = Form(""), action: str = Form("pr
     if action == "print" and result["ok"]:
         layout_id = request.app.state.store.add_layout(result["title"] or "custom", text)
         return RedirectResponse(f"/print#custom-{layout_id}", status_code=303)
-    return page(request, "editor.html", text=text, start="", starts=_starts(), result=result, papers=PAPERS,
-                paper=_paper(paper), status_code=200 if result["ok"] else 422)
-
+    return page(
+        request,
+        "editor.html",
+        text=text,
+        start="",
+        starts=_starts(),
+        result=result,
+        papers=PAPERS,
+        paper=_paper(paper),
+        status_code=200 if result["ok"] else 422,
+    )

@@ -41,8 +41,11 @@ def qr_text(url: str, *, ansi: bool = False) -> str:
     border = 4
     rows = [[bool(v) for v in row] for row in qr.matrix]
     width = len(rows[0]) + 2 * border
-    rows = [[False] * width for _ in range(border)] + [[False] * border + r + [False] * border for r in rows] + \
+    rows = (
         [[False] * width for _ in range(border)]
+        + [[False] * border + r + [False] * border for r in rows]
+        + [[False] * width for _ in range(border)]
+    )
     if len(rows) % 2:
         rows.append([False] * width)
     chars = {(True, True): "█", (False, False): " ", (True, False): "▀", (False, True): "▄"}
@@ -52,8 +55,14 @@ def qr_text(url: str, *, ansi: bool = False) -> str:
     return "\n".join(lines)
 
 
-def serve(*, port: int = 8000, lan: bool = False, data_dir: Optional[Path] = None, workers: int = 2,
-          say: Optional[Callable[[str], None]] = None) -> None:
+def serve(
+    *,
+    port: int = 8000,
+    lan: bool = False,
+    data_dir: Optional[Path] = None,
+    workers: int = 2,
+    say: Optional[Callable[[str], None]] = None,
+) -> None:
     """Serve the web page until Ctrl-C.
 
     Args:

@@ -109,15 +109,17 @@ class Store:
         now = time.time()
         game = Game(new_id(), kind, title, data, now, now)
         with self._tx() as db:
-            db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)",
-                       (game.id, kind, title, json.dumps(data), now, now))
+            db.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)", (game.id, kind, title, json.dumps(data), now, now)
+            )
         return game
 
     def game(self, game_id: str, kind: Optional[str] = None) -> Optional[Game]:
         """The game with this id (and kind, when given), or None."""
         with self._lock:
-            row = self._db.execute("SELECT id, kind, title, data, created, updated FROM games WHERE id = ?",
-                                   (game_id,)).fetchone()
+            row = self._db.execute(
+                "SELECT id, kind, title, data, created, updated FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
         if row is None or (kind is not None and row[1] != kind):
             return None
         return Game(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5])
@@ -125,8 +127,10 @@ class Store:
     def games(self, kind: str) -> list[Game]:
         """Every game of ``kind``, the last changed first."""
         with self._lock:
-            rows = self._db.execute("SELECT id, kind, title, data, created, updated FROM games WHERE kind = ? "
-                                    "ORDER BY updated DESC", (kind,)).fetchall()
+            rows = self._db.execute(
+                "SELECT id, kind, title, data, created, updated FROM games WHERE kind = ? ORDER BY updated DESC",
+                (kind,),
+            ).fetchall()
         return [Game(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
 
     def change(self, game_id: str, kind: str, fn: Callable[[dict], Any]) -> tuple[Game, Any]:
@@ -140,14 +144,19 @@ class Store:
             Exception: whatever ``fn`` raises (nothing is written then).
         """
         with self._tx() as db:
-            row = db.execute("SELECT title, data, created FROM games WHERE id = ? AND kind = ?", (game_id, kind)).fetchone()
+            row = db.execute(
+                "SELECT title, data, created FROM games WHERE id = ? AND kind = ?", (game_id, kind)
+            ).fetchone()
             if row is None:
                 raise KeyError(game_id)
             data = json.loads(row[1])
             result = fn(data)
             now = time.time()
             title = data.get("title", row[0])
-            db.execute("UPDATE games SET data = ?, title = ?, updated = ? WHERE id = ?", (json.dumps(data), title, now, game_id))
+            db.execute(
+                "UPDATE games SET data = ?, title = ?, updated = ? WHERE id = ?",
+                (json.dumps(data), title, now, game_id),
+            )
         return Game(game_id, kind, title, data, row[2], now), result
 
     def delete_game(self, game_id: str) -> bool:
@@ -168,8 +177,9 @@ class Store:
     def blob(self, game_id: str, blob_id: str) -> Optional[tuple[str, bytes]]:
         """``(media type, bytes)`` of a game's blob, or None."""
         with self._lock:
-            row = self._db.execute("SELECT media_type, data FROM blobs WHERE id = ? AND game_id = ?",
-                                   (blob_id, game_id)).fetchone()
+            row = self._db.execute(
+                "SELECT media_type, data FROM blobs WHERE id = ? AND game_id = ?", (blob_id, game_id)
+            ).fetchone()
         return (row[0], bytes(row[1])) if row else None
 
     def delete_blobs(self, game_id: str, blob_ids: list[str]) -> None:

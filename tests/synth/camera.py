@@ -36,8 +36,14 @@ from generator.printing.scene import Line, Scene
 
 def fold_line_y(scene: Scene) -> float | None:
     """The y (mm) of the sheet's printed fold line: its dashed line across the page (``None`` if there is none)."""
-    ys = [it.y1 for it in scene.items if isinstance(it, Line) and it.paint.dash and abs(it.y1 - it.y2) < 1e-6
-          and abs(it.x2 - it.x1) > 0.2 * scene.width]
+    ys = [
+        it.y1
+        for it in scene.items
+        if isinstance(it, Line)
+        and it.paint.dash
+        and abs(it.y1 - it.y2) < 1e-6
+        and abs(it.x2 - it.x1) > 0.2 * scene.width
+    ]
     return float(min(ys)) if ys else None
 
 
@@ -112,9 +118,18 @@ class Pose:
         return self.K @ M @ C
 
 
-def make_pose(paper: Paper, frame: tuple[int, int], coverage: float, tilt: float, tilt_axis: float, rotation: float,
-              rng: random.Random, *, region: tuple[float, float, float, float] | None = None,
-              cut: tuple[str, float] | None = None) -> Pose:
+def make_pose(
+    paper: Paper,
+    frame: tuple[int, int],
+    coverage: float,
+    tilt: float,
+    tilt_axis: float,
+    rotation: float,
+    rng: random.Random,
+    *,
+    region: tuple[float, float, float, float] | None = None,
+    cut: tuple[str, float] | None = None,
+) -> Pose:
     """A pose showing the sheet at ``coverage`` of the frame (or of ``region``, a part of the frame
     ``(x0, y0, x1, y1)`` in pixels), placed at random inside it; with ``cut = (side, mm)`` the strip of that
     width along the sheet's ``side`` (``top``, ``bottom``, ``left``, ``right``) lies outside the photo."""
@@ -158,7 +173,12 @@ def make_pose(paper: Paper, frame: tuple[int, int], coverage: float, tilt: float
     dy = rng.uniform(ry0 + rh * 0.01 - q[:, 1].min(), ry0 + rh * 0.99 - q[:, 1].max())
     if cut is not None:
         side, mm = cut
-        edge = {"top": [(0, 0), (W, 0)], "bottom": [(0, H), (W, H)], "left": [(0, 0), (0, H)], "right": [(W, 0), (W, H)]}[side]
+        edge = {
+            "top": [(0, 0), (W, 0)],
+            "bottom": [(0, H), (W, H)],
+            "left": [(0, 0), (0, H)],
+            "right": [(W, 0), (W, H)],
+        }[side]
         inner = {"top": (0, mm), "bottom": (0, -mm), "left": (mm, 0), "right": (-mm, 0)}[side]
         e = quad(pose(dist), edge)
         line = quad(pose(dist), [(x + inner[0], y + inner[1]) for x, y in edge])
@@ -167,10 +187,18 @@ def make_pose(paper: Paper, frame: tuple[int, int], coverage: float, tilt: float
         out = e.mean(0) - c
         if abs(out[0]) >= abs(out[1]):
             dx = (fw - line[:, 0].max()) if out[0] > 0 else -line[:, 0].min()
-            dy = rng.uniform(fh * 0.02 - q[:, 1].min(), fh * 0.98 - q[:, 1].max()) if np.ptp(q[:, 1]) < fh else (fh - np.ptp(q[:, 1])) / 2 - q[:, 1].min()
+            dy = (
+                rng.uniform(fh * 0.02 - q[:, 1].min(), fh * 0.98 - q[:, 1].max())
+                if np.ptp(q[:, 1]) < fh
+                else (fh - np.ptp(q[:, 1])) / 2 - q[:, 1].min()
+            )
         else:
             dy = (fh - line[:, 1].max()) if out[1] > 0 else -line[:, 1].min()
-            dx = rng.uniform(fw * 0.02 - q[:, 0].min(), fw * 0.98 - q[:, 0].max()) if np.ptp(q[:, 0]) < fw else (fw - np.ptp(q[:, 0])) / 2 - q[:, 0].min()
+            dx = (
+                rng.uniform(fw * 0.02 - q[:, 0].min(), fw * 0.98 - q[:, 0].max())
+                if np.ptp(q[:, 0]) < fw
+                else (fw - np.ptp(q[:, 0])) / 2 - q[:, 0].min()
+            )
     return pose(dist, dx, dy)
 
 

@@ -24,9 +24,27 @@ from generator.games.allin.grid import cell_name
 from generator.printing.paper import Paper, paper
 from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, hard_params, random_style, realistic_params
 
-FAMILIES = ("realistic", "hard-small", "hard-tilt", "hard-jpeg", "hard-scaled", "shadow", "glare", "erased", "outside",
-            "two-sheets", "dominant-suit", "dominant-rank", "full", "nearly-empty", "large-values", "fold", "fold-steep",
-            "curl", "curl-strong")
+FAMILIES = (
+    "realistic",
+    "hard-small",
+    "hard-tilt",
+    "hard-jpeg",
+    "hard-scaled",
+    "shadow",
+    "glare",
+    "erased",
+    "outside",
+    "two-sheets",
+    "dominant-suit",
+    "dominant-rank",
+    "full",
+    "nearly-empty",
+    "large-values",
+    "fold",
+    "fold-steep",
+    "curl",
+    "curl-strong",
+)
 
 
 @dataclass
@@ -64,7 +82,10 @@ def _cells(scene) -> dict[str, tuple[float, float, float, float]]:
     for t in scene.marks:
         if t.kind in ("rank", "suit", "value"):
             out.setdefault(t.owner, []).append(t)
-    return {n: (min(t.x for t in ts), min(t.y for t in ts), max(t.x + t.w for t in ts), max(t.y + t.h for t in ts)) for n, ts in out.items()}
+    return {
+        n: (min(t.x for t in ts), min(t.y for t in ts), max(t.x + t.w for t in ts), max(t.y + t.h for t in ts))
+        for n, ts in out.items()
+    }
 
 
 def _random_card(rng: random.Random) -> Card:
@@ -73,9 +94,9 @@ def _random_card(rng: random.Random) -> Card:
 
 def case(family: str, seed: int, *, frame: tuple[int, int] | None = None) -> Case:
     """The case of ``family`` for ``seed`` (``frame``: force the photo size, e.g. small for tests)."""
-    from generator.games.allin.layout import load_layout
     from generator.core.shipped import shipped_layouts
     from generator.games.allin.bot import simulate_game
+    from generator.games.allin.layout import load_layout
     from generator.games.allin.scoring import FilledSheet
     from generator.games.allin.sheet import build_allin_sheet
 
@@ -110,7 +131,9 @@ def case(family: str, seed: int, *, frame: tuple[int, int] | None = None) -> Cas
         pos = ((seed % 64) + 0.5) / 64 * 2 - 1
         u0, v0 = (x0 + x1) / 2 + pos * reach * nx, (y0 + y1) / 2 + pos * reach * ny
         side = rng.choice([0, 180])
-        c.params = replace(p, shadow=0.0, hard_shadow=(u0, v0, ang + side, rng.uniform(0.55, 0.70), rng.uniform(0.3, 2.0)))
+        c.params = replace(
+            p, shadow=0.0, hard_shadow=(u0, v0, ang + side, rng.uniform(0.55, 0.70), rng.uniform(0.3, 2.0))
+        )
         return c
     if family == "glare":
         bx = rng.choice(list(_cells(scene).values()))
@@ -129,14 +152,24 @@ def case(family: str, seed: int, *, frame: tuple[int, int] | None = None) -> Cas
         for coord, card in rng.sample(written, min(len(written), rng.randint(1, 4))):
             name = cell_name(coord)
             if rng.random() < 0.6:
-                erased.append(("rank", name, rng.choice([r for r in RANK_LABELS.values() if r != card.rank_label]), rng.uniform(0.15, 0.6)))
+                erased.append(
+                    (
+                        "rank",
+                        name,
+                        rng.choice([r for r in RANK_LABELS.values() if r != card.rank_label]),
+                        rng.uniform(0.15, 0.6),
+                    )
+                )
             else:
                 erased.append(("suit", name, rng.choice([s for s in SUITS if s != card.suit]), rng.uniform(0.15, 0.6)))
         empty = sorted(set(sheet.layout.grid.writable) - set(sheet.cards))
         if empty and rng.random() < 0.5:  # a whole card pencilled into an empty space, then rubbed out
             name = cell_name(rng.choice(empty))
             residue = rng.uniform(0.15, 0.6)
-            erased += [("rank", name, rng.choice(list(RANK_LABELS.values())), residue), ("suit", name, rng.choice(SUITS), residue)]
+            erased += [
+                ("rank", name, rng.choice(list(RANK_LABELS.values())), residue),
+                ("suit", name, rng.choice(SUITS), residue),
+            ]
         for i in range(sheet.chips_earned + 1, min(chips, sheet.chips_earned + rng.randint(0, 3)) + 1):
             erased.append(("chip_earned", str(i), "", rng.uniform(0.15, 0.6)))
         for i in range(sheet.chips_spent + 1, min(sheet.chips_earned, sheet.chips_spent + rng.randint(0, 2)) + 1):
@@ -145,14 +178,24 @@ def case(family: str, seed: int, *, frame: tuple[int, int] | None = None) -> Cas
         return c
     if family == "outside":
         side = rng.choice(["top", "bottom", "left", "right"])
-        c.params = replace(p, cut=(side, rng.uniform(15.0, 60.0)), rotation=rng.choice([0, 90, 180, 270]) + rng.uniform(-8, 8),
-                           tilt=rng.uniform(0, 20), coverage=rng.uniform(0.6, 0.9))
+        c.params = replace(
+            p,
+            cut=(side, rng.uniform(15.0, 60.0)),
+            rotation=rng.choice([0, 90, 180, 270]) + rng.uniform(-8, 8),
+            tilt=rng.uniform(0, 20),
+            coverage=rng.uniform(0.6, 0.9),
+        )
         c.layout = lay.id
         return c
     if family == "two-sheets":
         w, h = p.frame
-        c.params = replace(p, frame=(max(w, h), min(w, h)), coverage=rng.uniform(0.6, 0.85), tilt=rng.uniform(0, 20),
-                           rotation=rng.uniform(-10, 10))
+        c.params = replace(
+            p,
+            frame=(max(w, h), min(w, h)),
+            coverage=rng.uniform(0.6, 0.85),
+            tilt=rng.uniform(0, 20),
+            rotation=rng.uniform(-10, 10),
+        )
         c.others = (sheets[(sheets.index(sheet) + 1) % len(sheets)],)
         c.refuse = "two sheets in one photo"
         return c

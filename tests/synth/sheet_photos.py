@@ -125,7 +125,9 @@ def random_style(rng: random.Random) -> HandStyle:
         g = 1.0 - rng.uniform(0.3, 0.75)
         pen = Pen("pencil", (g, g, g * 1.02), rng.uniform(0.35, 0.55), grainy=True)
     elif kind == "blue":
-        pen = Pen("blue", (rng.uniform(0.08, 0.25), rng.uniform(0.2, 0.35), rng.uniform(0.55, 0.75)), rng.uniform(0.3, 0.5))
+        pen = Pen(
+            "blue", (rng.uniform(0.08, 0.25), rng.uniform(0.2, 0.35), rng.uniform(0.55, 0.75)), rng.uniform(0.3, 0.5)
+        )
     else:
         d = rng.uniform(0.05, 0.2)
         pen = Pen("black", (d, d, d + 0.02), rng.uniform(0.3, 0.5))
@@ -222,14 +224,21 @@ class _Ink:
         xa, ya, xb, yb = max(0, x0), max(0, y0), min(W, x0 + w), min(H, y0 + h)
         if xa >= xb or ya >= yb:
             return
-        m = mask[ya - y0:yb - y0, xa - x0:xb - x0].astype(np.float32) / 255.0 * strength
+        m = mask[ya - y0 : yb - y0, xa - x0 : xb - x0].astype(np.float32) / 255.0 * strength
         if self.pen.grainy:
             grain = np.random.default_rng(self.rng.getrandbits(32)).uniform(0.65, 1.0, m.shape).astype(np.float32)
             m *= grain
         region = self.page[ya:yb, xa:xb]
         region *= 1.0 - m[..., None] * (1.0 - self.color)
 
-    def strokes(self, polylines: list[list[tuple[float, float]]], *, width: float | None = None, fill: bool = False, strength: float | None = None) -> None:
+    def strokes(
+        self,
+        polylines: list[list[tuple[float, float]]],
+        *,
+        width: float | None = None,
+        fill: bool = False,
+        strength: float | None = None,
+    ) -> None:
         """Draw polylines (points in mm); ``fill`` fills each as a polygon instead."""
         import cv2
 
@@ -256,7 +265,9 @@ class _Ink:
         (smaller when it would be wider than ``max_width`` mm)."""
         import cv2
 
-        font = self.rng.choice([cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_SCRIPT_COMPLEX])
+        font = self.rng.choice(
+            [cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_SCRIPT_COMPLEX]
+        )
         px_h = height * self.ppm
         scale = px_h / 22.0
         thick = max(1, int(round(self.pen.width * self.ppm)))
@@ -335,7 +346,10 @@ def _bubble(ink: _Ink, t: MarkTarget, style: HandStyle, rng: random.Random) -> N
     kind = style.bubble if style.bubble != "mixed" else rng.choice(["full", "partial"])
     if kind == "full":
         rr = r * rng.uniform(0.8, 1.02)
-        poly = [(cx + rr * math.cos(a) * (1 + _jit(rng, 0.03)), cy + rr * math.sin(a)) for a in np.linspace(0, 2 * math.pi, 36)]
+        poly = [
+            (cx + rr * math.cos(a) * (1 + _jit(rng, 0.03)), cy + rr * math.sin(a))
+            for a in np.linspace(0, 2 * math.pi, 36)
+        ]
         ink.strokes([poly], fill=True)
         return
     # a scribble covering part of the bubble: zig-zag lines
@@ -372,7 +386,9 @@ def _erased(page: np.ndarray, dpi: int, style: HandStyle, rng: random.Random, t:
         pen = Pen("pencil", (g, g, g * 1.02), rng.uniform(0.35, 0.55), grainy=True)
     ink = _Ink(patch, dpi, pen, rng)
     local = MarkTarget(t.kind, t.owner, t.key, t.x - x0, t.y - y0, t.w, t.h)
-    {"rank": _box_mark, "chip_spent": _box_mark, "suit": _circle, "chip_earned": _bubble}[t.kind](ink, local, style, rng)
+    {"rank": _box_mark, "chip_spent": _box_mark, "suit": _circle, "chip_earned": _bubble}[t.kind](
+        ink, local, style, rng
+    )
     dark = 1.0 - patch
     dark = cv2.GaussianBlur(dark, (0, 0), rng.uniform(0.08, 0.3) * ppm)
     smudge = cv2.GaussianBlur(dark, (0, 0), rng.uniform(0.6, 1.5) * ppm)
@@ -382,11 +398,20 @@ def _erased(page: np.ndarray, dpi: int, style: HandStyle, rng: random.Random, t:
     H, W = page.shape[:2]
     xa, ya, xb, yb = max(0, X0), max(0, Y0), min(W, X0 + pw), min(H, Y0 + ph)
     if xa < xb and ya < yb:
-        page[ya:yb, xa:xb] *= 1.0 - left[ya - Y0:yb - Y0, xa - X0:xb - X0]
+        page[ya:yb, xa:xb] *= 1.0 - left[ya - Y0 : yb - Y0, xa - X0 : xb - X0]
 
 
-def draw_marks(page: np.ndarray, scene: Scene, sheet, style: HandStyle, rng: random.Random, dpi: int, *,
-               game=None, extra: dict | None = None) -> np.ndarray:
+def draw_marks(
+    page: np.ndarray,
+    scene: Scene,
+    sheet,
+    style: HandStyle,
+    rng: random.Random,
+    dpi: int,
+    *,
+    game=None,
+    extra: dict | None = None,
+) -> np.ndarray:
     """Draw a player's marks for ``sheet`` on a copy of ``page`` (float RGB at ``dpi``) and return it.
 
     Every written space gets its value written, its rank ticked (or crossed) and its
@@ -418,11 +443,23 @@ def draw_marks(page: np.ndarray, scene: Scene, sheet, style: HandStyle, rng: ran
             right = max(m.x + m.w for (k, o, _), m in marks.items() if k == "suit" and o == name)
             h = value.h * rng.uniform(0.8, 1.0)
             left = value.w * rng.uniform(0.02, 0.15)
-            ink.text(value.x + left, value.y + value.h * rng.uniform(0.8, 0.95), card.rank_label, h, max_width=right - value.x - left)
+            ink.text(
+                value.x + left,
+                value.y + value.h * rng.uniform(0.8, 0.95),
+                card.rank_label,
+                h,
+                max_width=right - value.x - left,
+            )
         else:
             h = min(value.h * rng.uniform(0.45, 0.7), 9.0)
             left = value.w * rng.uniform(0.05, 0.25)
-            ink.text(value.x + left, value.y + value.h * rng.uniform(0.6, 0.85), card.rank_label, h, max_width=value.w * 0.92 - left)
+            ink.text(
+                value.x + left,
+                value.y + value.h * rng.uniform(0.6, 0.85),
+                card.rank_label,
+                h,
+                max_width=value.w * 0.92 - left,
+            )
         _box_mark(ink, marks[("rank", name, card.rank_label)], style, rng)
         _circle(ink, marks[("suit", name, card.suit)], style, rng)
     for name, label in (extra or {}).get("ranks", []):
@@ -477,12 +514,20 @@ def _print_scaled(page: np.ndarray, scale: float) -> np.ndarray:
     small = cv2.resize(page, (round(pw * scale), round(ph * scale)), interpolation=cv2.INTER_AREA)
     canvas = np.ones_like(page)
     oy, ox = (ph - small.shape[0]) // 2, (pw - small.shape[1]) // 2
-    canvas[oy:oy + small.shape[0], ox:ox + small.shape[1]] = small
+    canvas[oy : oy + small.shape[0], ox : ox + small.shape[1]] = small
     return canvas
 
 
-def photograph(page: np.ndarray, paper: Paper, p: PhotoParams, rng: random.Random, dpi: int, *,
-               fold_y: float = 0.0, others: tuple[np.ndarray, ...] = ()) -> tuple[bytes, np.ndarray]:
+def photograph(
+    page: np.ndarray,
+    paper: Paper,
+    p: PhotoParams,
+    rng: random.Random,
+    dpi: int,
+    *,
+    fold_y: float = 0.0,
+    others: tuple[np.ndarray, ...] = (),
+) -> tuple[bytes, np.ndarray]:
     """Photograph a page image (float RGB at ``dpi``) with parameters ``p`` (see :mod:`.synth_camera`).
 
     Args:
@@ -501,9 +546,16 @@ def photograph(page: np.ndarray, paper: Paper, p: PhotoParams, rng: random.Rando
     fw, fh = p.frame
     ppm_page = dpi / 25.4
     pages = [page, *others]
-    regions = [None] if not others else [
-        (i * fw / len(pages), 0, (i + 1) * fw / len(pages), fh) if fw >= fh else (0, i * fh / len(pages), fw, (i + 1) * fh / len(pages))
-        for i in range(len(pages))]
+    regions = (
+        [None]
+        if not others
+        else [
+            (i * fw / len(pages), 0, (i + 1) * fw / len(pages), fh)
+            if fw >= fh
+            else (0, i * fh / len(pages), fw, (i + 1) * fh / len(pages))
+            for i in range(len(pages))
+        ]
+    )
     img = background(fw, fh, rng)
     flat_H = None
     coords = None
@@ -512,8 +564,17 @@ def photograph(page: np.ndarray, paper: Paper, p: PhotoParams, rng: random.Rando
             pg = _print_scaled(pg, p.print_scale)
         if p.bend > 0:
             pg = _bend(pg, p.bend, ppm_page, nrng)
-        pose = make_pose(paper, p.frame, p.coverage, p.tilt, p.tilt_axis, p.rotation + 7.0 * k, rng, region=region,
-                         cut=p.cut if k == 0 else None)
+        pose = make_pose(
+            paper,
+            p.frame,
+            p.coverage,
+            p.tilt,
+            p.tilt_axis,
+            p.rotation + 7.0 * k,
+            rng,
+            region=region,
+            cut=p.cut if k == 0 else None,
+        )
         shape = Shape(p.fold, fold_y, p.curl, p.curl_along) if k == 0 else Shape()
         U, V = page_coords(pose, shape, paper, p.frame)
         # scale the page image down to about the photo's resolution first (no aliasing, less work)
@@ -523,7 +584,14 @@ def photograph(page: np.ndarray, paper: Paper, p: PhotoParams, rng: random.Rando
             pg = cv2.resize(pg, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
         s = ppm_page * factor
         warped = cv2.remap(pg, U * s, V * s, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-        alpha = cv2.remap(np.ones(pg.shape[:2], np.float32), U * s, V * s, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        alpha = cv2.remap(
+            np.ones(pg.shape[:2], np.float32),
+            U * s,
+            V * s,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=0,
+        )
         if k == 0 and p.fold > 0:  # the screen faces the lamp differently: lit or shaded as a whole
             screen = (V < fold_y).astype(np.float32)
             warped *= (1.0 + (p.fold_light - 1.0) * screen)[..., None]
@@ -533,7 +601,7 @@ def photograph(page: np.ndarray, paper: Paper, p: PhotoParams, rng: random.Rando
     # light: a gradient down to light_min, a warm or cool cast, a soft shadow
     yy, xx = np.mgrid[0:fh:8, 0:fw:8].astype(np.float32)
     a = math.radians(p.light_angle)
-    t = (xx * math.cos(a) + yy * math.sin(a))
+    t = xx * math.cos(a) + yy * math.sin(a)
     t = (t - t.min()) / max(np.ptp(t), 1e-6)
     light = 1.0 - (1.0 - p.light_min) * t
     if p.shadow > 0:
@@ -557,8 +625,14 @@ def photograph(page: np.ndarray, paper: Paper, p: PhotoParams, rng: random.Rando
         k = np.zeros((n, n), np.float32)
         c = n // 2
         ang = math.radians(p.motion_angle)
-        cv2.line(k, (int(round(c - math.cos(ang) * p.motion / 2)), int(round(c - math.sin(ang) * p.motion / 2))),
-                 (int(round(c + math.cos(ang) * p.motion / 2)), int(round(c + math.sin(ang) * p.motion / 2))), 1.0, 1, cv2.LINE_AA)
+        cv2.line(
+            k,
+            (int(round(c - math.cos(ang) * p.motion / 2)), int(round(c - math.sin(ang) * p.motion / 2))),
+            (int(round(c + math.cos(ang) * p.motion / 2)), int(round(c + math.sin(ang) * p.motion / 2))),
+            1.0,
+            1,
+            cv2.LINE_AA,
+        )
         img = cv2.filter2D(img, -1, k / k.sum())
     noise = nrng.standard_normal((fh, fw, 3), dtype=np.float32)
     img += noise * (p.noise * np.sqrt(np.clip(img, 0.02, 1.0)))
@@ -568,7 +642,13 @@ def photograph(page: np.ndarray, paper: Paper, p: PhotoParams, rng: random.Rando
     Hmm = flat_H
     if p.print_scale != 1.0:  # the true page → photo map, for the printed scale
         W, H = paper.width, paper.height
-        P = np.array([[p.print_scale, 0, W / 2 * (1 - p.print_scale)], [0, p.print_scale, H / 2 * (1 - p.print_scale)], [0, 0, 1]])
+        P = np.array(
+            [
+                [p.print_scale, 0, W / 2 * (1 - p.print_scale)],
+                [0, p.print_scale, H / 2 * (1 - p.print_scale)],
+                [0, 0, 1],
+            ]
+        )
         Hmm = Hmm @ P
     return buf.tobytes(), Hmm
 
@@ -580,8 +660,18 @@ def _ppm(H: np.ndarray, paper: Paper) -> float:
     return float(math.sqrt(np.linalg.norm(pts[1] - pts[0]) * np.linalg.norm(pts[2] - pts[0])))
 
 
-def synth_photo(sheet, paper: Paper, seed: int | str, *, params: PhotoParams | None = None, style: HandStyle | None = None,
-                dpi: int = 300, game=None, extra: dict | None = None, others: tuple = ()) -> SynthPhoto:
+def synth_photo(
+    sheet,
+    paper: Paper,
+    seed: int | str,
+    *,
+    params: PhotoParams | None = None,
+    style: HandStyle | None = None,
+    dpi: int = 300,
+    game=None,
+    extra: dict | None = None,
+    others: tuple = (),
+) -> SynthPhoto:
     """A synthetic phone photo of ``sheet`` (a FilledSheet) printed on ``paper``.
 
     Args:

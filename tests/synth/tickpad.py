@@ -16,7 +16,17 @@ import numpy as np
 
 from generator.printing.paper import Paper
 from generator.printing.scene import MarkTarget, Scene
-from tests.synth.sheet_photos import HandStyle, PhotoParams, _box_mark, _erased, _Ink, cached_page, photograph, random_style, realistic_params
+from tests.synth.sheet_photos import (
+    HandStyle,
+    PhotoParams,
+    _box_mark,
+    _erased,
+    _Ink,
+    cached_page,
+    photograph,
+    random_style,
+    realistic_params,
+)
 
 
 @dataclass
@@ -39,8 +49,18 @@ def blank_pad_page(pad, paper: Paper, dpi: int) -> tuple[Scene, np.ndarray]:
     return cached_page(key, lambda: build_pad(pad, paper), dpi)
 
 
-def draw_ticks(page: np.ndarray, scene: Scene, rows: list[list[str]], style: HandStyle, rng: random.Random, dpi: int, *,
-               scores: list[int] | None = None, player: str = "", erased: list[tuple[int, str, float]] = ()) -> np.ndarray:
+def draw_ticks(
+    page: np.ndarray,
+    scene: Scene,
+    rows: list[list[str]],
+    style: HandStyle,
+    rng: random.Random,
+    dpi: int,
+    *,
+    scores: list[int] | None = None,
+    player: str = "",
+    erased: list[tuple[int, str, float]] = (),
+) -> np.ndarray:
     """Draw ``rows`` of ticks (and each round's score and running total when given) on a copy of ``page``.
 
     Args:
@@ -51,7 +71,9 @@ def draw_ticks(page: np.ndarray, scene: Scene, rows: list[list[str]], style: Han
     marks = {(m.kind, m.owner, m.key): m for m in scene.marks}
     for r, key, residue in erased:
         t = marks[("tick", f"round{r}", key)]
-        _erased(page, dpi, style, rng, MarkTarget("rank", t.owner, t.key, t.x, t.y, t.w, t.h), residue)  # drawn as a box mark
+        _erased(
+            page, dpi, style, rng, MarkTarget("rank", t.owner, t.key, t.x, t.y, t.w, t.h), residue
+        )  # drawn as a box mark
     total = 0
     for r, keys in enumerate(rows, start=1):
         for key in keys:
@@ -68,9 +90,19 @@ def draw_ticks(page: np.ndarray, scene: Scene, rows: list[list[str]], style: Han
     return page
 
 
-def synth_tick_photo(pad, rows: list[list[str]], paper: Paper, seed: int | str, *, params: PhotoParams | None = None,
-                     style: HandStyle | None = None, dpi: int = 300, scores: list[int] | None = None, player: str = "",
-                     erased: list[tuple[int, str, float]] = ()) -> SynthTickPhoto:
+def synth_tick_photo(
+    pad,
+    rows: list[list[str]],
+    paper: Paper,
+    seed: int | str,
+    *,
+    params: PhotoParams | None = None,
+    style: HandStyle | None = None,
+    dpi: int = 300,
+    scores: list[int] | None = None,
+    player: str = "",
+    erased: list[tuple[int, str, float]] = (),
+) -> SynthTickPhoto:
     """A synthetic phone photo of a tick pad with ``rows`` ticked (see :func:`draw_ticks`), seeded like
     :func:`tests.synth.sheet_photos.synth_photo`: everything random comes from ``seed``."""
     rng = random.Random(f"synth-tick:{seed}")

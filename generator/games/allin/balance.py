@@ -50,8 +50,8 @@ from pathlib import Path
 from typing import Any, Optional
 
 from generator.core.errors import EXIT_OK, Problem, SheetsmithError
-from generator.games.allin.layout import AllInLayout
 from generator.games.allin.grid import cell_name, golden_ring
+from generator.games.allin.layout import AllInLayout
 
 __all__ = [
     "BASELINE",
@@ -136,16 +136,18 @@ def play_games(layout: AllInLayout, indices: Sequence[int], players: int, seed: 
         result = simulate_game(layout, players, game_seed(seed, index)).result
         sheets = []
         for sheet, score in zip(result.sheets, result.score.players):
-            sheets.append(SheetResult(
-                total=score.total,
-                hand_points=score.hand_points,
-                bonus_points=score.bonus_points,
-                chips_earned=sheet.chips_earned,
-                chips_left=score.chips_left,
-                surrounded=all(c in sheet.cards for c in ring),
-                complete=frozenset(letter for letter, h in score.hands.items() if h.complete),
-                points={letter: h.points for letter, h in score.hands.items()},
-            ))
+            sheets.append(
+                SheetResult(
+                    total=score.total,
+                    hand_points=score.hand_points,
+                    bonus_points=score.bonus_points,
+                    chips_earned=sheet.chips_earned,
+                    chips_left=score.chips_left,
+                    surrounded=all(c in sheet.cards for c in ring),
+                    complete=frozenset(letter for letter, h in score.hands.items() if h.complete),
+                    points={letter: h.points for letter, h in score.hands.items()},
+                )
+            )
         games.append(sheets)
     return games
 
@@ -235,15 +237,28 @@ class SheetFigures:
     def as_dict(self) -> dict[str, Any]:
         """Plain data for JSON (``hands`` keyed by letter)."""
         return {
-            "id": self.id, "name": self.name, "file": self.file, "sheets": self.sheets,
-            "mean_total": self.mean_total, "p10_total": self.p10_total, "p90_total": self.p90_total,
-            "mean_hand_points": self.mean_hand_points, "mean_bonus_points": self.mean_bonus_points,
-            "mean_chips_earned": self.mean_chips_earned, "mean_chips_left": self.mean_chips_left,
+            "id": self.id,
+            "name": self.name,
+            "file": self.file,
+            "sheets": self.sheets,
+            "mean_total": self.mean_total,
+            "p10_total": self.p10_total,
+            "p90_total": self.p90_total,
+            "mean_hand_points": self.mean_hand_points,
+            "mean_bonus_points": self.mean_bonus_points,
+            "mean_chips_earned": self.mean_chips_earned,
+            "mean_chips_left": self.mean_chips_left,
             "golden_surround_rate": self.golden_surround_rate,
             "mean_hands_completed": self.mean_hands_completed,
             "hands": {
-                h.letter: {"cells": h.cells, "length": h.length, "reward": h.reward, "bonus": h.bonus,
-                           "completion_rate": h.completion_rate, "mean_points": h.mean_points}
+                h.letter: {
+                    "cells": h.cells,
+                    "length": h.length,
+                    "reward": h.reward,
+                    "bonus": h.bonus,
+                    "completion_rate": h.completion_rate,
+                    "mean_points": h.mean_points,
+                }
                 for h in self.hands.values()
             },
         }
@@ -278,8 +293,13 @@ def summarize(layout: AllInLayout, games: Sequence[Sequence[SheetResult]], *, fi
             mean_points=mean(s.points.get(letter, 0) for s in sheets),
         )
     return SheetFigures(
-        id=layout.id, name=layout.name, file=file or str(layout.source), sheets=n,
-        mean_total=mean(totals), p10_total=percentile(totals, 0.1), p90_total=percentile(totals, 0.9),
+        id=layout.id,
+        name=layout.name,
+        file=file or str(layout.source),
+        sheets=n,
+        mean_total=mean(totals),
+        p10_total=percentile(totals, 0.1),
+        p90_total=percentile(totals, 0.9),
         mean_hand_points=mean(s.hand_points for s in sheets),
         mean_bonus_points=mean(s.bonus_points for s in sheets),
         mean_chips_earned=mean(s.chips_earned for s in sheets),
@@ -314,8 +334,14 @@ class BalanceWarning:
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
-        return {"kind": self.kind, "hand": self.hand, "message": self.message,
-                "file": self.file, "line": self.line, "col": self.col}
+        return {
+            "kind": self.kind,
+            "hand": self.hand,
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "col": self.col,
+        }
 
 
 def mean_total_gap(figures: SheetFigures, baseline: SheetFigures) -> Optional[float]:
@@ -336,21 +362,26 @@ def fairness_warnings(figures: SheetFigures, baseline: SheetFigures) -> list[Bal
     gap = mean_total_gap(figures, baseline)
     if gap is not None and abs(gap) > MEAN_TOTAL_TOLERANCE:
         side = "above" if gap > 0 else "below"
-        found.append(BalanceWarning(
-            "mean_total",
-            f"mean total {figures.mean_total:.1f} is {abs(gap):.1%} {side} {baseline.name}'s {baseline.mean_total:.1f} "
-            f"(more than {MEAN_TOTAL_TOLERANCE:.0%}): adjust hand bonuses or rewards, or the grid",
-            file=figures.file,
-        ))
+        found.append(
+            BalanceWarning(
+                "mean_total",
+                f"mean total {figures.mean_total:.1f} is {abs(gap):.1%} {side} {baseline.name}'s {baseline.mean_total:.1f} "
+                f"(more than {MEAN_TOTAL_TOLERANCE:.0%}): adjust hand bonuses or rewards, or the grid",
+                file=figures.file,
+            )
+        )
     for h in figures.hands.values():
         if h.completion_rate < RARE_COMPLETION:
-            found.append(BalanceWarning(
-                "rare_hand",
-                f"hand {h.letter} ({h.cells}, {h.length} spaces) was completed on {h.completion_rate:.1%} of sheets "
-                f"(under {RARE_COMPLETION:.0%}): its reward is hardly ever earned; bring it closer to a starting space "
-                "or shorten it",
-                hand=h.letter, file=figures.file,
-            ))
+            found.append(
+                BalanceWarning(
+                    "rare_hand",
+                    f"hand {h.letter} ({h.cells}, {h.length} spaces) was completed on {h.completion_rate:.1%} of sheets "
+                    f"(under {RARE_COMPLETION:.0%}): its reward is hardly ever earned; bring it closer to a starting space "
+                    "or shorten it",
+                    hand=h.letter,
+                    file=figures.file,
+                )
+            )
     return found
 
 
@@ -420,12 +451,18 @@ class Balance:
         where SHEET is :meth:`SheetFigures.as_dict` (rates 0..1).
         """
         return {
-            "games": self.games, "players": self.players, "seed": self.seed,
+            "games": self.games,
+            "players": self.players,
+            "seed": self.seed,
             "thresholds": {"mean_total_gap": MEAN_TOTAL_TOLERANCE, "min_completion_rate": RARE_COMPLETION},
             "baseline": self.baseline.as_dict(),
             "layouts": [
-                {**c.figures.as_dict(), "mean_total_gap": c.mean_total_gap, "warnings": [w.as_dict() for w in c.warnings],
-                 "layout_warnings": [str(p) for p in c.layout_warnings]}
+                {
+                    **c.figures.as_dict(),
+                    "mean_total_gap": c.mean_total_gap,
+                    "warnings": [w.as_dict() for w in c.warnings],
+                    "layout_warnings": [str(p) for p in c.layout_warnings],
+                }
                 for c in self.compared
             ],
         }
@@ -448,14 +485,21 @@ def _play_chunk(sheet: int, start: int, stop: int, players: int, seed: int) -> t
     return sheet, start, play_games(_WORKER_LAYOUTS[sheet], range(start, stop), players, seed)
 
 
-def _play_all(layouts: Sequence[AllInLayout], paths: Sequence[str], games: int, players: int, seed: int,
-              workers: int, progress: Optional[Callable[[int, int], None]]) -> list[list[list[SheetResult]]]:
+def _play_all(
+    layouts: Sequence[AllInLayout],
+    paths: Sequence[str],
+    games: int,
+    players: int,
+    seed: int,
+    workers: int,
+    progress: Optional[Callable[[int, int], None]],
+) -> list[list[list[SheetResult]]]:
     """Every game of every layout, in game order per layout, on ``workers`` processes (1: this process)."""
     results: list[list[Any]] = [[None] * games for _ in layouts]
     tasks = [(i, start, min(start + CHUNK, games)) for i in range(len(layouts)) for start in range(0, games, CHUNK)]
 
     def store(i: int, start: int, played: list[list[SheetResult]]) -> None:
-        results[i][start:start + len(played)] = played
+        results[i][start : start + len(played)] = played
         if progress:
             progress(len(played), games * len(layouts))
 
@@ -514,8 +558,15 @@ def check_options(games: int, players: int, workers: Optional[int]) -> int:
     return min(workers, cpus)
 
 
-def balance(refs: Sequence[str | Path], *, games: int = 200, players: int = 4, seed: int = 1,
-            workers: Optional[int] = None, progress: Optional[Callable[[int, int], None]] = None) -> Balance:
+def balance(
+    refs: Sequence[str | Path],
+    *,
+    games: int = 200,
+    players: int = 4,
+    seed: int = 1,
+    workers: Optional[int] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> Balance:
     """Play ``games`` bot games on each layout and on Q♦ (same deals, same bots) and compare the figures.
 
     Args:
@@ -537,8 +588,8 @@ def balance(refs: Sequence[str | Path], *, games: int = 200, players: int = 4, s
         SheetsmithError: options out of range (exit 2).
     """
     from generator.core.paths import display_path
-    from generator.games.allin.layout import load_layout
     from generator.core.shipped import resolve_layout
+    from generator.games.allin.layout import load_layout
 
     if not refs:
         raise SheetsmithError("give at least one layout (a shipped id or a layout file)")
@@ -561,4 +612,3 @@ def balance(refs: Sequence[str | Path], *, games: int = 200, players: int = 4, s
         found = _locate(fairness_warnings(fig, baseline), p, fig.file)
         compared.append(Compared(fig, mean_total_gap(fig, baseline), found, list(lay.warnings)))
     return Balance(games, players, seed, baseline, compared)
-

@@ -30,8 +30,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from generator.core.cards import Card, standard_deck
-from generator.games.allin.layout import AllInLayout
-from generator.games.allin.grid import Coord
 from generator.games.allin.game import (
     GameLog,
     GameState,
@@ -44,8 +42,10 @@ from generator.games.allin.game import (
     golden_cells,
     surrounds_golden,
 )
-from generator.games.allin.rules import GOLDEN_DECK_SIZE, ROUNDS
+from generator.games.allin.grid import Coord
 from generator.games.allin.hands import POINTS, Category, evaluate
+from generator.games.allin.layout import AllInLayout
+from generator.games.allin.rules import GOLDEN_DECK_SIZE, ROUNDS
 
 __all__ = ["hand_value", "SimpleBot", "Simulation", "deal", "simulate_game", "DEFAULT_NAMES"]
 

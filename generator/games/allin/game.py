@@ -63,8 +63,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from generator.core.cards import RANKS, Card, standard_deck
-from generator.games.allin.layout import AllInLayout
 from generator.games.allin.grid import Coord, cell_name, golden_ring
+from generator.games.allin.layout import AllInLayout
 from generator.games.allin.rules import DECK_JOKERS, GOLDEN_DECK_SIZE, ROUNDS, START_ROUNDS, complete_hands
 from generator.games.allin.scoring import FilledSheet, GameScore, report, score_game
 
@@ -323,7 +323,8 @@ def _cost_table(a: Card, b: Card) -> dict[Card, int]:
             cost = min(rank_steps(x.rank, card.rank), _suit_cost(x.suit, card.suit))  # type: ignore[arg-type]
         else:
             cost = min(rank_steps(a.rank, card.rank), rank_steps(b.rank, card.rank)) + min(  # type: ignore[arg-type]
-                _suit_cost(a.suit, card.suit), _suit_cost(b.suit, card.suit)  # type: ignore[arg-type]
+                _suit_cost(a.suit, card.suit),
+                _suit_cost(b.suit, card.suit),  # type: ignore[arg-type]
             )
         table[card] = cost
     return table
@@ -679,16 +680,13 @@ class GameState:
             raise illegal("chips-negative", f"{move.chips} chips spent; chips spent are 0 or more", "chips")
         have = p.chips_left
         if move.chips > have:
-            raise illegal(
-                "chips-available", f"spends {move.chips} chip{_s(move.chips)} but has {have} left", "chips"
-            )
+            raise illegal("chips-available", f"spends {move.chips} chip{_s(move.chips)} but has {have} left", "chips")
         pair = " and ".join(c.code for c in revealed)
         cost = compose_cost(revealed, card)
         if cost > move.chips:
             raise illegal(
                 "compose",
-                f"{card.code} cannot be made from {pair} with {move.chips} chip{_s(move.chips)} "
-                f"(it needs {cost})",
+                f"{card.code} cannot be made from {pair} with {move.chips} chip{_s(move.chips)} (it needs {cost})",
                 "card",
             )
         if self.ruleset.exact_chips and move.chips != cost:
@@ -715,9 +713,7 @@ class GameState:
         here = self.layout.grid.cells.get(pick.cell)
         if here is None or not here.writable:
             what = "the Golden Card's space" if here is not None else "no card space"
-            raise illegal(
-                "golden-cell", f"Golden Deck card to {cell_name(pick.cell)}: that is {what}", "golden.cell"
-            )
+            raise illegal("golden-cell", f"Golden Deck card to {cell_name(pick.cell)}: that is {what}", "golden.cell")
         if pick.cell in after:
             raise illegal(
                 "golden-cell",
@@ -791,8 +787,13 @@ class GameState:
                     )
             for name in self.players:
                 if name not in moves:
-                    raise IllegalMove("no-move", "no move this round; every player writes a card", round=number,
-                                      player=name, field="moves")
+                    raise IllegalMove(
+                        "no-move",
+                        "no move this round; every player writes a card",
+                        round=number,
+                        player=name,
+                        field="moves",
+                    )
                 self.check_move(name, revealed, moves[name])
         except IllegalMove:
             self._dealt = dealt

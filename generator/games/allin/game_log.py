@@ -35,44 +35,41 @@ a typed-in sheet ``sheetsmith verify`` accepts.
 
 from __future__ import annotations
 
-from typing import Callable
-
 import difflib
 import json
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, Sequence
+from typing import Annotated, Any, Callable, Literal, Sequence
 
 from pydantic import ConfigDict, Field, StringConstraints
 
 from generator.core.cards import Card, CardCodeError, parse_card
 from generator.core.errors import FindingsError, InputError, Problem, UnreadableError
-from generator.games.allin.layout import AllInLayout
-from generator.games.allin.grid import Coord, cell_name
+from generator.core.models import StrictModel
+from generator.core.names import file_stem
 from generator.core.output import check_targets, write_atomic
 from generator.core.paths import display_path
-from generator.games.allin.layout import load_layout
 from generator.core.shipped import shipped_layouts, unknown_layout
+from generator.core.validation import text_problem
+from generator.core.yamlpos import Document, PathKey, load_yaml, shown, yaml_scalar
 from generator.games.allin.game import (
+    PASS,
     GameLog,
     GoldenPick,
     IllegalMove,
     Move,
-    PASS,
     ReplayResult,
     Round,
     RoundOutcome,
     Ruleset,
     replay,
 )
+from generator.games.allin.grid import Coord, cell_name
+from generator.games.allin.layout import AllInLayout, load_layout
 from generator.games.allin.scoring import FilledSheet
 from generator.games.allin.typed_sheet import find_layout
-from generator.core.models import StrictModel
-from generator.core.validation import text_problem
-from generator.core.names import file_stem
-from generator.core.yamlpos import Document, PathKey, load_yaml, shown, yaml_scalar
 
 __all__ = [
     "LOG_KIND",
@@ -118,7 +115,8 @@ class RoundSpec(StrictModel):
     round: int | None = Field(default=None, description="optional; checked against the round's place in the list")
     revealed: list[str] = Field(description="the two cards turned this round, e.g. [QH, 10S]")
     moves: dict[str, Annotated[str, StringConstraints(pattern=r"^\s*[Pp][Aa][Ss][Ss]\s*$")] | MoveSpec] = Field(
-        description="player: move, or 'pass' when no space is legal")
+        description="player: move, or 'pass' when no space is legal"
+    )
 
 
 class GameLogSpec(StrictModel):
@@ -288,13 +286,18 @@ class _Reader:
     def text(self, value: Any, path: PathKey, what: str) -> str | None:
         if isinstance(value, str):
             return value
-        got = "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else self.said(value, path)
+        got = (
+            "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else self.said(value, path)
+        )
         self.error(path, f"{what} must be text, not {got}")
         return None
 
     def card(self, value: Any, path: PathKey, what: str) -> Card | None:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            self.error(path, f"{what}: {self.said(value, path)} is a number, not a card code; write a rank and a suit, e.g. 10H")
+            self.error(
+                path,
+                f"{what}: {self.said(value, path)} is a number, not a card code; write a rank and a suit, e.g. 10H",
+            )
             return None
         text = self.text(value, path, what)
         if text is None:
@@ -329,7 +332,9 @@ def game_log_from_document(doc: Document, path: Path) -> LogFile:
     r.keys(data, (), _TOP_KEYS, _required(GameLogSpec), "the game log")
     if r.problems and any("missing key 'game'" in p.message or "missing key 'kind'" in p.message for p in r.problems):
         if data.get("game") == "allin" and "grid" in data:
-            r.problems = [doc.problem((), "this is a typed-in sheet, not a game log; score it with 'sheetsmith verify'")]
+            r.problems = [
+                doc.problem((), "this is a typed-in sheet, not a game log; score it with 'sheetsmith verify'")
+            ]
         raise InputError(r.problems)
     if data.get("game") != "allin":
         r.error(("game",), f"game must be 'allin' for an All In game log, not {shown(str(data.get('game')))}")
@@ -388,7 +393,10 @@ def _read_round(r: _Reader, item: Any, path: PathKey, number: int) -> Round | No
     before = len(r.problems)
     r.keys(item, path, _ROUND_KEYS, _required(RoundSpec), f"round {number}")
     if "round" in item and item["round"] != number:
-        r.error(path + ("round",), f"this is round {number} (the {_ordinal(number)} item of rounds:), not {r.said(item['round'], path + ('round',))}")
+        r.error(
+            path + ("round",),
+            f"this is round {number} (the {_ordinal(number)} item of rounds:), not {r.said(item['round'], path + ('round',))}",
+        )
     revealed = None
     if "revealed" in item:
         revealed = r.cards(item["revealed"], path + ("revealed",), f"round {number}: revealed")
@@ -397,7 +405,9 @@ def _read_round(r: _Reader, item: Any, path: PathKey, number: int) -> Round | No
     moves: dict[str, Move] = {}
     raw = item.get("moves")
     if "moves" in item and not isinstance(raw, dict):
-        r.error(path + ("moves",), f"round {number}: moves must map each player to a move, e.g. Ann: {{cell: a1, card: QH}}")
+        r.error(
+            path + ("moves",), f"round {number}: moves must map each player to a move, e.g. Ann: {{cell: a1, card: QH}}"
+        )
     elif isinstance(raw, dict):
         for name, value in raw.items():
             move = _read_move(r, value, path + ("moves", name), f"round {number}, {name}")
@@ -420,7 +430,10 @@ def _read_move(r: _Reader, value: Any, path: PathKey, who: str) -> Move | None:
     card = r.card(value["card"], path + ("card",), f"{who}: card") if "card" in value else None
     chips = value.get("chips", 0)
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-        r.error(path + ("chips",), f"{who}: chips is the number of chips spent, 0 or more, not {r.said(chips, path + ('chips',))}")
+        r.error(
+            path + ("chips",),
+            f"{who}: chips is the number of chips spent, 0 or more, not {r.said(chips, path + ('chips',))}",
+        )
     pick = None
     if "golden" in value:
         pick = _read_pick(r, value["golden"], path + ("golden",), who)
@@ -515,7 +528,7 @@ def dump_game_log(log: GameLog, *, layout_ref: str | None = None, result: Replay
             ignores them and the referee recomputes chips).
     """
     lines = [
-        "# All In game log (sheetsmith). Format: docs/formats.md, \"All In game log\".",
+        '# All In game log (sheetsmith). Format: docs/formats.md, "All In game log".',
         "game: allin",
         f"kind: {LOG_KIND}",
         f"layout: {yaml_scalar(layout_ref or log.layout.id)}",
@@ -578,29 +591,46 @@ def dump_sheet(sheet: FilledSheet, *, layout_ref: str | None = None) -> str:
     ``.`` for an empty space, ``G`` for the Golden Card, ``-`` for no space.
     """
     layout = sheet.layout
-    return sheet_text(layout, sheet.player, lambda coord: sheet.cards[coord].code if coord in sheet.cards else ".",
-                      sheet.chips_earned, sheet.chips_spent, layout_ref=layout_ref)
+    return sheet_text(
+        layout,
+        sheet.player,
+        lambda coord: sheet.cards[coord].code if coord in sheet.cards else ".",
+        sheet.chips_earned,
+        sheet.chips_spent,
+        layout_ref=layout_ref,
+    )
 
 
-def sheet_text(layout: AllInLayout, player: str, token: Callable[[Coord], str], earned: int | str, spent: int | str, *,
-               layout_ref: str | None = None,
-               comment: str = "A finished All In sheet, typed in by sheetsmith. Score it: sheetsmith verify FILE") -> str:
+def sheet_text(
+    layout: AllInLayout,
+    player: str,
+    token: Callable[[Coord], str],
+    earned: int | str,
+    spent: int | str,
+    *,
+    layout_ref: str | None = None,
+    comment: str = "A finished All In sheet, typed in by sheetsmith. Score it: sheetsmith verify FILE",
+) -> str:
     """A typed-in sheet's YAML from one token per card space (``token(coord)``, written as given: a card
     code, ``.``, or ``?`` for a field still to be looked at) and the chip counts (a number, or text such as ``?``)."""
+
     def count(v: int | str) -> str:
         return str(v) if isinstance(v, int) else json.dumps(str(v))
 
-    return "\n".join(
-        ([f"# {comment}"] if comment else [])
-        + [
-            "game: allin",
-            f"layout: {yaml_scalar(layout_ref or layout.id)}",
-            f"player: {yaml_scalar(player)}",
-            "grid: |",
-            *grid_rows(layout, token),
-            f"chips: {{earned: {count(earned)}, spent: {count(spent)}}}",
-        ]
-    ) + "\n"
+    return (
+        "\n".join(
+            ([f"# {comment}"] if comment else [])
+            + [
+                "game: allin",
+                f"layout: {yaml_scalar(layout_ref or layout.id)}",
+                f"player: {yaml_scalar(player)}",
+                "grid: |",
+                *grid_rows(layout, token),
+                f"chips: {{earned: {count(earned)}, spent: {count(spent)}}}",
+            ]
+        )
+        + "\n"
+    )
 
 
 def write_sheet(path: str | Path, sheet: FilledSheet, *, layout_ref: str | None = None, overwrite: bool = True) -> Path:

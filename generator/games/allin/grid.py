@@ -197,9 +197,7 @@ def parse_grid(text: str) -> tuple[Grid, list[GridIssue]]:
     body = list(range(lead, len(lines)))
     if len(body) % 2 == 0:
         last = body.pop()  # report it once, then read the grid without it
-        issues.append(
-            GridIssue(last, 0, "the grid ends on a link line; the last line must be a row of cells")
-        )
+        issues.append(GridIssue(last, 0, "the grid ends on a link line; the last line must be a row of cells"))
     rows = (len(body) + 1) // 2
     width = max(len(lines[i]) for i in body[::2]) if body else 0
     cols = width // PITCH + 1 if width else 0
@@ -229,8 +227,10 @@ def parse_grid(text: str) -> tuple[Grid, list[GridIssue]]:
                 bad = next((k for k, ch in enumerate(seg) if ch != "-"), len(seg))
                 ch = seg[bad] if bad < len(seg) else ""  # '' : the line ends inside the link ('--')
                 if ch and ch in _CELL_CHARS and bad and seg[:bad] == "-" * bad:
-                    msg = (f"a link is exactly three dashes '---'; this one has {bad} ('{seg[:bad]}'), "
-                           f"so the '{ch}' after it is off the lattice")
+                    msg = (
+                        f"a link is exactly three dashes '---'; this one has {bad} ('{seg[:bad]}'), "
+                        f"so the '{ch}' after it is off the lattice"
+                    )
                 elif ch and ch in _CELL_CHARS:
                     msg = _off_lattice(ch, start + bad)
                 elif ch in ("-", " ", ""):
@@ -252,13 +252,15 @@ def parse_grid(text: str) -> tuple[Grid, list[GridIssue]]:
             blank = next((b for b in body[: body.index(i)][::2] if not lines[b].strip()), None)
             if blank is not None:
                 cause = GridIssue(
-                    blank, 0,
+                    blank,
+                    0,
                     "this blank line shifts the grid: cell lines and link lines alternate; remove it "
                     "(an empty link line between two rows is fine, a blank cell line is not)",
                 )
             else:
                 cause = GridIssue(
-                    i, 0,
+                    i,
+                    0,
                     "cells on a link line: cell lines and link lines alternate, so a line above is extra or missing",
                 )
             keep = [x for x in issues if x.line < min(i, cause.line) and "must join" not in x.message]

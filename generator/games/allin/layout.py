@@ -29,19 +29,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
-
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, ValidationError, model_validator
 
-from generator.core.cards import Card, CardCodeError, parse_card, SUIT_SYMBOLS
+from generator.core.cards import SUIT_SYMBOLS, Card, CardCodeError, parse_card
 from generator.core.errors import InputError, Problem
 from generator.core.kinds import CHECK_READS, COMPONENT_KINDS, check_item_file, unknown_kind
+from generator.core.models import StrictModel, problem_from_error, pydantic_problems
 from generator.core.paths import display_path
 from generator.core.yamlpos import Document, load_yaml
 from generator.games.allin.grid import Grid, HandRun, cell_name, golden_ring, parse_grid
-from generator.core.models import StrictModel, problem_from_error, pydantic_problems
 
 WRITABLE_SPACES = 24
 """23 rounds of the main deck plus one card from the Golden Deck."""
@@ -128,7 +126,9 @@ class LayoutSpec(StrictModel):
     id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
     name: str | None = Field(default=None, max_length=24)
     description: str | None = Field(default=None, max_length=200)
-    golden: Annotated[str, BeforeValidator(lambda v: str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)]
+    golden: Annotated[
+        str, BeforeValidator(lambda v: str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)
+    ]
     grid: str
     hands: dict[str, HandSpec]
     chips: int | None = Field(default=None, ge=1, le=40, strict=True)
@@ -204,8 +204,12 @@ class AllInLayout:
         try:
             return Strings.model_validate({**t.section("allin"), **self.string_overrides})
         except ValidationError as exc:
-            raise InputError([Problem(t.file, 0, 0, f"allin.{'.'.join(map(str, e['loc']))}: {e['msg'].lower()}")
-                              for e in exc.errors()]) from None
+            raise InputError(
+                [
+                    Problem(t.file, 0, 0, f"allin.{'.'.join(map(str, e['loc']))}: {e['msg'].lower()}")
+                    for e in exc.errors()
+                ]
+            ) from None
 
     @property
     def spaces(self) -> int:
@@ -255,7 +259,9 @@ def load_template(name: str, *, base: Path, templates_dir: Path) -> tuple[dict[s
     return spec.style, spec.strings, doc
 
 
-def load_allin_layout(path: str | Path, *, display: str | None = None, templates_dir: Path | None = None) -> AllInLayout:
+def load_allin_layout(
+    path: str | Path, *, display: str | None = None, templates_dir: Path | None = None
+) -> AllInLayout:
     """Read, validate and resolve an All In layout file.
 
     Args:
@@ -290,7 +296,9 @@ def load_layout(path: str | Path) -> AllInLayout:
     doc = load_yaml(path, display=display_path(path), reads=CHECK_READS)
     check_item_file(doc, path)
     if doc.data.get("kind") in COMPONENT_KINDS:
-        raise InputError([Problem(display_path(path), 0, 0, "this is a deck or chip sheet, not an All In sheet layout")])
+        raise InputError(
+            [Problem(display_path(path), 0, 0, "this is a deck or chip sheet, not an All In sheet layout")]
+        )
     if doc.data.get("kind") is not None:
         raise unknown_kind(doc)
     return sheet_layout_from_document(doc, path)
@@ -306,8 +314,12 @@ def sheet_layout_from_document(doc: Document, path: Path) -> AllInLayout:
     if game == "allin":
         return layout_from_document(doc, path)
     if game is None:
-        raise InputError([doc.problem((), f"missing key 'game'; add e.g. 'game: allin' (games: {', '.join(LAYOUT_GAMES)})")])
-    raise InputError([doc.problem(("game",), f"game '{game}' has no layouts in this version; games: {', '.join(LAYOUT_GAMES)}")])
+        raise InputError(
+            [doc.problem((), f"missing key 'game'; add e.g. 'game: allin' (games: {', '.join(LAYOUT_GAMES)})")]
+        )
+    raise InputError(
+        [doc.problem(("game",), f"game '{game}' has no layouts in this version; games: {', '.join(LAYOUT_GAMES)}")]
+    )
 
 
 def _id_from_name(layout_id: str, stem: str) -> bool:
@@ -383,7 +395,9 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
             )
     if len(expected) > MAX_HANDS:
         problems.append(
-            doc.problem(("grid",), f"the grid has {len(expected)} hands; a sheet's score table holds at most {MAX_HANDS}")
+            doc.problem(
+                ("grid",), f"the grid has {len(expected)} hands; a sheet's score table holds at most {MAX_HANDS}"
+            )
         )
 
     style, strings, overrides = _resolve_template(spec, doc, path, templates_dir, problems)
@@ -404,8 +418,12 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
     clash = shipped_id_clash(layout_id, path, doc)
     if clash is not None:
         warnings.append(clash)
-    elif (spec.id and spec.id != path.stem and not _id_from_name(spec.id, path.stem)
-          and shipped_id_clash(path.stem, path, doc) is None):
+    elif (
+        spec.id
+        and spec.id != path.stem
+        and not _id_from_name(spec.id, path.stem)
+        and shipped_id_clash(path.stem, path, doc) is None
+    ):
         warnings.append(
             doc.problem(
                 ("id",),
@@ -482,7 +500,15 @@ def _check_golden(code: str, doc: Document) -> tuple[Card | None, list[Problem]]
 def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Problem]]:
     node = doc.nodes.get(("grid",))
     if getattr(node, "style", None) == ">":
-        return Grid(0, 0), [doc.problem(("grid",), "write the grid as 'grid: |' (a literal block); 'grid: >' joins its lines into one")], []
+        return (
+            Grid(0, 0),
+            [
+                doc.problem(
+                    ("grid",), "write the grid as 'grid: |' (a literal block); 'grid: >' joins its lines into one"
+                )
+            ],
+            [],
+        )
     grid, issues = parse_grid(text)
     problems: list[Problem] = []
     warnings: list[Problem] = []
@@ -503,7 +529,10 @@ def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Pro
         return grid, problems, warnings
     if grid.cols > MAX_LATTICE or grid.rows > MAX_LATTICE:
         problems.append(
-            doc.problem(("grid",), f"grid: {grid.cols}×{grid.rows} cells; a printable sheet holds at most {MAX_LATTICE}×{MAX_LATTICE}")
+            doc.problem(
+                ("grid",),
+                f"grid: {grid.cols}×{grid.rows} cells; a printable sheet holds at most {MAX_LATTICE}×{MAX_LATTICE}",
+            )
         )
         return grid, problems, warnings
     goldens = grid.golden
@@ -511,14 +540,20 @@ def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Pro
         problems.append(doc.problem(("grid",), "grid: no Golden Card; put one 'G' where the Golden Card is printed"))
     for extra in goldens[1:]:
         problems.append(
-            at_cell(extra, f"grid: a second 'G' at {cell_name(extra)}; a sheet has one Golden Card (the first is at {cell_name(goldens[0])})")
+            at_cell(
+                extra,
+                f"grid: a second 'G' at {cell_name(extra)}; a sheet has one Golden Card (the first is at {cell_name(goldens[0])})",
+            )
         )
     if goldens:
         g = goldens[0]
         missing = [n for n in golden_ring(g) if n not in grid.cells or not grid.cells[n].writable]
         if g[0] == 0 or g[1] == 0 or g[0] == grid.cols - 1 or g[1] == grid.rows - 1:
             problems.append(
-                at_cell(g, "grid: the Golden Card is on the edge of the grid; it needs a card space on all 8 sides, so move it inward")
+                at_cell(
+                    g,
+                    "grid: the Golden Card is on the edge of the grid; it needs a card space on all 8 sides, so move it inward",
+                )
             )
         elif missing:
             names = ", ".join(cell_name(n) for n in missing)
@@ -609,4 +644,3 @@ def _letters(letters: list[str]) -> str:
     if len(letters) > 2 and all(ord(b) - ord(a) == 1 for a, b in zip(letters, letters[1:])):
         return f"{letters[0]}–{letters[-1]}"
     return ", ".join(letters)
-

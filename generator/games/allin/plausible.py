@@ -185,13 +185,15 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False, finished
         if len(starts) <= START_ROUNDS:
             for c in empty:
                 problem(
-                    cell_name(c), "start",
+                    cell_name(c),
+                    "start",
                     f"starting space {cell_name(c)} is empty, but the sheet holds {n} cards: "
                     f"rounds 1 and 2 write their cards in the starting spaces ({names}), one each",
                 )
         else:
             problem(
-                cell_name(empty[0]), "start",
+                cell_name(empty[0]),
+                "start",
                 f"only {len(written_starts)} of the starting spaces ({names}) written, but the sheet holds "
                 f"{n} cards: rounds 1 and 2 each write a card in an empty starting space",
             )
@@ -234,7 +236,8 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False, finished
         problem(cell_name(group[0]), "linked", f"{head}; {why}")
     for group in [g for g in seeded if g is not golden_group][START_ROUNDS:]:
         problem(
-            cell_name(group[0]), "linked",
+            cell_name(group[0]),
+            "linked",
             f"{_these(group)} not joined by links to the other written cards; only the cards of rounds "
             f"1 and 2 and the Golden Deck card start a group of their own",
         )
@@ -255,7 +258,8 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False, finished
         if open_spaces:
             where = "an empty starting space" if n < START_ROUNDS else "empty spaces linked to written cards"
             problem(
-                None, "rounds",
+                None,
+                "rounds",
                 f"{n} card{'s' if n != 1 else ''} written, but a game has {ROUNDS} rounds and every round each player "
                 f"writes a card while there is a space for it; this sheet still has {where} "
                 f"({_names(open_spaces)}): a round was skipped, or the game is not over (verify the finished sheets)",
@@ -272,9 +276,12 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False, finished
     if need > sheet.chips_spent:
         beyond = [f"{by_rank[r]} × {RANK_LABELS[r]}" for r in sorted(extra_ranks)]
         beyond += [f"{by_suit[u]} × {SUIT_NAMES[u]}" for u in sorted(extra_suits)]
-        golden_note = "the Golden Deck card (once the Golden Card is surrounded)" if not surrounded else "the Golden Deck card"
+        golden_note = (
+            "the Golden Deck card (once the Golden Card is surrounded)" if not surrounded else "the Golden Deck card"
+        )
         problem(
-            "chips.spent", "deck",
+            "chips.spent",
+            "deck",
             f"{', '.join(beyond)} written, beyond the deck's {RANK_SUPPLY} of a value and {SUIT_SUPPLY} of a suit; "
             f"only the {JOKERS} Jokers' rounds, {golden_note} and chips (1 a step of value, 2 a suit) give more, "
             f"so at least {need} chip{'s' if need != 1 else ''} were spent, not {sheet.chips_spent}",
@@ -287,7 +294,8 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False, finished
     at_least = min(len(doubles), layout.chips)
     if sheet.chips_earned < at_least:
         problem(
-            "chips.earned", "chips-earned",
+            "chips.earned",
+            "chips-earned",
             f"{sheet.chips_earned} chip{'s' if sheet.chips_earned != 1 else ''} earned, but the completed two-figure "
             f"hand{'s' if len(doubles) != 1 else ''} {', '.join(doubles)} give at least 1 chip each ({at_least} in all): "
             "a completed hand is declared, and each chip earned is marked on the track",
@@ -301,20 +309,23 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False, finished
                 f"({', '.join(f'{h} {layout.hands[h].max_chips}' for h in complete)})"
             )
             problem(
-                "chips.earned", "chips-earned",
+                "chips.earned",
+                "chips-earned",
                 f"{sheet.chips_earned} chips earned, but {given}: a completed hand gives 2 chips at most "
                 f"(two-figure icon) or 1 (one-figure icon), once",
             )
         else:
             problem(
-                "chips.earned", "chips-earned",
+                "chips.earned",
+                "chips-earned",
                 f"{sheet.chips_earned} chips earned, but the chip track has {layout.chips} circles, one a chip",
             )
 
     # Chips spent: never more than earned.
     if sheet.chips_spent > sheet.chips_earned:
         problem(
-            "chips.spent", "chips-spent",
+            "chips.spent",
+            "chips-spent",
             f"{sheet.chips_spent} chips spent but only {sheet.chips_earned} earned; "
             "a player spends only chips already earned",
         )
@@ -340,8 +351,15 @@ def _open_spaces(sheet: FilledSheet, *, golden_card_links: bool = False) -> list
     if len(cards) < START_ROUNDS:
         return sorted((c for c in grid.starts if c not in cards), key=_row_major)
     written = set(cards) | ({golden} if golden_card_links else set())
-    return sorted({n for c in written for n in grid.neighbours(c)
-                   if n not in cards and n in grid.cells and grid.cells[n].writable}, key=_row_major)
+    return sorted(
+        {
+            n
+            for c in written
+            for n in grid.neighbours(c)
+            if n not in cards and n in grid.cells and grid.cells[n].writable
+        },
+        key=_row_major,
+    )
 
 
 def _row_major(c: Coord) -> tuple[int, int]:

@@ -14,7 +14,6 @@ from generator.core.cards import Card
 from generator.games.allin.grid import Coord
 from generator.games.allin.layout import AllInLayout
 
-
 ROUNDS = 23
 """Rounds in a game: the 46 cards of the main deck, two a round."""
 
@@ -42,6 +41,4 @@ def complete_hands(layout: AllInLayout, cards: Mapping[Coord, Card]) -> set[str]
     hold a card, whatever they score.
     """
     golden = layout.golden_coord
-    return {
-        letter for letter, hand in layout.hands.items() if all(c in cards or c == golden for c in hand.cells)
-    }
+    return {letter for letter, hand in layout.hands.items() if all(c in cards or c == golden for c in hand.cells)}

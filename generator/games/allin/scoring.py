@@ -21,12 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from generator.core.cards import Card
-from generator.games.allin.layout import AllInLayout
 from generator.games.allin.grid import Coord
 from generator.games.allin.hands import HandResult, evaluate
+from generator.games.allin.layout import AllInLayout
 from generator.games.allin.plausible import SheetProblem, check_sheet
 
 

@@ -33,10 +33,23 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from generator.core.cards import RANK_LABELS, SHEET_RANK_ORDER, SUITS
-from generator.printing.draw import PENCIL, person_path, rich_text, rich_width, suit_path, transform_ops
-from generator.games.allin.layout import AllInLayout, Hand
 from generator.games.allin.grid import Coord, cell_name
+from generator.games.allin.layout import AllInLayout, Hand
+from generator.printing.draw import PENCIL, person_path, rich_text, rich_width, suit_path, transform_ops
 from generator.printing.paper import Paper
+from generator.printing.readable import (
+    MARKER_INSET,
+    MARKER_QUIET,
+    MARKER_SIZE,
+    SHEET_FORMAT,
+    SheetCode,
+    code_box,
+    code_matrix,
+    geometry_hash,
+    marker_boxes,
+    marker_cells,
+    squares_ops,
+)
 from generator.printing.scene import (
     Circle,
     Line,
@@ -50,19 +63,6 @@ from generator.printing.scene import (
     polygon_ops,
     star_points,
     text_width,
-)
-from generator.printing.readable import (
-    MARKER_INSET,
-    MARKER_QUIET,
-    MARKER_SIZE,
-    SHEET_FORMAT,
-    SheetCode,
-    code_box,
-    code_matrix,
-    geometry_hash,
-    marker_boxes,
-    marker_cells,
-    squares_ops,
 )
 
 AID_HANDS = (
@@ -133,9 +133,7 @@ def build_allin_sheet(layout: AllInLayout, paper: Paper, lang: str = "en") -> Sc
     code_x, code_y, _ = code_box(paper)
     chip_x0 = max(m, MARKER_INSET + MARKER_SIZE + 3.0)
     _chip_track(scene, layout, chip_x0, code_x - 3.0, band_top)
-    scene.add(
-        Text(W - m, H - m + 4.2, f"sheetsmith · {layout.id} · {paper.label}", 5.0, color=st.soft, anchor="end")
-    )
+    scene.add(Text(W - m, H - m + 4.2, f"sheetsmith · {layout.id} · {paper.label}", 5.0, color=st.soft, anchor="end"))
     scene.keep_text_inside(m, W - m)
     _machine_marks(scene, layout, paper)
     return scene
@@ -174,7 +172,15 @@ def _header(scene: Scene, layout: AllInLayout, paper: Paper, y: float) -> float:
     w = rich_text(scene, left, base, s.title, 22 * shrink, weight="bold", color=st.accent, red=st.red, black=st.ink)
     scene.add(Text(left, base + 4.6, s.subtitle, fit_size(s.subtitle, 7.5, room), color=st.soft))
     rich_text(
-        scene, left + w + 5.0 * shrink, base, sheet_name, 14 * shrink, weight="bold", color=st.ink, red=st.red, black=st.black
+        scene,
+        left + w + 5.0 * shrink,
+        base,
+        sheet_name,
+        14 * shrink,
+        weight="bold",
+        color=st.ink,
+        red=st.red,
+        black=st.black,
     )
     player_size = fit_size(s.player, 8.0, PLAYER_LABEL_W)
     lx = line_start + PLAYER_LABEL_W + 2.0
@@ -211,7 +217,11 @@ def _scoring_aid(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
     scene.add(Line(a_start, y + 3.0, mid - note_w / 2 - 2.0, y + 3.0, arrow))
     scene.add(Text(mid, y + 4.4, s.aid_numbers, note_size, "bold", color=st.ink, anchor="middle"))
     scene.add(Line(mid + note_w / 2 + 2.0, y + 3.0, a_end, y + 3.0, arrow))
-    scene.add(Path_(polygon_ops([(a_end + 1.6, y + 3.0), (a_end - 0.4, y + 1.9), (a_end - 0.4, y + 4.1)]), Paint(None, st.soft)))
+    scene.add(
+        Path_(
+            polygon_ops([(a_end + 1.6, y + 3.0), (a_end - 0.4, y + 1.9), (a_end - 0.4, y + 4.1)]), Paint(None, st.soft)
+        )
+    )
     scene.add(Text(W - m - 3.0, y + 4.4, s.stronger, strong_size, color=st.soft, anchor="end"))
 
     n = len(AID_HANDS)
@@ -235,11 +245,31 @@ def _scoring_aid(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
         ex_size = 6.4
         while rich_width(example, ex_size, "bold") > bw - 2.4 and ex_size > 4.0:
             ex_size -= 0.2
-        rich_text(scene, bx + bw / 2, by + 9.3, example, ex_size, weight="bold", anchor="middle", color=st.ink, red=st.red, black=st.black)
+        rich_text(
+            scene,
+            bx + bw / 2,
+            by + 9.3,
+            example,
+            ex_size,
+            weight="bold",
+            anchor="middle",
+            color=st.ink,
+            red=st.red,
+            black=st.black,
+        )
         _aid_number(scene, bx, by, bh, k + 2, st)
         note = getattr(s, f"{key}_note")
         left = bx + 2 * AID_NUMBER_R + 1.0  # the note is centred right of the number
-        scene.add(Text((left + bx + bw) / 2, by + 13.1, note, fit_size(note, 5.2, bx + bw - left - 0.8), color=st.soft, anchor="middle"))
+        scene.add(
+            Text(
+                (left + bx + bw) / 2,
+                by + 13.1,
+                note,
+                fit_size(note, 5.2, bx + bw - left - 0.8),
+                color=st.soft,
+                anchor="middle",
+            )
+        )
     rule = s.aid_rule
     scene.add(Text(m + 3.0, y + height - 1.9, rule, fit_size(rule, 5.6, W - 2 * m - 6.0), color=st.ink))
     return y + height
@@ -273,7 +303,11 @@ def _score_table(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
     head_h, pts_h, bonus_h = 5.0, 8.5, 6.5
     x = m
     # Row labels
-    for text, base in ((s.hand, y + head_h - 1.2), (s.points, y + head_h + pts_h / 2 + 1.1), (s.best_hand, y + head_h + pts_h + 3.0)):
+    for text, base in (
+        (s.hand, y + head_h - 1.2),
+        (s.points, y + head_h + pts_h / 2 + 1.1),
+        (s.best_hand, y + head_h + pts_h + 3.0),
+    ):
         scene.add(Text(x, base, text, fit_size(text, 6.5, label_w - 1.0, "bold"), "bold", color=st.ink))
     help_size = fit_size(s.best_hand_help, 4.6, label_w - 0.5)
     scene.add(Text(x, y + head_h + pts_h + 5.6, s.best_hand_help, help_size, color=st.soft))
@@ -299,10 +333,22 @@ def _score_table(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
     x_chips = W - m - total_w - chips_w - 2.0
     x_total = W - m - total_w
     for bx, bw, title, strong in ((x_chips, chips_w, s.chips_left, False), (x_total, total_w, s.total, True)):
-        scene.add(Text(bx + bw / 2, y + head_h - 1.2, title, fit_size(title, 6.5, bw, "bold"), "bold", color=st.accent if strong else st.ink, anchor="middle"))
+        scene.add(
+            Text(
+                bx + bw / 2,
+                y + head_h - 1.2,
+                title,
+                fit_size(title, 6.5, bw, "bold"),
+                "bold",
+                color=st.accent if strong else st.ink,
+                anchor="middle",
+            )
+        )
         paint = Paint(st.accent if strong else st.ink, "#ffffff", 0.6 if strong else 0.3)
         scene.add(Rect(bx, y + head_h, bw, pts_h + bonus_h, paint, r=1.2))
-        scene.marks.append(MarkTarget("total" if strong else "chips_left", "sheet", "", bx, y + head_h, bw, pts_h + bonus_h))
+        scene.marks.append(
+            MarkTarget("total" if strong else "chips_left", "sheet", "", bx, y + head_h, bw, pts_h + bonus_h)
+        )
     help_size = fit_size(s.total_help, 4.6, total_w + chips_w + 2.0)
     help_base = y + head_h + pts_h + bonus_h + 2.6
     if text_width(s.total_help, help_size) <= total_w:  # centred under the total, else ending with it
@@ -344,7 +390,17 @@ def _legend(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> 
     legend_sizes = {t: min(fit_size(t, 6.0, (W - 2 * m) * 0.2), 6.0 * shrink) for t in legend}
     right_start = W - m - sum(text_width(t, z) + 6.2 + 5.0 for t, z in legend_sizes.items())
     room = right_start - left_end - 8.0
-    scene.add(Text((left_end + right_start) / 2, base, s.space_help, fit_size(s.space_help, 6.0, room, "bold"), "bold", anchor="middle", color=st.ink))
+    scene.add(
+        Text(
+            (left_end + right_start) / 2,
+            base,
+            s.space_help,
+            fit_size(s.space_help, 6.0, room, "bold"),
+            "bold",
+            anchor="middle",
+            color=st.ink,
+        )
+    )
     x = W - m
     for text, figures in ((s.reward_double, 2), (s.reward_single, 1)):
         tw = text_width(text, legend_sizes[text])
@@ -355,7 +411,9 @@ def _legend(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> 
     return y + 3.0
 
 
-def _reward_icon(scene: Scene, cx: float, cy: float, figures: int, scale: float, st, width_factor: float = 1.0) -> tuple[float, float, float, float]:
+def _reward_icon(
+    scene: Scene, cx: float, cy: float, figures: int, scale: float, st, width_factor: float = 1.0
+) -> tuple[float, float, float, float]:
     """Draw a reward icon (one or two player figures in a box to cross); return its box."""
     w, h = 8.6 * scale * width_factor, 6.2 * scale
     scene.add(Rect(cx - w / 2, cy - h / 2, w, h, Paint(st.ink, "#ffffff", 0.3), r=1.0 * scale))
@@ -450,7 +508,9 @@ def _golden_card(scene: Scene, layout: AllInLayout, f: GridFrame, coord: Coord) 
     card = layout.golden
     color = st.red if card.is_red else st.black
     scene.add(Rect(x, y, w, h, Paint(st.golden_edge, st.golden_fill, 0.8 * k), r=1.8 * k))
-    scene.add(Rect(x + 1.3 * k, y + 1.3 * k, w - 2.6 * k, h - 2.6 * k, Paint(st.golden_edge, None, 0.25 * k), r=1.2 * k))
+    scene.add(
+        Rect(x + 1.3 * k, y + 1.3 * k, w - 2.6 * k, h - 2.6 * k, Paint(st.golden_edge, None, 0.25 * k), r=1.2 * k)
+    )
     idx = card.rank_label
     size = 9.0 * k
     scene.add(Text(x + 3.6 * k, y + 6.0 * k, idx, size, "bold", anchor="middle", color=color))
@@ -461,7 +521,17 @@ def _golden_card(scene: Scene, layout: AllInLayout, f: GridFrame, coord: Coord) 
     scene.add(Path_(transform_ops(flipped.ops, x + w - 3.6 * k, y + h - 9.0 * k, -1.0), flipped.paint))
     scene.add(suit_path(card.suit, x + w / 2, y + h / 2 - 1.2 * k, 10.5 * k, color))
     caption = s.golden
-    scene.add(Text(x + w / 2, y + h / 2 + 8.6 * k, caption, fit_size(caption, 4.2 * k, w - 12 * k, "bold"), "bold", anchor="middle", color=st.golden_edge))
+    scene.add(
+        Text(
+            x + w / 2,
+            y + h / 2 + 8.6 * k,
+            caption,
+            fit_size(caption, 4.2 * k, w - 12 * k, "bold"),
+            "bold",
+            anchor="middle",
+            color=st.golden_edge,
+        )
+    )
 
 
 def _hand_badge(scene: Scene, layout: AllInLayout, f: GridFrame, hand: Hand) -> None:
@@ -494,7 +564,9 @@ def _hand_badge(scene: Scene, layout: AllInLayout, f: GridFrame, hand: Hand) -> 
     scene.add(Path_(polygon_ops(star_points(sx, sy, 3.7 * k, 1.8 * k)), Paint(st.golden_edge, st.golden_fill, 0.3 * k)))
     scene.add(Text(sx, sy + 1.15 * k, str(hand.bonus), 6.4 * k, "bold", anchor="middle", color=st.ink))
     scene.add(Circle(ox, oy, r_circle, Paint(st.ink, "#ffffff", 0.3 * k)))
-    scene.marks.append(MarkTarget("bonus_star", hand.letter, str(hand.bonus), ox - r_circle, oy - r_circle, 2 * r_circle, 2 * r_circle))
+    scene.marks.append(
+        MarkTarget("bonus_star", hand.letter, str(hand.bonus), ox - r_circle, oy - r_circle, 2 * r_circle, 2 * r_circle)
+    )
 
 
 BONUS_CIRCLE_R = 1.7
@@ -564,7 +636,9 @@ def _machine_marks(scene: Scene, layout: AllInLayout, paper: Paper) -> None:
     code = SheetCode(SHEET_FORMAT, layout.id, paper.id, geometry_hash(scene))
     matrix = code_matrix(code.text())
     module = cs / len(matrix)
-    squares = [(cx + c * module, cy + r * module, module) for r, row in enumerate(matrix) for c, v in enumerate(row) if v]
+    squares = [
+        (cx + c * module, cy + r * module, module) for r, row in enumerate(matrix) for c, v in enumerate(row) if v
+    ]
     scene.add(Path_(squares_ops(squares), Paint(None, "#000000")))
 
 
@@ -597,6 +671,7 @@ def _bounds(item) -> tuple[float, float, float, float]:
 
 # --- a filled-in sheet -------------------------------------------------------------
 
+
 def fill_allin_sheet(scene: Scene, sheet, game=None) -> Scene:
     """Draw a player's marks over a blank sheet's scene, as a player would have filled it in.
 
@@ -623,7 +698,9 @@ def fill_allin_sheet(scene: Scene, sheet, game=None) -> Scene:
         name = cell_name(coord)
         value = marks[("value", name, "")]
         size = min(value.h * 0.62 / 0.3528 / 0.73, 30.0)
-        scene.add(Text(value.x + value.w * 0.42, value.y + value.h * 0.78, card.rank_label, size, "italic", "middle", PENCIL))
+        scene.add(
+            Text(value.x + value.w * 0.42, value.y + value.h * 0.78, card.rank_label, size, "italic", "middle", PENCIL)
+        )
         rank = marks[("rank", name, card.rank_label)]
         _tick(scene, rank, pencil)
         suit = marks[("suit", name, card.suit)]
@@ -652,7 +729,12 @@ def fill_allin_sheet(scene: Scene, sheet, game=None) -> Scene:
 
 def _tick(scene: Scene, box: MarkTarget, paint: Paint) -> None:
     x, y, w, h = box.x, box.y, box.w, box.h
-    scene.add(Path_((("M", x + 0.15 * w, y + 0.55 * h), ("L", x + 0.42 * w, y + 0.85 * h), ("L", x + 0.95 * w, y - 0.1 * h)), Paint(paint.stroke, None, paint.width)))
+    scene.add(
+        Path_(
+            (("M", x + 0.15 * w, y + 0.55 * h), ("L", x + 0.42 * w, y + 0.85 * h), ("L", x + 0.95 * w, y - 0.1 * h)),
+            Paint(paint.stroke, None, paint.width),
+        )
+    )
 
 
 def _cross(scene: Scene, box: MarkTarget, paint: Paint) -> None:

@@ -30,15 +30,14 @@ from pydantic import Field
 
 from generator.core.cards import Card, CardCodeError, parse_card
 from generator.core.errors import FindingsError, InputError, Problem
-from generator.games.allin.layout import AllInLayout
-from generator.games.allin.grid import cell_name
 from generator.core.models import OneLine, StrictModel, validate
 from generator.core.paths import display_path
-from generator.games.allin.layout import load_layout
 from generator.core.shipped import shipped_layouts, unknown_layout
-from generator.games.allin.scoring import FilledSheet
 from generator.core.validation import text_problem
-from generator.core.yamlpos import Document, load_yaml, shown
+from generator.core.yamlpos import Document, load_yaml
+from generator.games.allin.grid import cell_name
+from generator.games.allin.layout import AllInLayout, load_layout
+from generator.games.allin.scoring import FilledSheet
 
 _TOKEN = re.compile(r"\S+")
 
@@ -90,8 +89,9 @@ UNSURE = "?"
 
 
 def _unsure_message(field: str, what: str) -> str:
-    return (f"{field}: uncertain in the photo; look at the sheet, write {what} in place of '?', "
-            "then verify this file again")
+    return (
+        f"{field}: uncertain in the photo; look at the sheet, write {what} in place of '?', then verify this file again"
+    )
 
 
 def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
@@ -120,12 +120,20 @@ def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
     where: dict[str, tuple[str, int, int]] = {}
     cards = _read_grid(spec.grid, layout, doc, problems, where, unsure)
     if spec.player is None and text_problem(path.stem, "the file name"):  # the player is named after the file
-        problems.append(doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add a 'player:' line)"))
+        problems.append(
+            doc.problem(
+                (), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add a 'player:' line)"
+            )
+        )
     if problems:
         raise InputError(problems)
     if unsure:
         raise FindingsError(sorted(unsure, key=lambda p: (p.line, p.col)))
-    for name, path_key in (("grid", ("grid",)), ("chips.earned", ("chips", "earned")), ("chips.spent", ("chips", "spent"))):
+    for name, path_key in (
+        ("grid", ("grid",)),
+        ("chips.earned", ("chips", "earned")),
+        ("chips.spent", ("chips", "spent")),
+    ):
         at = doc.pos(path_key)
         where[name] = (doc.file, at.line, at.col)
     return FilledSheet(
@@ -139,7 +147,11 @@ def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
 
 
 def _read_grid(
-    text: str, layout: AllInLayout, doc: Document, problems: list[Problem], where: dict[str, tuple[str, int, int]],
+    text: str,
+    layout: AllInLayout,
+    doc: Document,
+    problems: list[Problem],
+    where: dict[str, tuple[str, int, int]],
     unsure: list[Problem],
 ) -> dict[tuple[int, int], Card]:
     """The cards of the ``grid:`` block by position; problems appended (``unsure``: a space left ``?`` by a
@@ -165,9 +177,12 @@ def _read_grid(
         tokens = list(_TOKEN.finditer(ln))
         if len(tokens) != grid.cols:
             problems.append(
-                at(i, tokens[-1].start() if len(tokens) > grid.cols else 0,
-                   f"grid row {r + 1}: {len(tokens)} tokens, but layout '{layout.id}' has {grid.cols} positions per row "
-                   "(a card code, '.' for empty, G for the Golden Card, '-' for no space)")
+                at(
+                    i,
+                    tokens[-1].start() if len(tokens) > grid.cols else 0,
+                    f"grid row {r + 1}: {len(tokens)} tokens, but layout '{layout.id}' has {grid.cols} positions per row "
+                    "(a card code, '.' for empty, G for the Golden Card, '-' for no space)",
+                )
             )
             continue
         for c, tok in enumerate(tokens):
@@ -178,7 +193,9 @@ def _read_grid(
             here = (i, tok.start())
             if cell is None:
                 if word != "-":
-                    problems.append(at(*here, f"'{word}' at {name}, where layout '{layout.id}' has no card space; write '-'"))
+                    problems.append(
+                        at(*here, f"'{word}' at {name}, where layout '{layout.id}' has no card space; write '-'")
+                    )
                 continue
             if cell.kind == "golden":
                 if _canon(word) not in golden_codes:
@@ -191,15 +208,18 @@ def _read_grid(
             if word == ".":
                 continue
             if word == UNSURE:
-                unsure.append(at(*here, _unsure_message(name, "the card written there (a code such as QH, or '.' if it is empty)")))
+                unsure.append(
+                    at(
+                        *here,
+                        _unsure_message(name, "the card written there (a code such as QH, or '.' if it is empty)"),
+                    )
+                )
                 continue
             if word == "-":
                 problems.append(at(*here, f"'-' at {name}, which is a card space; write '.' if it is empty"))
                 continue
             if word.upper() == "G":
-                problems.append(
-                    at(*here, f"'G' at {name}; the Golden Card is at {cell_name(layout.golden_coord)}")
-                )
+                problems.append(at(*here, f"'G' at {name}; the Golden Card is at {cell_name(layout.golden_coord)}"))
                 continue
             try:
                 card = parse_card(word)

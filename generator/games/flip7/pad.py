@@ -48,6 +48,7 @@ from pydantic import Field
 
 from generator.core.errors import InputError, Problem
 from generator.core.models import OneLine, StrictModel, validate
+from generator.core.yamlpos import Document, PathKey, load_yaml, shown
 from generator.games.flip7.rules import (
     DEFAULT_TARGET,
     FLIP7_BONUS,
@@ -64,14 +65,11 @@ from generator.games.flip7.rules import (
     round_problems,
     score_line,
 )
-from generator.core.yamlpos import Document, PathKey, load_yaml, shown
 
 PadStatus = Literal["in_progress", "finished", "tied_play_another_round", "needs_correction"]
 """A pad's status: :func:`~generator.games.flip7.rules.game_status`, or ``needs_correction`` when a line is impossible."""
 
-_ACTION_WORDS = frozenset(
-    {"freeze", "flip_three", "flipthree", "flip3", "flip_3", "second_chance", "secondchance"}
-)
+_ACTION_WORDS = frozenset({"freeze", "flip_three", "flipthree", "flip3", "flip_3", "second_chance", "secondchance"})
 """Ways of writing the action cards (after lower-casing, spaces and dashes as ``_``): refused with a clear message."""
 _CARD_HELP = "a number 0 to 12, x2, or one of +2, +4, +6, +8, +10"
 _LINE_HELP = "a list of cards like [3, 5, x2], 'bust', {score: 34}, or {cards: [...], score: 34}"
@@ -149,8 +147,15 @@ def pad_from_document(doc: Document) -> Pad:
     return Pad(doc.file, players, spec.target, tuple(rounds), warnings, spec.flip7_bonus)
 
 
-def pad_from_lines(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreLine]], *, target: int = DEFAULT_TARGET,
-                   file: str = "pad", flip7_bonus: int = FLIP7_BONUS, refuse_after_end: bool = True) -> Pad:
+def pad_from_lines(
+    players: list[str] | tuple[str, ...],
+    rounds: list[dict[str, ScoreLine]],
+    *,
+    target: int = DEFAULT_TARGET,
+    file: str = "pad",
+    flip7_bonus: int = FLIP7_BONUS,
+    refuse_after_end: bool = True,
+) -> Pad:
     """A pad from lines already in hand (the web page's taps, tick pads), with the structural checks of
     :func:`pad_from_document` that concern them: the players, a line for every player in every round;
     and, with ``refuse_after_end`` (the web page, which must not save such a round), no round after the
@@ -168,8 +173,19 @@ def pad_from_lines(players: list[str] | tuple[str, ...], rounds: list[dict[str, 
         missing = [p for p in names if p not in r]
         extra = [p for p in r if p not in names]
         if missing or extra:
-            problems.append(Problem(file, 0, 0, f"round {i + 1}: " + (f"no line for {', '.join(missing)}" if missing
-                                                                         else f"{', '.join(extra)} is not one of the players")))
+            problems.append(
+                Problem(
+                    file,
+                    0,
+                    0,
+                    f"round {i + 1}: "
+                    + (
+                        f"no line for {', '.join(missing)}"
+                        if missing
+                        else f"{', '.join(extra)} is not one of the players"
+                    ),
+                )
+            )
     if problems:
         raise InputError(problems)
     warnings = tuple(Problem(file, 0, 0, m, "warning") for m in player_count_warnings(len(names)))
@@ -197,7 +213,9 @@ def _players(names: list[str], doc: Document, problems: list[Problem]) -> tuple[
         if not name.strip():
             problems.append(doc.problem(("players", j), "a player's name is empty"))
         elif name in seen:
-            problems.append(doc.problem(("players", j), f"{shown(name)} is listed twice; give each player their own name"))
+            problems.append(
+                doc.problem(("players", j), f"{shown(name)} is listed twice; give each player their own name")
+            )
         seen.add(name)
     return tuple(names)
 
@@ -207,7 +225,9 @@ def _round(raw: Any, i: int, players: tuple[str, ...], doc: Document, problems: 
     label = f"round {i + 1}"
     if not isinstance(raw, dict):
         problems.append(
-            doc.problem(where, f"{label} must be a mapping of player: line (e.g. 'Ann: [3, 5]' under '- '), not {_what(raw)}")
+            doc.problem(
+                where, f"{label} must be a mapping of player: line (e.g. 'Ann: [3, 5]' under '- '), not {_what(raw)}"
+            )
         )
         return {}
     out: dict[str, ScoreLine] = {}
@@ -215,7 +235,9 @@ def _round(raw: Any, i: int, players: tuple[str, ...], doc: Document, problems: 
         if name not in players:
             close = difflib.get_close_matches(name, list(players), n=1, cutoff=0.6)
             hint = f"did you mean '{close[0]}'?" if close else f"the players are {', '.join(players)}"
-            problems.append(doc.problem(where + (name,), f"{label}: {shown(name)} is not one of the players; {hint}", key=True))
+            problems.append(
+                doc.problem(where + (name,), f"{label}: {shown(name)} is not one of the players; {hint}", key=True)
+            )
             continue
         line = _line(value, where + (name,), f"{label}, {name}", doc, problems)
         if line is not None:
@@ -253,7 +275,11 @@ def _line(value: Any, path: PathKey, label: str, doc: Document, problems: list[P
         if "score" in value:
             s = value["score"]
             if type(s) is not int or s < 0:
-                problems.append(doc.problem(path + ("score",), f"{label}: the score must be a whole number 0 or more, not {_what(s)}"))
+                problems.append(
+                    doc.problem(
+                        path + ("score",), f"{label}: the score must be a whole number 0 or more, not {_what(s)}"
+                    )
+                )
                 return None
             written = s
         if "cards" not in value:
@@ -262,18 +288,26 @@ def _line(value: Any, path: PathKey, label: str, doc: Document, problems: list[P
         if isinstance(c, str) and c.strip().lower() == "bust":
             return ScoreLine(bust=True, written=written)
         if not isinstance(c, list):
-            problems.append(doc.problem(path + ("cards",), f"{label}: cards must be a list like [3, 5, x2] or 'bust', not {_what(c)}"))
+            problems.append(
+                doc.problem(
+                    path + ("cards",), f"{label}: cards must be a list like [3, 5, x2] or 'bust', not {_what(c)}"
+                )
+            )
             return None
         cards = _cards(c, path + ("cards",), label, doc, problems)
         return None if cards is None else ScoreLine(cards=cards, written=written)
     if type(value) is int:
-        problems.append(doc.problem(path, f"{label}: a score alone is written {{score: {value}}}; or write {_LINE_HELP}"))
+        problems.append(
+            doc.problem(path, f"{label}: a score alone is written {{score: {value}}}; or write {_LINE_HELP}")
+        )
         return None
     problems.append(doc.problem(path, f"{label}: write {_LINE_HELP}, not {_what(value)}"))
     return None
 
 
-def _cards(items: list[Any], path: PathKey, label: str, doc: Document, problems: list[Problem]) -> tuple[Card, ...] | None:
+def _cards(
+    items: list[Any], path: PathKey, label: str, doc: Document, problems: list[Problem]
+) -> tuple[Card, ...] | None:
     out: list[Card] = []
     ok = True
     for j, item in enumerate(items):
@@ -383,8 +417,10 @@ def game_end(checked: CheckedPad, target: int | None = None) -> tuple[int, str, 
 def _after_end_text(pad: Pad, end: tuple[int, str, int], extra: int | None = None) -> str:
     k, winner, total = end
     extra = len(pad.rounds) - k if extra is None else extra
-    return (f"the game ended after round {k} ({winner} leads alone with {total}, target {pad.target}); "
-            f"remove the {extra} round{'s' if extra > 1 else ''} after it")
+    return (
+        f"the game ended after round {k} ({winner} leads alone with {total}, target {pad.target}); "
+        f"remove the {extra} round{'s' if extra > 1 else ''} after it"
+    )
 
 
 def pad_report(pad: Pad, *, rows_held: Mapping[str, int] | None = None) -> dict:
@@ -451,8 +487,14 @@ def pad_report(pad: Pad, *, rows_held: Mapping[str, int] | None = None) -> dict:
     }
 
 
-def dump_pad(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreLine]], *, target: int = DEFAULT_TARGET,
-             flip7_bonus: int = FLIP7_BONUS, comment: str = "A Flip 7 score pad, typed in by sheetsmith. Check it: sheetsmith verify FILE") -> str:
+def dump_pad(
+    players: list[str] | tuple[str, ...],
+    rounds: list[dict[str, ScoreLine]],
+    *,
+    target: int = DEFAULT_TARGET,
+    flip7_bonus: int = FLIP7_BONUS,
+    comment: str = "A Flip 7 score pad, typed in by sheetsmith. Check it: sheetsmith verify FILE",
+) -> str:
     """The typed-in pad YAML (module docstring) of ``players``, ``target``, ``flip7_bonus`` (written when not 15)
     and ``rounds``; :func:`load_flip7_pad` reads it back.
 
@@ -463,7 +505,11 @@ def dump_pad(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreL
     from generator.core.yamlpos import yaml_scalar
 
     def cards(line: ScoreLine) -> str:
-        return "[" + ", ".join(f'"{c}"' if isinstance(c, str) and c.startswith("+") else str(c) for c in line.cards or ()) + "]"
+        return (
+            "["
+            + ", ".join(f'"{c}"' if isinstance(c, str) and c.startswith("+") else str(c) for c in line.cards or ())
+            + "]"
+        )
 
     def text(line: ScoreLine) -> str:
         if line.bust:
@@ -481,5 +527,3 @@ def dump_pad(players: list[str] | tuple[str, ...], rounds: list[dict[str, ScoreL
         for j, p in enumerate(p for p in players if p in r):
             out.append(("  - " if j == 0 else "    ") + f"{yaml_scalar(p)}: {text(r[p])}")
     return "\n".join(out) + "\n"
-
-

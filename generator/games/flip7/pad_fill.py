@@ -21,8 +21,8 @@ import copy
 from typing import TYPE_CHECKING
 
 from generator.core.errors import SheetsmithError
-from generator.printing.scene import MarkTarget, Paint, Path_, Scene, Text
 from generator.printing.draw import PENCIL
+from generator.printing.scene import MarkTarget, Paint, Path_, Scene, Text
 
 if TYPE_CHECKING:  # pragma: no cover
     from generator.games.flip7.pad import Pad as TypedPad
@@ -49,7 +49,12 @@ def _write(scene: Scene, box: MarkTarget, text: str, *, start: bool = False) -> 
 
 def _tick(scene: Scene, box: MarkTarget) -> None:
     x, y, w, h = box.x, box.y, box.w, box.h
-    scene.add(Path_((("M", x + 0.15 * w, y + 0.55 * h), ("L", x + 0.42 * w, y + 0.85 * h), ("L", x + 0.95 * w, y - 0.1 * h)), HAND))
+    scene.add(
+        Path_(
+            (("M", x + 0.15 * w, y + 0.55 * h), ("L", x + 0.42 * w, y + 0.85 * h), ("L", x + 0.95 * w, y - 0.1 * h)),
+            HAND,
+        )
+    )
 
 
 def _scores(pad: "TypedPad") -> list[dict[str, int]]:
@@ -58,8 +63,10 @@ def _scores(pad: "TypedPad") -> list[dict[str, int]]:
     from generator.games.flip7.pad import pad_report
 
     counted = pad_report(pad)["rounds"]
-    return [{name: (line.written if line.written is not None else row[name]) for name, line in lines.items()}
-            for lines, row in zip(pad.rounds, counted)]
+    return [
+        {name: (line.written if line.written is not None else row[name]) for name, line in lines.items()}
+        for lines, row in zip(pad.rounds, counted)
+    ]
 
 
 def fill_score_pad(blank: list[Scene], pad: "TypedPad") -> list[Scene]:
@@ -74,11 +81,21 @@ def fill_score_pad(blank: list[Scene], pad: "TypedPad") -> list[Scene]:
     where = {m.owner: n for n, page in enumerate(blank) for m in page.marks if m.kind == "name"}
     marks = [_marks(page) for page in blank]
     if len(pad.players) > len(where):
-        raise SheetsmithError(f"{pad.file}: {len(pad.players)} players, but this pad has {len(where)} columns; "
-                              "use flip7-pad-18 (up to 18 players) or flip7-pad-36 (up to 36)")
+        raise SheetsmithError(
+            f"{pad.file}: {len(pad.players)} players, but this pad has {len(where)} columns; "
+            "use flip7-pad-18 (up to 18 players) or flip7-pad-36 (up to 36)"
+        )
     first_page = marks[where["player1"]]
-    subs = [key.split(":", 1)[1] for (kind, owner, key) in first_page if kind == "write" and owner == "player1" and key.startswith("round1:")]
-    rows = sum(1 for (kind, owner, key) in first_page if kind == "write" and owner == "player1" and key.endswith(":" + subs[-1]))
+    subs = [
+        key.split(":", 1)[1]
+        for (kind, owner, key) in first_page
+        if kind == "write" and owner == "player1" and key.startswith("round1:")
+    ]
+    rows = sum(
+        1
+        for (kind, owner, key) in first_page
+        if kind == "write" and owner == "player1" and key.endswith(":" + subs[-1])
+    )
     scores = _scores(pad)
     totals = {p: 0 for p in pad.players}
     out = []
@@ -87,7 +104,7 @@ def fill_score_pad(blank: list[Scene], pad: "TypedPad") -> list[Scene]:
         for k, name in enumerate(pad.players, start=1):
             n = where[f"player{k}"]
             _write(pages[n], marks[n][("name", f"player{k}", "")], name, start=True)
-            for r, row in enumerate(scores[first:first + rows], start=1):
+            for r, row in enumerate(scores[first : first + rows], start=1):
                 totals[name] += row[name]
                 _write(pages[n], marks[n][("write", f"player{k}", f"round{r}:{subs[0]}")], str(row[name]))
                 _write(pages[n], marks[n][("write", f"player{k}", f"round{r}:{subs[-1]}")], str(totals[name]))
@@ -114,10 +131,16 @@ def fill_tick_pads(scene: Scene, pad: "TypedPad") -> list[Scene]:
             page = copy.deepcopy(scene)
             if ("name", "player", "") in marks:
                 _write(page, marks[("name", "player", "")], name, start=True)
-            for r, (line, row) in enumerate(zip(pad.rounds[first:first + rows], scores[first:first + rows]), start=1):
+            for r, (line, row) in enumerate(
+                zip(pad.rounds[first : first + rows], scores[first : first + rows]), start=1
+            ):
                 owner = f"round{r}"
                 score_line = line[name]
-                ticks = ["BUST"] if score_line.bust else [TICK_OF_MODIFIER.get(str(c), str(c)) for c in score_line.cards or ()]
+                ticks = (
+                    ["BUST"]
+                    if score_line.bust
+                    else [TICK_OF_MODIFIER.get(str(c), str(c)) for c in score_line.cards or ()]
+                )
                 for t in ticks:
                     box = marks.get(("tick", owner, t))
                     if box is not None:

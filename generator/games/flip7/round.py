@@ -63,7 +63,9 @@ class Ruleset:
         if self.set_aside_after_bust not in ("resolve", "discard"):
             raise ValueError(f"set_aside_after_bust: 'resolve' or 'discard', not {self.set_aside_after_bust!r}")
         if self.second_chance_in_flip_three not in ("set_aside", "keep"):
-            raise ValueError(f"second_chance_in_flip_three: 'set_aside' or 'keep', not {self.second_chance_in_flip_three!r}")
+            raise ValueError(
+                f"second_chance_in_flip_three: 'set_aside' or 'keep', not {self.second_chance_in_flip_three!r}"
+            )
 
 
 RULEBOOK = Ruleset()
@@ -185,7 +187,9 @@ class Scripted:
     def target(self, view: RoundView, player: str, card: str, candidates: tuple[str, ...]) -> str:
         """The next scripted target."""
         if not self._targets:
-            raise ScriptError(f"{player} must choose who gets {card} among {candidates}, but the script has no target left")
+            raise ScriptError(
+                f"{player} must choose who gets {card} among {candidates}, but the script has no target left"
+            )
         return self._targets.pop(0)
 
     def done(self) -> bool:
@@ -214,6 +218,7 @@ class StopAt:
 
         A busted Flip Three target giving away its set-aside cards chooses the same way.
         """
+
         def standing(p: str) -> int:
             return view.totals.get(p, 0) + view.points(p)
 

@@ -529,8 +529,11 @@ def round_problems(lines: Mapping[str, ScoreLine], *, decks: int = 1, flip7_bonu
             what = f"the number {c}" if is_number(c) else c
             holds = f"the deck holds {limit}" if decks == 1 else f"{decks} decks hold {limit}"
             out.append(f"{what} appears {_times(total[c])} in this round ({', '.join(holders[c])}); {holds}")
-    written = {p: line.written for p, line in lines.items()
-               if line.cards is None and not line.bust and line.written is not None}
+    written = {
+        p: line.written
+        for p, line in lines.items()
+        if line.cards is None and not line.bust and line.written is not None
+    }
     used = (min(len(flip7), 1),) + tuple(min(total[r], decks) for r in RESOURCES[1:])
     found = _score_lines_fit(written, used, holders, decks=decks, flip7_bonus=flip7_bonus, flip7_holder=flip7[:1])
     if found:
@@ -538,8 +541,15 @@ def round_problems(lines: Mapping[str, ScoreLine], *, decks: int = 1, flip7_bonu
     return out
 
 
-def _score_lines_fit(written: Mapping[str, int], used: Needs, holders: Mapping[Card, list[str]], *, decks: int,
-                     flip7_bonus: int, flip7_holder: list[str]) -> str | None:
+def _score_lines_fit(
+    written: Mapping[str, int],
+    used: Needs,
+    holders: Mapping[Card, list[str]],
+    *,
+    decks: int,
+    flip7_bonus: int,
+    flip7_holder: list[str],
+) -> str | None:
     """``None`` when the scores ``written`` alone (player → score) can all be made with what the round has
     left after the cards listed (``used``, capped at the limits: an excess is reported on its own);
     otherwise the message.  Scores no line makes are left to :func:`score_line`.
@@ -558,17 +568,23 @@ def _score_lines_fit(written: Mapping[str, int], used: Needs, holders: Mapping[C
     def fits(i: int, left: Needs) -> bool:
         if i == len(needing):
             return True
-        return any(all(n <= l for n, l in zip(w, left)) and fits(i + 1, tuple(l - n for l, n in zip(left, w)))
-                   for w in needing[i][2])
+        return any(
+            all(n <= l for n, l in zip(w, left)) and fits(i + 1, tuple(l - n for l, n in zip(left, w)))
+            for w in needing[i][2]
+        )
 
     if fits(0, left0):
         return None
     sure = {p: score_needs(s, decks=decks, flip7_bonus=flip7_bonus) for p, s, _ in needing}
-    short = [r for j, r in enumerate(RESOURCES) if used[j] + sum(n.get(r, 0) for n in sure.values()) > round_limits(decks)[j]]
+    short = [
+        r for j, r in enumerate(RESOURCES) if used[j] + sum(n.get(r, 0) for n in sure.values()) > round_limits(decks)[j]
+    ]
     if not short:
         listed = ", ".join(f"{p} {s}" for p, s, _ in needing)
-        return (f"the scores written alone ({listed}) cannot all be made in one round beside the cards listed: "
-                f"each needs a Flip 7, the x2 or +N cards, and the round has {_round_has(decks)}")
+        return (
+            f"the scores written alone ({listed}) cannot all be made in one round beside the cards listed: "
+            f"each needs a Flip 7, the x2 or +N cards, and the round has {_round_has(decks)}"
+        )
     parts = []
     for p, s, _ in needing:
         mine = [r for r in short if r in sure[p]]

@@ -11,6 +11,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Sequence
 
+from generator.games.flip7.round import Decider, Ruleset, StopAt, play_game
 from generator.games.flip7.rules import (
     DEFAULT_TARGET,
     FLIP7_BONUS,
@@ -22,7 +23,6 @@ from generator.games.flip7.rules import (
     is_number,
     player_count_warnings,
 )
-from generator.games.flip7.round import Decider, Ruleset, StopAt, play_game
 
 # --------------------------------------------------------------------------
 # Simulation
@@ -66,7 +66,9 @@ def _strategy(strategy: str | Decider) -> Decider:
     name = strategy.strip().lower()
     if name.startswith("stop-at-") and name[8:].isdigit():
         return StopAt(int(name[8:]))
-    raise ValueError(f"unknown strategy {strategy!r}; use 'stop-at-T' (T a whole number, e.g. 'stop-at-23') or a Decider")
+    raise ValueError(
+        f"unknown strategy {strategy!r}; use 'stop-at-T' (T a whole number, e.g. 'stop-at-23') or a Decider"
+    )
 
 
 def simulate_games(

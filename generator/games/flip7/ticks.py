@@ -33,8 +33,16 @@ from pydantic import Field
 
 from generator.core.errors import FindingsError, InputError, Problem
 from generator.core.models import OneLine, StrictModel, validate
-from generator.games.flip7.rules import DEFAULT_TARGET, FLIP7_BONUS, MAX_FLIP7_BONUS, Card, ScoreLine, decks_for, tick_row_problems
 from generator.core.yamlpos import Document, shown
+from generator.games.flip7.rules import (
+    DEFAULT_TARGET,
+    FLIP7_BONUS,
+    MAX_FLIP7_BONUS,
+    Card,
+    ScoreLine,
+    decks_for,
+    tick_row_problems,
+)
 
 
 class _TickPadSpec(StrictModel):
@@ -86,13 +94,22 @@ def tick_pad_from_document(doc: Document) -> TickPad:
 
     unsure: list[Problem] = []
     target = doc.data.get("target")
-    if isinstance(target, str) and target.strip().endswith("?"):  # the photo's code was not read: a person checks the target
-        unsure.append(doc.problem(("target",), f"target {shown(target)}: not checked in the photo; write the TARGET printed "
-                                               "on the pad in place of the '?' value, then verify this file again"))
+    if isinstance(target, str) and target.strip().endswith(
+        "?"
+    ):  # the photo's code was not read: a person checks the target
+        unsure.append(
+            doc.problem(
+                ("target",),
+                f"target {shown(target)}: not checked in the photo; write the TARGET printed "
+                "on the pad in place of the '?' value, then verify this file again",
+            )
+        )
         doc = replace(doc, data={**doc.data, "target": DEFAULT_TARGET})
     spec = validate(_TickPadSpec, doc)
     if spec.sheet != "tick-pad":
-        raise InputError([doc.problem(("sheet",), f"sheet: {shown(spec.sheet)}; a one-player Flip 7 pad is 'sheet: tick-pad'")])
+        raise InputError(
+            [doc.problem(("sheet",), f"sheet: {shown(spec.sheet)}; a one-player Flip 7 pad is 'sheet: tick-pad'")]
+        )
     problems: list[Problem] = []
     rows: list[TickRowLine] = []
     for i, raw in enumerate(spec.rounds):
@@ -100,7 +117,12 @@ def tick_pad_from_document(doc: Document) -> TickPad:
         label = f"round {i + 1}"
         items = [raw] if isinstance(raw, str) else raw
         if not isinstance(items, list):
-            problems.append(doc.problem(where, f"{label}: write the boxes ticked as a list like [3, 5, x2] or [4, bust], not {shown(str(raw))}"))
+            problems.append(
+                doc.problem(
+                    where,
+                    f"{label}: write the boxes ticked as a list like [3, 5, x2] or [4, bust], not {shown(str(raw))}",
+                )
+            )
             continue
         cards: list[Card] = []
         bust = False
@@ -109,12 +131,19 @@ def tick_pad_from_document(doc: Document) -> TickPad:
             text = str(item).strip()
             if text.endswith("?"):
                 what = f"'{text[:-1]}' ticked or not" if text != "?" else "the whole round"
-                unsure.append(doc.problem(at, f"{label}: uncertain in the photo ({what}); look at the pad, write what it shows "
-                                              "in place of the '?' item, then verify this file again"))
+                unsure.append(
+                    doc.problem(
+                        at,
+                        f"{label}: uncertain in the photo ({what}); look at the pad, write what it shows "
+                        "in place of the '?' item, then verify this file again",
+                    )
+                )
                 continue
             if text.lower() == "bust":
                 if bust:
-                    problems.append(doc.problem(at, f"{label}: bust is written twice; the row has one BUST box: write it once"))
+                    problems.append(
+                        doc.problem(at, f"{label}: bust is written twice; the row has one BUST box: write it once")
+                    )
                 bust = True
                 continue
             card, message = parse_card_value(item, doc.nodes.get(at))
@@ -150,23 +179,43 @@ def tick_pads_report(pads: list[TickPad]) -> tuple[dict, list[Problem]]:
     seen: dict[str, TickPad] = {}
     for p in pads:
         if p.player in seen:
-            errors.append(p.doc.problem(("player",), f"{shown(seen[p.player].file)} is the pad of {shown(p.player)} too; "
-                                                     "give each player's pad its own name"))
+            errors.append(
+                p.doc.problem(
+                    ("player",),
+                    f"{shown(seen[p.player].file)} is the pad of {shown(p.player)} too; "
+                    "give each player's pad its own name",
+                )
+            )
         seen.setdefault(p.player, p)
         if p.target != pads[0].target:
-            errors.append(p.doc.problem(("target",), f"target {p.target}, but {shown(pads[0].file)} says {pads[0].target}; one game has one target"))
+            errors.append(
+                p.doc.problem(
+                    ("target",),
+                    f"target {p.target}, but {shown(pads[0].file)} says {pads[0].target}; one game has one target",
+                )
+            )
         if p.flip7_bonus != pads[0].flip7_bonus:
-            errors.append(p.doc.problem(("flip7_bonus",) if "flip7_bonus" in p.doc.data else (),
-                                        f"a Flip 7 bonus of {p.flip7_bonus}, but {shown(pads[0].file)} says "
-                                        f"{pads[0].flip7_bonus}; one game has one bonus"))
+            errors.append(
+                p.doc.problem(
+                    ("flip7_bonus",) if "flip7_bonus" in p.doc.data else (),
+                    f"a Flip 7 bonus of {p.flip7_bonus}, but {shown(pads[0].file)} says "
+                    f"{pads[0].flip7_bonus}; one game has one bonus",
+                )
+            )
     if errors:
         raise InputError(errors)
     players = [p.player for p in pads]
     n = max((len(p.rounds) for p in pads), default=0)
     empty = TickRowLine((), False)
     rounds = [{p.player: (p.rounds[i] if i < len(p.rounds) else empty).score_line() for p in pads} for i in range(n)]
-    game = pad_from_lines(players, rounds, target=pads[0].target, file=pads[0].file, flip7_bonus=pads[0].flip7_bonus,
-                          refuse_after_end=False)
+    game = pad_from_lines(
+        players,
+        rounds,
+        target=pads[0].target,
+        file=pads[0].file,
+        flip7_bonus=pads[0].flip7_bonus,
+        refuse_after_end=False,
+    )
     report = pad_report(game, rows_held={p.player: len(p.rounds) for p in pads})
     end = game_end(check_pad(game), game.target)
     played = n if end is None else end[0]  # the rounds the game had
@@ -176,9 +225,14 @@ def tick_pads_report(pads: list[TickPad]) -> tuple[dict, list[Problem]]:
     for p in pads:
         if len(p.rounds) < played:
             lack = played - len(p.rounds)
-            extra.append({"round": len(p.rounds) + 1, "player": p.player,
-                          "message": f"this pad has {len(p.rounds)} round{'s' if len(p.rounds) != 1 else ''}, the game {played}; "
-                                     f"the round{'s' if lack != 1 else ''} it lacks count{'s' if lack == 1 else ''} 0"})
+            extra.append(
+                {
+                    "round": len(p.rounds) + 1,
+                    "player": p.player,
+                    "message": f"this pad has {len(p.rounds)} round{'s' if len(p.rounds) != 1 else ''}, the game {played}; "
+                    f"the round{'s' if lack != 1 else ''} it lacks count{'s' if lack == 1 else ''} 0",
+                }
+            )
         for i, row in enumerate(p.rounds, start=1):
             if row.bust:  # a busted row's cards are not scored: checked here
                 found = tick_row_problems(row.cards, True, decks=decks)

@@ -39,9 +39,10 @@ from pydantic import Field
 
 from generator.core.cards import Card, CardCodeError, parse_card
 from generator.core.errors import InputError, Problem
+from generator.core.models import StrictModel
 from generator.core.roundlog import LedgerDrift, located, name_problem, problem_dict, ranking, read_log_header, what
 from generator.core.validation import NumberError, ascii_number, looks_numeric
-from generator.core.models import StrictModel
+from generator.core.yamlpos import Document, PathKey, load_yaml, shown
 from generator.games.flipflop.rules import (
     END_KINDS,
     MAX_PLAYERS,
@@ -56,7 +57,6 @@ from generator.games.flipflop.rules import (
     label,
     play_game,
 )
-from generator.core.yamlpos import Document, PathKey, load_yaml, shown
 
 MAX_HAND_VALUE = 60
 """Highest value a hand can have (six ten-point cards in the middle of a turn)."""
@@ -151,7 +151,9 @@ def flipflop_log_from_document(doc: Document, path: str | Path | None = None) ->
     Raises:
         InputError: as :func:`load_flipflop_log`.
     """
-    spec, specs, players = read_log_header(doc, FlipFlopLogSpec, FlipFlopRoundSpec, "flipflop", MIN_PLAYERS, MAX_PLAYERS, "Flip Flop")
+    spec, specs, players = read_log_header(
+        doc, FlipFlopLogSpec, FlipFlopRoundSpec, "flipflop", MIN_PLAYERS, MAX_PLAYERS, "Flip Flop"
+    )
     problems: list[Problem] = []
     reader = _Reader(doc, players, problems)
     rounds: list[FlipFlopRound] = []
@@ -214,7 +216,9 @@ class _Reader:
                 hand_where[name] = base + ("hands", name)
         plays = None
         if rnd.plays is not None:
-            plays = tuple(p for j, line in enumerate(rnd.plays) if (p := self.play(base + ("plays", j), line)) is not None)
+            plays = tuple(
+                p for j, line in enumerate(rnd.plays) if (p := self.play(base + ("plays", j), line)) is not None
+            )
         end = self.end(base + ("end",), rnd.end)
         final: dict[str, tuple[Card, ...] | int] | None = None
         final_where: dict[str, Any] = {}
@@ -236,15 +240,19 @@ class _Reader:
                     final[name] = got
                 final_where[name] = path
         if end is not None and end.kind in ("drop", "stock") and rnd.final is None:
-            self.err(base + ("end",), f"a round ended by {'a drop' if end.kind == 'drop' else 'the stock running out'} "
-                     "is won by the lowest hand: add 'final:' with every player's hand at the end "
-                     "(cards, or its value), e.g. final: {Ann: [3S, 9C], Bob: 4}")
+            self.err(
+                base + ("end",),
+                f"a round ended by {'a drop' if end.kind == 'drop' else 'the stock running out'} "
+                "is won by the lowest hand: add 'final:' with every player's hand at the end "
+                "(cards, or its value), e.g. final: {Ann: [3S, 9C], Bob: 4}",
+            )
         ledger = self.ledger(base, rnd)
         if len(self.problems) > bad or up is None or end is None:
             return None
         return (
-            FlipFlopRound(hands, up, end, dealer, plays, final, base, hand_where, final_where,
-                          base + ("up",), base + ("dealer",)),
+            FlipFlopRound(
+                hands, up, end, dealer, plays, final, base, hand_where, final_where, base + ("up",), base + ("dealer",)
+            ),
             ledger,
         )
 
@@ -266,7 +274,9 @@ class _Reader:
         card_tokens = tokens[2:]
         if verb == "layoff":
             if len(tokens) < 5 or tokens[-2][0].lower() != "on" or not looks_numeric(tokens[-1][0]):
-                self.err(path, f"a lay-off names the spread it goes on: '{tokens[0][0]} layoff 8H on 1'; {usage}", verb_at)
+                self.err(
+                    path, f"a lay-off names the spread it goes on: '{tokens[0][0]} layoff 8H on 1'; {usage}", verb_at
+                )
                 return None
             try:
                 on = ascii_number(tokens[-1][0])
@@ -274,8 +284,11 @@ class _Reader:
                 self.err(path, f"the spread number after 'on': {exc}", tokens[-1][1])
                 return None
             if on < 1:
-                self.err(path, f"spreads are numbered 1, 2, … in the order they were laid this round, not {on}",
-                         tokens[-1][1])
+                self.err(
+                    path,
+                    f"spreads are numbered 1, 2, … in the order they were laid this round, not {on}",
+                    tokens[-1][1],
+                )
                 return None
             card_tokens = tokens[2:-2]
         cards = [self.card(path, t, at) for t, at in card_tokens]
@@ -284,7 +297,9 @@ class _Reader:
         return Play(name, verb, tuple(cards), on, (path, 0))  # type: ignore[arg-type]
 
     def end(self, path: PathKey, text: str) -> End | None:
-        usage = "write 'out Bob', 'drop Cy', 'stock' (or 'stock Ann'), 'tunk Bob' or 'claim Bob' (several: 'claim Bob Cy')"
+        usage = (
+            "write 'out Bob', 'drop Cy', 'stock' (or 'stock Ann'), 'tunk Bob' or 'claim Bob' (several: 'claim Bob Cy')"
+        )
         tokens = [(m.group(), m.start()) for m in re.finditer(r"[^\s,]+", text)]
         if not tokens:
             self.err(path, f"'end' says how the round ended; {usage}")
@@ -333,7 +348,9 @@ class _Reader:
         pots: dict[str, int] = {}
         for name, v in (rnd.pots or {}).items():
             if name not in POTS:
-                self.err(base + ("pots", name), f"unknown pot {shown(name)}; the pots are game, flip and flop", key=True)
+                self.err(
+                    base + ("pots", name), f"unknown pot {shown(name)}; the pots are game, flip and flop", key=True
+                )
                 continue
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 self.err(base + ("pots", name), f"the {name} pot must be a whole number of stakes, not {what(v)}")
@@ -381,20 +398,41 @@ def flipflop_report(log: FlipFlopLog) -> dict:
             if written is not None and written != real:
                 said = written or "nobody"
                 why = f"{got[0]} holds {label(got[1])}" if got else "no player in that pot holds the suit"
-                problems.append(problem_dict(doc, res.round, written or None,
-                                             f"the ledger gives the {pot} pot to {said}, but {why}",
-                                             ("rounds", i, pot)))
+                problems.append(
+                    problem_dict(
+                        doc,
+                        res.round,
+                        written or None,
+                        f"the ledger gives the {pot} pot to {said}, but {why}",
+                        ("rounds", i, pot),
+                    )
+                )
         for p, written in row.stakes.items():
             real = res.stakes[p]
             if off.new(p, written - real, res.round):
-                problems.append(problem_dict(doc, res.round, p, f"the ledger gives {p} {written} "
-                                             f"{'stake' if written == 1 else 'stakes'} after round {res.round}, "
-                                             f"but the round leaves {real}{off.note}", ("rounds", i, "stakes", p)))
+                problems.append(
+                    problem_dict(
+                        doc,
+                        res.round,
+                        p,
+                        f"the ledger gives {p} {written} "
+                        f"{'stake' if written == 1 else 'stakes'} after round {res.round}, "
+                        f"but the round leaves {real}{off.note}",
+                        ("rounds", i, "stakes", p),
+                    )
+                )
         for pot, written in row.pots.items():
             if off.new(f"pot:{pot}", written - res.carried[pot], res.round):
-                problems.append(problem_dict(doc, res.round, None, f"the ledger leaves {written} in the {pot} pot "
-                                             f"after round {res.round}, but the round leaves {res.carried[pot]}{off.note}",
-                                             ("rounds", i, "pots", pot)))
+                problems.append(
+                    problem_dict(
+                        doc,
+                        res.round,
+                        None,
+                        f"the ledger leaves {written} in the {pot} pot "
+                        f"after round {res.round}, but the round leaves {res.carried[pot]}{off.note}",
+                        ("rounds", i, "pots", pot),
+                    )
+                )
     problems.sort(key=lambda pr: (pr["round"], pr["line"], pr["col"]))
     winners = game.winners
     return {
@@ -405,16 +443,28 @@ def flipflop_report(log: FlipFlopLog) -> dict:
         "rules": {"kept_flop": log.rules.kept_flop, "odd_stakes": log.rules.odd_stakes},
         "rounds": [
             {
-                "round": r.round, "dealer": r.dealer, "up": r.up.code,
-                "flip_suit": r.up.suit, "flop_suit": r.flop_suit,
-                "paid": {p: {"game": pi.game, "flip": pi.flip, "flop": pi.flop, "reserve": pi.reserve}
-                         for p, pi in r.paid.items()},
-                "pots_in": r.pots_in, "pots": r.pots,
-                "flip": _pot_winner(r, "flip"), "flop": _pot_winner(r, "flop"),
+                "round": r.round,
+                "dealer": r.dealer,
+                "up": r.up.code,
+                "flip_suit": r.up.suit,
+                "flop_suit": r.flop_suit,
+                "paid": {
+                    p: {"game": pi.game, "flip": pi.flip, "flop": pi.flop, "reserve": pi.reserve}
+                    for p, pi in r.paid.items()
+                },
+                "pots_in": r.pots_in,
+                "pots": r.pots,
+                "flip": _pot_winner(r, "flip"),
+                "flop": _pot_winner(r, "flop"),
                 "end": {"kind": r.end.kind, "players": list(r.end.players)},
-                "values": r.values, "game_winners": r.game_winners, "won": r.won,
-                "reserves": r.reserves, "penalty": r.penalty, "carried": r.carried,
-                "stakes": r.stakes, "eliminated": r.eliminated,
+                "values": r.values,
+                "game_winners": r.game_winners,
+                "won": r.won,
+                "reserves": r.reserves,
+                "penalty": r.penalty,
+                "carried": r.carried,
+                "stakes": r.stakes,
+                "eliminated": r.eliminated,
             }
             for r in game.rounds
         ],
@@ -434,5 +484,3 @@ def _pot_winner(r, pot: str) -> dict | None:
     if got is None:
         return None
     return {"player": got[0], "card": got[1].code, "won": r.won.get(got[0], {}).get(pot, 0)}
-
-

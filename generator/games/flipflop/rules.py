@@ -147,7 +147,9 @@ def label(card: Card) -> str:
     return f"{card.rank_label}{SUIT_SYMBOLS.get(card.suit or '', '')}"
 
 
-def lowest_of_suit(hands: Mapping[str, Sequence[Card]], suit: str, eligible: Sequence[str] | None = None) -> tuple[str, Card] | None:
+def lowest_of_suit(
+    hands: Mapping[str, Sequence[Card]], suit: str, eligible: Sequence[str] | None = None
+) -> tuple[str, Card] | None:
     """The player holding the lowest card of ``suit`` (and that card), among ``eligible`` (default: all).
 
     ``None`` when none of them holds the suit.
@@ -524,7 +526,9 @@ def play_round(game: FlipFlopGame, log: FlipFlopRound) -> FlipFlopRoundResult | 
         breaks.append(RuleBreak(number, player, message, where if where is not None else log.where))
 
     if game.finished:
-        game.breaks.append(RuleBreak(number, None, "the game is over (only one player has stakes); this round is ignored", log.where))
+        game.breaks.append(
+            RuleBreak(number, None, "the game is over (only one player has stakes); this round is ignored", log.where)
+        )
         return None
     active = game.active
     # dealer
@@ -535,8 +539,11 @@ def play_round(game: FlipFlopGame, log: FlipFlopRound) -> FlipFlopRoundResult | 
             brk(log.dealer, f"{log.dealer} is out of the game and cannot deal; {usual} deals", log.dealer_where)
         else:
             if log.dealer != usual and game.last_dealer is not None:
-                brk(log.dealer, f"{log.dealer} deals, but the deal passes to the left: it is {usual}'s turn to deal",
-                    log.dealer_where)
+                brk(
+                    log.dealer,
+                    f"{log.dealer} deals, but the deal passes to the left: it is {usual}'s turn to deal",
+                    log.dealer_where,
+                )
             dealer = log.dealer
     # pay-in
     pots_in = dict(game.pots)
@@ -558,7 +565,11 @@ def play_round(game: FlipFlopGame, log: FlipFlopRound) -> FlipFlopRoundResult | 
             brk(p, f"{p} is out of the game (no stakes since round {game.out.get(p, '?')}); the hand is ignored", where)
             continue
         if len(cards) != HAND_SIZE:
-            brk(p, f"{p} was dealt {len(cards)} {'card' if len(cards) == 1 else 'cards'}; each player gets {HAND_SIZE}", where)
+            brk(
+                p,
+                f"{p} was dealt {len(cards)} {'card' if len(cards) == 1 else 'cards'}; each player gets {HAND_SIZE}",
+                where,
+            )
         for c in cards:
             if c in seen:
                 brk(p, f"{label(c)} is dealt to {p} and to {seen[c]}; a deck holds each card once", where)
@@ -569,8 +580,11 @@ def play_round(game: FlipFlopGame, log: FlipFlopRound) -> FlipFlopRoundResult | 
             brk(p, f"no hand for {p}, who is in the game; taken as holding nothing", log.where)
             hands[p] = ()
     if log.up not in hands.get(dealer, ()):
-        brk(dealer, f"the up card {label(log.up)} is the dealer's last card, but it is not in {dealer}'s hand",
-            log.up_where)
+        brk(
+            dealer,
+            f"the up card {label(log.up)} is the dealer's last card, but it is not in {dealer}'s hand",
+            log.up_where,
+        )
     # flip and flop
     won: dict[str, dict[str, int]] = {}
     fsuit = log.up.suit or "S"
@@ -626,10 +640,25 @@ def play_round(game: FlipFlopGame, log: FlipFlopRound) -> FlipFlopRoundResult | 
         game.out[p] = number
     game.last_dealer = dealer
     result = FlipFlopRoundResult(
-        round=number, dealer=dealer, up=log.up, paid=paid, pots_in=pots_in, pots=pots_at,
-        flip=flip, flop=flop, flop_suit=psuit, won=won, end=log.end, game_winners=game_winners,
-        values=values, reserves=reserves, penalty=penalty, carried=dict(game.pots),
-        stakes=dict(game.stakes), eliminated=eliminated, breaks=breaks,
+        round=number,
+        dealer=dealer,
+        up=log.up,
+        paid=paid,
+        pots_in=pots_in,
+        pots=pots_at,
+        flip=flip,
+        flop=flop,
+        flop_suit=psuit,
+        won=won,
+        end=log.end,
+        game_winners=game_winners,
+        values=values,
+        reserves=reserves,
+        penalty=penalty,
+        carried=dict(game.pots),
+        stakes=dict(game.stakes),
+        eliminated=eliminated,
+        breaks=breaks,
     )
     game.rounds.append(result)
     game.breaks.extend(breaks)
@@ -639,8 +668,11 @@ def play_round(game: FlipFlopGame, log: FlipFlopRound) -> FlipFlopRoundResult | 
 def _check_plays(log: FlipFlopRound, active: Sequence[str], laid: dict[Card, str], brk) -> None:
     spreads: list[list[Card] | None] = []
     if log.end.kind == "claim" and log.plays:
-        brk(log.plays[0].player, "a claim of 49 or 50 ends the round before the first turn, so no cards are laid; "
-                                 "the plays are ignored", log.plays[0].where)
+        brk(
+            log.plays[0].player,
+            "a claim of 49 or 50 ends the round before the first turn, so no cards are laid; the plays are ignored",
+            log.plays[0].where,
+        )
         return
     for play in log.plays or ():
         p = play.player
@@ -662,8 +694,12 @@ def _check_plays(log: FlipFlopRound, active: Sequence[str], laid: dict[Card, str
             continue
         n = play.on
         if n is None or not 1 <= n <= len(spreads):
-            brk(p, f"{p} lays off on spread {n}, but {len(spreads)} {'spread has' if len(spreads) == 1 else 'spreads have'} "
-                   "been laid so far this round (number spreads 1, 2, … in the order they were laid)", play.where)
+            brk(
+                p,
+                f"{p} lays off on spread {n}, but {len(spreads)} {'spread has' if len(spreads) == 1 else 'spreads have'} "
+                "been laid so far this round (number spreads 1, 2, … in the order they were laid)",
+                play.where,
+            )
             continue
         target = spreads[n - 1]
         if target is None:
@@ -676,9 +712,17 @@ def _check_plays(log: FlipFlopRound, active: Sequence[str], laid: dict[Card, str
         target.extend(play.cards)
 
 
-def _settle_end(game: FlipFlopGame, log: FlipFlopRound, active: Sequence[str], paid: Mapping[str, PayIn],
-                hands: Mapping[str, tuple[Card, ...]], values: Mapping[str, int],
-                reserves: dict[str, int], penalty: dict[str, int], brk) -> list[str]:
+def _settle_end(
+    game: FlipFlopGame,
+    log: FlipFlopRound,
+    active: Sequence[str],
+    paid: Mapping[str, PayIn],
+    hands: Mapping[str, tuple[Card, ...]],
+    values: Mapping[str, int],
+    reserves: dict[str, int],
+    penalty: dict[str, int],
+    brk,
+) -> list[str]:
     """Settle the game pot by the round's end; reserve and drop stakes go into the game pot first."""
     end = log.end
     where = end.where
@@ -704,8 +748,12 @@ def _settle_end(game: FlipFlopGame, log: FlipFlopRound, active: Sequence[str], p
             elif v == 49:
                 forty_nine.append(p)
             else:
-                brk(p, f"{p} claims the opening hand, but it is worth {v}; only 49 or 50 may be claimed; the claim is "
-                       "void (with no valid claim the game pot stays for the next round)", where)
+                brk(
+                    p,
+                    f"{p} claims the opening hand, but it is worth {v}; only 49 or 50 may be claimed; the claim is "
+                    "void (with no valid claim the game pot stays for the next round)",
+                    where,
+                )
         if fifty:
             collect_reserves(fifty)
             return fifty
@@ -715,21 +763,34 @@ def _settle_end(game: FlipFlopGame, log: FlipFlopRound, active: Sequence[str], p
             return []
         p = players[0]
         if p in values and values[p] != 0:
-            brk(p, f"{p} goes out but the final hand is worth {values[p]}; going out means an empty hand",
-                log.final_where.get(p, where))
+            brk(
+                p,
+                f"{p} goes out but the final hand is worth {values[p]}; going out means an empty hand",
+                log.final_where.get(p, where),
+            )
         tunk_ok = True
         if log.plays is not None:
             mine = [pl for pl in log.plays if pl.player == p]
             laid = sum(len(pl.cards) for pl in mine)
             if end.kind == "out" and laid not in (5, 6):
-                brk(p, f"{p} goes out having laid {laid} {'card' if laid == 1 else 'cards'}; a player draws one card a turn "
-                       "and discards one, so going out lays 5 cards (then discards the last) or all 6", where)
+                brk(
+                    p,
+                    f"{p} goes out having laid {laid} {'card' if laid == 1 else 'cards'}; a player draws one card a turn "
+                    "and discards one, so going out lays 5 cards (then discards the last) or all 6",
+                    where,
+                )
             if end.kind == "tunk":
                 last_two = list(log.plays[-2:])
-                fresh = [pl for pl in mine if pl.kind == "spread" and len(pl.cards) == 3 and spread_problem(pl.cards) is None]
+                fresh = [
+                    pl for pl in mine if pl.kind == "spread" and len(pl.cards) == 3 and spread_problem(pl.cards) is None
+                ]
                 if not (len(mine) == 2 and len(fresh) == 2 and last_two == mine):
-                    brk(p, f"{p} does not tunk out: a tunk out lays the whole hand as two new three-card spreads in one "
-                           "turn, with no other cards laid that round; paid as going out (game pot only)", where)
+                    brk(
+                        p,
+                        f"{p} does not tunk out: a tunk out lays the whole hand as two new three-card spreads in one "
+                        "turn, with no other cards laid that round; paid as going out (game pot only)",
+                        where,
+                    )
                     tunk_ok = False
         if end.kind == "tunk" and tunk_ok:
             collect_reserves([p])
@@ -737,8 +798,12 @@ def _settle_end(game: FlipFlopGame, log: FlipFlopRound, active: Sequence[str], p
     # drop and stock need every hand's value
     missing = [p for p in active if p not in values]
     for p in missing:
-        brk(p, f"the round ended by {'a drop' if end.kind == 'drop' else 'the stock running out'}, "
-               f"but {p}'s final hand is not given; {p} cannot win it", where)
+        brk(
+            p,
+            f"the round ended by {'a drop' if end.kind == 'drop' else 'the stock running out'}, "
+            f"but {p}'s final hand is not given; {p} cannot win it",
+            where,
+        )
     known = {p: v for p, v in values.items() if p in active}
     if end.kind == "stock":
         if not known:
@@ -765,12 +830,16 @@ def _settle_end(game: FlipFlopGame, log: FlipFlopRound, active: Sequence[str], p
 def _from_left_of(players: Sequence[str], dealer: str, chosen: Sequence[str]) -> list[str]:
     """``chosen`` in turn order starting from the player left of ``dealer`` (the dealer himself last)."""
     i = list(players).index(dealer)
-    turn = list(players[i + 1:]) + list(players[: i + 1])
+    turn = list(players[i + 1 :]) + list(players[: i + 1])
     return [p for p in turn if p in chosen]
 
 
-def play_game(players: Sequence[str], rounds: Sequence[FlipFlopRound], start: int = START_STAKES,
-              rules: FlipFlopRules = FlipFlopRules()) -> FlipFlopGame:
+def play_game(
+    players: Sequence[str],
+    rounds: Sequence[FlipFlopRound],
+    start: int = START_STAKES,
+    rules: FlipFlopRules = FlipFlopRules(),
+) -> FlipFlopGame:
     """Play every logged round from the start (see :func:`new_game`, :func:`play_round`).
 
     Raises:

@@ -36,6 +36,9 @@ from pydantic import Field
 
 from generator.core.errors import InputError, Problem
 from generator.core.models import StrictModel
+from generator.core.roundlog import LedgerDrift, located, name_problem, problem_dict, ranking, read_log_header, what
+from generator.core.validation import NumberError, ascii_number, looks_numeric
+from generator.core.yamlpos import Document, PathKey, load_yaml, shown
 from generator.games.fundex.rules import (
     ACTION_KINDS,
     CARDS,
@@ -47,10 +50,6 @@ from generator.games.fundex.rules import (
     RoundLog,
     play_game,
 )
-from generator.core.validation import NumberError, ascii_number, looks_numeric
-from generator.core.roundlog import LedgerDrift, located, name_problem, problem_dict, ranking, read_log_header, what
-from generator.core.yamlpos import Document, PathKey, load_yaml, shown
-
 
 # ---------------------------------------------------------------------------
 # Shared helpers (also used by flipflop_log)
@@ -140,7 +139,9 @@ def fundex_log_from_document(doc: Document, path: str | Path | None = None) -> F
     Raises:
         InputError: as :func:`load_fundex_log`.
     """
-    spec, specs, players = read_log_header(doc, FundexLogSpec, FundexRoundSpec, "fundex", MIN_PLAYERS, MAX_PLAYERS, "All In (Fundex)")
+    spec, specs, players = read_log_header(
+        doc, FundexLogSpec, FundexRoundSpec, "fundex", MIN_PLAYERS, MAX_PLAYERS, "All In (Fundex)"
+    )
     problems: list[Problem] = []
     rounds: list[RoundLog] = []
     ledger: list[LedgerRow] = []
@@ -158,15 +159,28 @@ def fundex_log_from_document(doc: Document, path: str | Path | None = None) -> F
                 except NumberError:
                     number = None
                 if number in CARDS:
-                    problems.append(doc.problem(base + ("cards", name), f"the card of {name} is a number: write {number} "
-                                                f"without quotes, not {what(card)}"))
+                    problems.append(
+                        doc.problem(
+                            base + ("cards", name),
+                            f"the card of {name} is a number: write {number} without quotes, not {what(card)}",
+                        )
+                    )
                 else:
-                    problems.append(doc.problem(base + ("cards", name), f"unknown card {what(card)} for {name}; All In "
-                                                "cards are the numbers 1 to 13, written with the digits 0-9"))
+                    problems.append(
+                        doc.problem(
+                            base + ("cards", name),
+                            f"unknown card {what(card)} for {name}; All In "
+                            "cards are the numbers 1 to 13, written with the digits 0-9",
+                        )
+                    )
                 continue
             if isinstance(card, bool) or not isinstance(card, int) or card not in CARDS:
-                problems.append(doc.problem(base + ("cards", name), f"unknown card {what(card)} for {name}; "
-                                            "All In cards are the numbers 1 to 13"))
+                problems.append(
+                    doc.problem(
+                        base + ("cards", name),
+                        f"unknown card {what(card)} for {name}; All In cards are the numbers 1 to 13",
+                    )
+                )
                 continue
             cards[name] = card
             card_where[name] = base + ("cards", name)
@@ -180,23 +194,32 @@ def fundex_log_from_document(doc: Document, path: str | Path | None = None) -> F
             if name not in players:
                 problems.append(doc.problem(base + ("chips", name), name_problem(name, players), key=True))
             elif isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-                problems.append(doc.problem(base + ("chips", name), f"chips of {name} must be a whole number of points "
-                                            f"(0 or more), not {what(chips)}"))
+                problems.append(
+                    doc.problem(
+                        base + ("chips", name),
+                        f"chips of {name} must be a whole number of points (0 or more), not {what(chips)}",
+                    )
+                )
             else:
                 written[name] = chips
         rounds.append(RoundLog(rnd.dice, rnd.roll, cards, tuple(actions), base, card_where, base + ("roll",)))
         ledger.append(LedgerRow(written, rnd.pot))
     if problems:
         raise InputError(problems)
-    rules = FundexRules(bet_limit=spec.rules.bet_limit, lead_must_bet=spec.rules.lead_must_bet,
-                        dice_limit_cards=spec.rules.dice_limit_cards)
+    rules = FundexRules(
+        bet_limit=spec.rules.bet_limit,
+        lead_must_bet=spec.rules.lead_must_bet,
+        dice_limit_cards=spec.rules.dice_limit_cards,
+    )
     return FundexLog(doc.file, doc, players, rules, rounds, ledger)
 
 
 _SYNONYMS = {"all-in": "allin", "all_in": "allin"}
 
 
-def _parse_action(doc: Document, path: PathKey, line: Any, players: Sequence[str], problems: list[Problem]) -> Action | None:
+def _parse_action(
+    doc: Document, path: PathKey, line: Any, players: Sequence[str], problems: list[Problem]
+) -> Action | None:
     usage = "write 'PLAYER bet N', 'PLAYER raise N', 'PLAYER meet', 'PLAYER pass' or 'PLAYER allin'"
     if not isinstance(line, str):
         problems.append(doc.problem(path, f"a betting line is text such as 'Ann bet 2', not {what(line)}"))
@@ -223,8 +246,11 @@ def _parse_action(doc: Document, path: PathKey, line: Any, players: Sequence[str
         return None
     if verb not in ("bet", "raise"):
         if rest:
-            said = (f"'{verb}' takes no number" if looks_numeric(rest[0][0])
-                    else f"betting line {shown(line)} is not understood")
+            said = (
+                f"'{verb}' takes no number"
+                if looks_numeric(rest[0][0])
+                else f"betting line {shown(line)} is not understood"
+            )
             problems.append(located(doc, path, f"{said}; write '{name} {verb}'", verb_at))
             return None
         return Action(name, verb, 0, (path, 0))  # type: ignore[arg-type]
@@ -279,26 +305,59 @@ def fundex_report(log: FundexLog) -> dict:
         for p, written in row.chips.items():
             real = res.chips[p]
             if off.new(p, written - real, res.round):
-                problems.append(problem_dict(doc, res.round, p, f"the ledger gives {p} {written} "
-                                             f"{'point' if written == 1 else 'points'} of chips after round {res.round}, "
-                                             f"but the round leaves {real}{off.note}", ("rounds", i, "chips", p)))
+                problems.append(
+                    problem_dict(
+                        doc,
+                        res.round,
+                        p,
+                        f"the ledger gives {p} {written} "
+                        f"{'point' if written == 1 else 'points'} of chips after round {res.round}, "
+                        f"but the round leaves {real}{off.note}",
+                        ("rounds", i, "chips", p),
+                    )
+                )
         if row.pot is not None and off.new("pot", row.pot - res.carried, res.round):
-            problems.append(problem_dict(doc, res.round, None, f"the ledger leaves {row.pot} in the pot after round "
-                                         f"{res.round}, but the round leaves {res.carried}{off.note}", ("rounds", i, "pot")))
+            problems.append(
+                problem_dict(
+                    doc,
+                    res.round,
+                    None,
+                    f"the ledger leaves {row.pot} in the pot after round "
+                    f"{res.round}, but the round leaves {res.carried}{off.note}",
+                    ("rounds", i, "pot"),
+                )
+            )
     problems.sort(key=lambda pr: (pr["round"], pr["line"], pr["col"]))
     return {
         "game": "fundex",
         "file": log.file,
         "players": list(log.players),
-        "rules": {"rounds": log.rules.rounds, "bet_limit": log.rules.bet_limit, "start": log.rules.start,
-                  "lead_must_bet": log.rules.lead_must_bet, "dice_limit_cards": log.rules.dice_limit_cards},
+        "rules": {
+            "rounds": log.rules.rounds,
+            "bet_limit": log.rules.bet_limit,
+            "start": log.rules.start,
+            "lead_must_bet": log.rules.lead_must_bet,
+            "dice_limit_cards": log.rules.dice_limit_cards,
+        },
         "rounds": [
             {
-                "round": r.round, "lead": r.lead, "dice": r.dice, "roll": r.roll,
-                "cards": r.cards, "bets": r.bets, "handed_back": r.handed_back,
-                "passed": r.passed, "all_in": r.all_in, "pot_in": r.pot_in, "pot": r.pot,
-                "winners": r.winners, "lone_bettor": r.lone_bettor, "won": r.won,
-                "carried": r.carried, "chips": r.chips, "eliminated": r.eliminated,
+                "round": r.round,
+                "lead": r.lead,
+                "dice": r.dice,
+                "roll": r.roll,
+                "cards": r.cards,
+                "bets": r.bets,
+                "handed_back": r.handed_back,
+                "passed": r.passed,
+                "all_in": r.all_in,
+                "pot_in": r.pot_in,
+                "pot": r.pot,
+                "winners": r.winners,
+                "lone_bettor": r.lone_bettor,
+                "won": r.won,
+                "carried": r.carried,
+                "chips": r.chips,
+                "eliminated": r.eliminated,
             }
             for r in game.rounds
         ],
@@ -311,5 +370,3 @@ def fundex_report(log: FundexLog) -> dict:
         "winners": game.winners,
         "problems": problems,
     }
-
-

@@ -364,8 +364,14 @@ class Betting:
 
     def _must_open(self, p: str) -> bool:
         """True when ``p`` is the lead on his opening turn, the ruleset makes him bet, and he can."""
-        return (self.rules.lead_must_bet and self.first_turn and p == self.order[0] and self.current == 0
-                and self._may_raise(p) and self._room(p) >= 1)
+        return (
+            self.rules.lead_must_bet
+            and self.first_turn
+            and p == self.order[0]
+            and self.current == 0
+            and self._may_raise(p)
+            and self._room(p) >= 1
+        )
 
     # --- applying ----------------------------------------------------------
     def apply(self, action: Action) -> None:
@@ -415,8 +421,10 @@ class Betting:
     def _refuse(self, p: str, action: Action) -> None:
         what = _describe(action)
         if p in self.skipped:
-            why = (f"{p} was skipped when {self.skipped[p]} acted, and a player the log skips has passed "
-                   f"(dropped out), so {p} cannot {what}; list actions in turn order")
+            why = (
+                f"{p} was skipped when {self.skipped[p]} acted, and a player the log skips has passed "
+                f"(dropped out), so {p} cannot {what}; list actions in turn order"
+            )
         elif p in self.folded:
             why = f"{p} already passed (dropped out) in this round, so cannot {what}"
         elif self.chips[p] == 0:
@@ -424,8 +432,10 @@ class Betting:
         elif self.over:
             why = f"the betting is over (everyone still in has met the bet of {self.current}), so {p} cannot {what}"
         else:
-            why = (f"it is {self.to_act()}'s turn and {p} has nothing to answer (already at the bet of "
-                   f"{self.current}), so {p} cannot {what} now")
+            why = (
+                f"it is {self.to_act()}'s turn and {p} has nothing to answer (already at the bet of "
+                f"{self.current}), so {p} cannot {what} now"
+            )
         self.breaks.append((p, why + "; the action is ignored", action.where))
 
     def _skip_to(self, p: str, where: Hashable = None) -> None:
@@ -444,8 +454,14 @@ class Betting:
         """``p`` passes: he stays in when he has matched the bet (no bet yet, or brought down to an ALL IN),
         and drops out of the round when he is behind it."""
         if self._must_open(p):
-            self.breaks.append((p, f"{p} leads, and under the ruleset option lead_must_bet the lead opens the "
-                                   f"betting with a bet of 1 point or more, but {how}; played as logged (no bet)", where))
+            self.breaks.append(
+                (
+                    p,
+                    f"{p} leads, and under the ruleset option lead_must_bet the lead opens the "
+                    f"betting with a bet of 1 point or more, but {how}; played as logged (no bet)",
+                    where,
+                )
+            )
         self.first_turn = False
         if self.put[p] >= self.current:
             self.acted.add(p)  # nothing owed: "no bet" (or no more), the player stays in
@@ -464,16 +480,28 @@ class Betting:
             return
         self.first_turn = False
         if kind == "bet" and self.current > 0:
-            self.breaks.append((p, f"{p} bets {amount} but a bet of {self.current} is already on the table; "
-                                   f"played as 'raise {amount}' (write 'raise N' or 'meet')", where))
+            self.breaks.append(
+                (
+                    p,
+                    f"{p} bets {amount} but a bet of {self.current} is already on the table; "
+                    f"played as 'raise {amount}' (write 'raise N' or 'meet')",
+                    where,
+                )
+            )
             kind = "raise"
         elif kind == "raise" and self.current == 0:
             self.breaks.append((p, f"{p} raises {amount} but nobody has bet yet; played as 'bet {amount}'", where))
             kind = "bet"
         if kind == "meet":
             if chips < need:
-                self.breaks.append((p, f"{p} cannot meet the bet (needs {need}, has {chips}); "
-                                       "a player short of chips says ALL IN; played as 'allin'", where))
+                self.breaks.append(
+                    (
+                        p,
+                        f"{p} cannot meet the bet (needs {need}, has {chips}); "
+                        "a player short of chips says ALL IN; played as 'allin'",
+                        where,
+                    )
+                )
                 kind = "allin"
             else:
                 self._put(p, need)
@@ -487,9 +515,15 @@ class Betting:
         # bet or raise
         target = need + amount
         if target > chips:
-            self.breaks.append((p, f"{p} {'bets' if kind == 'bet' else 'raises'} {amount} but has only {chips} "
-                                   f"{'chip' if chips == 1 else 'chips'}{f' after meeting {need}' if need else ''}; "
-                                   "played as 'allin'", where))
+            self.breaks.append(
+                (
+                    p,
+                    f"{p} {'bets' if kind == 'bet' else 'raises'} {amount} but has only {chips} "
+                    f"{'chip' if chips == 1 else 'chips'}{f' after meeting {need}' if need else ''}; "
+                    "played as 'allin'",
+                    where,
+                )
+            )
             target = chips
         self._count_raise(p, self.put[p] + target, where)
         self._put(p, target)
@@ -499,12 +533,24 @@ class Betting:
         r = self.round_no
         if self.rules.bet_limit == "times" and self.bets_made[p] > r:
             times = {1: "once", 2: "twice"}.get(r, f"{r} times")
-            self.breaks.append((p, f"{p} bets or raises for the {ordinal(self.bets_made[p])} time in round {r}; "
-                                   f"in round {r} each player may bet or raise {times} at most (bet limit: once per "
-                                   "player in round 1, twice in round 2, …)", where))
+            self.breaks.append(
+                (
+                    p,
+                    f"{p} bets or raises for the {ordinal(self.bets_made[p])} time in round {r}; "
+                    f"in round {r} each player may bet or raise {times} at most (bet limit: once per "
+                    "player in round 1, twice in round 2, …)",
+                    where,
+                )
+            )
         if self.rules.bet_limit == "points" and new_stake > r:
-            self.breaks.append((p, f"{p} takes the bet to {new_stake} points; in round {r} the bet may not exceed {r} "
-                                   f"{'point' if r == 1 else 'points'}", where))
+            self.breaks.append(
+                (
+                    p,
+                    f"{p} takes the bet to {new_stake} points; in round {r} the bet may not exceed {r} "
+                    f"{'point' if r == 1 else 'points'}",
+                    where,
+                )
+            )
 
     def _put(self, p: str, points: int) -> None:
         before = self.current
@@ -667,8 +713,11 @@ def play_round(game: FundexGame, log: RoundLog) -> RoundResult | None:
         breaks.append(RuleBreak(number, player, message, where if where is not None else log.where))
 
     if game.finished:
-        why = (f"all {game.rules.rounds} rounds have been played" if len(game.rounds) >= game.rules.rounds
-               else "fewer than two players have chips")
+        why = (
+            f"all {game.rules.rounds} rounds have been played"
+            if len(game.rounds) >= game.rules.rounds
+            else "fewer than two players have chips"
+        )
         game.breaks.append(RuleBreak(number, None, f"the game is over ({why}); this round is ignored", log.where))
         return None
     lead = next_lead(game)
@@ -684,8 +733,12 @@ def play_round(game: FundexGame, log: RoundLog) -> RoundResult | None:
     else:
         low, high = roll_range(log.dice)
         if not low <= log.roll <= high:
-            brk(lead, f"a roll of {log.roll} is impossible with {log.dice} {'die' if log.dice == 1 else 'dice'} "
-                      f"({low} to {high}); the roll is taken as logged", log.roll_where)
+            brk(
+                lead,
+                f"a roll of {log.roll} is impossible with {log.dice} {'die' if log.dice == 1 else 'dice'} "
+                f"({low} to {high}); the roll is taken as logged",
+                log.roll_where,
+            )
     # cards
     cards: dict[str, int] = {}
     for p, card in log.cards.items():
@@ -700,16 +753,24 @@ def play_round(game: FundexGame, log: RoundLog) -> RoundResult | None:
             brk(p, f"{p} plays {card!r}; the cards are 1 to 13; taken as no card", where)
             continue
         if card in game.used[p]:
-            brk(p, f"{p} plays the {card} again; each card is played once per game "
-                   f"(used so far: {', '.join(str(c) for c in sorted(game.used[p]))})", where)
+            brk(
+                p,
+                f"{p} plays the {card} again; each card is played once per game "
+                f"(used so far: {', '.join(str(c) for c in sorted(game.used[p]))})",
+                where,
+            )
         if game.rules.dice_limit_cards and log.dice in DICE:
             allowed = possible_cards(log.dice)
             left = [c for c in allowed if c not in game.used[p]]
             if card not in allowed and left:
                 dice = f"{log.dice} {'die' if log.dice == 1 else 'dice'}"
-                brk(p, f"{p} plays the {card} with {dice} chosen; under the ruleset option dice_limit_cards only cards "
-                       f"1 to {allowed[-1]} may be played then, and {p} still has "
-                       f"{', '.join(str(c) for c in left)}; the card is taken as logged", where)
+                brk(
+                    p,
+                    f"{p} plays the {card} with {dice} chosen; under the ruleset option dice_limit_cards only cards "
+                    f"1 to {allowed[-1]} may be played then, and {p} still has "
+                    f"{', '.join(str(c) for c in left)}; the card is taken as logged",
+                    where,
+                )
         cards[p] = card
         game.used[p].add(card)
     missing = [p for p in order if p not in cards]
@@ -720,8 +781,12 @@ def play_round(game: FundexGame, log: RoundLog) -> RoundResult | None:
     betting.folded.update(missing)
     for action in log.actions:
         if action.player in game.out:
-            brk(action.player, f"{action.player} has been out of the game since round {game.out[action.player]} "
-                               "and cannot bet; the action is ignored", action.where)
+            brk(
+                action.player,
+                f"{action.player} has been out of the game since round {game.out[action.player]} "
+                "and cannot bet; the action is ignored",
+                action.where,
+            )
             continue
         betting.apply(action)
     betting.finish()
@@ -752,13 +817,24 @@ def play_round(game: FundexGame, log: RoundLog) -> RoundResult | None:
     game.last_lead = lead
     seated = [p for p in game.players if p in order]
     result = RoundResult(
-        round=number, lead=lead, dice=log.dice, roll=log.roll,
+        round=number,
+        lead=lead,
+        dice=log.dice,
+        roll=log.roll,
         cards={p: cards[p] for p in seated if p in cards},
         bets={p: betting.put[p] for p in seated},
         handed_back={p: betting.handed_back[p] for p in seated if betting.handed_back[p]},
         passed=[p for p in seated if p in betting.folded],
-        all_in=[p for p in seated if p in betting.all_in], pot_in=pot_in, pot=pot, winners=winners, lone_bettor=lone,
-        won=won, carried=game.pot, chips=dict(game.chips), eliminated=eliminated, breaks=breaks,
+        all_in=[p for p in seated if p in betting.all_in],
+        pot_in=pot_in,
+        pot=pot,
+        winners=winners,
+        lone_bettor=lone,
+        won=won,
+        carried=game.pot,
+        chips=dict(game.chips),
+        eliminated=eliminated,
+        breaks=breaks,
     )
     game.rounds.append(result)
     game.breaks.extend(breaks)

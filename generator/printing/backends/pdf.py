@@ -23,7 +23,9 @@ def render_pdf(pages: Sequence[Scene], *, title: str = "") -> bytes:
     """
     buf = io.BytesIO()
     # The initial font is ours too, so no unembedded Helvetica is ever declared.
-    c = rl_canvas.Canvas(buf, pageCompression=1, invariant=1, initialFontName=registered_font("regular"), initialFontSize=8)
+    c = rl_canvas.Canvas(
+        buf, pageCompression=1, invariant=1, initialFontName=registered_font("regular"), initialFontSize=8
+    )
     c.setTitle(title or (pages[0].title if pages else ""))
     c.setCreator("sheetsmith")
     for scene in pages:
@@ -106,7 +108,15 @@ def _draw(c: rl_canvas.Canvas, scene: Scene) -> None:
             c.line(X(item.x1), Y(item.y1), X(item.x2), Y(item.y2))
         elif isinstance(item, Rect):
             if item.r > 0:
-                c.roundRect(X(item.x), Y(item.y + item.h), item.w * MM, item.h * MM, item.r * MM, stroke=int(stroke), fill=int(fill))
+                c.roundRect(
+                    X(item.x),
+                    Y(item.y + item.h),
+                    item.w * MM,
+                    item.h * MM,
+                    item.r * MM,
+                    stroke=int(stroke),
+                    fill=int(fill),
+                )
             else:
                 c.rect(X(item.x), Y(item.y + item.h), item.w * MM, item.h * MM, stroke=int(stroke), fill=int(fill))
         elif isinstance(item, Circle):

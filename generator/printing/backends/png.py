@@ -8,8 +8,8 @@ from typing import Sequence
 
 import pypdfium2 as pdfium
 
-from generator.printing.scene import Scene
 from generator.printing.backends.pdf import render_pdf
+from generator.printing.scene import Scene
 
 PDFIUM_LOCK = threading.Lock()
 """PDFium is not thread-safe: every use of it in one process goes through this lock (the web page renders
@@ -21,7 +21,9 @@ def pdf_to_images(pdf: bytes, *, dpi: int = 150) -> list:
     with PDFIUM_LOCK:
         doc = pdfium.PdfDocument(pdf)
         try:
-            return [page.render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB") for page in doc]
+            return [
+                page.render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB") for page in doc
+            ]
         finally:
             doc.close()
 

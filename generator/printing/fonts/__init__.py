@@ -204,5 +204,18 @@ def subset_ttf(path: Path, index: int, chars: frozenset[str]) -> bytes:
     return buf.getvalue()
 
 
-__all__ = ["FONT_DIR", "FONT_FILES", "FONT_NAMES", "FAMILY", "FALLBACK_ENV", "Face", "font_path", "primary",
-           "fallbacks", "face_for", "missing_glyphs", "font_note", "subset_ttf"]
+__all__ = [
+    "FONT_DIR",
+    "FONT_FILES",
+    "FONT_NAMES",
+    "FAMILY",
+    "FALLBACK_ENV",
+    "Face",
+    "font_path",
+    "primary",
+    "fallbacks",
+    "face_for",
+    "missing_glyphs",
+    "font_note",
+    "subset_ttf",
+]

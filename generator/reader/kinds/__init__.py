@@ -43,8 +43,8 @@ def item_of_layout(layout: str | None):
     """
     if not layout:
         return None
-    from generator.games.registry import load_any
     from generator.core.shipped import resolve_layout
+    from generator.games.registry import load_any
 
     item = load_any(resolve_layout(layout))
     return item if kind_of_item(item) is not None else None

@@ -26,15 +26,14 @@ from pathlib import Path
 import numpy as np
 
 from generator.printing.paper import Paper
+from generator.printing.readable import SHEET_FORMAT, SheetCode, code_text, geometry_hash, is_turned, split_code_id
 from generator.printing.scene import Scene
-from generator.printing.readable import SHEET_FORMAT, SheetCode, geometry_hash
-from generator.printing.readable import code_text, is_turned, split_code_id
 from generator.reader.code import CodeReading
+from generator.reader.context import PhotoContext
 from generator.reader.errors import PhotoError
 from generator.reader.markers import SheetFit
 from generator.reader.marks import BlurField, Measurement, measure, rectify
 from generator.reader.numeric import median
-from generator.reader.context import PhotoContext
 
 TICK_KEYS = [str(n) for n in range(13)] + ["×2", "+2", "+4", "+6", "+8", "+10", "BUST"]
 """The tick boxes of a round, as the pad's mark targets key them (:data:`generator.games.pads.TICKS`)."""
@@ -79,8 +78,8 @@ _CODES: dict[tuple, str] = {}
 
 def code_texts(paper: Paper, item=None) -> list[str]:
     """The code each shipped tick pad (or ``item`` alone) prints on ``paper``, with its own variant."""
-    from generator.games.registry import load_any
     from generator.games.pads import build_pad
+    from generator.games.registry import load_any
 
     items = [item] if item is not None else [load_any(p) for p in _shipped_pads().values()]
     out = []
@@ -185,8 +184,13 @@ class TickPadReading:
         whole row) or ``round3.7`` (one box)."""
         out = []
         if self.variant_unchecked:
-            out.append(("target", "the sheet code was not read, so the target printed on the pad was not checked: "
-                                  "write the TARGET the pad shows (and a 'flip7_bonus:' line if its bonus is not 15)"))
+            out.append(
+                (
+                    "target",
+                    "the sheet code was not read, so the target printed on the pad was not checked: "
+                    "write the TARGET the pad shows (and a 'flip7_bonus:' line if its bonus is not 15)",
+                )
+            )
         for r in self.played:
             if r.reason:
                 out.append((f"round{r.round}", r.reason))
@@ -203,9 +207,9 @@ class TickPadReading:
 
     def to_yaml(self, *, layout_ref: str | None = None, file_name: str = "FILE") -> str:
         """The typed-in tick pad (docs/formats.md, "Flip 7 tick pad") with header comments and the checksum line."""
-        from generator.reader.output import checksum, how_read
-        from generator.core.yamlpos import yaml_scalar
         from generator.core.names import clean_name, shown
+        from generator.core.yamlpos import yaml_scalar
+        from generator.reader.output import checksum, how_read
 
         w, h = self.image_size
         v = self.pad.variant
@@ -219,12 +223,19 @@ class TickPadReading:
         ]
         unc = self.uncertain
         if unc:
-            head.append("# UNCERTAIN — where '?' stands, write what the pad shows: drop the '?' if the box is ticked, "
-                        "drop the item if not ('?' alone: the round's whole list):")
+            head.append(
+                "# UNCERTAIN — where '?' stands, write what the pad shows: drop the '?' if the box is ticked, "
+                "drop the item if not ('?' alone: the round's whole list):"
+            )
             for name, reason in unc:
                 head.append(f"#   {name}: {shown(reason)}")
         target = f'"{v.target}?"' if self.variant_unchecked else str(v.target)
-        lines = ["game: flip7", "sheet: tick-pad", f"player: {yaml_scalar(clean_name(self.player))}", f"target: {target}"]
+        lines = [
+            "game: flip7",
+            "sheet: tick-pad",
+            f"player: {yaml_scalar(clean_name(self.player))}",
+            f"target: {target}",
+        ]
         if v.flip7_bonus != 15:
             lines.append(f"flip7_bonus: {v.flip7_bonus}")
         if self.played:
@@ -275,28 +286,45 @@ def _yaml_token(t: str) -> str:
 
 def _pad_for(ctx: PhotoContext):
     """The pad item (with its variant) the code or ``--layout`` names, checked against each other."""
-    from generator.games.registry import load_any
     from generator.games.pads import with_variant
+    from generator.games.registry import load_any
 
     sc = SheetCode.parse(ctx.code.text) if ctx.code.text else None
     if sc is None and ctx.code.text:
-        raise PhotoError(ctx.display, f"the QR code on this sheet is not a sheetsmith sheet code ({ctx.code.text[:40]!r})")
+        raise PhotoError(
+            ctx.display, f"the QR code on this sheet is not a sheetsmith sheet code ({ctx.code.text[:40]!r})"
+        )
     if sc is not None and sc.format != SHEET_FORMAT:
-        raise PhotoError(ctx.display, f"this sheet was printed in sheet format {sc.format}; this sheetsmith reads format {SHEET_FORMAT}: "
-                                      "use the sheetsmith version that printed it, or print the sheet again")
+        raise PhotoError(
+            ctx.display,
+            f"this sheet was printed in sheet format {sc.format}; this sheetsmith reads format {SHEET_FORMAT}: "
+            "use the sheetsmith version that printed it, or print the sheet again",
+        )
     if sc is not None and sc.paper_id != ctx.fit.paper.id:
-        raise PhotoError(ctx.display, f"the sheet code says paper '{sc.paper_id}' but the markers say '{ctx.fit.paper.id}': "
-                                      "the sheet is damaged or not sheetsmith's")
+        raise PhotoError(
+            ctx.display,
+            f"the sheet code says paper '{sc.paper_id}' but the markers say '{ctx.fit.paper.id}': "
+            "the sheet is damaged or not sheetsmith's",
+        )
     item_id, variant = split_code_id(sc.layout_id) if sc is not None else ("", ())
     pad = ctx.item
     if pad is None and ctx.layout_arg:  # --layout names an All In layout, the code this pad
-        raise PhotoError(ctx.display, f"the photo shows a sheet of layout '{item_id}', not '{ctx.layout_arg}' as --layout {ctx.layout_arg} says")
+        raise PhotoError(
+            ctx.display,
+            f"the photo shows a sheet of layout '{item_id}', not '{ctx.layout_arg}' as --layout {ctx.layout_arg} says",
+        )
     if pad is not None and sc is not None and item_id != pad.id:
-        raise PhotoError(ctx.display, f"the photo shows a sheet of layout '{item_id}', not '{pad.id}' as --layout {ctx.layout_arg} says")
+        raise PhotoError(
+            ctx.display,
+            f"the photo shows a sheet of layout '{item_id}', not '{pad.id}' as --layout {ctx.layout_arg} says",
+        )
     if pad is None:
         if sc is None:
-            raise PhotoError(ctx.display, "the sheet's markers were found but its code (the QR square) cannot be read; "
-                                          "name the pad with --layout flip7-tick-pad, or take a sharper, closer photo")
+            raise PhotoError(
+                ctx.display,
+                "the sheet's markers were found but its code (the QR square) cannot be read; "
+                "name the pad with --layout flip7-tick-pad, or take a sharper, closer photo",
+            )
         pad = load_any(_shipped_pads()[item_id])
     if len(variant) == 2 and all(v.isdigit() for v in variant):
         pad = with_variant(pad, int(variant[0]), int(variant[1]))
@@ -314,8 +342,13 @@ def _turned_fit(fit: SheetFit, paper: Paper, scene: Scene) -> SheetFit:
         return fit
     pw = paper.width
     offsets = {i: (y, pw - x, dy, -dx) for i, (x, y, dx, dy) in (fit.offsets or {}).items()}
-    return replace(fit, paper=Paper(paper.id, scene.width, scene.height, paper.label),
-                   homography=fit.homography @ _turn(paper), offsets=offsets, warp=None)
+    return replace(
+        fit,
+        paper=Paper(paper.id, scene.width, scene.height, paper.label),
+        homography=fit.homography @ _turn(paper),
+        offsets=offsets,
+        warp=None,
+    )
 
 
 def read(ctx: PhotoContext) -> TickPadReading:
@@ -331,14 +364,22 @@ def read(ctx: PhotoContext) -> TickPadReading:
     scene = build_pad(pad, paper)
     digest = geometry_hash(scene)
     if sc is not None and sc.digest != digest:
-        raise PhotoError(ctx.display, f"this sheet was printed from another version of '{pad.id}' (its code says geometry "
-                                      f"{sc.digest}, the layout now draws {digest}): print the pad again")
+        raise PhotoError(
+            ctx.display,
+            f"this sheet was printed from another version of '{pad.id}' (its code says geometry "
+            f"{sc.digest}, the layout now draws {digest}): print the pad again",
+        )
     sfit = _turned_fit(ctx.sfit, paper, scene)
     fit = _turned_fit(ctx.fit, paper, scene)
     turned = is_turned(paper, scene)
     pts = tuple((y, paper.width - x) for x, y in ctx.blur.points) if turned else ctx.blur.points
     blur = BlurField(sfit, pts, ctx.blur.sigma_px, ctx.blur.median)
-    key = (code_text(pad.id, (pad.variant.target, pad.variant.flip7_bonus)), str(pad.source), digest, paper.id)  # the variant: another print
+    key = (
+        code_text(pad.id, (pad.variant.target, pad.variant.flip7_bonus)),
+        str(pad.source),
+        digest,
+        paper.id,
+    )  # the variant: another print
     m = measure(ctx.src, sfit, scene, key, blur=blur)
     preview = rectify(ctx.src, sfit, (0.0, 0.0, scene.width, scene.height), 4.0, border=(150, 150, 150))
     for t in light_steps(preview, 4.0, [t for t in scene.marks if t.kind == "tick"]):
@@ -346,13 +387,25 @@ def read(ctx: PhotoContext) -> TickPadReading:
         ti.hidden = ti.hidden or "edge"
     rows = decide(scene, m)
     for row, _box in written_without_ticks(preview, 4.0, scene, rows):
-        row.reason = ("a score is written but no box is ticked: write [] if it is 0 (no card in front of the player), "
-                      "else type the round's cards in from the pad")
+        row.reason = (
+            "a score is written but no box is ticked: write [] if it is 0 (no card in front of the player), "
+            "else type the round's cards in from the pad"
+        )
         row.confidence = 0.0
     return TickPadReading(
-        path=ctx.path, display=ctx.display, pad=pad, paper=sfit.paper, scene=scene, code=ctx.code, fit=fit,
-        measurement=m, rows=rows, player=ctx.player, image_size=(ctx.img.shape[1], ctx.img.shape[0]),
-        layout_ref=ctx.layout_arg or pad.id, preview=preview,
+        path=ctx.path,
+        display=ctx.display,
+        pad=pad,
+        paper=sfit.paper,
+        scene=scene,
+        code=ctx.code,
+        fit=fit,
+        measurement=m,
+        rows=rows,
+        player=ctx.player,
+        image_size=(ctx.img.shape[1], ctx.img.shape[0]),
+        layout_ref=ctx.layout_arg or pad.id,
+        preview=preview,
     )
 
 
@@ -401,8 +454,12 @@ def light_steps(page: np.ndarray, ppm: float, targets: list) -> list:
     out = []
     for t in targets:
         sides = []
-        for x0, y0, x1, y1 in ((t.x - 2.5, t.y, t.x - 0.8, t.y + t.h), (t.x + t.w + 0.8, t.y, t.x + t.w + 2.5, t.y + t.h),
-                               (t.x, t.y - 2.5, t.x + t.w, t.y - 0.8), (t.x, t.y + t.h + 0.8, t.x + t.w, t.y + t.h + 2.5)):
+        for x0, y0, x1, y1 in (
+            (t.x - 2.5, t.y, t.x - 0.8, t.y + t.h),
+            (t.x + t.w + 0.8, t.y, t.x + t.w + 2.5, t.y + t.h),
+            (t.x, t.y - 2.5, t.x + t.w, t.y - 0.8),
+            (t.x, t.y + t.h + 0.8, t.x + t.w, t.y + t.h + 2.5),
+        ):
             a, b = max(0, int(x0 * ppm)), min(w, int(np.ceil(x1 * ppm)))
             c, d = max(0, int(y0 * ppm)), min(h, int(np.ceil(y1 * ppm)))
             if b - a >= 2 and d - c >= 2:
@@ -435,7 +492,11 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
         hidden = [k for k in raw[o] if inks[("tick", o, k)].hidden]
         if len(hidden) * 2 >= len(raw[o]):  # most of the row cannot be judged: the whole row
             why = hidden_reason([inks[("tick", o, k)] for k in raw[o]], "space")
-            rows.append(TickRow(n, [], reason=why.replace("the space", "the row").replace("boxes", "tick boxes"), confidence=0.0))
+            rows.append(
+                TickRow(
+                    n, [], reason=why.replace("the space", "the row").replace("boxes", "tick boxes"), confidence=0.0
+                )
+            )
             continue
         if base[o] - usual > max(blank_lv, 0.3 * mark):
             rows.append(TickRow(n, [], reason="the row could not be lined up with the photo", confidence=0.0))
@@ -446,14 +507,20 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
         decided[o] = {k: decide_ink(v, blank_lv, sure_lv, mark) for k, v in rel.items() if k not in hidden}
         row = TickRow(n, [], inks=rel)
         for k in hidden:  # a box that cannot be judged (a shadow's edge, glare, covered, outside): never read
-            row.unsure[k] = f"{TOKEN[k]}: " + hidden_reason([inks[("tick", o, k)]], "space").replace("the space", "the box").replace("boxes are", "box is")
+            row.unsure[k] = f"{TOKEN[k]}: " + hidden_reason([inks[("tick", o, k)]], "space").replace(
+                "the space", "the box"
+            ).replace("boxes are", "box is")
         rows.append(row)
     sure = [(o, k) for o, ds in decided.items() for k, d in ds.items() if d.marked and d.ink >= 0.8 * mark]
     peak = typical_peak([inks[("tick", o, k)].peak for o, k in sure])
     measured = mark if len(clear) >= 3 else None
     # the same in luminance (TargetInk.peak_luma): a grey smear of rubbed-out pencil among blue-pen ticks
-    luma = {(o, k): inks[("tick", o, k)].ink_luma - float(np.percentile([inks[("tick", o, j)].ink_luma for j in raw[o]], 30))
-            for o in decided for k in decided[o]}
+    luma = {
+        (o, k): inks[("tick", o, k)].ink_luma
+        - float(np.percentile([inks[("tick", o, j)].ink_luma for j in raw[o]], 30))
+        for o in decided
+        for k in decided[o]
+    }
     mark_l = float(median([luma[ok] for ok in sure])) if measured is not None and len(sure) >= 3 else None
     peak_l = typical_peak([inks[("tick", o, k)].peak_luma for o, k in sure])
     ratio = hand_ratio([(inks[("tick", o, k)].peak, inks[("tick", o, k)].peak_luma) for o, k in sure])
@@ -463,9 +530,13 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
             continue
         conf = 1.0
         for k, d in decided[o].items():
-            if d.marked and (too_light(d.ink, measured, inks[("tick", o, k)].peak, peak, LIGHT)
-                             or (greyer(inks[("tick", o, k)].peak, inks[("tick", o, k)].peak_luma, ratio)
-                                 and too_light(luma[(o, k)], mark_l, inks[("tick", o, k)].peak_luma, peak_l, LIGHT))):
+            if d.marked and (
+                too_light(d.ink, measured, inks[("tick", o, k)].peak, peak, LIGHT)
+                or (
+                    greyer(inks[("tick", o, k)].peak, inks[("tick", o, k)].peak_luma, ratio)
+                    and too_light(luma[(o, k)], mark_l, inks[("tick", o, k)].peak_luma, peak_l, LIGHT)
+                )
+            ):
                 row.unsure[k] = f"{TOKEN[k]}: much lighter than the other ticks: a light tick, or one rubbed out?"
             elif d.marked:
                 row.ticked.append(k)
@@ -494,8 +565,17 @@ def annotated_image(reading: TickPadReading, *, ppm: float = 4.0):
 
     from generator.reader.output import annotation_canvas, annotation_font, tag, wrap_text
 
-    img_bgr = reading.preview if reading.preview is not None and abs(reading.preview_ppm - ppm) < 1e-9 else \
-        rectify(np.asarray(_load(reading)), reading.fit, (0.0, 0.0, reading.scene.width, reading.scene.height), ppm, border=(150, 150, 150))
+    img_bgr = (
+        reading.preview
+        if reading.preview is not None and abs(reading.preview_ppm - ppm) < 1e-9
+        else rectify(
+            np.asarray(_load(reading)),
+            reading.fit,
+            (0.0, 0.0, reading.scene.width, reading.scene.height),
+            ppm,
+            border=(150, 150, 150),
+        )
+    )
     base, page_size, col_w = annotation_canvas(img_bgr, ppm)
     draw = ImageDraw.Draw(base, "RGBA")
     green, red, ink = (0, 140, 60), (210, 30, 30), (20, 20, 20)
@@ -509,32 +589,67 @@ def annotated_image(reading: TickPadReading, *, ppm: float = 4.0):
             ts = [marks[("tick", o, k)] for k in TICK_KEYS]
             x0, y0 = min(t.x for t in ts) - 1, min(t.y for t in ts) - 1
             x1, y1 = max(t.x + t.w for t in ts) + 1, max(t.y + t.h for t in ts) + 1
-            draw.rectangle([x0 * ppm, y0 * ppm, x1 * ppm, y1 * ppm], outline=red, width=max(2, line), fill=(255, 0, 0, 30))
+            draw.rectangle(
+                [x0 * ppm, y0 * ppm, x1 * ppm, y1 * ppm], outline=red, width=max(2, line), fill=(255, 0, 0, 30)
+            )
             tag(draw, o, x1 * ppm + ppm, y0 * ppm, key_font, red)
             continue
         for k in r.ticked + list(r.unsure):
             t = marks[("tick", o, k)]
             dx, dy = inks[("tick", o, k)].shift
-            b = [(t.x + dx - 0.6) * ppm, (t.y + dy - 0.6) * ppm, (t.x + t.w + dx + 0.6) * ppm, (t.y + t.h + dy + 0.6) * ppm]
+            b = [
+                (t.x + dx - 0.6) * ppm,
+                (t.y + dy - 0.6) * ppm,
+                (t.x + t.w + dx + 0.6) * ppm,
+                (t.y + t.h + dy + 0.6) * ppm,
+            ]
             if k in r.unsure:
                 draw.rectangle(b, outline=red, width=max(2, line), fill=(255, 0, 0, 40))
                 tag(draw, f"{o}.{TOKEN[k]}", b[0], b[3], key_font, red)
             else:
                 draw.ellipse(b, outline=green, width=line)
     x, width = page_size[0] + 3 * ppm, col_w - 6 * ppm
-    head, body, bold = annotation_font(max(10, int(3.4 * ppm))), annotation_font(max(9, int(2.8 * ppm)), "regular"), annotation_font(max(9, int(2.8 * ppm)))
+    head, body, bold = (
+        annotation_font(max(10, int(3.4 * ppm))),
+        annotation_font(max(9, int(2.8 * ppm)), "regular"),
+        annotation_font(max(9, int(2.8 * ppm))),
+    )
     y = 6 * ppm
     y = wrap_text(draw, reading.display, x, y, width, head, ink)
-    y = wrap_text(draw, f"{reading.pad.id} ({reading.paper.label}), target {reading.pad.variant.target}", x, y + 0.5 * ppm, width, body, ink)
+    y = wrap_text(
+        draw,
+        f"{reading.pad.id} ({reading.paper.label}), target {reading.pad.variant.target}",
+        x,
+        y + 0.5 * ppm,
+        width,
+        body,
+        ink,
+    )
     y += 2 * ppm
     for r in reading.played:
-        y = wrap_text(draw, f"{r.round}: " + (", ".join(r.tokens()) or "nothing ticked"), x, y, width, body, red if (r.reason or r.unsure) else ink)
+        y = wrap_text(
+            draw,
+            f"{r.round}: " + (", ".join(r.tokens()) or "nothing ticked"),
+            x,
+            y,
+            width,
+            body,
+            red if (r.reason or r.unsure) else ink,
+        )
     unc = reading.uncertain
     y += 2 * ppm
     if not unc:
         wrap_text(draw, "Nothing uncertain.", x, y, width, head, green)
     else:
-        y = wrap_text(draw, f"{len(unc)} uncertain: look at the pad and write what is there in the .read.yaml", x, y, width, bold, red)
+        y = wrap_text(
+            draw,
+            f"{len(unc)} uncertain: look at the pad and write what is there in the .read.yaml",
+            x,
+            y,
+            width,
+            bold,
+            red,
+        )
         for name, reason in unc[:12]:
             y = wrap_text(draw, f"{name}: {reason}", x, y + 0.5 * ppm, width, body, ink)
     return base
