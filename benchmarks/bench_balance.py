@@ -1,7 +1,8 @@
 """Figures: every shipped All In sheet beside Q♦ (``sheetsmith balance``), as the Markdown table of docs/layouts.md.
 
 Run:  python benchmarks/bench_balance.py [--games 500] [--players 4] [--seed 1] [--workers W]
-  or: sheetsmith balance q-diamonds k-spades … --json > run.json; python benchmarks/bench_balance.py --from-json run.json
+  or: sheetsmith balance q-diamonds k-spades … --json > run.json; python benchmarks/bench_balance.py --from-json
+  run.json
 Prints the table (one row per sheet, Q♦ first), the run's games, players and seed, and how long the
 run took. No test asserts these figures.
 """
@@ -22,7 +23,8 @@ from generator.jobs.play import balance_layouts
 def markdown(rep: dict) -> str:
     """The comparison table of a ``balance`` JSON report."""
     rows = [
-        "| sheet | hands | mean total | vs Q♦ | 10th / 90th pct | chips earned | hands completed | Golden Card surrounded | least completed hand |",
+        "| sheet | hands | mean total | vs Q♦ | 10th / 90th pct | chips earned | hands completed | Golden Card "
+        "surrounded | least completed hand |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for s in rep["layouts"]:

@@ -265,8 +265,8 @@ def run(jobs: list, workers: int, console: Console, verbose: bool) -> list[dict]
             if verbose and not res["exact"]:
                 what = f"ERROR {err}" if reading is None else f"? {res['uncertain']}"
                 console.print(
-                    f"  {Path(path).name} {truth['layout']} {truth['paper']} {tuple(truth['frame'])} {truth['pen']}: {what}"
-                    + (f"  WRONG {res['wrong']}" if res["wrong"] else ""),
+                    f"  {Path(path).name} {truth['layout']} {truth['paper']} {tuple(truth['frame'])} {truth['pen']}: "
+                    f"{what}" + (f"  WRONG {res['wrong']}" if res["wrong"] else ""),
                     highlight=False,
                     markup=False,
                 )
@@ -326,7 +326,7 @@ def main() -> None:
     only = set(args.families.split(",")) if args.families else None
     heic = heic_encoder() is not None
     jobs = []
-    for name, fams in ROWS.items():
+    for fams in ROWS.values():
         for k, fam in enumerate(fams):
             if only is not None and fam not in only:
                 continue

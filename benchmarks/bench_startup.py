@@ -150,7 +150,8 @@ def main() -> None:
         "sheetsmith --help",
     )
     print(
-        f"render / bare reportlab: {med[render] / med[bare]:.2f}× wall, {med_cpu[render] / med_cpu[bare]:.2f}× CPU  (target ≤ 3×)"
+        f"render / bare reportlab: {med[render] / med[bare]:.2f}× wall, {med_cpu[render] / med_cpu[bare]:.2f}× CPU  "
+        "(target ≤ 3×)"
     )
     print(
         f"--help: {med[helps]:.3f} s wall, {med_cpu[helps]:.3f} s CPU  (target ≤ 0.2 s; the interpreter alone: "

@@ -115,7 +115,8 @@ def _reap() -> None:
 
 
 def timed_run(cmd: list[str], cwd: Path, env: dict) -> tuple[float, float, int]:
-    """Run ``cmd`` fresh after deleting the ``.read.*`` files; ``(wall s, CPU s of it and all its descendants, exit status)``."""
+    """Run ``cmd`` fresh after deleting the ``.read.*`` files; ``(wall s, CPU s of it and all its descendants, exit
+    status)``."""
     for f in cwd.glob("*.read.*"):
         f.unlink()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

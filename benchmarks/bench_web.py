@@ -165,7 +165,7 @@ def main() -> None:
                 break
             except httpx.HTTPError:
                 if time.time() - started > 60 or server.poll() is not None:
-                    raise SystemExit("the server did not start")
+                    raise SystemExit("the server did not start") from None
                 time.sleep(0.1)
         time.sleep(3)  # let the photo workers finish importing
         memory.append(("started", rss_mb(server.pid)))

@@ -1,4 +1,5 @@
-"""Where the cases with known answers are: ``../shared/cases/`` when the repository sits next to it, else the copy in ``tests/data/cases/``.
+"""Where the cases with known answers are: ``../shared/cases/`` when the repository sits next to it, else the copy in
+``tests/data/cases/``.
 
 The copy lets a fresh clone run every test; ``test_case_copies_match_shared`` checks
 that it has not drifted from the shared originals whenever both are present.

@@ -68,7 +68,8 @@ PAIRS = [(_MAIN[2 * i], _MAIN[2 * i + 1]) for i in range(len(_MAIN) // 2)]
 
 
 def game(paths: dict[str, list], *, golden=GOLDEN, pairs: dict[int, tuple] | None = None, layout=Q) -> GameLog:
-    """A log: ``paths`` maps each player to one entry per round (a space name or a Move); ``pairs`` overrides round n's reveal."""
+    """A log: ``paths`` maps each player to one entry per round (a space name or a Move); ``pairs`` overrides round n's
+    reveal."""
     n = max(len(v) for v in paths.values())
     rounds = []
     for i in range(n):

@@ -64,7 +64,7 @@ def test_200_simulated_games_replay_legally_and_score_the_same():
         # the whole 54-card deck is dealt: 8 Golden Deck cards, 46 revealed
         dealt = [c.code for c in log.golden_deck] + [c.code for r in log.rounds for c in r.revealed]
         assert sorted(dealt) == DECK54
-        for i, sheet in enumerate(res.sheets):
+        for sheet in res.sheets:
             name = sheet.player
             moves = [r.moves[name] for r in log.rounds]
             picks = [m.golden for m in moves if m.golden is not None]

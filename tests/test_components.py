@@ -112,8 +112,8 @@ def test_crop_marks_outside_cards_on_every_trim_line(paper_id):
     lines = [i for i in scene.items if isinstance(i, Line) and i.paint.stroke == "#000000"]
     xs = {round(v, 2) for x, _, w, _ in boxes for v in (x, x + w)}
     ys = {round(v, 2) for _, y, _, h in boxes for v in (y, y + h)}
-    vertical = {round(l.x1, 2) for l in lines if l.x1 == l.x2}
-    horizontal = {round(l.y1, 2) for l in lines if l.y1 == l.y2}
+    vertical = {round(ln.x1, 2) for ln in lines if ln.x1 == ln.x2}
+    horizontal = {round(ln.y1, 2) for ln in lines if ln.y1 == ln.y2}
     assert xs <= vertical and ys <= horizontal
     for line in lines:  # no mark touches a card or its bleed
         for x, y, w, h in boxes:
@@ -127,7 +127,9 @@ def test_scale_check_on_every_page(paper_id):
     for item_id in ("poker-deck", "fundex-chips"):
         pages, _ = manifest_of(item_id, paper_id)
         for scene in pages:
-            lengths = sorted(round(abs(l.x2 - l.x1) + abs(l.y2 - l.y1), 2) for l in scene.items if isinstance(l, Line))
+            lengths = sorted(
+                round(abs(ln.x2 - ln.x1) + abs(ln.y2 - ln.y1), 2) for ln in scene.items if isinstance(ln, Line)
+            )
             assert 50.0 in lengths and 50.8 in lengths
 
 
@@ -183,13 +185,13 @@ cards:
 
 def test_deck_unknown_card_type(tmp_path):
     probs = deck_problems(tmp_path, DECK.replace("type: modifier", "type: wild"))
-    assert [(l, c) for l, c, _ in probs] == [(7, 12)]
+    assert [(line, col) for line, col, _ in probs] == [(7, 12)]
     assert "cards.1.type must be 'playing', 'joker', 'number', 'modifier', 'action' or 'text'" in probs[0][2]
 
 
 def test_deck_negative_count(tmp_path):
     probs = deck_problems(tmp_path, DECK.replace("count: 2", "count: -1"))
-    assert [(l, c) for l, c, _ in probs] == [(7, 42)]
+    assert [(line, col) for line, col, _ in probs] == [(7, 42)]
     assert "greater than or equal to 0" in probs[0][2]
 
 

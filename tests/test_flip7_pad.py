@@ -519,7 +519,10 @@ def test_scores_written_alone_that_need_the_same_x2_are_impossible_cli(tmp_path)
 def test_a_score_written_alone_beside_the_cards_holding_the_x2(pad):
     # 120 > 108 needs the x2 (line 5: Ann), Bob's cards hold it: round 1 is impossible.
     # Bob: (12+11+10+9+8) x 2 = 100.  Without Bob's x2, (50) = 50 and the round is fine.
-    text = "game: flip7\nplayers: [Ann, Bob, Cy]\nrounds:\n  - Ann: {score: 120}\n    Bob: [12, 11, 10, 9, 8, x2]\n    Cy: bust\n"
+    text = (
+        "game: flip7\nplayers: [Ann, Bob, Cy]\nrounds:\n"
+        "  - Ann: {score: 120}\n    Bob: [12, 11, 10, 9, 8, x2]\n    Cy: bust\n"
+    )
     report = pad_report(pad(text))
     assert report["rounds"] == [{"Ann": 120, "Bob": 100, "Cy": 0}]
     assert report["status"] == "needs_correction" and report["impossible"] == [{"round": 1, "player": None}]

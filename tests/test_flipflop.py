@@ -648,7 +648,8 @@ def test_rule_breaks_in_a_readable_log_are_listed(tmp_path):
         ),
         (
             ROUND + "    end: out Bob\n    plays: [Bob layoff 5S]\n",
-            "11:17: error: a lay-off names the spread it goes on: 'Bob layoff 8H on 1'; write 'PLAYER spread 5H 6H 7H' or "
+            "11:17: error: a lay-off names the spread it goes on: 'Bob layoff 8H on 1'; write 'PLAYER spread 5H 6H 7H' "
+            "or "
             "'PLAYER layoff 8H on 1' (1: the first spread laid this round)",
         ),
         (

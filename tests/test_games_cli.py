@@ -93,7 +93,10 @@ def test_simulated_game_replays_and_its_sheets_verify_with_the_same_totals(tmp_p
     replayed = json.loads(run("replay", str(tmp_path / "g" / "game.yaml"), "--json").stdout)
     sheets = [str(tmp_path / "g" / f) for f in files if f != "game.yaml"]
     verified = json.loads(run("verify", *sheets, "--json").stdout)
-    totals = lambda rep: {p["player"]: p["total"] for p in rep["players"]}
+
+    def totals(rep):
+        return {p["player"]: p["total"] for p in rep["players"]}
+
     assert totals(replayed) == totals(verified) and len(totals(replayed)) == 4
     assert replayed["winners"] == verified["winners"]
     # same seed, same game

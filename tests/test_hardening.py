@@ -406,7 +406,8 @@ def test_ranges_every_face_has_are_in_every_face():
 
 
 def test_latin_measures_as_before():
-    """DejaVu Sans keeps Vera's advance widths for Latin: sheets lay out as they did (reportlab's own Vera as oracle)."""
+    """DejaVu Sans keeps Vera's advance widths for Latin: sheets lay out as they did (reportlab's own Vera as
+    oracle)."""
     import reportlab
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont as RLFont
@@ -503,7 +504,8 @@ def test_a_name_outside_dejavu_uses_an_installed_cjk_font(tmp_path, monkeypatch)
         r = run(["render", "q-diamonds", "--fill", "d.yaml", "-o", "d.pdf"], tmp_path)
         assert (
             r.code == 2
-            and "d.yaml:5:9: error: player: '李' (U+674E CJK UNIFIED IDEOGRAPH-674E) cannot be printed: no font has them all"
+            and "d.yaml:5:9: error: player: '李' (U+674E CJK UNIFIED IDEOGRAPH-674E) cannot be printed: no font has "
+            "them all"
             in r.err
         )
     finally:

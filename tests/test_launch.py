@@ -159,7 +159,8 @@ def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path):
 
 
 ENTRIES = {"console script": "cli.launch", "python -m generator.cli.app": "cli.app"}
-"""Both ways in: ``sheetsmith`` (generator.cli.launch.main, ending with the quick exit) and ``python -m generator.cli.app``."""
+"""Both ways in: ``sheetsmith`` (generator.cli.launch.main, ending with the quick exit) and ``python -m
+generator.cli.app``."""
 
 
 def _closed_run(

@@ -131,7 +131,8 @@ def test_heic_without_pillow_heif_says_how_to_get_a_jpeg(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "pillow_heif", None)  # import fails as if it were not installed
     assert error_of(path) == (
         "this is a HEIC photo, and pillow-heif, which sheetsmith reads HEIC with, is not installed: "
-        "install it (pip install pillow-heif), or save the photo as JPEG (on an iPhone: Settings > Camera > Formats > Most Compatible)"
+        "install it (pip install pillow-heif), or save the photo as JPEG (on an iPhone: Settings > Camera > Formats > "
+        "Most Compatible)"
     )
 
 
@@ -157,30 +158,35 @@ def tiff_header(tags: list[tuple[int, int, int]]) -> bytes:
         (
             "IMG_0003.CR3",
             b"\x00\x00\x00\x18ftypcrx \x00\x00\x00\x01crx isom" + b"\x00" * 100,
-            f"this is a camera RAW file (Canon CR3); {READS}: export it as JPEG from the camera's or computer's photo app, "
+            f"this is a camera RAW file (Canon CR3); {READS}: export it as JPEG from the camera's or computer's photo "
+            "app, "
             "or set the camera to save JPEG",
         ),
         (
             "IMG_0004.jpg",
             tiff_header([(254, 4, 0), (256, 4, 6000), (50706, 4, 0x00000401)]),
-            f"this is a camera RAW file (Adobe DNG); {READS}: export it as JPEG from the camera's or computer's photo app, "
+            f"this is a camera RAW file (Adobe DNG); {READS}: export it as JPEG from the camera's or computer's photo "
+            "app, "
             "or set the camera to save JPEG",
         ),
         (
             "DSC_0005.NEF",
             tiff_header([(254, 4, 1), (256, 4, 160), (330, 4, 4000)]),
-            f"this is a camera RAW file (Nikon NEF); {READS}: export it as JPEG from the camera's or computer's photo app, "
+            f"this is a camera RAW file (Nikon NEF); {READS}: export it as JPEG from the camera's or computer's photo "
+            "app, "
             "or set the camera to save JPEG",
         ),
         (
             "IMG_0006.jpg",
             b"\x00\x00\x00\x14ftypqt  \x00\x00\x02\x00qt  " + b"\x00" * 100,
-            f"this is a video (QuickTime MOV); {READS}: take a still photo of the sheet, or save one frame of the video as a JPEG",
+            f"this is a video (QuickTime MOV); {READS}: take a still photo of the sheet, or save one frame of the "
+            "video as a JPEG",
         ),
         (
             "clip.jpg",
             b"\x00\x00\x00\x20ftypisom\x00\x00\x02\x00isomiso2avc1mp41" + b"\x00" * 100,
-            f"this is a video (MP4); {READS}: take a still photo of the sheet, or save one frame of the video as a JPEG",
+            f"this is a video (MP4); {READS}: take a still photo of the sheet, "
+            "or save one frame of the video as a JPEG",
         ),
         ("noise.jpg", bytes(range(256)) * 4, f"not an image: {READS}"),
     ],

@@ -293,7 +293,8 @@ def bad_photos(tmp_path_factory):
         (
             "notes.jpg",
             (),
-            "not an image (the file holds text): sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in sheets (.yaml)",
+            "not an image (the file holds text): sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in "
+            "sheets (.yaml)",
         ),
         ("bomb.png", (), "too large to read safely (its header claims 900 MP)"),
         ("tiny.jpg", (), "only 500 × 400 pixels"),

@@ -51,7 +51,8 @@ def measured(
     Spent boxes measure a strokes' top (TargetInk.stroke) only when ``stroke`` is given: their ink unless it says
     otherwise; and a ridge (TargetInk.ridge) then too: their top unless ``ridge`` says otherwise, and a stroke
     reaching 3.5 mm (TargetInk.stroke_span) unless ``stroke_span`` says otherwise.  Targets measure
-    their strokes in luminance (TargetInk.peak_luma) only as ``luma`` gives.  Rank boxes measure their ink in each half (TargetInk.halves) as in the whole box, unless ``halves``
+    their strokes in luminance (TargetInk.peak_luma) only as ``luma`` gives.  Rank boxes measure their ink in each half
+    (TargetInk.halves) as in the whole box, unless ``halves``
     gives ``(left, right)``, and a stroke across the gaps beside them (TargetInk.crossing) only when ``crossing``
     gives ``(left, right)``.  Rank boxes holding ink measure a strokes' top (TargetInk.top) only when ``top`` is
     given: their ink unless it says otherwise, reaching 2 mm across the box (TargetInk.top_span) unless ``span``
@@ -270,7 +271,8 @@ def test_only_long_steps_of_the_light_are_shadow_edges():
 
 def _knot_photo(shadow: bool) -> tuple[np.ndarray, np.ndarray]:
     """A blank region 80 × 60 mm at 8 px/mm (template, photo) under even light 0.9: a knot of dark print 12 mm square
-    with a 3 mm slit of paper in it that a bold pen stroke covers (as a circle round a suit beside a reward badge and its
+    with a 3 mm slit of paper in it that a bold pen stroke covers (as a circle round a suit beside a reward badge and
+    its
     icon), so the knot leaves the 9 mm closing no clean paper; with ``shadow``, the light right of x = 38 mm is 0.4."""
     ppm = 8
 
@@ -314,7 +316,8 @@ def test_a_shadows_edge_through_a_knot_of_print_is_still_found():
 
 
 def test_on_a_sheet_without_spent_ticks_a_blank_boxs_noise_is_blank_and_a_light_tick_is_never_read_blank():
-    """No spent box ticked (or one): the hand's spent tick cannot be measured, an assumed one (ink 0.30) sets the levels:
+    """No spent box ticked (or one): the hand's spent tick cannot be measured, an assumed one (ink 0.30) sets the
+    levels:
     blank below 0.25 × 0.30 = 0.075, marked from 0.40 × 0.30 = 0.12.  A blank box holding 0.07 (what a small, soft photo
     leaves in one; the assumed 0.25 put the blank level at 0.0625 and flagged it) is blank: 0 spent.  A light tick of
     0.10 (the lightest measured, pencil in a soft 2 MP photo) is unsure, flagged; one of 0.15 is counted."""
@@ -1017,7 +1020,8 @@ FAINT_K = "rank K: faint, ticked or not?"
         (
             dict(k_ink=0.16, k_halves=(0.16, 0.0)),
             "rank K: much lighter than the other ticks: a light tick, or one rubbed out?",
-            "over half the clear tick's ink (0.16 of 0.30): its own tick, marked, then too light (ink and strokes under "
+            "over half the clear tick's ink (0.16 of 0.30): its own tick, marked, then too light (ink and strokes "
+            "under "
             "0.62 × 0.30 = 0.186)",
         ),
         (dict(blur=0.5), FAINT_K, "a soft photo (blur 0.5 mm, over 0.4): a tick beside the gap would blur across it"),

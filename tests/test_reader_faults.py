@@ -156,7 +156,8 @@ def test_glare_on_a_space_is_flagged_never_read_empty(tmp_path):
 def _object_over(tmp_path, layout_id: str, index: int, draw, colour: tuple[int, int, int], soft_px: float):
     """A photo of a sheet that reads exactly, then an object painted over its ``index``-th space:
     ``draw(mask, reading, scene, name)`` fills the object's shape into ``mask`` (photo pixels) with 1, its edge is
-    softened by ``soft_px`` and it takes ``colour`` (BGR).  Returns ``(the reading after, the sheet, the space's name)``."""
+    softened by ``soft_px`` and it takes ``colour`` (BGR).  Returns ``(the reading after, the sheet, the space's
+    name)``."""
     import cv2
 
     sheet, score = sheet_of(layout_id, 5)
@@ -300,7 +301,8 @@ def test_bottom_outside_the_photo_names_the_cause(tmp_path):
     with pytest.raises(InputError) as err:
         read_photo(path)
     assert err.value.problems[0].message == (
-        "the bottom of the sheet is outside the photo (corner markers bl and br not found): take the photo again with the "
+        "the bottom of the sheet is outside the photo (corner markers bl and br not found): take the photo again with "
+        "the "
         "whole sheet in it, or name the sheet's layout with --layout ID to read the part in the photo"
     )
     # with --layout, what is in the photo is read and nothing outside it is given a value
@@ -333,7 +335,8 @@ def test_two_sheets_in_one_photo_are_refused(tmp_path):
 
 
 def test_rendered_q_diamonds_sheet_with_twelve_hearts_reads(tmp_path):
-    """The issue's case: `sheetsmith render q-diamonds --fill` of a sheet with twelve hearts, read from the clean PNG."""
+    """The issue's case: `sheetsmith render q-diamonds --fill` of a sheet with twelve hearts, read from the clean
+    PNG."""
     from generator.games.allin.game_log import write_sheet
     from generator.games.allin.sheet import fill_allin_sheet
     from generator.printing.backends import render_bytes
@@ -429,7 +432,7 @@ def test_annotated_picture_lists_every_reason_inside_its_column(tmp_path, monkey
     page_w = round(reading.paper.width * 4.0)
     assert im.size[0] == page_w + round(output.MARGIN_MM * 4.0)
     probe = ImageDraw.Draw(Image.new("RGB", (10, 10)))
-    for (x, y), text, font in drawn:
+    for (x, _), text, font in drawn:
         right = x + probe.textlength(text, font=font)
         assert right <= im.size[0], f"{text!r} runs off the picture"
         if len(text) > 12:  # reasons and the summary sit in the column, not over the page's print

@@ -92,7 +92,8 @@ def test_the_console_script_answers_help_without_loading_typer():
     code = (
         "import sys; sys.argv = ['sheetsmith', '--help']\n"
         "from generator.cli.launch import main\n"
-        "try:\n    main()\nexcept SystemExit as e:\n    print('exit', e.code, 'typer' in sys.modules, file=sys.stderr)\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    print('exit', e.code, 'typer' in sys.modules, "
+        "file=sys.stderr)\n"
     )
     res = subprocess.run(
         [sys.executable, "-c", code],

@@ -376,7 +376,8 @@ def test_a_score_written_on_a_row_with_nothing_ticked_is_never_read_as_an_empty_
 
 
 def test_a_pad_whose_code_was_not_read_leaves_its_target_to_a_person(tmp_path):
-    # printed for a game to 100; the code is covered, so --layout names the pad and the target printed on it is unchecked
+    # printed for a game to 100; the code is covered, so --layout names the pad and the target printed on it is
+    # unchecked
     from PIL import Image, ImageDraw
 
     [page] = _render_pages(

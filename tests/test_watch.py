@@ -111,8 +111,8 @@ def test_watch_of_a_file_that_is_not_there_stops_at_once_with_exit_2(tmp_path):
     )
     assert res.returncode == 2
     assert (
-        "nothere.yaml: error: not found; watch follows a layout file that exists (start one with: sheetsmith new allin FILE)"
-        in res.stdout + res.stderr
+        "nothere.yaml: error: not found; watch follows a layout file that exists (start one with: sheetsmith new allin "
+        "FILE)" in res.stdout + res.stderr
     )
     assert "watching" not in res.stdout
     assert list(tmp_path.iterdir()) == []

@@ -65,7 +65,8 @@ def photo(i: int, layout_id: str = "q-diamonds", seed: int = 7) -> bytes:
 
 @lru_cache(maxsize=2)
 def uncertain_photo(i: int = 0, layout_id: str = "q-diamonds", seed: int = 7) -> tuple[bytes, str, str]:
-    """A photo of player ``i``'s sheet with a second rank ticked in one space: ``(jpeg, cell, the true card's code)``."""
+    """A photo of player ``i``'s sheet with a second rank ticked in one space: ``(jpeg, cell, the true card's
+    code)``."""
     result = game(layout_id, seed)
     sheet = result.sheets[i]
     coord, card = sorted(sheet.cards.items())[5]

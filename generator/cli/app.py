@@ -209,7 +209,8 @@ def build(
         "-l",
         metavar="LANG",
         help=LANG_HELP
-        + " Repeat or separate by commas for several; 'all' for every one. Files in another language than English end in -LANG.",
+        + " Repeat or separate by commas for several; 'all' for every one. Files in another language than English end "
+        "in -LANG.",
     ),
 ) -> None:
     """Render everything shipped into OUT_DIR: per paper size a PDF to print and a PNG preview;
@@ -252,7 +253,8 @@ def build(
                 )
             progress.advance(task)
     table = Table(
-        title=f"sheetsmith build: {len(rows)} of {total} written to {out_dir}/<folder>/<id>-<paper>{'[-<lang>]' if langs != ['en'] else ''}.*"
+        title=f"sheetsmith build: {len(rows)} of {total} written to "
+        f"{out_dir}/<folder>/<id>-<paper>{'[-<lang>]' if langs != ['en'] else ''}.*"
     )
     for col in ("id", "folder", "paper", "pages", "files", "PDF"):
         table.add_column(col, no_wrap=col != "files", justify="right" if col in ("pages", "PDF") else "left")
@@ -287,12 +289,14 @@ def render(
         "-o",
         "--output",
         metavar="FILE",
-        help="Output file; default: output/<folder>/<id>-<paper>.<format> for a shipped id, <file>-<paper>.<format> next to your own file (with --fill: next to the filled-in file).",
+        help="Output file; default: output/<folder>/<id>-<paper>.<format> for a shipped id, <file>-<paper>.<format> "
+        "next to your own file (with --fill: next to the filled-in file).",
     ),
     force: bool = typer.Option(
         False,
         "--force",
-        help="Replace an existing output of your own file, of --fill or -o (and its manifest); shipped items' outputs are replaced freely.",
+        help="Replace an existing output of your own file, of --fill or -o (and its manifest); shipped items' outputs "
+        "are replaced freely.",
     ),
     page: Optional[str] = typer.Option(
         None,
@@ -316,13 +320,15 @@ def render(
         None,
         "--fill",
         metavar="FILE",
-        help="Draw a typed-in file on the item as a player fills it: an All In sheet on its layout, a Flip 7 pad on the score pad or tick pad (a page per player).",
+        help="Draw a typed-in file on the item as a player fills it: an All In sheet on its layout, a Flip 7 pad on "
+        "the score pad or tick pad (a page per player).",
     ),
     others: List[Path] = typer.Option(
         [],
         "--with",
         metavar="SHEET",
-        help="With --fill on an All In sheet: another sheet of the same game (repeat --with for each), so bonuses are crossed as the game decides.",
+        help="With --fill on an All In sheet: another sheet of the same game (repeat --with for each), so bonuses are "
+        "crossed as the game decides.",
     ),
     lang: str = typer.Option(
         "en",
@@ -444,7 +450,8 @@ def new(
         None,
         "--from",
         metavar="ID|FILE",
-        help="Copy this sheet (a shipped id such as q-diamonds, or a layout file); default: a small commented skeleton.",
+        help="Copy this sheet (a shipped id such as q-diamonds, or a layout file); "
+        "default: a small commented skeleton.",
     ),
     force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
 ) -> None:
@@ -490,7 +497,8 @@ def watch(
     lang: str = typer.Option("en", "--lang", "-l", metavar="LANG", help=LANG_HELP),
 ) -> None:
     """Check and render FILE now and again on every save: the problems, or "ok, wrote FILE (0.12 s)".
-    Keeps running through errors; Ctrl-C stops it (exit status 0 when the last save was written, 1 when it had errors)."""
+    Keeps running through errors; Ctrl-C stops it (exit status 0 when the last save was written, 1 when it had
+    errors)."""
     from generator.jobs.render import check_language
     from generator.jobs.watch import default_target, watch_rounds
 
@@ -513,7 +521,8 @@ def watch(
             else:
                 errors = sum(1 for p in done.problems if p.is_error)
                 _say(
-                    f"not written: {errors} error{'s' if errors != 1 else ''} ({done.seconds:.2f} s); fix them and save again",
+                    f"not written: {errors} error{'s' if errors != 1 else ''} ({done.seconds:.2f} s); fix them and "
+                    "save again",
                     to_err=False,
                 )
             sys.stdout.flush()
@@ -637,7 +646,8 @@ def verify(
     files: List[Path] = typer.Argument(
         ...,
         metavar="FILE...",
-        help="All In typed-in sheets or photos of sheets (several = one game), Flip 7 tick pads typed in or photographed (one per player = one game), or one Flip 7 score pad, Fundex or Flip Flop round log.",
+        help="All In typed-in sheets or photos of sheets (several = one game), Flip 7 tick pads typed in or "
+        "photographed (one per player = one game), or one Flip 7 score pad, Fundex or Flip Flop round log.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout (see docs/formats.md)."),
     layout: Optional[str] = typer.Option(
@@ -651,7 +661,8 @@ def verify(
 
     All In sheets (typed in, or photographed: each photo is read into NAME.read.yaml and an
     annotated NAME.read.png next to it): every hand, Best Scoring Hand bonuses, totals, ranking. Flip 7 pad, or
-    tick pads (typed in or photographed, one per player): round scores, totals, status, winner and every problem. Fundex / Flip Flop logs:
+    tick pads (typed in or photographed, one per player): round scores, totals, status, winner and every problem. Fundex
+    / Flip Flop logs:
     chips after each round, pots, eliminations, winner and every rule broken.
 
     Exit status: 0 all read and nothing wrong, 1 problems found (a rule broken, a written score
@@ -732,7 +743,8 @@ def simulate(
         sim = simulate_allin(players, seed, layout, out_dir, force)
         tables.print_game(sim.score, out(), detail=False)
         _say(
-            f"wrote {sim.log_path} and {len(sim.sheet_paths)} sheets in {sim.folder}/ (replay: sheetsmith replay {sim.log_path})",
+            f"wrote {sim.log_path} and {len(sim.sheet_paths)} sheets in {sim.folder}/ (replay: sheetsmith replay "
+            f"{sim.log_path})",
             to_err=False,
         )
         return
@@ -804,7 +816,8 @@ def serve(
     lan: bool = typer.Option(
         False,
         "--lan",
-        help="Serve phones on the same network: bind every interface, with a random access token (printed as an address and a QR code).",
+        help="Serve phones on the same network: bind every interface, with a random access token (printed as an "
+        "address and a QR code).",
     ),
     data_dir: Optional[Path] = typer.Option(
         None, "--data-dir", help="Where games in progress are kept (default: your user data folder)."

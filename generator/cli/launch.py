@@ -60,7 +60,8 @@ def typer_help() -> str:
 
 
 def main() -> None:
-    """Console entry point: the kept help for ``sheetsmith``, ``-h``, ``--help``; else :func:`generator.cli.app.main`."""
+    """Console entry point: the kept help for ``sheetsmith``, ``-h``, ``--help``; else
+    :func:`generator.cli.app.main`."""
     guard_standard_streams()
     if sys.argv[1:] in ([], ["--help"], ["-h"]) and "_SHEETSMITH_COMPLETE" not in __import__("os").environ:
         import shutil
@@ -138,7 +139,8 @@ def quick_exit(code: object) -> None:
     their objects, takes about 0.18 s of a 0.7 s render.  So the exit handlers run
     (temporary folders, worker pools), standard output and error are flushed, and
     ``os._exit`` ends the process.  While another thread still runs (the web server's),
-    the ordinary exit is taken instead, which waits for it (a :data:`DISPOSABLE_THREAD` is not waited for).  Output that cannot be flushed
+    the ordinary exit is taken instead, which waits for it (a :data:`DISPOSABLE_THREAD` is not waited for).  Output that
+    cannot be flushed
     ends the run as :func:`generator.cli.streams.output_failed` says (1 for a closed pipe, else 2).
 
     Raises:

@@ -52,7 +52,8 @@ def card_text(card: Card) -> Text:
 
 
 def print_game(game: GameScore, out: Console, *, detail: bool = True) -> None:
-    """Print a scored game: with ``detail`` a table per player (hands, cards, category, points, bonus), then the ranking."""
+    """Print a scored game: with ``detail`` a table per player (hands, cards, category, points, bonus), then the
+    ranking."""
     for p in game.players if detail else []:
         title = f"{p.player} — {game.layout.name} sheet ({game.layout.id})" + (
             " — IMPOSSIBLE SHEET" if p.impossible else ""

@@ -33,7 +33,8 @@ def print_flip7_simulation(stats: dict, console: Console) -> None:
 
 
 def print_balance(result: Any, console: Console) -> None:
-    """The tables of :func:`generator.jobs.play.balance_layouts`: the figures side by side, then each layout's hands beside Q♦'s."""
+    """The tables of :func:`generator.jobs.play.balance_layouts`: the figures side by side, then each layout's hands
+    beside Q♦'s."""
 
     def escape(
         text: str,
@@ -167,4 +168,4 @@ def print_show(data: dict, console: Console) -> None:
     )
 
 
-__all__ = ["print_verdict", "print_game", "print_flip7_simulation", "print_show", "print_balance"]
+__all__ = ["print_flip7_simulation", "print_show", "print_balance"]

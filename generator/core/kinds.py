@@ -56,7 +56,8 @@ def unknown_kind(doc: Document) -> InputError:
 
 
 def wrong_command(data: dict, command: str, file: str = "FILE") -> str | None:
-    """A hint when a file is meant for another command than ``command`` (``check``/``render``, ``verify`` or ``replay``), else None.
+    """A hint when a file is meant for another command than ``command`` (``check``/``render``, ``verify`` or
+    ``replay``), else None.
 
     ``file`` is the file's name as the user wrote it, for the command line the hint suggests.
     """
@@ -72,7 +73,8 @@ def wrong_command(data: dict, command: str, file: str = "FILE") -> str | None:
         )
     if command == "render" and game == "flip7" and kind is None and "rounds" in data:
         return (
-            f"this is a typed-in Flip 7 score pad, not a layout: draw it with 'sheetsmith render flip7-pad --fill {file}' "
+            "this is a typed-in Flip 7 score pad, not a layout: draw it with 'sheetsmith render flip7-pad --fill "
+            f"{file}' "
             f"(or flip7-tick-pad), or check it with 'sheetsmith verify {file}'"
         )
     if command in ("check", "render"):

@@ -69,7 +69,8 @@ def display_name(path: str | Path) -> str:
 
 
 def player_name(path: str | Path) -> str:
-    """The player's name for a photo: its file name without the ending (``ann.jpg`` → ``ann``), made safe by :func:`clean_name`."""
+    """The player's name for a photo: its file name without the ending (``ann.jpg`` → ``ann``), made safe by
+    :func:`clean_name`."""
     return clean_name(Path(path).stem)
 
 

@@ -28,7 +28,8 @@ from generator.core.errors import OutputError
 from generator.core.names import shown
 
 _TEMPORARY = re.compile(r"\.(?P<name>.+)\.[A-Za-z0-9_]{8}\.(?:tmp|old)")
-"""The names of temporary files (``.NAME.`` + 8 letters or digits + ``.tmp``) and of old files moved aside (``.old``)."""
+"""The names of temporary files (``.NAME.`` + 8 letters or digits + ``.tmp``) and of old files moved aside
+(``.old``)."""
 
 
 def check_target(path: str | Path, *, overwrite: bool = True) -> Path:
@@ -196,7 +197,8 @@ def _write_temp(target: Path, data: bytes, temps: list[tuple[Path, Path]]) -> Pa
 
 
 def remove_stale_temporaries(folder: str | Path, names: Iterable[str], *, before: float) -> list[Path]:
-    """Remove temporary and set-aside files of :func:`write_together` for ``names`` in ``folder``, changed before ``before``.
+    """Remove temporary and set-aside files of :func:`write_together` for ``names`` in ``folder``, changed before
+    ``before``.
 
     Only files named like ``.NAME.xxxxxxxx.tmp`` (or ``.old``) for one of
     ``names`` are touched, and only when older than ``before`` (a Unix time:

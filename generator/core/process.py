@@ -34,7 +34,8 @@ GC_THRESHOLDS = (100_000, 20, 20)
 
 
 HEAP_MMAP_THRESHOLD = 32 << 20
-"""Blocks up to this size (bytes; glibc's largest allowed) come from the heap, not from fresh pages (:func:`keep_freed_memory`)."""
+"""Blocks up to this size (bytes; glibc's largest allowed) come from the heap, not from fresh pages
+(:func:`keep_freed_memory`)."""
 
 
 HEAP_TRIM_THRESHOLD = 512 << 20

@@ -79,7 +79,8 @@ def check_players(doc: Document, names: Sequence[str], low: int, high: int, game
 
 
 def what(value: Any) -> str:
-    """A YAML value as a message shows it: text quoted, ``true``/``false``, numbers as written, 'a list', 'a mapping'."""
+    """A YAML value as a message shows it: text quoted, ``true``/``false``, numbers as written, 'a list', 'a
+    mapping'."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
@@ -168,7 +169,8 @@ class LedgerDrift:
 
 
 def read_log_header(doc: Document, spec_model, round_model, game: str, low: int, high: int, label: str):
-    """The checks every round log starts with: the schema, at least one round, each round's keys, ``game:``, the players.
+    """The checks every round log starts with: the schema, at least one round, each round's keys, ``game:``, the
+    players.
 
     Returns:
         ``(spec, round_specs, players)``.

@@ -143,7 +143,8 @@ def new_layout(game: str, path: str | Path, *, source: Optional[str] = None, for
         src = resolve_layout(source)
         layout = load_layout(src)
         copied = f"{layout.name} ({layout.id})"
-        header = f"# My sheet, a copy of {copied} made by 'sheetsmith new allin --from {source}'.\n# Format: docs/layouts.md\n"
+        header = f"# My sheet, a copy of {copied} made by 'sheetsmith new allin --from {source}'.\n"
+        header += "# Format: docs/layouts.md\n"
         text = header + _copy_text(src.read_text(encoding="utf-8"), new_id)
     write_atomic(path, (schema_line(path) + "\n" + text).encode("utf-8"), overwrite=force)
     return NewLayout(path, new_id, copied)

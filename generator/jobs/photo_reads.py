@@ -47,7 +47,8 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
             return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
         except Exception as exc:  # a fault of the reader's: the page says so, the server goes on
             return {
-                "error": f"the reader failed on this photo ({type(exc).__name__}: {exc}); take it again, or type the sheet in"
+                "error": f"the reader failed on this photo ({type(exc).__name__}: {exc}); take it again, or type the "
+                "sheet in"
             }
     tokens = {
         cr.cell: (cr.card.code if cr.status == "card" else "?" if cr.status == "uncertain" else ".")
@@ -71,7 +72,8 @@ def read_tick_pad(data: bytes, suffix: str, *, layout: Optional[str], player: st
 
     Returns:
         ``{"error": message}`` when the photo cannot be read or shows another sheet, else ``{"player",
-        "target", "flip7_bonus" (the pad's, 15 unless a variant), "rows" (each round's tokens: ``3``, ``x2``, ``+4``, ``bust``; ``7?`` or ``?`` where a person
+        "target", "flip7_bonus" (the pad's, 15 unless a variant), "rows" (each round's tokens: ``3``, ``x2``, ``+4``,
+        ``bust``; ``7?`` or ``?`` where a person
         must look), "uncertain" ([{"field", "reason"}]), "jpeg" (the annotated picture), "read_yaml"}``.
     """
     from generator.core.errors import InputError
@@ -89,7 +91,8 @@ def read_tick_pad(data: bytes, suffix: str, *, layout: Optional[str], player: st
             return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
         except Exception as exc:  # a fault of the reader's: the page says so, the server goes on
             return {
-                "error": f"the reader failed on this photo ({type(exc).__name__}: {exc}); take it again, or tap the rounds in"
+                "error": f"the reader failed on this photo ({type(exc).__name__}: {exc}); take it again, or tap the "
+                "rounds in"
             }
     return {
         "player": player,

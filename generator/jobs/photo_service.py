@@ -204,7 +204,8 @@ class PhotoService:
                 return
 
     def shutdown(self, *, wait: bool = True, cancel: bool = False) -> None:
-        """Stop the workers: after the photos submitted (``wait``), or at once dropping those not started (``cancel``)."""
+        """Stop the workers: after the photos submitted (``wait``), or at once dropping those not started
+        (``cancel``)."""
         if self._pool is not None:
             self._pool.shutdown(wait=wait, cancel_futures=cancel)
             self._pool = None

@@ -35,7 +35,8 @@ Progress = Callable[[int, str], None]
 """Called as ``progress(index, stage)`` while photo ``index`` (0-based, input order) is read; ``stage`` is
 one of :data:`STAGES`.  In the calling process, from the thread that called :func:`read_photos`."""
 STAGES = ("waiting", "reading", "drawing", "done", "failed")
-"""A photo's stages, in order: waiting for a worker, being read, its annotated picture being drawn, then done or failed."""
+"""A photo's stages, in order: waiting for a worker, being read, its annotated picture being drawn, then done or
+failed."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,8 @@ def start_early(paths: Sequence[str | Path]) -> None:
 
     One photo (which :func:`read_photos` reads in this process): its decoding, in a background
     thread (:mod:`.reader.early`).  Several, read by worker processes: the fork server the workers
-    start from, which imports the reader (0.4 s) on another core meanwhile (:func:`~generator.jobs.photo_service.ensure_fork_server`).
+    start from, which imports the reader (0.4 s) on another core meanwhile
+    (:func:`~generator.jobs.photo_service.ensure_fork_server`).
     """
     photos = [Path(p) for p in paths if looks_like_photo(p)]
     if len(photos) == 1:
@@ -315,7 +317,8 @@ def write_pairs(plans: Sequence[PairPlan]) -> list[str]:
         unc = plan.reading.uncertain
         state = f"{len(unc)} uncertain" if unc else "all clear"
         notes.append(
-            f"{display_name(plan.photo)}: read into {display_name(plan.yaml_path)} and {display_name(plan.png_path)} ({state})"
+            f"{display_name(plan.photo)}: read into {display_name(plan.yaml_path)} and {display_name(plan.png_path)} "
+            f"({state})"
         )
     return notes
 

@@ -125,7 +125,8 @@ def parse_strategy(text: str) -> str:
     t = text[8:]
     if not (text.startswith("stop-at-") and t.isascii() and t.isdigit() and len(t) <= 3):
         raise SheetsmithError(
-            f"--strategy '{text}': use stop-at-T with T in ASCII digits, e.g. stop-at-25 (stay once your numbers reach T)"
+            f"--strategy '{text}': use stop-at-T with T in ASCII digits, e.g. stop-at-25 (stay once your numbers reach "
+            "T)"
         )
     return text
 

@@ -153,7 +153,8 @@ def apply_variant(item, text: str):
         key, value = key.strip(), value.strip()
         if key not in ("target", "flip7_bonus") or not (value.isascii() and value.isdigit() and len(value) <= 6):
             raise SheetsmithError(
-                f"--variant '{text}': write target=N and/or flip7_bonus=N with N in ASCII digits, e.g. target=150,flip7_bonus=15"
+                f"--variant '{text}': write target=N and/or flip7_bonus=N with N in ASCII digits, e.g. "
+                "target=150,flip7_bonus=15"
             )
         values[key] = int(value)
     if not 50 <= values.get("target", 200) <= 1000 or not 0 <= values.get("flip7_bonus", 15) <= 100:
@@ -445,7 +446,8 @@ def fill_sheet(item, scene, fill: Path, others: Sequence[Path] = ()):
 
 @dataclass
 class Built:
-    """One item of :func:`build_items` on one paper in one language: the files to write (name → bytes) or its problems."""
+    """One item of :func:`build_items` on one paper in one language: the files to write (name → bytes) or its
+    problems."""
 
     id: str
     folder: str

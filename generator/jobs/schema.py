@@ -97,7 +97,8 @@ def _allin_layout() -> type[BaseModel]:
             str,
             StringConstraints(pattern=GRID_PATTERN),
             Field(
-                description="the grid: o card space, * starting space, G Golden Card, --- and | links (write it as 'grid: |')"
+                description="the grid: o card space, * starting space, G Golden Card, --- and | links (write it as "
+                "'grid: |')"
             ),
         ]
         hands: dict[Annotated[str, StringConstraints(pattern=f"^[{letters}]$")], HandSpec] = Field(

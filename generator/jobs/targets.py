@@ -71,7 +71,8 @@ def output_target(done: "Rendered", *, output: Optional[Path] = None, force: boo
 
 
 def write_rendered(done: "Rendered", target: Path, overwrite: bool) -> tuple[list[Path], Optional[Path]]:
-    """Write what :func:`~generator.jobs.render.render_item` drew to ``target`` (atomically); a deck's or chip sheet's PDF gets its manifest.
+    """Write what :func:`~generator.jobs.render.render_item` drew to ``target`` (atomically); a deck's or chip sheet's
+    PDF gets its manifest.
 
     With ``--pages all`` every page goes to its own file (:func:`page_files`).
 

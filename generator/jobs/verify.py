@@ -125,7 +125,8 @@ def verify_texts(files: Sequence[tuple[str, str | bytes]]) -> Verdict:
 
 
 def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
-    """:func:`verify` on parsed documents (``paths``: where each came from, for relative layout paths and default names)."""
+    """:func:`verify` on parsed documents (``paths``: where each came from, for relative layout paths and default
+    names)."""
     from generator.core.kinds import wrong_command
     from generator.core.validation import quote
 

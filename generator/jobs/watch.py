@@ -41,7 +41,8 @@ class Round:
 
 
 def default_target(file: Path, *, fmt: str, paper: str, output: Optional[Path], lang: str = "en") -> Optional[Path]:
-    """Where a round writes, when it is known before reading the file (a user's file or ``-o``); None for a shipped file."""
+    """Where a round writes, when it is known before reading the file (a user's file or ``-o``); None for a shipped
+    file."""
     from generator.core.shipped import is_shipped
     from generator.jobs.targets import output_stem
 

@@ -261,7 +261,7 @@ def _expand(entry: CardEntry, doc: Document, at: tuple, problems: list[Problem])
     out: list[Face] = []
     if entry.type == "playing":
         for r_i, rank in enumerate(entry.ranks or []):
-            for s_i, suit in enumerate(entry.suits or []):
+            for suit in entry.suits or []:
                 try:
                     card = parse_card(f"{rank}{suit}")
                 except CardCodeError:

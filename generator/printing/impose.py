@@ -222,7 +222,8 @@ def scale_check(
 
 
 DrawFn = Callable[[Scene, tuple[float, float, float, float], tuple[float, float]], None]
-"""Draws one card: ``(scene, trim box (x, y, w, h), (bleed_x, bleed_y))``; art may extend that far beyond the trim box."""
+"""Draws one card: ``(scene, trim box (x, y, w, h), (bleed_x, bleed_y))``; art may extend that far beyond the trim
+box."""
 
 
 @dataclass(frozen=True)

@@ -204,7 +204,8 @@ def portrait_of(paper: Paper, turned: bool, x: float, y: float) -> tuple[float, 
 
 
 def scene_box(paper: Paper, turned: bool, x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
-    """A box ``(x, y, w, h)`` mm of the upright paper's frame as a box of the scene (a quarter turn back when turned)."""
+    """A box ``(x, y, w, h)`` mm of the upright paper's frame as a box of the scene (a quarter turn back when
+    turned)."""
     if not turned:
         return (x, y, w, h)
     return (y, paper.width - x - w, h, w)

@@ -3,7 +3,8 @@
 * :mod:`.image` — opening a photo safely (size checked from the header first);
 * :mod:`.detect` — finding the ArUco markers in a photo (OpenCV only);
 * :mod:`.markers` — the paper the markers name, the homography and its residual;
-* :mod:`.early` — work done ahead in threads: one photo decoded while sheetsmith imports, parts of a reading made side by side;
+* :mod:`.early` — work done ahead in threads: one photo decoded while sheetsmith imports, parts of a reading made side
+by side;
 * :mod:`.code` — the sheet code (QR): layout, format version, geometry hash;
 * :mod:`.marks` — rectify, flatten the light, register each space, measure the ink of every target;
 * :mod:`.read` — the whole chain and the decisions (:func:`read_photo`);

@@ -34,7 +34,8 @@ from typing import Callable
 import numpy as np
 
 MAX_ENTRIES = 64
-"""Entries kept in the cache folder (files named like :data:`ENTRY`); the least recently used (written or read) go first."""
+"""Entries kept in the cache folder (files named like :data:`ENTRY`); the least recently used (written or read) go
+first."""
 MAX_BYTES = 200_000_000
 """… and at most this many bytes in all (a template is 12 MB: some 16 of them)."""
 ENV = "SHEETSMITH_CACHE"

@@ -6,7 +6,8 @@ rules and the reader before it opens the photo; decoding a 12 MP JPEG and findin
 markers takes another 0.2 s, nearly all of it in OpenCV, which lets other Python code
 run meanwhile.  :func:`read_early` imports OpenCV and NumPy itself (imported by the thread
 while the command's thread imports the rest, each import got half the interpreter's time)
-and starts that work in a background thread as soon as the command knows its photo; :func:`take_early` hands the result to
+and starts that work in a background thread as soon as the command knows its photo; :func:`take_early` hands the result
+to
 :func:`generator.reader.read.read_photo`, which would otherwise do the same work itself.
 
 The result is used only when it is exactly what the ordinary path would give: the same

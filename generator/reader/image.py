@@ -120,7 +120,8 @@ def _check_bytes(n: int, display: str) -> None:
     if n > MAX_BYTES:
         raise PhotoError(
             display,
-            f"the file is {_size(n)}; sheetsmith reads photo files up to {_size(MAX_BYTES)} (a phone photo is 2 to 10 MB): "
+            f"the file is {_size(n)}; sheetsmith reads photo files up to {_size(MAX_BYTES)} (a phone photo is 2 to 10 "
+            "MB): "
             "give a single photo, saved as JPEG",
         )
 
@@ -146,7 +147,8 @@ def _register_heif(display: str) -> None:
 
 
 def load_photo(path: str | Path, display: str) -> np.ndarray:
-    """Read a photo file into a BGR ``uint8`` array of shape ``(height, width, 3)``, upright (EXIF/HEIF orientation applied).
+    """Read a photo file into a BGR ``uint8`` array of shape ``(height, width, 3)``, upright (EXIF/HEIF orientation
+    applied).
 
     Args:
         path: the file.
@@ -180,7 +182,8 @@ def load_photo(path: str | Path, display: str) -> np.ndarray:
         claimed = f" (its header claims {int(m.group(1)) / 1e6:.0f} MP)" if m else ""
         raise PhotoError(
             display,
-            f"the image is too large to read safely{claimed}; sheetsmith reads photos up to {MAX_PIXELS // 1_000_000} MP: resize it",
+            f"the image is too large to read safely{claimed}; sheetsmith reads photos up to {MAX_PIXELS // 1_000_000} "
+            "MP: resize it",
         ) from None
     except UnidentifiedImageError:
         raise PhotoError(

@@ -43,7 +43,8 @@ def too_light(
     share: float,
     stroke_share: float | None = None,
 ) -> bool:
-    """True when a mark is far lighter than the sheet's own marks (the shares are :data:`generator.reader.read.LIGHT`); never when the sheet
+    """True when a mark is far lighter than the sheet's own marks (the shares are :data:`generator.reader.read.LIGHT`);
+    never when the sheet
     has too few clear marks of the kind to tell (``mark`` or, for boxes and circles, ``peak_level`` is ``None``)."""
     if mark is None:
         return False

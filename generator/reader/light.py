@@ -111,7 +111,8 @@ and a space's suits) while a long straight shadow's edge, as with any closing, k
 
 
 def _long_edges(edge: np.ndarray) -> np.ndarray:
-    """``edge`` (``uint8`` at :data:`LIGHT_PPM`) without its small pieces that stay inside the region (see :data:`EDGE_MIN_MM`)."""
+    """``edge`` (``uint8`` at :data:`LIGHT_PPM`) without its small pieces that stay inside the region (see
+    :data:`EDGE_MIN_MM`)."""
     import cv2
 
     n, labels, stats, _ = cv2.connectedComponentsWithStats(edge, connectivity=8)

@@ -59,7 +59,8 @@ def read_yaml(reading: PhotoReading, *, layout_ref: str | None = None, file_name
         f"# Sheet: layout {lay.id}, {reading.paper.label}; code {how_read(reading.code.how)}; "
         f"{len(fit.found)} markers, fit within {fit.residual_mm:.2f} mm; blur {reading.measurement.blur_mm:.2f} mm.",
         "# The handwritten values, names and scores are not read: each card is its ticked rank and circled suit.",
-        f"# Check it against the sheet, correct what is wrong, then score this file: sheetsmith verify {shown(file_name)}",
+        "# Check it against the sheet, correct what is wrong, then score this file: sheetsmith verify "
+        f"{shown(file_name)}",
     ]
     weak = sorted(
         [(c.confidence, c.cell) for c in reading.cells.values() if c.status != "uncertain" and c.confidence < 0.75]

@@ -250,14 +250,16 @@ def read_photo(
             raise PhotoError(display, outside_message(*where, layout_hint=False))
         raise PhotoError(
             display,
-            f"found only {len(found)} of the sheet's markers; photograph the whole sheet, all four corner squares in the picture and not covered "
+            f"found only {len(found)} of the sheet's markers; photograph the whole sheet, all four corner squares in "
+            "the picture and not covered "
             "(if they are, move closer and hold the phone still: the others were too small or too soft to make out)",
         )
     where = outside_sides(fit.paper, set(fit.found.values()), fit.to_image, size)
     if fit.px_per_mm < MIN_PX_PER_MM:
         raise PhotoError(
             display,
-            f"the sheet is too small in the photo ({fit.px_per_mm:.1f} pixels per mm; at least {MIN_PX_PER_MM} needed): "
+            f"the sheet is too small in the photo ({fit.px_per_mm:.1f} pixels per mm; at least {MIN_PX_PER_MM} "
+            "needed): "
             "move closer so the sheet fills most of the picture, or use a larger photo size",
         )
     src, sfit = shrink(img, fit)
@@ -313,8 +315,10 @@ def read_photo(
     if sheet_code is not None and sheet_code.digest != digest:
         raise PhotoError(
             display,
-            f"this sheet was printed from another version of layout '{lay.id}' (its code says geometry {sheet_code.digest}, "
-            f"the layout now draws {digest}): print the sheet again, or read it with the sheetsmith and layout file that printed it",
+            f"this sheet was printed from another version of layout '{lay.id}' (its code says geometry "
+            f"{sheet_code.digest}, "
+            f"the layout now draws {digest}): print the sheet again, or read it with the sheetsmith and layout file "
+            "that printed it",
         )
     key = (lay.id, lay.source, digest, fit.paper.id)
     # the grid fitted on its own print: right where the screen is folded up or the sheet curls
@@ -337,7 +341,8 @@ def read_photo(
     if not any(a.used for a in grid.anchors.values()) and fit.residual_mm > MAX_RESIDUAL_MM:
         raise PhotoError(
             display,
-            f"the markers do not fit one flat sheet (off by {fit.residual_mm:.1f} mm): lay the sheet flat and take the photo again",
+            f"the markers do not fit one flat sheet (off by {fit.residual_mm:.1f} mm): lay the sheet flat and take the "
+            "photo again",
         )
     sfit = grid.fit
     picture = Ahead(_picture_ground, src, sfit)  # the annotated picture's ground, made beside the measuring
@@ -387,7 +392,8 @@ def outside_message(part: str, slots: list[str], *, layout_hint: bool) -> str:
     if layout_hint:
         return (
             text
-            + ": take the photo again with the whole sheet in it, or name the sheet's layout with --layout ID to read the part in the photo"
+            + ": take the photo again with the whole sheet in it, or name the sheet's layout with --layout ID to read "
+            "the part in the photo"
         )
     return text + ": take the photo again with the whole sheet in it, all four corner squares in the picture"
 
@@ -519,7 +525,8 @@ def _layout_for(
     if sc is None:
         raise PhotoError(
             display,
-            f"the QR code on this sheet is not a sheetsmith sheet code ({code.text[:40]!r}); this is not a sheet sheetsmith printed",
+            f"the QR code on this sheet is not a sheetsmith sheet code ({code.text[:40]!r}); this is not a sheet "
+            "sheetsmith printed",
         )
     if sc.format != SHEET_FORMAT:
         raise PhotoError(
@@ -530,13 +537,15 @@ def _layout_for(
     if sc.paper_id != fit.paper.id:
         raise PhotoError(
             display,
-            f"the sheet code says paper '{sc.paper_id}' but the markers say '{fit.paper.id}': the sheet is damaged or not sheetsmith's",
+            f"the sheet code says paper '{sc.paper_id}' but the markers say '{fit.paper.id}': the sheet is damaged or "
+            "not sheetsmith's",
         )
     if user_layout is not None:
         if sc.layout_id != user_layout.id:
             raise PhotoError(
                 display,
-                f"the photo shows a sheet of layout '{sc.layout_id}', not '{user_layout.id}' as --layout {layout_arg} says",
+                f"the photo shows a sheet of layout '{sc.layout_id}', not '{user_layout.id}' as --layout {layout_arg} "
+                "says",
             )
         return user_layout
     lay = candidates.with_id(sc.layout_id)
@@ -982,7 +991,8 @@ STROKE_LIGHT = {"box": 0.5, "ring": 0.0, "bubble": 0.7, "spent": 0.62}
 ink.  Higher for chip circles: a bubble, full or half filled, has strokes as dark as the others, while 60 % of a
 rubbed-out bubble's graphite, smeared, reaches two thirds of their ink.  Lower for rank ticks: the darkest part of
 a thin tick varies by a third with how it crosses its box (a tick with a full box's ink but strokes at 0.6 of the
-others is a tick; a rubbed-out one is light in both, and :data:`LIGHT` takes it).  Not for suit circles (0: never alone):
+others is a tick; a rubbed-out one is light in both, and :data:`LIGHT` takes it).  Not for suit circles (0: never
+alone):
 a circle's strokes are measured only beside the symbol, where a tight, oval or gapped circle shows little of
 them in a soft photo, while its ring ink, taken all round, is sure; and a rubbed-out circle has little ring ink
 (a rubbed-out circle beside the space's clear one is left out, or makes the space uncertain, by :func:`_within`)."""
@@ -1274,7 +1284,8 @@ def _between(
         if not d.marked or t.sectors is None or not score > 0.0:
             continue
         i = order.index(k)
-        # (the neighbour above: the circle leans up, the far side is the ring's bottom; the neighbour's own bottom faces it)
+        # (the neighbour above: the circle leans up, the far side is the ring's bottom; the neighbour's own bottom faces
+        # it)
         for j, side in ((i - 1, DOWN_SECTORS), (i + 1, UP_SECTORS)):
             n = inks.get(("suit", name, order[j])) if 0 <= j < len(order) else None
             if n is None or n.sectors is None:

@@ -47,7 +47,8 @@ def pad_text(game: dict, rounds: Optional[list[dict]] = None) -> str:
         rounds,
         target=game["target"],
         flip7_bonus=game.get("flip7_bonus", FLIP7_BONUS),
-        comment=f"Flip 7: {game.get('title') or 'a game'}, kept with sheetsmith serve. Check it: sheetsmith verify FILE",
+        comment=f"Flip 7: {game.get('title') or 'a game'}, kept with sheetsmith serve. "
+        "Check it: sheetsmith verify FILE",
     )
 
 
@@ -168,7 +169,8 @@ async def flip7_new(request: Request):
         problems.append(f"target {target_text!r}: give a whole number from 50 to 1000 (the usual game: 200)")
     if not _whole_number(bonus_text, 0, MAX_FLIP7_BONUS):
         problems.append(
-            f"Flip 7 bonus {bonus_text!r}: give a whole number from 0 to {MAX_FLIP7_BONUS} (the rulebook's: {FLIP7_BONUS})"
+            f"Flip 7 bonus {bonus_text!r}: give a whole number from 0 to {MAX_FLIP7_BONUS} (the rulebook's: "
+            f"{FLIP7_BONUS})"
         )
     if any(len(n) > 30 for n in names):
         problems.append("a name is longer than 30 characters; shorten it")
@@ -187,7 +189,8 @@ async def flip7_new(request: Request):
 @router.post("/flip7/photos")
 async def flip7_from_photos(request: Request):
     """Start a game from photos of Flip 7 tick pads, one per player (3 to 18), each player named by the
-    photo's file name: every pad is read in a worker (:func:`generator.jobs.photo_reads.read_tick_pad`), the pads are checked
+    photo's file name: every pad is read in a worker (:func:`generator.jobs.photo_reads.read_tick_pad`), the pads are
+    checked
     together by the verifier (:func:`generator.jobs.verify.verify_texts`), and the rounds read become the game's
     rounds.  A tick the reader is unsure of, an impossible row or a photo it cannot read is listed instead,
     and no game is started: nothing is guessed."""
@@ -230,7 +233,8 @@ async def flip7_from_photos(request: Request):
             )
         except PhotoTimeout:
             result = {
-                "error": f"reading the photo took longer than {request.app.state.photos.timeout:.0f} s; take it again, closer"
+                "error": f"reading the photo took longer than {request.app.state.photos.timeout:.0f} s; take it again, "
+                "closer"
             }
         if result.get("error"):
             problems.append(f"{name}: {result['error']}")
@@ -292,7 +296,8 @@ def _game(request: Request, game_id: str):
 
 @router.get("/flip7/{game_id}")
 def flip7_game(request: Request, game_id: str, edit: int = 0):
-    """The game: standings by player and round, status, winner, and the tap form for the next round (or round ``edit``)."""
+    """The game: standings by player and round, status, winner, and the tap form for the next round (or round
+    ``edit``)."""
     g = _game(request, game_id)
     report = score(g.data)
     n = len(g.data["rounds"])

@@ -206,7 +206,8 @@ def _start_text(start: str) -> str:
 
 
 def preview(text: str, paper: str = "a4") -> dict:
-    """The editor's answer for ``text``: ``{"ok", "svg", "problems", "title", "summary"}`` (problems with line and column)."""
+    """The editor's answer for ``text``: ``{"ok", "svg", "problems", "title", "summary"}`` (problems with line and
+    column)."""
     checked = check.check_text(text, EDITOR_FILE)
     out = {
         "ok": checked.ok,

@@ -29,7 +29,8 @@ def new_token() -> str:
 
 
 def qr_text(url: str, *, ansi: bool = False) -> str:
-    """``url`` as a QR code of block characters for a terminal, two modules a character high, four modules of quiet zone.
+    """``url`` as a QR code of block characters for a terminal, two modules a character high, four modules of quiet
+    zone.
 
     Dark modules are drawn with the text colour (``█ ▀ ▄``).  With ``ansi`` the
     code is drawn black on white by colour codes, so it reads on dark and light

@@ -58,7 +58,8 @@ def new_id() -> str:
 
 @dataclass
 class Game:
-    """One stored game: ``kind`` (``allin`` or ``flip7``), a ``title``, its ``data`` (plain JSON data), times in epoch seconds."""
+    """One stored game: ``kind`` (``allin`` or ``flip7``), a ``title``, its ``data`` (plain JSON data), times in epoch
+    seconds."""
 
     id: str
     kind: str

@@ -80,7 +80,8 @@ class Shape:
 
 
 def _curl_radius(lift: float, length: float) -> float:
-    """The cylinder radius (mm) whose arc of ``length`` mm, lying on the table at its middle, lifts its ends by ``lift`` mm."""
+    """The cylinder radius (mm) whose arc of ``length`` mm, lying on the table at its middle, lifts its ends by ``lift``
+    mm."""
     lo, hi = length / (2 * math.pi) + 1e-6, 1e7
     for _ in range(80):
         mid = math.sqrt(lo * hi)

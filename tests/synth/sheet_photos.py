@@ -166,7 +166,8 @@ def realistic_params(rng: random.Random, frame: tuple[int, int] | None = None) -
 
 
 def hard_params(rng: random.Random, case: str) -> PhotoParams:
-    """One case of the hard sweep: ``small`` (1280 × 720), ``tilt`` (40°), ``jpeg`` (quality 40), ``scaled`` (printed at 94 %)."""
+    """One case of the hard sweep: ``small`` (1280 × 720), ``tilt`` (40°), ``jpeg`` (quality 40), ``scaled`` (printed at
+    94 %)."""
     p = realistic_params(rng)
     if case == "small":
         return replace(p, frame=(1280, 720) if rng.random() < 0.5 else (720, 1280), coverage=rng.uniform(0.6, 0.95))

@@ -365,7 +365,8 @@ def fairness_warnings(figures: SheetFigures, baseline: SheetFigures) -> list[Bal
         found.append(
             BalanceWarning(
                 "mean_total",
-                f"mean total {figures.mean_total:.1f} is {abs(gap):.1%} {side} {baseline.name}'s {baseline.mean_total:.1f} "
+                f"mean total {figures.mean_total:.1f} is {abs(gap):.1%} {side} {baseline.name}'s "
+                f"{baseline.mean_total:.1f} "
                 f"(more than {MEAN_TOTAL_TOLERANCE:.0%}): adjust hand bonuses or rewards, or the grid",
                 file=figures.file,
             )
@@ -375,8 +376,10 @@ def fairness_warnings(figures: SheetFigures, baseline: SheetFigures) -> list[Bal
             found.append(
                 BalanceWarning(
                     "rare_hand",
-                    f"hand {h.letter} ({h.cells}, {h.length} spaces) was completed on {h.completion_rate:.1%} of sheets "
-                    f"(under {RARE_COMPLETION:.0%}): its reward is hardly ever earned; bring it closer to a starting space "
+                    f"hand {h.letter} ({h.cells}, {h.length} spaces) was completed on {h.completion_rate:.1%} of "
+                    "sheets "
+                    f"(under {RARE_COMPLETION:.0%}): its reward is hardly ever earned; bring it closer to a starting "
+                    "space "
                     "or shorten it",
                     hand=h.letter,
                     file=figures.file,

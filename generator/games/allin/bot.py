@@ -171,7 +171,8 @@ class SimpleBot:
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
     def choose_move(self, state: GameState, player: str, revealed: Sequence[Card]) -> Move:
-        """The bot's move for ``player`` in the next round of ``state`` (legal; a Golden Deck pick when it surrounds)."""
+        """The bot's move for ``player`` in the next round of ``state`` (legal; a Golden Deck pick when it
+        surrounds)."""
         layout = state.layout
         me = state.players[player]
         legal = state.legal_moves(player, revealed)
@@ -215,7 +216,8 @@ class SimpleBot:
         return Move(cell, card, cost, pick)
 
     def choose_golden(self, state: GameState, cards: Mapping[Coord, Card]) -> GoldenPick | None:
-        """The Golden Deck card and space that raise the rating of a sheet holding ``cards`` most (``None`` if no space)."""
+        """The Golden Deck card and space that raise the rating of a sheet holding ``cards`` most (``None`` if no
+        space)."""
         layout = state.layout
         cells = golden_cells(layout, cards)
         if not cells or not state.golden_deck:

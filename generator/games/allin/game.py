@@ -437,7 +437,8 @@ class LegalMoves:
     chips: int
 
     def moves(self) -> Iterator[Move]:
-        """Every (cell, card) move at its minimal cost, without a Golden Deck pick; :data:`PASS` when no cell is legal."""
+        """Every (cell, card) move at its minimal cost, without a Golden Deck pick; :data:`PASS` when no cell is
+        legal."""
         if not self.cells:
             yield PASS
             return
@@ -698,7 +699,8 @@ class GameState:
             golden = cell_name(self.layout.golden_coord)
             raise illegal(
                 "golden-not-surrounded",
-                f"picks from the Golden Deck, but this move does not write the 8th space round the Golden Card ({golden})",
+                "picks from the Golden Deck, but this move does not write the 8th space round the Golden Card "
+                f"({golden})",
                 "golden",
             )
         if pick.card not in self.golden_deck:

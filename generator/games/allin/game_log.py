@@ -395,7 +395,8 @@ def _read_round(r: _Reader, item: Any, path: PathKey, number: int) -> Round | No
     if "round" in item and item["round"] != number:
         r.error(
             path + ("round",),
-            f"this is round {number} (the {_ordinal(number)} item of rounds:), not {r.said(item['round'], path + ('round',))}",
+            f"this is round {number} (the {_ordinal(number)} item of rounds:), not "
+            f"{r.said(item['round'], path + ('round',))}",
         )
     revealed = None
     if "revealed" in item:
@@ -647,7 +648,8 @@ def write_sheet(path: str | Path, sheet: FilledSheet, *, layout_ref: str | None 
 
 
 def final_sheet_paths(folder: str | Path, sheets: Sequence[FilledSheet], *, prefix: str = "") -> list[Path]:
-    """Where :func:`write_final_sheets` writes each sheet: ``FOLDER/<prefix><player>.yaml``, names made file-safe and unique."""
+    """Where :func:`write_final_sheets` writes each sheet: ``FOLDER/<prefix><player>.yaml``, names made file-safe and
+    unique."""
     folder = Path(folder)
     used: set[str] = set()
     paths = []

@@ -323,7 +323,8 @@ def _bad_char(ch: str, where: str) -> str:
     import unicodedata
 
     name = unicodedata.name(ch, "unnamed character")
-    return f"unexpected {('%r ' % ch) if ch.isprintable() else ''}(U+{ord(ch):04X} {name}) in {where}; type the plain ASCII character"
+    shown = f"{ch!r} " if ch.isprintable() else ""
+    return f"unexpected {shown}(U+{ord(ch):04X} {name}) in {where}; type the plain ASCII character"
 
 
 def _hand_runs(grid: Grid) -> list[HandRun]:

@@ -388,7 +388,8 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
                 doc.problem(
                     ("hands",),
                     f"hand '{letter}' ({describe_run(run)}) has no entry under hands:; "
-                    f"add e.g. '{letter}: {{reward: single, bonus: 2}}' (letters follow reading order: after a grid change, "
+                    f"add e.g. '{letter}: {{reward: single, bonus: 2}}' (letters follow reading order: after a grid "
+                    "change, "
                     "check that every letter still names the run you meant)",
                     key=True,
                 )
@@ -542,7 +543,8 @@ def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Pro
         problems.append(
             at_cell(
                 extra,
-                f"grid: a second 'G' at {cell_name(extra)}; a sheet has one Golden Card (the first is at {cell_name(goldens[0])})",
+                f"grid: a second 'G' at {cell_name(extra)}; a sheet has one Golden Card (the first is at "
+                f"{cell_name(goldens[0])})",
             )
         )
     if goldens:
@@ -552,7 +554,8 @@ def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Pro
             problems.append(
                 at_cell(
                     g,
-                    "grid: the Golden Card is on the edge of the grid; it needs a card space on all 8 sides, so move it inward",
+                    "grid: the Golden Card is on the edge of the grid; it needs a card space on all 8 sides, so move "
+                    "it inward",
                 )
             )
         elif missing:
@@ -569,7 +572,8 @@ def _check_grid(text: str, doc: Document) -> tuple[Grid, list[Problem], list[Pro
         problems.append(
             doc.problem(
                 ("grid",),
-                f"grid: {len(starts)} starting space(s) '*'; rounds 1 and 2 are written in starting spaces, so mark at least 2",
+                f"grid: {len(starts)} starting space(s) '*'; rounds 1 and 2 are written in starting spaces, so mark at "
+                "least 2",
             )
         )
     if starts:

@@ -232,7 +232,8 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False, finished
                 f"all written before the Golden Deck card is taken, each next to a written card"
             )
         else:
-            why = f"the one Golden Deck card of a game already accounts for the cards apart at {cell_name(golden_group[0])}"  # type: ignore[index]
+            apart = cell_name(golden_group[0])  # type: ignore[index]
+            why = f"the one Golden Deck card of a game already accounts for the cards apart at {apart}"
         problem(cell_name(group[0]), "linked", f"{head}; {why}")
     for group in [g for g in seeded if g is not golden_group][START_ROUNDS:]:
         problem(
@@ -248,7 +249,8 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False, finished
         why = (
             "and one more from the Golden Deck, once the Golden Card is surrounded"
             if surrounded
-            else f"plus one from the Golden Deck only once the Golden Card is surrounded ({_names(ring_empty)} empty here)"
+            else f"plus one from the Golden Deck only once the Golden Card is surrounded ({_names(ring_empty)} empty "
+            "here)"
         )
         problem(None, "cards", f"{n} cards written; a game writes one a round, {ROUNDS} in all, {why}")
 
@@ -297,7 +299,8 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False, finished
             "chips.earned",
             "chips-earned",
             f"{sheet.chips_earned} chip{'s' if sheet.chips_earned != 1 else ''} earned, but the completed two-figure "
-            f"hand{'s' if len(doubles) != 1 else ''} {', '.join(doubles)} give at least 1 chip each ({at_least} in all): "
+            f"hand{'s' if len(doubles) != 1 else ''} {', '.join(doubles)} give at least 1 chip each ({at_least} in "
+            "all): "
             "a completed hand is declared, and each chip earned is marked on the track",
         )
     if sheet.chips_earned > min(can_earn, layout.chips):

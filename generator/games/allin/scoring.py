@@ -134,7 +134,8 @@ class GameScore:
 
 
 def hand_cards(sheet: FilledSheet, letter: str) -> tuple[tuple[Card, ...], bool]:
-    """The cards of hand ``letter`` on ``sheet`` (Golden Card included, empty spaces skipped) and whether it is complete.
+    """The cards of hand ``letter`` on ``sheet`` (Golden Card included, empty spaces skipped) and whether it is
+    complete.
 
     Raises:
         KeyError: ``letter`` is not a hand of the layout.
@@ -242,7 +243,8 @@ def report(game: GameScore) -> dict:
 
 
 def problem_entry(problem: SheetProblem) -> dict:
-    """One entry of a report's ``problems``: player, cell, rule, message, and where (``at``, ``line``, ``col``; null when unknown)."""
+    """One entry of a report's ``problems``: player, cell, rule, message, and where (``at``, ``line``, ``col``; null
+    when unknown)."""
     file, line, col = problem.at if problem.at else (None, None, None)
     return {
         "player": problem.player,

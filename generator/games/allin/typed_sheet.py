@@ -58,7 +58,8 @@ class TypedSheetSpec(StrictModel):
 
 
 def find_layout(ref: str, sheet_path: Path) -> Path | None:
-    """The layout file a sheet's ``layout:`` names: a shipped id, or a path relative to the sheet (then to the working folder)."""
+    """The layout file a sheet's ``layout:`` names: a shipped id, or a path relative to the sheet (then to the working
+    folder)."""
     for item in shipped_layouts():
         if item.id == ref:
             return item.path
@@ -180,7 +181,8 @@ def _read_grid(
                 at(
                     i,
                     tokens[-1].start() if len(tokens) > grid.cols else 0,
-                    f"grid row {r + 1}: {len(tokens)} tokens, but layout '{layout.id}' has {grid.cols} positions per row "
+                    f"grid row {r + 1}: {len(tokens)} tokens, but layout '{layout.id}' has {grid.cols} positions per "
+                    "row "
                     "(a card code, '.' for empty, G for the Golden Card, '-' for no space)",
                 )
             )

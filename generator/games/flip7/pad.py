@@ -67,7 +67,8 @@ from generator.games.flip7.rules import (
 )
 
 PadStatus = Literal["in_progress", "finished", "tied_play_another_round", "needs_correction"]
-"""A pad's status: :func:`~generator.games.flip7.rules.game_status`, or ``needs_correction`` when a line is impossible."""
+"""A pad's status: :func:`~generator.games.flip7.rules.game_status`, or ``needs_correction`` when a line is
+impossible."""
 
 _ACTION_WORDS = frozenset({"freeze", "flip_three", "flipthree", "flip3", "flip_3", "second_chance", "secondchance"})
 """Ways of writing the action cards (after lower-casing, spaces and dashes as ``_``): refused with a clear message."""
@@ -344,7 +345,8 @@ def parse_card_value(value: Any, node: yaml.Node | None) -> tuple[Card | None, s
         if word in _ACTION_WORDS:
             return None, (
                 f"{shown(text)} is an action card; action cards are never in front of a player "
-                "when the round is scored (Freeze and Flip Three act at once, Second Chances are discarded at round end): "
+                "when the round is scored (Freeze and Flip Three act at once, Second Chances are discarded at round "
+                "end): "
                 "leave it out"
             )
         if word.startswith("+"):

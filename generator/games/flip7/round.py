@@ -1,4 +1,5 @@
-"""Flip 7: the round engine (who draws what, actions, busts, Flip 7) and a whole game, over the rules of :mod:`generator.games.flip7.rules`.
+"""Flip 7: the round engine (who draws what, actions, busts, Flip 7) and a whole game, over the rules of
+:mod:`generator.games.flip7.rules`.
 
 Pure rules core: a card order and the players' choices in, an inspectable record out. No I/O.
 The Flip 7 rulebook; docs/rules.md explains each reading.

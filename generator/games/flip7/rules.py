@@ -35,7 +35,8 @@ Main entry points:
   returns an inspectable :class:`RoundResult`;
 * :func:`game_status`, :func:`~generator.games.flip7.round.play_game` – the end of the game and its winner;
 * :func:`~generator.games.flip7.sim.simulate_games` – whole games with simple strategies;
-* :func:`~generator.games.flip7.sim.simulate_lone_player`, :func:`~generator.games.flip7.sim.lone_player_exact` – the one-player
+* :func:`~generator.games.flip7.sim.simulate_lone_player`, :func:`~generator.games.flip7.sim.lone_player_exact` – the
+one-player
   "stay at 23" model, simulated and computed exactly.
 """
 
@@ -144,7 +145,8 @@ def deck_composition(decks: int = 1) -> dict[Card, int]:
 
 
 def full_deck(decks: int = 1) -> list[Card]:
-    """The cards of ``decks`` decks (94 each) in a fixed order (numbers ascending, modifiers, actions): shuffle before use.
+    """The cards of ``decks`` decks (94 each) in a fixed order (numbers ascending, modifiers, actions): shuffle before
+    use.
 
     Raises:
         ValueError: ``decks`` is not 1 or 2.
@@ -165,7 +167,8 @@ def decks_for(players: int) -> int:
     """
     if type(players) is not int or not 1 <= players <= MAX_PLAYERS:
         raise ValueError(
-            f"Flip 7 is played by up to {MAX_PLAYERS} players ({PLAYERS_PER_DECK} a deck, two decks at most), not {players!r}"
+            f"Flip 7 is played by up to {MAX_PLAYERS} players ({PLAYERS_PER_DECK} a deck, two decks at most), not "
+            f"{players!r}"
         )
     return 1 if players <= PLAYERS_PER_DECK else 2
 
@@ -569,7 +572,7 @@ def _score_lines_fit(
         if i == len(needing):
             return True
         return any(
-            all(n <= l for n, l in zip(w, left)) and fits(i + 1, tuple(l - n for l, n in zip(left, w)))
+            all(n <= have for n, have in zip(w, left)) and fits(i + 1, tuple(have - n for have, n in zip(left, w)))
             for w in needing[i][2]
         )
 

@@ -229,7 +229,8 @@ def tick_pads_report(pads: list[TickPad]) -> tuple[dict, list[Problem]]:
                 {
                     "round": len(p.rounds) + 1,
                     "player": p.player,
-                    "message": f"this pad has {len(p.rounds)} round{'s' if len(p.rounds) != 1 else ''}, the game {played}; "
+                    "message": f"this pad has {len(p.rounds)} round{'s' if len(p.rounds) != 1 else ''}, the game "
+                    f"{played}; "
                     f"the round{'s' if lack != 1 else ''} it lacks count{'s' if lack == 1 else ''} 0",
                 }
             )

@@ -696,7 +696,8 @@ def _check_plays(log: FlipFlopRound, active: Sequence[str], laid: dict[Card, str
         if n is None or not 1 <= n <= len(spreads):
             brk(
                 p,
-                f"{p} lays off on spread {n}, but {len(spreads)} {'spread has' if len(spreads) == 1 else 'spreads have'} "
+                f"{p} lays off on spread {n}, but {len(spreads)} "
+                f"{'spread has' if len(spreads) == 1 else 'spreads have'} "
                 "been laid so far this round (number spreads 1, 2, … in the order they were laid)",
                 play.where,
             )
@@ -775,7 +776,8 @@ def _settle_end(
             if end.kind == "out" and laid not in (5, 6):
                 brk(
                     p,
-                    f"{p} goes out having laid {laid} {'card' if laid == 1 else 'cards'}; a player draws one card a turn "
+                    f"{p} goes out having laid {laid} {'card' if laid == 1 else 'cards'}; a player draws one card a "
+                    "turn "
                     "and discards one, so going out lays 5 cards (then discards the last) or all 6",
                     where,
                 )

@@ -283,7 +283,8 @@ def fundex_report(log: FundexLog) -> dict:
 
     Shape::
 
-        {"game": "fundex", "file": str, "players": [str], "rules": {"rounds", "bet_limit", "start", "lead_must_bet", "dice_limit_cards"},
+        {"game": "fundex", "file": str, "players": [str], "rules": {"rounds", "bet_limit", "start", "lead_must_bet",
+        "dice_limit_cards"},
          "rounds": [{"round", "lead", "dice", "roll", "cards", "bets", "handed_back",
                      "passed", "all_in", "pot_in", "pot", "winners", "lone_bettor",
                      "won", "carried", "chips", "eliminated"}],

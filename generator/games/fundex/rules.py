@@ -304,7 +304,8 @@ class Betting:
         return [p for p in self.order if p not in self.folded]
 
     def needs_to_act(self, player: str) -> bool:
-        """True when ``player`` must still answer: in the round, with chips, and behind the bet or not yet heard since it."""
+        """True when ``player`` must still answer: in the round, with chips, and behind the bet or not yet heard since
+        it."""
         if player in self.folded or self.chips[player] == 0:
             return False
         return self.put[player] < self.current or player not in self.acted

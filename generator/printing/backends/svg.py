@@ -33,7 +33,8 @@ def _font_faces(used: dict) -> str:
         css_weight = "bold" if weight == "bold" else "normal"
         css_style = "italic" if weight == "italic" else "normal"
         faces.append(
-            f"@font-face {{ font-family: '{_family(face, weight)}'; font-weight: {css_weight}; font-style: {css_style}; "
+            "@font-face "
+            f"{{ font-family: '{_family(face, weight)}'; font-weight: {css_weight}; font-style: {css_style}; "
             f"src: url(data:font/ttf;base64,{data}) format('truetype'); }}"
         )
     return "\n".join(faces)

@@ -181,7 +181,8 @@ def font_note() -> str:
 
 @lru_cache(maxsize=64)
 def subset_ttf(path: Path, index: int, chars: frozenset[str]) -> bytes:
-    """A TrueType font with only the glyphs of ``chars`` (for embedding in an SVG); hinting and names kept as they are."""
+    """A TrueType font with only the glyphs of ``chars`` (for embedding in an SVG); hinting and names kept as they
+    are."""
     import io
     import logging
 

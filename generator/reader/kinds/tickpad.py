@@ -40,7 +40,8 @@ TICK_KEYS = [str(n) for n in range(13)] + ["×2", "+2", "+4", "+6", "+8", "+10",
 TOKEN = {k: ("x2" if k == "×2" else "bust" if k == "BUST" else k) for k in TICK_KEYS}
 """A tick box's key → its token in the typed-in tick pad (``x2``, ``+4``, ``bust``, numbers)."""
 FLOOR = 0.025
-"""Absolute ink floor of a tick box: below it nothing is ticked (a 5 mm box: a tick covers less of it than of a rank box)."""
+"""Absolute ink floor of a tick box: below it nothing is ticked (a 5 mm box: a tick covers less of it than of a rank
+box)."""
 SURE, BLANK, DEFAULT_MARK, LIGHT = 0.40, 0.25, 0.12, 0.62
 """Sure and blank levels as shares of the sheet's typical tick; the typical tick assumed with fewer than three
 clear ones; and the share below which a tick (ink and darkest strokes) is too light: rubbed out."""
@@ -215,7 +216,8 @@ class TickPadReading:
         v = self.pad.variant
         head = [
             f"# Read by sheetsmith from the photo {shown(self.display)} ({w} × {h}).",
-            f"# Sheet: {self.pad.id}, {self.paper.label}; code {how_read(self.code.how)}; {len(self.fit.found)} markers, "
+            f"# Sheet: {self.pad.id}, {self.paper.label}; code {how_read(self.code.how)}; {len(self.fit.found)} "
+            "markers, "
             f"fit within {self.fit.residual_mm:.2f} mm; blur {self.measurement.blur_mm:.2f} mm.",
             "# Only the ticks are read: the scores and totals written on the pad are not (sheetsmith computes them).",
             f"# Check it against the pad, correct what is wrong, then score it with the other players' pads: "
@@ -332,7 +334,8 @@ def _pad_for(ctx: PhotoContext):
 
 
 def _turn(paper: Paper) -> np.ndarray:
-    """The map (3 × 3) from the landscape pad's mm to the upright paper's mm (:func:`generator.printing.readable.portrait_of`)."""
+    """The map (3 × 3) from the landscape pad's mm to the upright paper's mm
+    (:func:`generator.printing.readable.portrait_of`)."""
     return np.array([[0.0, -1.0, paper.width], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
 
 
@@ -441,7 +444,8 @@ def written_without_ticks(page: np.ndarray, ppm: float, scene: Scene, rows: list
 
 
 STEP_RATIO = 1.3
-"""A box is on a hard shadow's edge when the paper just around it is this many times brighter on one side than on another."""
+"""A box is on a hard shadow's edge when the paper just around it is this many times brighter on one side than on
+another."""
 
 
 def light_steps(page: np.ndarray, ppm: float, targets: list) -> list:
@@ -559,7 +563,8 @@ def annotated_png(reading: TickPadReading, *, ppm: float = 4.0) -> bytes:
 
 
 def annotated_image(reading: TickPadReading, *, ppm: float = 4.0):
-    """The pad's annotated picture, an RGB Pillow image: the pad straightened, each tick read ringed in green, each unsure box framed in red with its name;
+    """The pad's annotated picture, an RGB Pillow image: the pad straightened, each tick read ringed in green, each
+    unsure box framed in red with its name;
     a column beside it lists what was read, round by round, and every uncertain field with its reason."""
     from PIL import ImageDraw
 
