@@ -408,10 +408,10 @@ def list_layouts(
 
         from generator.jobs.show import shipped_items
 
-        rows, problems = shipped_items()
+        rows, found = shipped_items()
         sys.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
-        _problems(problems)
-        raise typer.Exit(1 if any(p.is_error for p in problems) else 0)
+        _problems(found)
+        raise typer.Exit(1 if any(p.is_error for p in found) else 0)
     from rich.table import Table
     from rich.text import Text
 

@@ -78,6 +78,7 @@ def main() -> None:
         _verify_early(sys.argv[2:])
     from generator.cli.app import main as cli_main
 
+    code: str | int | None
     try:
         cli_main()
         code = 0
@@ -131,7 +132,7 @@ LONG_RUNNING = frozenset({"serve", "watch"})
 """Commands that run until stopped: their process gives freed memory back as usual."""
 
 
-def quick_exit(code: object) -> None:
+def quick_exit(code: str | int | None) -> None:
     """End the process with ``code`` (``SystemExit``'s: ``None`` is 0, a text is printed and is 1) without teardown.
 
     A finished command has written its files (every write is closed, then renamed) and its

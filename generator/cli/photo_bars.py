@@ -7,7 +7,10 @@ the :data:`~generator.jobs.photos.Progress` callback the command gives it.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 
 class PhotoBars:
@@ -22,8 +25,8 @@ class PhotoBars:
     def __init__(self, names: Sequence[str], console):
         self.names = list(names)
         self.console = console
-        self.progress = None
-        self.tasks: list = []
+        self.progress: Progress | None = None
+        self.tasks: list[TaskID] = []
 
     def __call__(self, index: int, stage: str) -> None:
         if not self.console.is_terminal:

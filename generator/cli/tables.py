@@ -48,6 +48,7 @@ def _flip7_verdict(verdict: Verdict, console: Console) -> None:
 
 def card_text(card: Card) -> Text:
     """A card as rich text with its suit symbol, red for hearts and diamonds."""
+    assert card.suit is not None  # a card of a hand: never a Joker (hands are scored without them)
     return Text(f"{card.rank_label}{SUIT_SYMBOLS[card.suit]}", style="red" if card.is_red else "")
 
 
@@ -208,6 +209,7 @@ def print_fundex_report(report: Mapping[str, Any], console: Console) -> None:
 
 def _card_text(code: str) -> Text:
     card = parse_card(code)
+    assert card.suit is not None  # a Flip Flop up card: the log refuses a Joker
     return Text(f"{card.rank_label}{SUIT_SYMBOLS[card.suit]}", style="red" if card.is_red else "")
 
 
@@ -324,7 +326,8 @@ def print_pad(
         console.print(
             Text(f"{len(report['problems'])} problem{'s' if len(report['problems']) != 1 else ''}:", style="bold red")
         )
-        for prob, text in zip(report["problems"], located or [None] * len(report["problems"])):
+        texts: Sequence[str | None] = located or [None] * len(report["problems"])
+        for prob, text in zip(report["problems"], texts):
             who = f", {prob['player']}" if prob["player"] is not None else ""
             console.print(Text(text or f"  round {prob['round']}{who}: {prob['message']}"), soft_wrap=True)
     status = _STATUS_TEXT.get(report["status"], report["status"])

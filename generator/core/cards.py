@@ -68,14 +68,14 @@ class Card:
     @property
     def code(self) -> str:
         """Canonical code: ``AS``, ``10H``, ``QD``; ``JK`` for a Joker."""
-        if self.is_joker:
+        if self.rank is None:  # the Joker (is_joker)
             return "JK"
         return f"{RANK_LABELS[self.rank]}{self.suit}"
 
     @property
     def rank_label(self) -> str:
         """Printed rank: ``A``, ``2`` … ``10``, ``J``, ``Q``, ``K``; ``JK`` for a Joker."""
-        return "JK" if self.is_joker else RANK_LABELS[self.rank]
+        return "JK" if self.rank is None else RANK_LABELS[self.rank]  # rank None: the Joker
 
     @property
     def is_red(self) -> bool:

@@ -33,10 +33,9 @@ def check_item_file(doc: Document, path: Path, command: str = "check") -> None:
         InputError: no ``id:`` and a file name that cannot be an id.
         UnreadableError: a typed-in sheet, pad or log given to ``command`` (exit 2), with the right command.
     """
-    if doc.data.get("id") is None and text_problem(path.stem, "the file name"):  # the id defaults to the file name
-        raise InputError(
-            [doc.problem((), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add an 'id:' line)")]
-        )
+    # the id defaults to the file name
+    if doc.data.get("id") is None and (name_problem := text_problem(path.stem, "the file name")):
+        raise InputError([doc.problem((), f"{name_problem[:-1]}; rename the file or add an 'id:' line)")])
     hint = wrong_command(doc.data, command, doc.file)
     if hint:
         raise UnreadableError([doc.problem((), hint)])  # a file for another command: unreadable here (exit 2)
@@ -103,4 +102,5 @@ def kind_of(data: dict, path: Optional[Path] = None) -> Optional[str]:
         return "allin-game-log"
     if game == "allin":
         return "allin-layout" if "hands" in data else "allin-sheet"
-    return {"flip7": "flip7-pad", "fundex": "fundex-log", "flipflop": "flipflop-log"}.get(game)
+    game_kinds: dict[object, str] = {"flip7": "flip7-pad", "fundex": "fundex-log", "flipflop": "flipflop-log"}
+    return game_kinds.get(game)

@@ -7,7 +7,7 @@ from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
-from pydantic_core import PydanticCustomError
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 from generator.core.errors import Problem
 from generator.core.validation import quote, text_problem
@@ -55,7 +55,7 @@ def allowed_keys(model: type[BaseModel] | None, loc: tuple[Any, ...]) -> list[st
 
 
 def problem_from_error(
-    err: dict[str, Any], doc: Document, prefix: tuple[Any, ...] = (), model: type[BaseModel] | None = None
+    err: ErrorDetails, doc: Document, prefix: tuple[Any, ...] = (), model: type[BaseModel] | None = None
 ) -> Problem:
     """One pydantic error (an item of ``ValidationError.errors()``) as a located :class:`Problem`.
 

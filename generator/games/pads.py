@@ -26,6 +26,7 @@ mark targets keep language-free keys (``round3:total``, ``BUST``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
@@ -263,7 +264,7 @@ def _player_table(
     subs: list[str],
     t: Messages,
     label_w: float = 9.0,
-    extra: list[tuple[str, float]] = (),
+    extra: Sequence[tuple[str, float]] = (),
     owner: str = "",
     first: int = 1,
     labels: dict[str, str] | None = None,

@@ -10,7 +10,7 @@ defaults and the card names a page offers come from the rules core.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence, TypedDict
 
 from generator.games.flip7.pad import dump_pad
 from generator.games.flip7.rules import DEFAULT_TARGET, FLIP7_BONUS, MAX_FLIP7_BONUS, PLUS, X2, ScoreLine, is_flip7
@@ -32,15 +32,21 @@ __all__ = [
     "score_pad",
 ]
 
-Line = Mapping[str, object]
-"""One player's line of a round: ``{"cards": [...]}`` or ``{"bust": True}``."""
+
+class Line(TypedDict, total=False):
+    """One player's line of a round: ``{"cards": [...]}`` or ``{"bust": True}`` (the Flip 7 page's tap form adds
+    ``"flip7": True`` when the player says the cards make a Flip 7)."""
+
+    cards: list[int | str]
+    bust: bool
+    flip7: bool
 
 
 def _score_line(line: Line) -> ScoreLine:
     if line.get("bust"):
         return ScoreLine(bust=True)
     cards = line.get("cards", [])
-    return ScoreLine(cards=tuple(int(c) if str(c).isdigit() else str(c) for c in cards))  # type: ignore[union-attr]
+    return ScoreLine(cards=tuple(int(c) if str(c).isdigit() else str(c) for c in cards))
 
 
 def _lines(rounds: Sequence[Mapping[str, Line]], players: Sequence[str] | None = None) -> list[dict[str, ScoreLine]]:

@@ -51,7 +51,10 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
                 "sheet in"
             }
     tokens = {
-        cr.cell: (cr.card.code if cr.status == "card" else "?" if cr.status == "uncertain" else ".")
+        # status "card" always comes with its card (generator.reader.read.CellReading)
+        cr.cell: (
+            cr.card.code if cr.status == "card" and cr.card is not None else "?" if cr.status == "uncertain" else "."
+        )
         for cr in reading.cells.values()
     }
     return {
@@ -77,14 +80,14 @@ def read_tick_pad(data: bytes, suffix: str, *, layout: Optional[str], player: st
         must look), "uncertain" ([{"field", "reason"}]), "jpeg" (the annotated picture), "read_yaml"}``.
     """
     from generator.core.errors import InputError
-    from generator.reader.read import read_photo
+    from generator.reader.read import PhotoReading, read_photo
 
     with tempfile.TemporaryDirectory(prefix="sheetsmith-photo-") as folder:
         path = Path(folder) / f"photo{suffix}"
         path.write_bytes(data)
         try:
             reading = read_photo(path, layout=layout, display=display, player=player)
-            if not hasattr(reading, "played"):
+            if isinstance(reading, PhotoReading):  # not a TickPadReading (which has ``played``)
                 return {"error": f"{display} shows an All In sheet, not a Flip 7 tick pad: score it on the All In page"}
             jpeg = _jpeg(reading.annotated_image())
         except InputError as exc:

@@ -24,7 +24,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence
 
 from generator.core.errors import EXIT_UNREADABLE, FindingsError, InputError, Problem
 from generator.core.filetypes import looks_like_photo
@@ -205,12 +205,22 @@ def read_outputs(photo: str | Path) -> tuple[Path, Path]:
     return photo.with_name(photo.stem + ".read.yaml"), photo.with_name(photo.stem + ".read.png")
 
 
+class Reading(Protocol):
+    """What a pair plan uses of a photo's reading (:class:`~generator.reader.read.PhotoReading`, or the
+    reading of a sheet kind of :mod:`generator.reader.kinds`)."""
+
+    @property
+    def uncertain(self) -> list[tuple[str, str]]:
+        """Every unclear field as ``(field, reason)``."""
+        ...
+
+
 @dataclass
 class PairPlan:
     """One photo's reading and where it goes: the ``.read.yaml`` text and the annotated PNG bytes."""
 
     photo: Path
-    reading: object
+    reading: Reading
     yaml_path: Path
     png_path: Path
     text: str
@@ -372,28 +382,28 @@ def photo_inputs(
             problem per field, located at its ``?`` (exit status 1).
     """
     notes = notes if notes is not None else []
-    paths = [Path(p) for p in paths]
-    photos = [p for p in paths if looks_like_photo(p)]
+    files = [Path(p) for p in paths]
+    photos = [p for p in files if looks_like_photo(p)]
     if not photos:
-        return paths
+        return files
     twins = identical_photos(photos)
     if twins:
         raise InputError(twins)
-    blocked = pair_problems(photos, given=[p for p in paths if p not in photos])  # refused at once, before reading
+    blocked = pair_problems(photos, given=[p for p in files if p not in photos])  # refused at once, before reading
     if blocked:
         raise InputError(blocked)
     results = read_photos(photos, layout=layout, progress=progress, workers=workers)
     failed = [r for r in results if isinstance(r, PhotoFailure)]
     if failed:
         raise InputError([p for f in failed for p in f.problems])
-    plans, problems = plan_pairs(photos, results, given=[p for p in paths if p not in photos])
+    plans, problems = plan_pairs(photos, results, given=[p for p in files if p not in photos])
     if problems:
         raise InputError(problems)
     notes.extend(write_pairs(plans))
     uncertain = uncertain_problems(plans)
     if uncertain:
         raise FindingsError(uncertain, notes=notes)
-    return [read_outputs(p)[0] if p in photos else p for p in paths]
+    return [read_outputs(p)[0] if p in photos else p for p in files]
 
 
 def identical_photos(photos: Sequence[Path]) -> list[Problem]:

@@ -63,7 +63,9 @@ def _partial(model: type[BaseModel], name: str) -> type[BaseModel]:
     """``model`` with every field optional (the ``style:`` and ``strings:`` overrides of a template)."""
     from generator.core.models import StrictModel
 
-    fields = {
+    # (annotation, FieldInfo) per field.  Any: mypy checks a ``**dict`` against every keyword of create_model
+    # (__config__, __base__, ...), so only Any values pass; the annotations are built at run time anyway.
+    fields: dict[str, Any] = {
         k: (
             Optional[f.annotation],
             Field(default=None, description=f.description, json_schema_extra=None, **_constraints(f)),
@@ -116,7 +118,7 @@ def _deck() -> type[BaseModel]:
 
     class CardEntryFile(CardEntry):
         __doc__ = CardEntry.__doc__
-        ranks: Optional[list[Union[str, int]]] = Field(
+        ranks: Optional[list[Union[str, int]]] = Field(  # type: ignore[assignment]
             default=None, description="ranks such as [A, 2, 3, …, 10, J, Q, K]"
         )
 
@@ -163,17 +165,17 @@ def _flip7_pad() -> type[BaseModel]:
     class ScoreEntry(StrictModel):
         """A line with a written score: the score alone, or the cards and the score (checked)."""
 
-        cards: Optional[list[card]] = None  # type: ignore[valid-type]
+        cards: Optional[list[card]] = None
         score: Optional[Annotated[int, Field(ge=0)]] = None
 
     bust = Annotated[str, StringConstraints(pattern=r"^\s*[Bb][Uu][Ss][Tt]\s*$")]
-    line = Union[list[card], bust, ScoreEntry]  # type: ignore[valid-type]
+    line = Union[list[card], bust, ScoreEntry]
 
     class Flip7PadFile(Flip7PadSpec):
         """A Flip 7 score pad, typed in (docs/formats.md)."""
 
         game: Literal["flip7"]
-        rounds: list[dict[str, line]] = Field(  # type: ignore[valid-type]
+        rounds: list[dict[str, line]] = Field(
             default_factory=list,
             description="one mapping per round, player: [cards] | bust | {score: N} | {cards: [...], score: N}",
         )

@@ -11,6 +11,7 @@ catalogue of the language drawn (keyword ``t``, section ``cards`` of
 from __future__ import annotations
 
 from functools import partial
+from typing import cast
 
 from generator.core.cards import RED_SUITS
 from generator.core.errors import InputError, Problem
@@ -62,7 +63,7 @@ def _bleed_box(box, bleed):
     return (x - bx, y - by, w + 2 * bx, h + 2 * by)
 
 
-def _background(scene: Scene, box, bleed: float, fill: str) -> None:
+def _background(scene: Scene, box, bleed: tuple[float, float], fill: str) -> None:
     bx, by, bw, bh = _bleed_box(box, bleed)
     scene.add(Rect(bx, by, bw, bh, Paint(None, fill)))
 
@@ -104,10 +105,13 @@ def _frame(scene: Scene, box, color: str) -> None:
 # --- poker deck -------------------------------------------------------------------
 
 
-def playing_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages) -> None:
+def playing_front(face: Face, scene: Scene, box, bleed: tuple[float, float], *, t: Messages) -> None:
     """A playing card: corner indices and a large central suit; court cards get a framed letter."""
     card = face.card
     assert card is not None
+    # A playing face should be no Joker, but a "playing" entry that spells JK (ranks [J], suits [K]) makes one:
+    # suit_path then raises KeyError, as it did before this cast.
+    suit = cast(str, card.suit)
     x, y, w, h = box
     color = RED if card.suit in RED_SUITS else BLACK
     _background(scene, box, bleed, PAPER)
@@ -117,16 +121,16 @@ def playing_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages) -
     if card.rank in (11, 12, 13):
         scene.add(Rect(cx - 15, cy - 22, 30, 44, Paint(color, "#f6f1e4", 0.5), r=3))
         scene.add(Text(cx, cy + 2, card.rank_label, 40, "bold", "middle", color))
-        scene.add(suit_path(card.suit, cx, cy + 13, 8, color))
+        scene.add(suit_path(suit, cx, cy + 13, 8, color))
         word = t({11: "cards.jack", 12: "cards.queen", 13: "cards.king"}[card.rank])
         scene.add(Text(cx, cy - 14, word, fit_size(word, 6.5, 28.0, "bold"), "bold", "middle", color))
     else:
-        scene.add(suit_path(card.suit, cx, cy, 26 if card.rank == 14 else 20, color))
+        scene.add(suit_path(suit, cx, cy, 26 if card.rank == 14 else 20, color))
         if card.rank != 14:
             scene.add(Text(cx, cy + 24, card.rank_label, 14, "bold", "middle", color))
 
 
-def joker_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages) -> None:
+def joker_front(face: Face, scene: Scene, box, bleed: tuple[float, float], *, t: Messages) -> None:
     """A Joker: the word down the card and a star."""
     x, y, w, h = box
     _background(scene, box, bleed, PAPER)
@@ -143,7 +147,9 @@ def joker_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages) -> 
 # --- numbers, modifiers, actions, text ----------------------------------------------
 
 
-def number_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages, palette: list[str] | None = None) -> None:
+def number_front(
+    face: Face, scene: Scene, box, bleed: tuple[float, float], *, t: Messages, palette: list[str] | None = None
+) -> None:
     """A number card: the number large in the middle, small in two corners, in the card's colour."""
     x, y, w, h = box
     value = face.value if face.value is not None else 0
@@ -176,7 +182,7 @@ def _words(face: Face, t: Messages, label_field: str = "label") -> tuple[str, st
     return label, text
 
 
-def modifier_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages) -> None:
+def modifier_front(face: Face, scene: Scene, box, bleed: tuple[float, float], *, t: Messages) -> None:
     """A modifier (×2, +2 … +10): the label large on a gold card."""
     x, y, w, h = box
     _background(scene, box, bleed, "#fff6d8")
@@ -195,7 +201,7 @@ def modifier_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages) 
     )
 
 
-def action_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages) -> None:
+def action_front(face: Face, scene: Scene, box, bleed: tuple[float, float], *, t: Messages) -> None:
     """An action card: its name as a banner and a short reminder of what it does."""
     x, y, w, h = box
     color = face.color or "#8e1b3a"
@@ -210,7 +216,7 @@ def action_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages) ->
     scene.add(Text(cx, y + h - SAFE - 3, word, fit_size(word, 6, w - 2 * SAFE - 4, "bold"), "bold", "middle", color))
 
 
-def text_front(face: Face, scene: Scene, box, bleed: float, *, t: Messages) -> None:
+def text_front(face: Face, scene: Scene, box, bleed: tuple[float, float], *, t: Messages) -> None:
     """A text card (instructions, quick reference): a title bar and paragraphs fitted to the card."""
     x, y, w, h = box
     color = face.color or INK
@@ -287,7 +293,7 @@ def _paragraphs(
 # --- backs ------------------------------------------------------------------------------
 
 
-def deck_back(deck: Deck, scene: Scene, box, bleed: float, *, t: Messages) -> None:
+def deck_back(deck: Deck, scene: Scene, box, bleed: tuple[float, float], *, t: Messages) -> None:
     """The deck's back: its colour into the bleed, a diamond lattice, the title in a framed panel."""
     x, y, w, h = box
     color = deck.back.color

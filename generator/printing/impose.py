@@ -190,7 +190,8 @@ def scale_check(
     ``inches`` labels the 2 in bar (in the language printed).
     """
     if centres is None:
-        centres = tuple(grid.trim(k)[0] + grid.w / 2 for k in range(3))  # type: ignore[assignment]
+        c0, c1, c2 = (grid.trim(k)[0] + grid.w / 2 for k in range(3))
+        centres = (c0, c1, c2)
     ink = Paint("#333333", width=0.3)
     bars = ((50.0, "50 mm"), (50.8, inches))
     block_bottom = grid.y0 + grid.rows * grid.h + (grid.rows - 1) * grid.gy + grid.bleed_y

@@ -139,7 +139,7 @@ def cached_scene(layout, paper, build: Callable[[], object]):
     """The blank sheet's scene for ``layout`` on ``paper``: from the cache, else ``build()`` (and kept)."""
     folder = cache_dir()
     key = sheet_key(layout.id, getattr(layout, "source", None), paper.id) if folder is not None else None
-    if key is None:
+    if key is None or folder is None:  # (no folder: no key)
         return build()
     name = f"scene-{key}.pickle"
     scene = _load(folder / name, lambda p: pickle.loads(p.read_bytes()))
@@ -226,7 +226,7 @@ def cached_array(
     folder = cache_dir()
     layout_id, source, digest, paper_id = key
     name_key = sheet_key(layout_id, source, paper_id, digest, *extra) if folder is not None else None
-    if name_key is None:
+    if name_key is None or folder is None:  # (no folder: no key)
         return make()
     return _cached_npy(folder, f"{kind}-{name_key}.npy", make, valid)
 

@@ -80,7 +80,7 @@ def expected_image(text: str, px_per_mm: float, blur_mm: float, margin_mm: float
     n = matrix.shape[0]
     size = CODE_SIZE * px_per_mm
     side = int(round((CODE_SIZE + 2 * margin_mm) * px_per_mm))
-    img = np.ones((side, side), np.float32)
+    img: np.ndarray = np.ones((side, side), np.float32)
     off = margin_mm * px_per_mm
     edges = off + np.arange(n + 1) * size / n
     for r in range(n):

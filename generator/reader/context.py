@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from generator.reader.code import CodeReading
 from generator.reader.markers import SheetFit
 from generator.reader.marks import BlurField
+
+if TYPE_CHECKING:
+    from generator.games.pads import Pad
 
 
 @dataclass
@@ -22,7 +26,7 @@ class PhotoContext:
         fit: the homography on the markers, in the upright paper's frame (full photo).
         src, sfit, blur: the photo scaled for measuring, its fit, and the blur measured on its markers.
         code: the sheet code as read; ``layout_arg``: ``--layout`` as given (or ``None``).
-        item: the item ``--layout`` names (or ``None``).
+        item: the item ``--layout`` names (or ``None``): a tick pad, the one kind of :mod:`.kinds` so far.
         where: the part of the sheet outside the photo, if any (``(part, slots)``).
     """
 
@@ -37,5 +41,5 @@ class PhotoContext:
     blur: BlurField
     code: CodeReading
     layout_arg: str | None = None
-    item: object = None
+    item: Pad | None = None
     where: tuple | None = None

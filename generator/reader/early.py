@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import Any, Callable
 
 from generator.core.process import DISPOSABLE_THREAD
 from generator.reader.errors import PhotoError
@@ -47,9 +48,9 @@ class Ahead:
     run meanwhile.  :meth:`result` waits for it; :attr:`error` is what it raised, if anything.
     """
 
-    def __init__(self, fn, *args):
+    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
         self._fn, self._args = fn, args
-        self._value = None
+        self._value: Any = None
         self.error: BaseException | None = None
         # not a daemon: an ordinary interpreter exit waits for it (a daemon thread stopped at shutdown while inside
         # OpenCV aborts the process: "FATAL: exception not rethrown"); the console script's quick exit does not

@@ -122,7 +122,7 @@ def anchor_boxes(scene: Scene) -> dict[str, tuple[float, float, float, float]]:
                     max(t.x + t.w for t in part) + 1.5,
                     max(t.y + t.h for t in part) + 1.5,
                 ]
-    return {k: tuple(float(v) for v in b) for k, b in boxes.items()}
+    return {k: (float(b[0]), float(b[1]), float(b[2]), float(b[3])) for k, b in boxes.items()}
 
 
 def search_mm(residual_mm: float) -> float:
@@ -228,7 +228,7 @@ def _views(
     tcrop = np.full((th, tw, 3), 255, np.uint8)
     sub = template_rgb[ty0 : ty0 + th, tx0 : tx0 + tw]
     tcrop[: sub.shape[0], : sub.shape[1]] = sub
-    tL = (
+    tL: np.ndarray = (
         1.0
         - cv2.cvtColor(cv2.resize(tcrop, size, interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2GRAY).astype(np.float32)
         / 255.0

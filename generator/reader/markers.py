@@ -94,7 +94,7 @@ class SheetFit:
     homography: np.ndarray
     residual_mm: float
     px_per_mm: float
-    offsets: dict[int, tuple[float, float]] = None
+    offsets: dict[int, tuple[float, float, float, float]] | None = None
     """Marker id → (x, y) of its centre (mm) and how far (mm) the photo shows it from where the fit puts it:
     ``{id: (x, y, dx, dy)}``; the sheet's bend near each marker."""
     warp: Warp | None = None
@@ -141,11 +141,11 @@ def two_sheets(detections: list[tuple[int, np.ndarray]]) -> bool:
     for key, pts in detections:
         by_id.setdefault(key, []).append(pts)
     doubled = 0
-    for pts in by_id.values():
-        if len(pts) < 2:
+    for seen in by_id.values():
+        if len(seen) < 2:
             continue
-        size = max(float(np.linalg.norm(p[0] - p[2])) for p in pts)
-        centres = [p.mean(axis=0) for p in pts]
+        size = max(float(np.linalg.norm(p[0] - p[2])) for p in seen)
+        centres = [p.mean(axis=0) for p in seen]
         if max(float(np.linalg.norm(a - b)) for a in centres for b in centres) > 3 * size:
             doubled += 1
     if doubled >= 2:

@@ -23,6 +23,7 @@ the scene (the template):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -234,11 +235,11 @@ def rectify(
     fit: SheetFit,
     box_mm: tuple[float, float, float, float],
     ppm: float = PPM,
-    border: tuple | None = None,
+    border: float | tuple | None = None,
 ) -> np.ndarray:
     """The page region ``(x0, y0, x1, y1)`` mm cut from the photo through the fit (its homography, and
     its warp when the sheet is not flat), at ``ppm`` pixels per mm (same dtype, BGR).  Beyond the photo's
-    edge its last pixels are repeated, or ``border`` (a colour) is shown."""
+    edge its last pixels are repeated, or ``border`` (a colour; a grey level for a one-channel image) is shown."""
     import cv2
 
     mode = cv2.BORDER_REPLICATE if border is None else cv2.BORDER_CONSTANT
@@ -413,7 +414,7 @@ def measure_blur(
         # least squares of photo = a * model + b, in closed form, for every blur at once: what is left of
         # the photo's variance; the best tenth of a millimetre, then the best twentieth beside it
         # (the models are made only for the blurs looked at: a fresh process makes each one once)
-        misfit = {}
+        misfit: dict[int, float] = {}
 
         def fit_at(idx: list[int]) -> None:
             models, var = _ideal_markers(mid, tuple(sigmas[i] for i in idx), ppm, margin)
@@ -589,17 +590,17 @@ def measure(
     np.subtract(np.float32(1.0), D, out=D)
     L = 1.0 - cv2.min(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY), 1.0)
     field_ = blur if blur is not None else measure_blur(img, fit, ppm)
-    blur = field_.median
-    s_px = max(blur, 0.05) * ppm
+    blur_mm = field_.median
+    s_px = max(blur_mm, 0.05) * ppm
     tDb = cv2.GaussianBlur(tD, (0, 0), s_px)
     tLb = cv2.GaussianBlur(tL, (0, 0), s_px)
     # where dark print makes any subtraction unreliable
     dark = (tDb > 0.18).astype(np.uint8)
-    grow = int(round((0.2 + 0.6 * blur) * ppm)) | 1
+    grow = int(round((0.2 + 0.6 * blur_mm) * ppm)) | 1
     dark = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))).astype(bool)
     # round the suits, a narrower mask (a tight circle runs close to its symbol): what the print
     # leaves beyond it is small next to a circle
-    grow_s = int(round((0.05 + 0.3 * blur) * ppm)) | 1
+    grow_s = int(round((0.05 + 0.3 * blur_mm) * ppm)) | 1
     dark_suits = cv2.dilate(
         (tDb > 0.3).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow_s, grow_s))
     ).astype(bool)
@@ -720,15 +721,18 @@ def measure(
         # the same extra darkness in luminance, for the boxes (see TargetInk.peak_luma)
         El = patch_l - _gain(patch_l, tl, bad) * tl if any(t.kind in ("rank", "tick") for t in targets) else None
         for t in targets:
-            ink, peak = _target_ink(t, E, bad, origin, ppm, sg)
+            got, peak = _target_ink(t, E, bad, origin, ppm, sg)
             con = _contrast(t, patch_l, tl, origin, ppm)
-            if isinstance(ink, tuple):
-                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ring_score(ink), (dx, dy), ink, peak, con)
+            if isinstance(got, tuple):  # a suit's ring sectors
+                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ring_score(got), (dx, dy), got, peak, con)
             else:
-                inks[(t.kind, t.owner, t.key)] = TargetInk(t, ink, (dx, dy), None, peak, con)
+                inks[(t.kind, t.owner, t.key)] = TargetInk(t, got, (dx, dy), None, peak, con)
             if t.kind in ("rank", "tick"):
+                assert El is not None  # made for every group holding a rank or tick target, as this one
                 ti = inks[(t.kind, t.owner, t.key)]
-                ti.ink_luma, ti.peak_luma = _target_ink(t, El, bad, origin, ppm, sg)
+                luma, ti.peak_luma = _target_ink(t, El, bad, origin, ppm, sg)
+                assert not isinstance(luma, tuple)  # a box's ink is one number (only a suit's is a tuple)
+                ti.ink_luma = luma
                 if t.kind == "rank":
                     ti.cover = _cover(t, patch_l, tl, origin, ppm)
         _stroke_measures([inks[(t.kind, t.owner, t.key)] for t in targets if t.kind == "rank"], E, bad, origin, ppm, sg)
@@ -736,7 +740,7 @@ def measure(
     # every target is judged on its own: a rank box against its space's other boxes, a suit's ring against
     # its own space (the decisions take those blank levels off), a chip circle or spent box against the
     # paper around it; never against how the same box looks in other spaces
-    return Measurement(inks, blur, registration, noise, None, (x0, y0))
+    return Measurement(inks, blur_mm, registration, noise, None, (x0, y0))
 
 
 def _blurred(img: np.ndarray, box: tuple[int, int, int, int], sigma_px: float) -> np.ndarray:
@@ -1026,7 +1030,7 @@ def _local_shift(
 def _smooth_shifts(
     shifts: dict[str, tuple[float, float, float]],
     centres: dict[str, tuple[float, float]],
-    markers: list[tuple[float, float, float, float]] = (),
+    markers: Sequence[tuple[float, float, float, float]] = (),
 ) -> dict[str, tuple[float, float, float, bool]]:
     """Keep each group's own shift where its match is good and agrees with its surroundings; else use
     the surroundings: the shifts of the well-matched groups near it and of the markers near it,
@@ -1134,9 +1138,9 @@ def _target_ink(
         local = float(median(ring)) if ring.size >= 8 else 0.0
         return (float(vals.mean()) - local if vals.size >= 4 else 0.0), _peak(vals) - local
     # suit: a ring around the printed symbol
-    k = t.w / 3.9
+    unit = t.w / 3.9
     cx, cy = x + w / 2, y + h / 2
-    r0, r1 = 1.35 * k * ppm, 3.4 * k * ppm
+    r0, r1 = 1.35 * unit * ppm, 3.4 * unit * ppm
     half = int(np.ceil(r1)) + 1
     xa, ya = int(np.floor(cx)) - half, int(np.floor(cy)) - half
     xb, yb = xa + 2 * half + 1, ya + 2 * half + 1

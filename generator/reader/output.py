@@ -219,17 +219,18 @@ def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
         value = marks[("value", name, "")]
         shift = inks[("value", name, "")].shift
         if cr.status == "card":
-            t = marks[("rank", name, cr.card.rank_label)]
+            card = cr.card
+            # status "card": the card of a ticked rank and a circled suit (never a Joker)
+            assert card is not None and card.suit is not None
+            t = marks[("rank", name, card.rank_label)]
             draw.rectangle(box(t, shift), outline=green, width=line)
-            s = marks[("suit", name, cr.card.suit)]
+            s = marks[("suit", name, card.suit)]
             bx = box(s, shift)
             draw.ellipse(
                 [bx[0] - 0.4 * ppm, bx[1] - 0.4 * ppm, bx[2] + 0.4 * ppm, bx[3] + 0.4 * ppm], outline=green, width=line
             )
             vb = box(value, shift)
-            draw.text(
-                (vb[0] + 0.5 * ppm, vb[1]), cr.card.rank_label + cr.card.suit, fill=green + (235,), font=label_font
-            )
+            draw.text((vb[0] + 0.5 * ppm, vb[1]), card.rank_label + card.suit, fill=green + (235,), font=label_font)
         elif cr.status == "uncertain":
             own = [t for t in reading.scene.marks if t.owner == name and t.kind in ("rank", "suit", "value")]
             x0, y0 = min(t.x for t in own), min(t.y for t in own)
@@ -273,7 +274,7 @@ def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
             tag(draw, field_name, x1 * ppm + ppm, y0 * ppm, key_font, red)
     # the column: what was read, then every uncertain field keyed by its name on the page
     cards = sum(1 for c in reading.cells.values() if c.status == "card")
-    e, s = reading.chips_earned, reading.chips_spent
+    earned, spent = reading.chips_earned, reading.chips_spent
     x, width = page_size[0] + 3 * ppm, col_w - 6 * ppm
     head, body, bold = (
         annotation_font(max(10, int(3.4 * ppm))),
@@ -285,8 +286,8 @@ def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
     y = wrap_text(draw, f"layout {reading.layout.id} ({paper.label})", x, y + 0.5 * ppm, width, body, ink)
     y = wrap_text(
         draw,
-        f"{cards} cards read; chips earned {e.value if e.value is not None else '?'}, "
-        f"spent {s.value if s.value is not None else '?'}",
+        f"{cards} cards read; chips earned {earned.value if earned.value is not None else '?'}, "
+        f"spent {spent.value if spent.value is not None else '?'}",
         x,
         y + 0.5 * ppm,
         width,
@@ -312,11 +313,11 @@ def annotated_image(reading: PhotoReading, *, ppm: float = 4.0):
         groups: dict[str, list[str]] = {}  # fields with the same reason are listed together
         for field_name, reason in unc:
             groups.setdefault(reason, []).append(field_name)
-        for k, (reason, fields) in enumerate(groups.items()):
+        for n, (reason, fields) in enumerate(groups.items()):
             if y > bottom - 3 * body.size:
                 wrap_text(
                     draw,
-                    f"… and {sum(len(f) for f in list(groups.values())[k:])} more: see the .read.yaml",
+                    f"… and {sum(len(f) for f in list(groups.values())[n:])} more: see the .read.yaml",
                     x,
                     y,
                     width,

@@ -20,8 +20,10 @@ circles, chips spent the ticked boxes under them.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -54,6 +56,9 @@ from generator.reader.levels import (
 from generator.reader.markers import SheetFit, detect_all_markers, fit_sheet, largest, outside_sides, two_sheets
 from generator.reader.marks import PPM, Measurement, blank_page, measure, measure_blur, shrink, template
 from generator.reader.numeric import median
+
+if TYPE_CHECKING:
+    from generator.reader.kinds.tickpad import TickPadReading
 
 MIN_PX_PER_MM = 2.3
 """Below this many photo pixels per page millimetre the marks are too small to read, and the photo is refused.  (Just
@@ -180,7 +185,8 @@ class PhotoReading:
         """
         if self.uncertain:
             raise ValueError(f"{self.display}: uncertain fields: {', '.join(f for f, _ in self.uncertain)}")
-        cards = {coord: c.card for coord, c in self.cells.items() if c.status == "card"}
+        # (status "card" always comes with its card)
+        cards = {coord: c.card for coord, c in self.cells.items() if c.status == "card" and c.card is not None}
         return FilledSheet(self.layout, self.player, cards, self.chips_earned.value or 0, self.chips_spent.value or 0)
 
 
@@ -189,7 +195,7 @@ class PhotoReading:
 
 def read_photo(
     path: str | Path, *, layout: str | None = None, display: str | None = None, player: str | None = None
-) -> PhotoReading:
+) -> PhotoReading | TickPadReading:
     """Read a photo of a filled All In sheet.
 
     Args:
@@ -201,7 +207,8 @@ def read_photo(
 
     Returns:
         the :class:`PhotoReading`; fields that are not clear are reported in
-        its :attr:`PhotoReading.uncertain`, never guessed.
+        its :attr:`PhotoReading.uncertain`, never guessed.  A sheet of another kind
+        (:mod:`generator.reader.kinds`: a tick pad) gives that kind's reading instead.
 
     Raises:
         PhotoError: not an image; too large (checked before decoding) or too
@@ -280,8 +287,9 @@ def read_photo(
     user_layout = load_layout(resolve_layout(layout)) if layout and other_item is None else None
     candidates = _Candidates(fit.paper, user_layout)
     cx, cy, cs = code_box(fit.paper)
+    sheet_paper = fit.paper  # (the lambda is called by read_code below, before ``fit`` is refined)
     texts = (
-        (lambda: candidates.texts() + candidate_codes(fit.paper))
+        (lambda: candidates.texts() + candidate_codes(sheet_paper))
         if other_item is None
         else candidate_codes(fit.paper, other_item)
     )
@@ -609,7 +617,7 @@ def _past_edge(inks, name: str, ranks: dict[str, float], base: float, sure: floa
     them, a second tick drawn beside the edge at about 0.2 or less); and the photo is sharp enough
     (blur at most :data:`RUN_ON_BLUR`) that a tick drawn beside the gap does not blur across it.  A second tick
     of the box's own, even one hugging the edge, does not cross the gap, and holds its ink in the far half too."""
-    top = max(ranks, key=ranks.get)
+    top = max(ranks, key=ranks.__getitem__)
     if ranks[top] < sure or blur > RUN_ON_BLUR:
         return ranks
     t0 = inks[("rank", name, top)]
@@ -654,7 +662,7 @@ def _suit_decisions(
 
     suits = {k: v - base for k, v in raw.items()}
     rings = dict(suits)  # (before a circled neighbour's sectors are left out: what each ring carries)
-    top = max(suits, key=suits.get)
+    top = max(suits, key=suits.__getitem__)
     if suits[top] >= ss:
         i = order.index(top)
         for j, facing in ((i - 1, DOWN_SECTORS), (i + 1, UP_SECTORS)):
@@ -742,10 +750,10 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
             continue
         ranks = _past_edge(inks, names[c], {k: v - rank_base for k, v in rank_of[c].items()}, rank_base, rs, m.blur_mm)
         rd = _within(ranks, rb, rs, rm)
-        lift = suit_base - quartile
-        ring_base = quartile if lift >= QUARTILE_SWITCH * sb else suit_base
+        ring_lift = suit_base - quartile
+        ring_base = quartile if ring_lift >= QUARTILE_SWITCH * sb else suit_base
         suits, sd, sided = _suit_decisions(inks, names[c], suit_of[c], ring_base, order, sb, ss, sm)
-        if QUARTILE_DOUBT * sb <= lift < QUARTILE_SWITCH * sb:
+        if QUARTILE_DOUBT * sb <= ring_lift < QUARTILE_SWITCH * sb:
             suits_q, sd_q, sided_q = _suit_decisions(inks, names[c], suit_of[c], quartile, order, sb, ss, sm)
             for k, d in sd.items():
                 # (a ring clearly inked over the quartile, twice the blank level: a faint one is the paper's noise)
@@ -849,7 +857,7 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
         out[c].inks = {**ranks, **suits}
     chips_e = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_earned"))
     chips_s = sorted(((int(t.target.owner), t.ink, t.peak) for (k, _, _), t in inks.items() if k == "chip_spent"))
-    luma = {
+    chip_luma = {
         (k, int(t.target.owner)): t.peak_luma for (k, _, _), t in inks.items() if k in ("chip_earned", "chip_spent")
     }
     eb, es, em = _levels("bubble", [v for _, v, _ in chips_e])
@@ -866,9 +874,9 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                 STROKE_LIGHT["bubble"],
                 fallback=peak_rank,
                 fallback_luma=peak_rank_l,
-                lumas=[luma[("chip_earned", i)] for i, _, _ in chips_e],
+                lumas=[chip_luma[("chip_earned", i)] for i, _, _ in chips_e],
             ),
-            [(p, luma[("chip_earned", i)]) for i, _, p in chips_e],
+            [(p, chip_luma[("chip_earned", i)]) for i, _, p in chips_e],
             em,
             STROKE_LIGHT["bubble"],
         ),
@@ -888,9 +896,9 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     # rubbed-out one, which on its own (half its graphite left) would count)
     spent_ink = {int(t.target.owner): t for (k, _, _), t in inks.items() if k == "chip_spent"}
     # (a spent mark greyer than the row's clear ones is of another instrument: its ridge is not held against theirs)
-    ratio_s = hand_ratio([(p, luma[("chip_spent", i)]) for i, v, p in chips_s if v >= 0.8 * pm and v >= ps])
+    ratio_s = hand_ratio([(p, chip_luma[("chip_spent", i)]) for i, v, p in chips_s if v >= 0.8 * pm and v >= ps])
     ridges = [
-        float("nan") if greyer(p, luma[("chip_spent", i)], ratio_s) else spent_ink[i].ridge for i, _, p in chips_s
+        float("nan") if greyer(p, chip_luma[("chip_spent", i)], ratio_s) else spent_ink[i].ridge for i, _, p in chips_s
     ]
     spent = _count(
         _luma_light(
@@ -906,10 +914,10 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                 tops=[spent_ink[i].stroke for i, _, _ in chips_s],
                 ridges=ridges,
                 fallback_luma=peak_rank_l,
-                lumas=[luma[("chip_spent", i)] for i, _, _ in chips_s],
+                lumas=[chip_luma[("chip_spent", i)] for i, _, _ in chips_s],
                 spans=[spent_ink[i].stroke_span for i, _, _ in chips_s],
             ),
-            [(p, luma[("chip_spent", i)]) for i, _, p in chips_s],
+            [(p, chip_luma[("chip_spent", i)]) for i, _, p in chips_s],
             pm,
             STROKE_LIGHT["spent"],
         ),
@@ -1051,7 +1059,12 @@ def _light_decisions(
         # (the row's top without the box judged: a rubbed-out tick smeared wide holds a clear tick's ink, so it is
         # among the row's clear marks, and beside two real ticks it would be the median it is held against, and count)
         top_level = typical_peak([tops[j] for j in clear if j != k and tops[j] == tops[j]], least=2) if tops else None
-        top = tops[k] / top_level if top_level is not None and top_level > 0.0 and tops[k] == tops[k] else None
+        # (top_level is None without tops)
+        top = (
+            tops[k] / top_level
+            if tops is not None and top_level is not None and top_level > 0.0 and tops[k] == tops[k]
+            else None
+        )
         strengths.append(top if tops else (p / level if level else None))
         # (no top to judge by: too few clear marks; then the ink and strokes, when the sheet gives a peak level)
         light = (
@@ -1398,9 +1411,9 @@ def _cell(
     rd: dict[str, Decision],
     sd: dict[str, Decision],
     value_ink: float,
-    light: set[str] = frozenset(),
-    one_sided: set[str] = frozenset(),
-    crossed: set[str] = frozenset(),
+    light: AbstractSet[str] = frozenset(),
+    one_sided: AbstractSet[str] = frozenset(),
+    crossed: AbstractSet[str] = frozenset(),
     between: dict[str, str] | None = None,
 ) -> CellReading:
     """One space's reading from its rank and suit decisions (and the ink where the value is written);

@@ -129,7 +129,8 @@ def card_html(code: str) -> dict:
         card = parse_card(code)
     except CardCodeError:
         return {"text": code, "red": False}
-    return {"text": f"{card.rank_label}{SUIT_SYMBOLS.get(card.suit, '')}", "red": card.is_red}
+    symbol = SUIT_SYMBOLS.get(card.suit, "") if card.suit is not None else ""  # (a Joker has none)
+    return {"text": f"{card.rank_label}{symbol}", "red": card.is_red}
 
 
 # --------------------------------------------------------------------------- pages
@@ -236,7 +237,7 @@ async def allin_add_player(request: Request, game_id: str):
             got = await read_upload(upload)
             if got and not data:
                 data, sent_as = got, str(getattr(upload, "filename", "") or "")
-    player = {
+    player: dict[str, Any] = {  # the player's record in the game's document (JSON, more keys once read)
         "id": new_id(),
         "name": name,
         "source": "typed",

@@ -11,7 +11,7 @@ status, winner and problem on the page is the verifier's.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, cast
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
@@ -24,6 +24,7 @@ from generator.jobs.flip7_pad import (
     MAX_FLIP7_BONUS,
     MODIFIER_CARDS,
     NUMBER_CARDS,
+    Line,
     has_flip7,
     pad_file,
     score_pad,
@@ -78,16 +79,19 @@ def winners_of(report: dict) -> list[str]:
     return [report["winner"]] if report.get("winner") else []
 
 
-def _parse_round(form, players: list[str]) -> dict:
+def _parse_round(form, players: list[str]) -> dict[str, Line]:
     """One round from the tap form: ``p{i}`` the cards tapped for player i, ``b{i}`` bust, ``f{i}`` Flip 7."""
-    out = {}
+    out: dict[str, Line] = {}
     for i, name in enumerate(players):
         picked = set(form.getlist(f"p{i}"))
         if form.get(f"b{i}"):
             out[name] = {"bust": True}
             continue
         cards: list[Any] = [int(n) for n in NUMBER_KEYS if n in picked] + [m for m in MODIFIER_KEYS if m in picked]
-        out[name] = {"cards": cards, **({"flip7": True} if form.get(f"f{i}") else {})}
+        line: Line = {"cards": cards}
+        if form.get(f"f{i}"):
+            line["flip7"] = True
+        out[name] = line
     return out
 
 
@@ -214,7 +218,7 @@ async def flip7_from_photos(request: Request):
         data = await read_upload(upload)
         stem = PurePath(upload.filename or "").stem.strip()
         name = (
-            player_name(PurePath(upload.filename).name) if stem else f"player {k + 1}"
+            player_name(PurePath(upload.filename or "").name) if stem else f"player {k + 1}"
         )  # control characters made spaces
         if data in seen:
             problems.append(
@@ -262,7 +266,7 @@ async def flip7_from_photos(request: Request):
     n = max((len(r["rows"]) for r in readings), default=0)
     rounds = []
     for i in range(n):
-        rnd = {}
+        rnd: dict[str, Line] = {}
         for r in readings:
             tokens = r["rows"][i] if i < len(r["rows"]) else []
             if "bust" in tokens:
@@ -339,7 +343,8 @@ async def flip7_preview(request: Request, game_id: str):
     """While tapping: each player's round score and problems, and the totals, as the verifier would give them (JSON)."""
     g = _game(request, game_id)
     form = await request.form()
-    number = int(form.get("round", 0) or 0)
+    # (a file sent as "round" reaches int() and raises TypeError, as it always did)
+    number = int(cast("str | int", form.get("round", 0) or 0))
     round_data = _parse_round(form, g.data["players"])
     rounds = _with_round(g.data, number, round_data)
     report = score(g.data, rounds)
@@ -378,7 +383,8 @@ async def flip7_save_round(request: Request, game_id: str):
     """Save the tapped round (a new one, or round ``round`` when editing); written at once."""
     g = _game(request, game_id)
     form = await request.form()
-    number = int(form.get("round", 0) or 0)
+    # (a file sent as "round" reaches int() and raises TypeError, as it always did)
+    number = int(cast("str | int", form.get("round", 0) or 0))
     round_data = _parse_round(form, g.data["players"])
 
     def change(data: dict) -> Optional[list[str]]:

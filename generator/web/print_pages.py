@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from functools import lru_cache
-from typing import Optional
+from typing import Optional, TypedDict
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -205,11 +205,21 @@ def _start_text(start: str) -> str:
     return re.sub(r"(?m)^id:[ \t]*([A-Za-z0-9_-]+)[ \t]*$", lambda m: f"id: {fresh_id(m.group(1))}", text, count=1)
 
 
-def preview(text: str, paper: str = "a4") -> dict:
+class EditorPreview(TypedDict):
+    """The editor's answer (:func:`preview`)."""
+
+    ok: bool
+    svg: str
+    problems: list[dict]
+    title: str
+    summary: str
+
+
+def preview(text: str, paper: str = "a4") -> EditorPreview:
     """The editor's answer for ``text``: ``{"ok", "svg", "problems", "title", "summary"}`` (problems with line and
     column)."""
     checked = check.check_text(text, EDITOR_FILE)
-    out = {
+    out: EditorPreview = {
         "ok": checked.ok,
         "svg": "",
         "problems": [problem_dict(p) for p in checked.problems],

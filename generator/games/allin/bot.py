@@ -28,6 +28,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from generator.core.cards import Card, standard_deck
 from generator.games.allin.game import (
@@ -46,6 +47,8 @@ from generator.games.allin.grid import Coord
 from generator.games.allin.hands import POINTS, Category, evaluate
 from generator.games.allin.layout import AllInLayout
 from generator.games.allin.rules import GOLDEN_DECK_SIZE, ROUNDS
+
+_T = TypeVar("_T")
 
 __all__ = ["hand_value", "SimpleBot", "Simulation", "deal", "simulate_game", "DEFAULT_NAMES"]
 
@@ -165,7 +168,7 @@ class SimpleBot:
             out[letter] = (tuple(sorted(held)), empty)
         return out
 
-    def _best(self, scored: list[tuple[float, object]]) -> object:
+    def _best(self, scored: list[tuple[float, _T]]) -> _T:
         top = max(s for s, _ in scored)
         best = [item for s, item in scored if s >= top - 1e-9]
         return best[0] if len(best) == 1 else self.rng.choice(best)
@@ -207,7 +210,7 @@ class SimpleBot:
                         delta[key] = d
                     gain += d
                 scored.append((gain, (cell, card, cost)))
-        cell, card, cost = self._best(scored)  # type: ignore[misc]
+        cell, card, cost = self._best(scored)
         pick = None
         if surrounds_golden(layout, me.cards, cell) and state.golden_deck:
             after = dict(me.cards)
@@ -247,7 +250,7 @@ class SimpleBot:
                     held, empty = hands[letter]
                     gain += _value(tuple(sorted(held + (written,))), 0 if last else empty - 1) - base[letter]
                 scored.append((gain, GoldenPick(card, cell, written if card.is_joker else None)))
-        return self._best(scored)  # type: ignore[return-value]
+        return self._best(scored)
 
 
 @dataclass(frozen=True)

@@ -315,16 +315,20 @@ def compose_cost(revealed: Sequence[Card], card: Card) -> int:
 def _cost_table(a: Card, b: Card) -> dict[Card, int]:
     """Minimal cost of every one of the 52 cards from revealed ``a`` and ``b`` (deck order)."""
     table: dict[Card, int] = {}
+    # A card that is no Joker has a rank and a suit (Card); standard_deck() has no Joker.
     for card in standard_deck():
+        assert card.rank is not None and card.suit is not None
         if a.is_joker and b.is_joker:
             cost = 0
         elif a.is_joker or b.is_joker:
             x = b if a.is_joker else a
-            cost = min(rank_steps(x.rank, card.rank), _suit_cost(x.suit, card.suit))  # type: ignore[arg-type]
+            assert x.rank is not None and x.suit is not None
+            cost = min(rank_steps(x.rank, card.rank), _suit_cost(x.suit, card.suit))
         else:
-            cost = min(rank_steps(a.rank, card.rank), rank_steps(b.rank, card.rank)) + min(  # type: ignore[arg-type]
+            assert a.rank is not None and a.suit is not None and b.rank is not None and b.suit is not None
+            cost = min(rank_steps(a.rank, card.rank), rank_steps(b.rank, card.rank)) + min(
                 _suit_cost(a.suit, card.suit),
-                _suit_cost(b.suit, card.suit),  # type: ignore[arg-type]
+                _suit_cost(b.suit, card.suit),
             )
         table[card] = cost
     return table

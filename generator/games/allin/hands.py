@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from operator import attrgetter, itemgetter
 from types import MappingProxyType
+from typing import Any
 
 from generator.core.cards import RANKS, SUITS, Card
 
@@ -245,7 +246,8 @@ def _key(category: Category, values: tuple[int, ...], need: Mapping[int, int], r
     return (int(category), *values, *others)
 
 
-def _check_card(card: object) -> None:
+def _check_card(card: object) -> tuple[int, str]:
+    """The card's (rank, suit), once it is a well-formed playing card (no Joker)."""
     try:
         rank, suit = card.rank, card.suit  # type: ignore[attr-defined]
     except AttributeError:
@@ -257,19 +259,19 @@ def _check_card(card: object) -> None:
         )
     if type(rank) is not int or rank not in _PRIME or suit not in _SUIT_SET:
         raise ValueError(f"not a playing card: {card!r} (rank must be 2..14, suit one of S H D C)")
+    return rank, suit
 
 
 def _evaluate_general(cards: Iterable[Card]) -> HandResult:
     """Reference evaluation: any number of cards, repeated cards allowed, every card checked."""
     cards = tuple(cards)
-    for card in cards:
-        _check_card(card)
-    ranks = [c.rank for c in cards]
+    checked = [_check_card(card) for card in cards]  # (rank, suit) of each card, in order
+    ranks = [rank for rank, _ in checked]
     suits_of_rank: dict[int, set[str]] = {}
     ranks_of_suit: dict[str, set[int]] = {}
-    for c in cards:
-        suits_of_rank.setdefault(c.rank, set()).add(c.suit)
-        ranks_of_suit.setdefault(c.suit, set()).add(c.rank)
+    for rank, suit in checked:
+        suits_of_rank.setdefault(rank, set()).add(suit)
+        ranks_of_suit.setdefault(suit, set()).add(rank)
     sf_top, sf_suit = 0, None
     for suit, suit_ranks in ranks_of_suit.items():
         top = _straight_top(_rank_mask(suit_ranks))
@@ -283,16 +285,16 @@ def _evaluate_general(cards: Iterable[Card]) -> HandResult:
     picked: list[Card] = []
     if category is Category.straight or category is Category.straight_flush:
         wanted = set(need)  # one card per rank, the first one given (of the flush suit)
-        for c in cards:
-            if c.rank in wanted and (sf_suit is None or c.suit == sf_suit):
-                wanted.discard(c.rank)
+        for c, (rank, suit) in zip(cards, checked):
+            if rank in wanted and (sf_suit is None or suit == sf_suit):
+                wanted.discard(rank)
                 picked.append(c)
     else:
         suits_taken: dict[int, set[str]] = {r: set() for r in need}  # first card of each new suit
-        for c in cards:
-            taken = suits_taken.get(c.rank)
-            if taken is not None and len(taken) < need[c.rank] and c.suit not in taken:
-                taken.add(c.suit)
+        for c, (rank, suit) in zip(cards, checked):
+            taken = suits_taken.get(rank)
+            if taken is not None and len(taken) < need[rank] and suit not in taken:
+                taken.add(suit)
                 picked.append(c)
     return _result(category, POINTS[category], tuple(picked), _key(category, values, need, ranks))
 
@@ -308,6 +310,12 @@ def _evaluate_general(cards: Iterable[Card]) -> HandResult:
 #   rank: the rank of a pair, trips or quads; kicker: the 5-card two pair's
 #       fifth card.
 _K_PAIR, _K_TWO_PAIR, _K_SET, _K_FULL_HOUSE, _K_STRAIGHT = range(1, 6)
+_TableEntry = tuple[int, Any, frozenset[int], bool, int, int | None]
+"""(kind, template, used, capped, rank, kicker); the template is a field dict, or a pair of them for a straight."""
+_FastCards = Sequence[Any]
+"""The fast path's view of a hand: cards trusted to be well formed.  A Joker (rank and suit None) or a
+malformed card makes a table lookup raise (TypeError, KeyError), on purpose, and the hand then takes the
+reference path; mypy would rightly refuse those None indexes, hence Any."""
 _KIND = {
     Category.pair: _K_PAIR,
     Category.two_pair: _K_TWO_PAIR,
@@ -322,8 +330,8 @@ def _template(category: Category, key: tuple[int, ...]) -> dict[str, object]:
     return {"category": category, "points": POINTS[category], "combination": (), "key": key}
 
 
-def _build_table() -> dict[int, object]:
-    table: dict[int, object] = {}
+def _build_table() -> dict[int, HandResult | _TableEntry]:
+    table: dict[int, HandResult | _TableEntry] = {}
     shared: dict[frozenset[int], frozenset[int]] = {}  # one frozenset object per set of ranks
     for n in range(_TABLE_MAX_CARDS + 1):
         for ranks in combinations_with_replacement(RANKS, n):
@@ -351,16 +359,18 @@ def _build_table() -> dict[int, object]:
     return table
 
 
-_TABLE: dict[int, object] = {}
-"""Filled by the first call of evaluate() (a missing entry just means the reference path)."""
+_TABLE: dict[int, HandResult | _TableEntry] = {}
+"""Filled by the first call of evaluate() (a missing entry just means the reference path).  A value is
+_NOTHING or a _TableEntry; the fast path tells them apart with ``entry is _NOTHING``, which mypy cannot
+narrow on, so it reads entries into variables typed Any."""
 
 
-def _distinct_cards(cards: Sequence[Card]) -> bool:
+def _distinct_cards(cards: _FastCards) -> bool:
     """True when no card repeats (same rank and suit); KeyError for a suit not in S H D C."""
     return len({x.rank + _SUIT_OFFSET[x.suit] for x in cards}) == len(cards)
 
 
-def _five(cards: Sequence[Card], entry: tuple) -> HandResult:
+def _five(cards: _FastCards, entry: _TableEntry) -> HandResult:
     """Fast path for five cards whose ranks form a category other than a pair (entry from _TABLE).
 
     evaluate() itself handles the pair, the most common case.
@@ -409,12 +419,12 @@ def _five(cards: Sequence[Card], entry: tuple) -> HandResult:
     return _fallback(cards)  # a card repeats (a pair's two cards, when evaluate() sends one)
 
 
-def _other_count(cards: Sequence[Card]) -> HandResult:
+def _other_count(cards: _FastCards) -> HandResult:
     """Fast path for hands of other sizes than 5 (those in _TABLE: 0 to 4 cards)."""
     product = 1
     for x in cards:
         product *= _PRIME_OF[x.rank]
-    entry = _TABLE.get(product)
+    entry: Any = _TABLE.get(product)  # None, _NOTHING or a _TableEntry (see _TABLE)
     if entry is None:  # 6 or more cards, repeated cards, or the table not filled yet
         return _fallback(cards)
     if entry is _NOTHING:  # all ranks different: cannot repeat a card
@@ -488,8 +498,8 @@ def evaluate(cards: Sequence[Card]) -> HandResult:
     try:
         if len(cards) == 5:
             a, b, c, d, e = cards
-            p = _PRIME_OF
-            entry = _TABLE[p[a.rank] * p[b.rank] * p[c.rank] * p[d.rank] * p[e.rank]]
+            p: Any = _PRIME_OF  # a Joker's rank (None) raises TypeError here, on purpose (see _PRIME_OF)
+            entry: Any = _TABLE[p[a.rank] * p[b.rank] * p[c.rank] * p[d.rank] * p[e.rank]]  # see _TABLE
             if entry is _NOTHING:  # five different ranks, no straight: cannot repeat a card
                 return entry
             if entry[0] == _K_PAIR:

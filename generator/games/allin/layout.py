@@ -98,7 +98,7 @@ _STRING_KEYS = (
     "chips_left total total_help fold chips chips_help golden reward_single reward_double start_help space_help"
 ).split()
 
-Strings = type(
+Strings: type[StrictModel] = type(
     "Strings",
     (StrictModel,),
     {
@@ -350,7 +350,7 @@ def layout_from_document(doc: Document, path: Path, *, templates_dir: Path | Non
             problems += _check_golden(doc.data["golden"], doc)[1]
         raise InputError(problems) from None
 
-    problems: list[Problem] = []
+    problems = []
     warnings: list[Problem] = []
 
     golden, golden_problems = _check_golden(spec.golden, doc)

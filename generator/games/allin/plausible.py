@@ -73,7 +73,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from generator.core.cards import RANK_LABELS
 from generator.games.allin.grid import Coord, cell_name, golden_ring
@@ -232,8 +232,10 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False, finished
                 f"all written before the Golden Deck card is taken, each next to a written card"
             )
         else:
-            apart = cell_name(golden_group[0])  # type: ignore[index]
-            why = f"the one Golden Deck card of a game already accounts for the cards apart at {apart}"
+            # surrounded, and this group of ``apart`` misses the ring: golden_group is the first such group
+            assert golden_group is not None
+            golden_at = cell_name(golden_group[0])
+            why = f"the one Golden Deck card of a game already accounts for the cards apart at {golden_at}"
         problem(cell_name(group[0]), "linked", f"{head}; {why}")
     for group in [g for g in seeded if g is not golden_group][START_ROUNDS:]:
         problem(
@@ -269,8 +271,9 @@ def check_sheet(sheet: FilledSheet, *, golden_card_links: bool = False, finished
 
     # The deck's cards: values beyond 4 each and suits beyond 13 each need Jokers, the Golden Deck card or chips.
     free = JOKERS + (1 if surrounded else 0)
-    by_rank = Counter(c.rank for c in cards.values())
-    by_suit = Counter(c.suit for c in cards.values())
+    # A sheet holds no Joker (the card a Joker stood for is written instead), so no rank or suit is None.
+    by_rank = cast("Counter[int]", Counter(c.rank for c in cards.values()))
+    by_suit = cast("Counter[str]", Counter(c.suit for c in cards.values()))
     extra_ranks = {r: k - RANK_SUPPLY for r, k in by_rank.items() if k > RANK_SUPPLY}
     extra_suits = {u: k - SUIT_SUPPLY for u, k in by_suit.items() if k > SUIT_SUPPLY}
     e_rank, e_suit = sum(extra_ranks.values()), sum(extra_suits.values())

@@ -30,6 +30,7 @@ Everything is measured in millimetres from the top-left corner of the page.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from generator.core.cards import RANK_LABELS, SHEET_RANK_ORDER, SUITS
@@ -506,6 +507,7 @@ def _golden_card(scene: Scene, layout: AllInLayout, f: GridFrame, coord: Coord) 
     k = f.scale
     x, y, w, h = f.cell_box(coord)
     card = layout.golden
+    assert card.suit is not None  # the Golden Card is never a Joker (the layout refuses one)
     color = st.red if card.is_red else st.black
     scene.add(Rect(x, y, w, h, Paint(st.golden_edge, st.golden_fill, 0.8 * k), r=1.8 * k))
     scene.add(
@@ -657,6 +659,8 @@ def _bounds(item) -> tuple[float, float, float, float]:
         x0 = item.x - (w / 2 if item.anchor == "middle" else w if item.anchor == "end" else 0.0)
         return (x0, item.y - h, x0 + w, item.y + 0.3 * h)
     pad = (item.paint.width / 2) if item.paint.stroke else 0.0
+    xs: Sequence[float]
+    ys: Sequence[float]
     if isinstance(item, Line):
         xs, ys = (item.x1, item.x2), (item.y1, item.y2)
     elif isinstance(item, Rect):

@@ -120,12 +120,9 @@ def sheet_from_document(doc: Document, path: Path) -> FilledSheet:
     problems: list[Problem] = []
     where: dict[str, tuple[str, int, int]] = {}
     cards = _read_grid(spec.grid, layout, doc, problems, where, unsure)
-    if spec.player is None and text_problem(path.stem, "the file name"):  # the player is named after the file
-        problems.append(
-            doc.problem(
-                (), f"{text_problem(path.stem, 'the file name')[:-1]}; rename the file or add a 'player:' line)"
-            )
-        )
+    # the player is named after the file
+    if spec.player is None and (name_problem := text_problem(path.stem, "the file name")):
+        problems.append(doc.problem((), f"{name_problem[:-1]}; rename the file or add a 'player:' line)"))
     if problems:
         raise InputError(problems)
     if unsure:

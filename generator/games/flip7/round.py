@@ -339,10 +339,10 @@ class _Round:
         return self._state[player]
 
     def numbers(self, player: str) -> tuple[int, ...]:
-        return tuple(c for c in self._cards[player] if type(c) is int)  # type: ignore[misc]
+        return tuple(c for c in self._cards[player] if type(c) is int)
 
     def modifiers(self, player: str) -> tuple[str, ...]:
-        return tuple(c for c in self._cards[player] if type(c) is str)  # type: ignore[misc]
+        return tuple(c for c in self._cards[player] if type(c) is str)
 
     def has_second_chance(self, player: str) -> bool:
         return self._sc[player]

@@ -238,7 +238,7 @@ def round_score(cards: Iterable[Card] | str, *, flip7_bonus: int = FLIP7_BONUS) 
     if len(set(nums)) < len(nums):
         return 0
     total = sum(nums) * 2 ** cards.count(X2)
-    total += sum(PLUS[c] for c in cards if c in PLUS)  # type: ignore[index]
+    total += sum(PLUS[c] for c in cards if c in PLUS)
     if len(nums) >= FLIP7_SIZE:
         total += flip7_bonus
     return total

@@ -155,7 +155,7 @@ def _lone_deck() -> list[int]:
     """The full deck coded for the lone model: numbers as themselves, +N as 100+N, x2 and actions as blanks."""
     out: list[int] = []
     for card, n in deck_composition().items():
-        code = card if is_number(card) else 100 + PLUS[card] if card in PLUS else _BLANK  # type: ignore[index]
+        code = card if is_number(card) else 100 + PLUS[card] if card in PLUS else _BLANK
         out += [code] * n  # type: ignore[list-item]
     return out
 

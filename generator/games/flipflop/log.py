@@ -198,7 +198,8 @@ class _Reader:
             self.err(path, f"a hand is a list of card codes such as [QH, 3S, 7D], not {what(items)}")
             return None
         out = [self.card(path + (j,), c) for j, c in enumerate(items)]
-        return None if any(c is None for c in out) else tuple(out)  # type: ignore[misc]
+        cards = [c for c in out if c is not None]
+        return tuple(cards) if len(cards) == len(out) else None
 
     def round(self, i: int, rnd: FlipFlopRoundSpec) -> tuple[FlipFlopRound, LedgerRow] | None:
         base: PathKey = ("rounds", i)
@@ -407,28 +408,28 @@ def flipflop_report(log: FlipFlopLog) -> dict:
                         ("rounds", i, pot),
                     )
                 )
-        for p, written in row.stakes.items():
-            real = res.stakes[p]
-            if off.new(p, written - real, res.round):
+        for p, stakes in row.stakes.items():
+            real_stakes = res.stakes[p]
+            if off.new(p, stakes - real_stakes, res.round):
                 problems.append(
                     problem_dict(
                         doc,
                         res.round,
                         p,
-                        f"the ledger gives {p} {written} "
-                        f"{'stake' if written == 1 else 'stakes'} after round {res.round}, "
-                        f"but the round leaves {real}{off.note}",
+                        f"the ledger gives {p} {stakes} "
+                        f"{'stake' if stakes == 1 else 'stakes'} after round {res.round}, "
+                        f"but the round leaves {real_stakes}{off.note}",
                         ("rounds", i, "stakes", p),
                     )
                 )
-        for pot, written in row.pots.items():
-            if off.new(f"pot:{pot}", written - res.carried[pot], res.round):
+        for pot, in_pot in row.pots.items():
+            if off.new(f"pot:{pot}", in_pot - res.carried[pot], res.round):
                 problems.append(
                     problem_dict(
                         doc,
                         res.round,
                         None,
-                        f"the ledger leaves {written} in the {pot} pot "
+                        f"the ledger leaves {in_pot} in the {pot} pot "
                         f"after round {res.round}, but the round leaves {res.carried[pot]}{off.note}",
                         ("rounds", i, "pots", pot),
                     )

@@ -90,7 +90,7 @@ def _draw(c: rl_canvas.Canvas, scene: Scene) -> None:
         paint = item.paint
         stroke = paint.stroke is not None
         fill = paint.fill is not None
-        if stroke:
+        if paint.stroke is not None:
             if paint.stroke != stroke_now:
                 c.setStrokeColor(color(paint.stroke))
                 stroke_now = paint.stroke
@@ -101,7 +101,7 @@ def _draw(c: rl_canvas.Canvas, scene: Scene) -> None:
             if dash != dash_now:
                 c.setDash([d * MM for d in dash] if dash else [])
                 dash_now = dash
-        if fill and paint.fill != fill_now:
+        if paint.fill is not None and paint.fill != fill_now:
             c.setFillColor(color(paint.fill))
             fill_now = paint.fill
         if isinstance(item, Line):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,6 +35,9 @@ from generator.reader.errors import PhotoError
 from generator.reader.markers import SheetFit
 from generator.reader.marks import BlurField, Measurement, measure, rectify
 from generator.reader.numeric import median
+
+if TYPE_CHECKING:
+    from generator.games.pads import Pad
 
 TICK_KEYS = [str(n) for n in range(13)] + ["×2", "+2", "+4", "+6", "+8", "+10", "BUST"]
 """The tick boxes of a round, as the pad's mark targets key them (:data:`generator.games.pads.TICKS`)."""
@@ -148,7 +152,7 @@ class TickPadReading:
 
     path: Path
     display: str
-    pad: object
+    pad: Pad
     paper: Paper
     scene: Scene
     code: CodeReading
@@ -478,7 +482,7 @@ def light_steps(page: np.ndarray, ppm: float, targets: list) -> list:
 
 def decide(scene: Scene, m: Measurement) -> list[TickRow]:
     """Turn the tick boxes' inks into rows (see the module docstring)."""
-    from generator.reader.levels import decide_ink, greyer, hand_ratio, hidden_reason, too_light, typical_peak
+    from generator.reader.levels import Decision, decide_ink, greyer, hand_ratio, hidden_reason, too_light, typical_peak
 
     inks = m.inks
     owners = sorted({t.owner for t in scene.marks if t.kind == "tick"}, key=lambda o: int(o.removeprefix("round")))
@@ -489,7 +493,7 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
     mark = max(float(median(clear)) if len(clear) >= 3 else DEFAULT_MARK, 3 * FLOOR)
     blank_lv, sure_lv = max(FLOOR, BLANK * mark), max(1.5 * FLOOR, SURE * mark)
     m.levels = {"tick": (blank_lv, sure_lv, mark)}
-    decided: dict[str, dict[str, object]] = {}
+    decided: dict[str, dict[str, Decision]] = {}
     rows: list[TickRow] = []
     for o in owners:
         n = int(o.removeprefix("round"))
