@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -36,3 +37,40 @@ def _reader_cache(tmp_path_factory):
         os.environ.pop("SHEETSMITH_CACHE", None)
     else:
         os.environ["SHEETSMITH_CACHE"] = old
+
+
+MEMORY_KEPT = 400 << 20
+"""The resident memory (bytes) above which a test's leftovers are let go after it (see :func:`_let_memory_go`)."""
+
+
+def _resident_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+@pytest.fixture(autouse=True)
+def _let_memory_go():
+    """After a test that left this process large (photos of 8 to 12 MP are made and read here), drop the caches
+    of made photos and of the reader, and give the freed memory back: the tests run one after another in one
+    process, and each photo test would otherwise start where the last one left the memory."""
+    yield
+    if _resident_bytes() < MEMORY_KEPT:
+        return
+    import functools
+    import gc
+
+    for obj in gc.get_objects():
+        if isinstance(obj, functools._lru_cache_wrapper) and getattr(obj, "__module__", "").startswith(
+            ("generator", "tests")
+        ):
+            obj.cache_clear()
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)  # glibc: return the freed heap to the system
+    except (OSError, AttributeError):
+        pass

@@ -515,6 +515,7 @@ def test_all_five_card_hands_order_like_treys():
     assert len(ordered) == 10 + 156 + 156 + 10 + 858 + 858 + 2860
 
 
+@pytest.mark.slow
 @needs_treys
 def test_random_pairs_order_like_treys(treys_eval):
     rng = random.Random(7)
@@ -534,6 +535,7 @@ five_unique_st = st.lists(cards_st, min_size=5, max_size=5, unique=True)
 six_unique_st = st.lists(cards_st, min_size=6, max_size=6, unique=True)
 
 
+@pytest.mark.slow
 @needs_treys
 @settings(max_examples=500)
 @given(five_unique_st, five_unique_st)

@@ -362,6 +362,7 @@ def reachable(layout, golden_card_links: bool) -> set[frozenset]:
     return {w for w, _ in seen}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("golden_card_links", [False, True], ids=["golden-card-not-written", "golden-card-links"])
 @pytest.mark.parametrize("name", list(SMALL))
 def test_placement_checks_agree_with_every_legal_order(tmp_path, name, golden_card_links):
@@ -549,6 +550,7 @@ def test_rules_in_the_documented_order():
     assert [p.rule for p in check_sheet(s)] == ["linked", "rounds", "chips-earned", "chips-spent"]
 
 
+@pytest.mark.slow
 def test_a_photo_of_an_impossible_sheet_is_scored_and_its_problems_located_in_the_read_file(tmp_path):
     # photos go through the typed-in path: the .read.yaml is checked like any typed-in sheet
     from generator.jobs.verify import verify

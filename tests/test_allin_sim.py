@@ -89,6 +89,7 @@ def test_same_seed_same_game_other_seed_other_game():
     assert dump_game_log(simulate_game(Q, 3, seed=rng).log) == a  # a Random seeded alike plays alike
 
 
+@pytest.mark.slow
 def test_same_seed_same_game_in_another_process():
     code = (
         "import hashlib, sys;"
@@ -228,6 +229,7 @@ class CheckingBot(SimpleBot):
         return super().choose_move(state, player, revealed)
 
 
+@pytest.mark.slow
 def test_move_generation_agrees_with_the_referee():
     CheckingBot.checked = 0
     for seed in (0, 1):

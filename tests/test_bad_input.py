@@ -198,6 +198,7 @@ def test_output_under_a_file(tmp_path):
     assert res.returncode == 2 and "is a file, not a folder" in res.stderr
 
 
+@pytest.mark.slow
 def test_terminated_build_leaves_no_temporary_files(tmp_path):
     import signal
     import time

@@ -174,6 +174,7 @@ def _distances(layout) -> dict:
     return dist
 
 
+@pytest.mark.slow
 def test_an_unfair_layout_is_warned_about(write_yaml):
     """A snake of four rows of eight from two starting spaces a1, b1, the Golden Card at b5 below it.
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pypdfium2 as pdfium
+import pytest
 
 from generator.core.shipped import shipped_layouts
 
@@ -65,6 +66,7 @@ def test_render_a_user_layout_outside_the_repo(tmp_path):
     doc.close()
 
 
+@pytest.mark.slow
 def test_render_formats_from_the_extension_and_refuses_to_overwrite(tmp_path):
     svg = tmp_path / "q.svg"
     assert run("render", "q-diamonds", "-o", str(svg)).returncode == 0
@@ -138,6 +140,7 @@ def test_layouts_lists_every_shipped_layout():
         assert item.id in res.stdout
 
 
+@pytest.mark.slow
 def test_build_writes_every_pdf_and_png_and_ends_in_a_table(tmp_path):
     res = run("build", "--out-dir", str(tmp_path / "out"), "--dpi", "60")
     assert res.returncode == 0, res.stderr
@@ -156,6 +159,7 @@ def test_build_writes_every_pdf_and_png_and_ends_in_a_table(tmp_path):
     assert not [p for p in (tmp_path / "out").rglob("*") if p.name.endswith(".tmp")]
 
 
+@pytest.mark.slow
 def test_usage_mistakes_give_a_short_message_not_a_traceback(tmp_path):
     for args in (
         ["render"],
@@ -183,6 +187,7 @@ def test_output_name_and_format_must_agree(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_render_default_output_goes_next_to_builds(tmp_path):
     res = run("render", "j-clubs", "--format", "svg", cwd=tmp_path)
     assert res.returncode == 0, res.stderr

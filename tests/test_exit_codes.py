@@ -181,6 +181,7 @@ def test_bare_command_prints_help_and_exits_0(tmp_path, capsys):
     assert code == 0 and "verify" in out and "Exit status" in out
 
 
+@pytest.mark.slow
 def test_ctrl_c_and_term_say_so_and_exit_128_plus_the_signal(tmp_path):
     """A long run stopped by Ctrl-C (SIGINT, 2) or TERM (15) says nothing was left half-written and
     exits 130 or 143, the shell's convention for a process ended by a signal."""

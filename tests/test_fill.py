@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from generator.games.allin.scoring import score_game
 from generator.games.allin.sheet import PENCIL, build_allin_sheet, fill_allin_sheet
 from generator.games.allin.typed_sheet import load_allin_sheet
@@ -60,6 +62,7 @@ def test_filled_sheet_shows_every_mark():
     assert any(t.text == "Ann" for t in texts)
 
 
+@pytest.mark.slow
 def test_render_fill_on_the_command_line(tmp_path):
     res = subprocess.run(
         [
@@ -105,6 +108,7 @@ def test_render_fill_on_the_command_line(tmp_path):
     assert not (tmp_path / "x.pdf").exists()
 
 
+@pytest.mark.slow
 def test_a_filled_sheet_is_written_next_to_its_file_never_over_the_blank_sheet(tmp_path):
     """``render q-diamonds --fill ann.yaml`` writes ann-a4.pdf beside ann.yaml; the blank sheet's
     output/allin/q-diamonds-a4.pdf is not touched, and a second run needs --force (the file is the player's)."""

@@ -1005,6 +1005,7 @@ def test_stop_at_strategy_choices():
     assert s.target(View(), "A", SC, ("B", "C")) == "C"  # the weakest gets a spare Second Chance
 
 
+@pytest.mark.slow
 def test_simulate_games_is_seeded_fast_and_sane():
     start = time.perf_counter()
     a = simulate_games(4, seed=11, strategy="stop-at-23", games=2000)
@@ -1070,7 +1071,10 @@ def _dp(held: frozenset, mods: frozenset, blanks: int, stop_at: int) -> tuple[fl
 
 
 def _exact_by_hand(stop_at: int = 23) -> tuple[float, float]:
-    return _dp(frozenset(), frozenset(), 10, stop_at)  # 10 blanks: x2 and 3 x 3 actions
+    try:
+        return _dp(frozenset(), frozenset(), 10, stop_at)  # 10 blanks: x2 and 3 x 3 actions
+    finally:
+        _dp.cache_clear()  # (some 400 MB of states for stop_at 23: not kept for the tests after)
 
 
 @pytest.mark.slow

@@ -499,6 +499,7 @@ def test_next_lead_passes_to_the_left():
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_legal_games_conserve_chips_and_break_no_rule(data):

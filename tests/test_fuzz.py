@@ -21,6 +21,7 @@ import xml.dom.minidom
 from functools import lru_cache
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -63,6 +64,7 @@ def setup_folder(d: Path) -> None:
 # --------------------------------------------------------------------------- input formats
 
 
+@pytest.mark.slow
 @fuzz(60)
 @given(source=st.sampled_from(COMPONENTS), ops=mutations)
 def test_check_every_layout_deck_chip_sheet_and_pad(source, ops):
@@ -97,6 +99,7 @@ def test_render_a_mutated_layout(source, ops):
         check_run(r, fuzzed=f"{source.stem}.yaml", outputs=("out.pdf", "out.json"))
 
 
+@pytest.mark.slow
 @fuzz(40)
 @given(ops=mutations)
 def test_verify_a_typed_in_sheet(ops):
@@ -107,6 +110,7 @@ def test_verify_a_typed_in_sheet(ops):
         check_run(run(["verify", "ann.yaml", "bob.yaml"], d), fuzzed="ann.yaml")
 
 
+@pytest.mark.slow
 @fuzz(8)
 @given(ops=mutations)
 def test_fill_a_sheet_as_svg(ops):
@@ -129,6 +133,7 @@ def test_replay_a_game_log(ops):
         check_run(run(["replay", "game.yaml", "--sheets", "sheets"], d), fuzzed="game.yaml", outputs=("sheets",))
 
 
+@pytest.mark.slow
 @fuzz(40)
 @given(source=st.sampled_from(["flip7-pad.yaml", "fundex-game.yaml", "flipflop-evening.yaml"]), ops=mutations)
 def test_verify_a_pad_or_round_log(source, ops):

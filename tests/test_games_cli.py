@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
 
@@ -85,6 +87,7 @@ def test_verify_refuses_mixed_games(tmp_path):
     assert res.returncode == 2 and "verify one game at a time" in res.stderr
 
 
+@pytest.mark.slow
 def test_simulated_game_replays_and_its_sheets_verify_with_the_same_totals(tmp_path):
     res = run("simulate", "allin", "--players", "4", "--seed", "11", "-o", str(tmp_path / "g"))
     assert res.returncode == 0, res.stderr
@@ -108,6 +111,7 @@ def test_simulated_game_replays_and_its_sheets_verify_with_the_same_totals(tmp_p
     assert res.returncode == 2 and "already exists" in res.stderr
 
 
+@pytest.mark.slow
 def test_simulate_into_its_default_folder_keeps_an_edited_file(tmp_path):
     """The default folder (output/games/...) is written again freely while its files are as sheetsmith wrote
     them (same seed, same bytes); a file edited since is replaced only with --force."""
@@ -136,6 +140,7 @@ def test_replay_refuses_an_illegal_move(tmp_path):
     assert "round 1, Ann, c3" in res.stderr and res.stderr.startswith(str(log))
 
 
+@pytest.mark.slow
 def test_simulate_flip7_reports_and_repeats():
     a = run("simulate", "flip7", "--players", "3", "--seed", "5", "--games", "200", "--strategy", "stop-at-20")
     b = run("simulate", "flip7", "--players", "3", "--seed", "5", "--games", "200", "--strategy", "stop-at-20")
@@ -146,6 +151,7 @@ def test_simulate_flip7_reports_and_repeats():
     assert bad.returncode == 2 and "use stop-at-T" in bad.stderr
 
 
+@pytest.mark.slow
 def test_simulate_flip7_player_counts():
     # Rulebook, Setup: 3 to 18 players with one deck, a second deck beyond (up to 36 here).
     two = run("simulate", "flip7", "--players", "2", "--games", "20")
@@ -156,6 +162,7 @@ def test_simulate_flip7_player_counts():
     assert over.returncode == 2 and "up to 36" in over.stderr
 
 
+@pytest.mark.slow
 def test_verify_reads_a_photo_through_the_main_command(tmp_path):
     """A photo of Ann's sheet (turned 170°, synthesised from a simulated game) and Bob's typed-in sheet
     verify as one game, to exactly the report the two typed-in sheets give."""

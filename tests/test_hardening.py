@@ -288,6 +288,7 @@ def _sheetsmith(*args, cwd: Path) -> subprocess.Popen:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "sig, delay", [(signal.SIGTERM, 0.0), (signal.SIGTERM, 0.7), (signal.SIGINT, 0.3), (signal.SIGHUP, 0.5)]
 )

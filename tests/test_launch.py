@@ -110,6 +110,7 @@ def test_the_photo_starts_decoding_before_the_layouts_are_imported(tmp_path):
     assert res.stdout.split() == ["['ann.jpg']", "False", "False", "False", "True"], res.stderr
 
 
+@pytest.mark.slow
 def test_the_console_script_keeps_codes_and_whole_output_through_a_pipe(tmp_path):
     listing = _script(["layouts", "--json"], tmp_path)
     assert listing.returncode == 0
@@ -130,6 +131,7 @@ def _full_disk_run(cmd: list[str], tmp_path: Path) -> subprocess.CompletedProces
         return subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, text=True, cwd=tmp_path, timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
 def test_output_to_a_full_disk_is_an_error_not_a_traceback_nor_a_success(tmp_path):
     entry = "import sys; sys.argv[0] = 'sheetsmith'; from generator.{} import main; main()"
@@ -181,6 +183,7 @@ def _closed_run(
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", ENTRIES.values(), ids=ENTRIES.keys())
 def test_a_closed_standard_error_leaves_the_exit_status_and_the_report_alone(module, tmp_path):
     """``2>&-``: the messages are lost, but the status is the contract's (0 / 1 / 2), and no message lands in the
@@ -197,6 +200,7 @@ def test_a_closed_standard_error_leaves_the_exit_status_and_the_report_alone(mod
     assert (usage.returncode, usage.stdout) == (2, "")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", ENTRIES.values(), ids=ENTRIES.keys())
 def test_a_closed_standard_output_is_output_that_cannot_be_written(module, tmp_path):
     """``>&-``: a report that cannot be written at all ends as a full disk does (status 2, one line), never a
@@ -210,6 +214,7 @@ def test_a_closed_standard_output_is_output_that_cannot_be_written(module, tmp_p
     assert missing.returncode == 2 and missing.stderr == "no-such-sheet.yaml: error: file not found\n"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
 @pytest.mark.parametrize("module", ENTRIES.values(), ids=ENTRIES.keys())
 def test_standard_error_on_a_full_disk_leaves_the_exit_status_alone(module, tmp_path):

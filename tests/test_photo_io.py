@@ -111,6 +111,7 @@ def test_a_heic_photo_named_jpg_is_decoded_by_its_content(tmp_path):
     assert np.abs(img[320, 700].astype(int) - (255, 0, 0)).max() < 40
 
 
+@pytest.mark.slow
 def test_a_heic_photo_of_a_sheet_reads_like_the_jpeg(tmp_path, game, photo):
     import cv2
 
@@ -318,6 +319,7 @@ def test_a_failing_second_file_leaves_neither_new_file(tmp_path, monkeypatch, ki
     assert sorted(os.listdir(tmp_path)) == ["ann.read.png", "ann.read.yaml"]
 
 
+@pytest.mark.slow
 def test_a_full_disk_while_verifying_a_photo_writes_no_pair_and_exits_2(tmp_path, monkeypatch, photo):
     from generator.jobs.photos import photo_inputs
 
@@ -350,6 +352,7 @@ def test_the_checksum_covers_the_whole_file():
     assert edited_by_user(text + text.splitlines(keepends=True)[-1])  # two checksum lines
 
 
+@pytest.mark.slow
 def test_a_written_read_yaml_is_unedited_and_any_added_line_is_an_edit(tmp_path, photo, monkeypatch):
     import generator.jobs.photos as photos
     from generator.jobs.photos import photo_inputs
@@ -401,6 +404,7 @@ def test_escaping_names():
     assert clean_name("x" * 80) == "x" * 60
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="file names with control characters are POSIX")
 def test_a_photo_named_with_control_characters_round_trips(tmp_path, photo, game):
     from generator.games.allin.typed_sheet import load_allin_sheet
@@ -430,6 +434,7 @@ def test_a_photo_named_with_control_characters_round_trips(tmp_path, photo, game
 # --- photos read in parallel ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_photos_are_read_in_parallel_in_input_order_with_errors_per_photo(tmp_path, photo, game):
     from generator.jobs.photos import PhotoFailure, read_photos
 
@@ -456,6 +461,7 @@ def test_photos_are_read_in_parallel_in_input_order_with_errors_per_photo(tmp_pa
         assert stages == sorted(stages, key=order.index) and stages[-1] == ("failed" if i == 1 else "done")
 
 
+@pytest.mark.slow
 def test_photos_and_a_typed_in_sheet_verify_as_one_game_through_the_command_line(tmp_path, photo, game):
     import io
     import json
@@ -491,6 +497,7 @@ def test_photos_and_a_typed_in_sheet_verify_as_one_game_through_the_command_line
 # --- one photo decoded while sheetsmith is imported (generator/reader/early.py) ---------------------------
 
 
+@pytest.mark.slow
 def test_a_photo_decoded_early_reads_exactly_as_one_decoded_in_turn(tmp_path, monkeypatch, photo, game):
     import generator.reader.read as read
     from generator.reader import read_photo
@@ -525,6 +532,7 @@ def test_an_early_decoding_of_a_file_changed_since_is_not_used(tmp_path, photo):
     assert early.take_early(path, "ann.jpg") is None  # nothing was started for it any more
 
 
+@pytest.mark.slow
 def test_an_early_decoding_of_a_file_rewritten_in_place_with_its_time_put_back_is_not_used(tmp_path, photo):
     from generator.reader import early
 
@@ -558,6 +566,7 @@ def test_an_early_decoding_fails_with_the_message_of_one_in_turn(tmp_path):
 # --- the reader's cache ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_blank_sheet_comes_from_the_disk_cache_and_a_changed_layout_misses_it(tmp_path, monkeypatch, photo, game):
     import generator.printing.backends.pdf as pdf
     import generator.reader.marks as marks
@@ -769,6 +778,7 @@ def _npy(arr: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
+@pytest.mark.slow
 def test_a_large_jpeg_is_decoded_at_reduced_size_and_reads_the_same(tmp_path, photo, game):
     import cv2
 

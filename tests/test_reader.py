@@ -83,6 +83,7 @@ def assert_reads_truth(reading, sheet: FilledSheet) -> None:
 # --- the sheet carries what the reader needs ------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_layout_prints_markers_and_a_sheet_code():
     import cv2
 
@@ -118,6 +119,7 @@ def test_every_layout_prints_markers_and_a_sheet_code():
 # --- reading ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "layout_id, paper_id, seed, style, p",
     [
@@ -147,6 +149,7 @@ def test_photo_reads_every_mark_and_scores_like_the_typed_in_sheet(tmp_path, lay
     assert report(score_game([read])) == report(score_game([truth]))
 
 
+@pytest.mark.slow
 def test_blank_sheet_reads_blank(tmp_path):
     lay = load_layout(resolve_layout("j-clubs"))
     blank = FilledSheet(lay, "nobody", {}, 0, 0)
@@ -157,6 +160,7 @@ def test_blank_sheet_reads_blank(tmp_path):
     assert (reading.chips_earned.value, reading.chips_spent.value) == (0, 0)
 
 
+@pytest.mark.slow
 def test_a_doubly_ticked_rank_makes_its_space_uncertain(tmp_path):
     result = game("q-diamonds", 7)
     sheet = result.sheets[0]
@@ -186,6 +190,7 @@ def run_cli(*args, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_verify_mixes_photos_and_typed_in_sheets(tmp_path):
     from generator.games.allin.game_log import write_sheet
 
@@ -219,6 +224,7 @@ def test_verify_mixes_photos_and_typed_in_sheets(tmp_path):
     assert "player: Annie" in (tmp_path / "ann.read.yaml").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_uncertain_fields_are_written_as_question_marks_and_verify_fails(tmp_path):
     result = game("q-diamonds", 7)
     sheet = result.sheets[0]
@@ -279,6 +285,7 @@ def bad_photos(tmp_path_factory):
     return folder
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name, args, message",
     [
@@ -314,6 +321,7 @@ def test_photo_errors_exit_2_and_write_nothing(bad_photos, tmp_path, name, args,
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 
+@pytest.mark.slow
 def test_a_sheet_of_another_version_or_format_is_refused(tmp_path, monkeypatch):
     import generator.games.allin.sheet as allin
     import tests.synth.sheet_photos as synth
@@ -341,6 +349,7 @@ def test_a_sheet_of_another_version_or_format_is_refused(tmp_path, monkeypatch):
         read_photo(path)
 
 
+@pytest.mark.slow
 def test_layout_option_reads_a_sheet_whose_code_is_hidden(tmp_path):
     """With the code covered, the markers still place the sheet and --layout names it."""
     import cv2

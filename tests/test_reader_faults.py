@@ -102,6 +102,7 @@ def centre_of(scene, name: str) -> tuple[float, float]:
 # --- light --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_hard_shadow_edge_flags_the_spaces_it_crosses_and_reads_the_rest(tmp_path):
     sheet, score = sheet_of("q-diamonds", 3)
     scene = build_allin_sheet(sheet.layout, paper("a4"))
@@ -122,6 +123,7 @@ def test_hard_shadow_edge_flags_the_spaces_it_crosses_and_reads_the_rest(tmp_pat
     assert sum(c.status != "uncertain" for c in reading.cells.values()) >= 14
 
 
+@pytest.mark.slow
 def test_a_knot_of_print_beside_a_bold_circle_is_not_a_shadows_edge(tmp_path):
     """The tuning photo full 38 of the benchmark (10-hearts on Letter, 8 MP, black pen, evenly lit): beside space
     e1 its suits, reward badge and badge icon make a knot of print wider than the light estimate's 9 mm closing,
@@ -141,6 +143,7 @@ def test_a_knot_of_print_beside_a_bold_circle_is_not_a_shadows_edge(tmp_path):
     reads_exactly(read_photo(path), c.sheet)
 
 
+@pytest.mark.slow
 def test_glare_on_a_space_is_flagged_never_read_empty(tmp_path):
     sheet, score = sheet_of("q-diamonds", 4)
     scene = build_allin_sheet(sheet.layout, paper("a4"))
@@ -174,6 +177,7 @@ def _object_over(tmp_path, layout_id: str, index: int, draw, colour: tuple[int, 
     return read_photo(path), sheet, name
 
 
+@pytest.mark.slow
 def test_a_thumb_over_a_space_hides_it(tmp_path):
     import cv2
 
@@ -189,6 +193,7 @@ def test_a_thumb_over_a_space_hides_it(tmp_path):
     assert "not visible" in dict(reading.uncertain)[name]
 
 
+@pytest.mark.slow
 def test_a_dark_object_over_a_whole_space_is_never_blamed_on_the_shadow_alone(tmp_path):
     """A dark disc (a brown counter, a fingertip in shade) over a whole space: its rim is as sharp a step of light as a
     shadow's edge. The space is flagged, and the reason names an object as well as a shadow (a new user, told only
@@ -208,6 +213,7 @@ def test_a_dark_object_over_a_whole_space_is_never_blamed_on_the_shadow_alone(tm
 # --- erasures -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("residue", [0.2, 0.4, 0.6])
 def test_erased_marks_are_never_counted(tmp_path, residue):
     sheet, score = sheet_of("q-diamonds", 7)
@@ -227,6 +233,7 @@ def test_erased_marks_are_never_counted(tmp_path, residue):
     assert sheet.chips_spent + 1 not in reading.chips_spent.marked  # nor the rubbed-out spent tick
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [6, 7, 8])  # (7 and 8 were counted before)
 def test_a_pencilled_chip_rubbed_out_among_blue_pen_fills_is_never_counted(tmp_path, seed):
     """A hand in blue pen pencils a chip in, then rubs it out, leaving 60 % of the graphite: in the brightest
@@ -240,6 +247,7 @@ def test_a_pencilled_chip_rubbed_out_among_blue_pen_fills_is_never_counted(tmp_p
     assert reading.chips_earned.value in (sheet.chips_earned, None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [9, 10, 11])  # (10 was read as the card before)
 def test_a_card_pencilled_and_rubbed_out_on_a_blue_pen_sheet_is_never_read(tmp_path, seed):
     """A whole card (rank tick and suit circle) pencilled into an empty space, then rubbed out (60 % of the
@@ -257,6 +265,7 @@ def test_a_card_pencilled_and_rubbed_out_on_a_blue_pen_sheet_is_never_read(tmp_p
     assert reading.cells[drop[seed % len(drop)]].status in ("empty", "uncertain")
 
 
+@pytest.mark.slow
 def test_a_spent_tick_that_mostly_misses_its_box_is_counted(tmp_path):
     """The last spent tick drawn a third of the box to the right and below: its strokes run along the box's
     outline and out of it, leaving little ink inside (it was read blank, one spent too few, with no flag)."""
@@ -266,6 +275,7 @@ def test_a_spent_tick_that_mostly_misses_its_box_is_counted(tmp_path):
     reads_exactly(reading, sheet)
 
 
+@pytest.mark.slow
 def test_a_heavy_pen_tick_does_not_pull_its_spent_box_off_the_outline(tmp_path):
     """The tuning photo realistic 1004 of the benchmark (12 MP, black pen, a chip track bent by about 1 mm):
     the dark ticks of spent boxes 1-9 drew the match of each box's pale outline away from the box, whose print
@@ -295,6 +305,7 @@ def test_a_heavy_pen_tick_does_not_pull_its_spent_box_off_the_outline(tmp_path):
 # --- framing ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_bottom_outside_the_photo_names_the_cause(tmp_path):
     sheet, score = sheet_of("q-diamonds", 8)
     path = photo(tmp_path, sheet, params(rotation=0.0, tilt=4.0, cut=("bottom", 35.0), coverage=0.8), game=score)
@@ -312,6 +323,7 @@ def test_bottom_outside_the_photo_names_the_cause(tmp_path):
     assert reading.chips_spent.value is None
 
 
+@pytest.mark.slow
 def test_a_strip_outside_the_photo_is_never_read(tmp_path):
     sheet, score = sheet_of("k-spades", 9)
     reading = read_photo(
@@ -322,6 +334,7 @@ def test_a_strip_outside_the_photo_is_never_read(tmp_path):
     assert outside and all(f.startswith(("a", "b")) for f in outside)
 
 
+@pytest.mark.slow
 def test_two_sheets_in_one_photo_are_refused(tmp_path):
     ann, score = sheet_of("a-hearts", 10)
     bob = FilledSheet(ann.layout, "Bob", dict(list(ann.cards.items())[:5]), 2, 1)
@@ -334,6 +347,7 @@ def test_two_sheets_in_one_photo_are_refused(tmp_path):
 # --- what a sheet holds does not change how a space is read -----------------------------------------
 
 
+@pytest.mark.slow
 def test_rendered_q_diamonds_sheet_with_twelve_hearts_reads(tmp_path):
     """The issue's case: `sheetsmith render q-diamonds --fill` of a sheet with twelve hearts, read from the clean
     PNG."""
@@ -356,6 +370,7 @@ def test_rendered_q_diamonds_sheet_with_twelve_hearts_reads(tmp_path):
     reads_exactly(reading, sheet)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["suit", "rank", "full", "nearly-empty"])
 def test_dominant_full_and_nearly_empty_sheets_read(tmp_path, kind):
     sheet, _ = sheet_of("j-clubs", 12)
@@ -380,6 +395,7 @@ def test_dominant_full_and_nearly_empty_sheets_read(tmp_path, kind):
 # --- a folded screen, a curled sheet ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout_id, fold", [("k-spades", 20.0), ("q-diamonds", 12.0)])
 def test_folded_screen_reads(tmp_path, layout_id, fold):
     """The screen above the fold line stands up (its markers with it); the grid below is read on its own print."""
@@ -388,6 +404,7 @@ def test_folded_screen_reads(tmp_path, layout_id, fold):
     reads_exactly(read_photo(photo(tmp_path, sheet, p, game=score)), sheet)
 
 
+@pytest.mark.slow
 def test_curled_sheet_is_read_or_flagged(tmp_path):
     sheet, score = sheet_of("a-hearts", 14)
     gentle = read_photo(
@@ -404,6 +421,7 @@ def test_curled_sheet_is_read_or_flagged(tmp_path):
 # --- the annotated picture -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_annotated_picture_lists_every_reason_inside_its_column(tmp_path, monkeypatch):
     from PIL import Image, ImageDraw
 
@@ -446,6 +464,7 @@ def test_annotated_picture_lists_every_reason_inside_its_column(tmp_path, monkey
 # --- what `sheetsmith verify` does with a fault: the field is '?', exit 1 (DESIGN.md, "Photo reads") ----------
 
 
+@pytest.mark.slow
 def test_verify_of_a_photo_with_glare_writes_a_question_mark_and_exits_1(tmp_path):
     import subprocess
     import sys
@@ -470,6 +489,7 @@ def test_verify_of_a_photo_with_glare_writes_a_question_mark_and_exits_1(tmp_pat
     assert text.splitlines()[lineno - 1][col - 1] == "?"
 
 
+@pytest.mark.slow
 def test_a_sheet_under_2_3_pixels_per_mm_is_refused_not_read(tmp_path):
     # tuning seed 12 of the erased family in a 1280 x 720 frame (2.0 px/mm, blur 0.48 mm): at 1.9 px/mm allowed it
     # was read, chips spent 9 with no '?' where the player spent 8 (a rubbed-out tick counted)
@@ -525,6 +545,7 @@ def test_the_annotated_png_holds_exactly_the_picture_drawn():
     assert raw == b"".join(b"\x00" + row.tobytes() for row in pixels)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_10_written_large_across_the_suits_is_never_read_as_another_suit(tmp_path, seed):
     """Every value written so large that it runs on over the suit symbols beside it (``large_values``), on a sheet
@@ -543,6 +564,7 @@ def test_a_10_written_large_across_the_suits_is_never_read_as_another_suit(tmp_p
     assert right_or_flagged(reading, sheet) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("residue", [0.4, 0.5])
 def test_a_lone_spent_tick_rubbed_out_is_never_counted(tmp_path, residue):
     """The sheet's only spent tick, pencilled and rubbed out (40–50 % of the graphite left): the row has no other
@@ -559,6 +581,7 @@ def test_a_lone_spent_tick_rubbed_out_is_never_counted(tmp_path, residue):
     assert 1 not in reading.chips_spent.marked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout_id", ["q-diamonds", "k-spades"])
 def test_in_a_soft_photo_a_spent_tick_rubbed_out_to_60_percent_is_never_counted(tmp_path, layout_id):
     """A 1920 × 1080 photo, soft (defocus 1 px), of a pencil hand's sheet with chips spent 8; a ninth tick was

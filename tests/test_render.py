@@ -84,6 +84,7 @@ def test_pdf_page_size_and_text(item, paper_id):
     doc.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("item", SHIPPED, ids=lambda s: s.id)
 def test_svg_and_png(item):
     lay = load_layout(item.path)

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from .test_exit_codes import status
 
 REPO = Path(__file__).resolve().parents[1]
@@ -24,6 +26,7 @@ def _sheetsmith(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_piped_output_is_never_wrapped_at_80_columns():
     res = _sheetsmith("layouts")
     assert res.returncode == 0, res.stderr

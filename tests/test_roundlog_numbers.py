@@ -224,6 +224,7 @@ def check_reads_or_locates(path: Path, load, report_of) -> None:
         assert problem["line"] >= 1 and problem["at"].startswith(f"{path}:"), problem
 
 
+@pytest.mark.slow
 @settings(
     max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )
@@ -234,6 +235,7 @@ def test_mutated_numbers_in_a_fundex_log_give_a_report_or_a_located_error(tmp_pa
     check_reads_or_locates(path, load_fundex_log, fundex_report)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )

@@ -96,6 +96,7 @@ def _shift(printed: np.ndarray, browser: np.ndarray, box: tuple[int, int, int, i
     return at
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
 def test_chromium_draws_the_svg_text_where_the_pdf_has_it(tmp_path):
     scene = pages_for(load_any(resolve_layout("q-diamonds")), paper("a4"))[0][0]

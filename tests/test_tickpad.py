@@ -95,6 +95,7 @@ def test_typed_in_tick_pads_score_as_one_game(tmp_path):
     assert got["status"] == "in_progress" and got["winners"] == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rotation, style, seed", [(0.0, BLUE, 1), (183.0, PENCIL, 2), (-88.0, BLUE, 3)])
 def test_photographed_tick_pads_verify_like_their_typed_in_twins(tmp_path, rotation, style, seed):
     for k, (name, rows) in enumerate(TICKS.items()):
@@ -124,6 +125,7 @@ def test_photographed_tick_pads_verify_like_their_typed_in_twins(tmp_path, rotat
     assert res2.returncode == 0 and json.loads(res2.stdout)["totals"] == TOTALS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("residue", [0.2, 0.35, 0.5, 0.7])
 def test_a_rubbed_out_tick_is_never_counted(tmp_path, residue):
     from generator.reader.read import read_photo
@@ -137,6 +139,7 @@ def test_a_rubbed_out_tick_is_never_counted(tmp_path, residue):
     assert [r.ticked for r in reading.played if r.round != 2] == [TICKS["ann"][0], TICKS["ann"][2]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [4, 5, 6, 8])  # (each was counted before)
 def test_a_pencilled_tick_rubbed_out_on_a_blue_pen_pad_is_never_counted(tmp_path, seed):
     """A 7 pencilled in on a pad ticked in blue pen, then rubbed out (60 % of the graphite left): in the
@@ -152,6 +155,7 @@ def test_a_pencilled_tick_rubbed_out_on_a_blue_pen_pad_is_never_counted(tmp_path
     assert [r.ticked for r in reading.played if r.round != 2] == [TICKS["ann"][0], TICKS["ann"][2]]
 
 
+@pytest.mark.slow
 def test_a_half_rubbed_out_tick_is_a_question_mark_and_exit_1(tmp_path):
     rows = TICKS["ann"]
     photo = synth_tick_photo(
@@ -175,6 +179,7 @@ def test_a_half_rubbed_out_tick_is_a_question_mark_and_exit_1(tmp_path):
     assert json.loads(res.stdout)["totals"] == {"ann": 88}
 
 
+@pytest.mark.slow
 def test_a_blank_pad_reads_no_rounds(tmp_path):
     photo = synth_tick_photo(pad(), [], paper("a4"), "blank", params=params(rotation=270.0), style=BLUE, dpi=DPI)
     (tmp_path / "dee.jpg").write_bytes(photo.jpeg)
@@ -202,6 +207,7 @@ def test_possible_rows_are_not_flagged():
     assert tick_row_problems([0, 1, 2, 3, 4, 5, 6, "x2", "+10"], False) == []  # a Flip 7 with modifiers
 
 
+@pytest.mark.slow
 def test_impossible_rows_make_the_game_need_correcting(tmp_path):
     (tmp_path / "ann.yaml").write_text(
         typed("ann", "[0, 1, 2, 3, 4, 5, 6, bust]\n  - [3, 5, 7, 10, 11, 12, 9, 8]"), encoding="utf-8"
@@ -217,6 +223,7 @@ def test_impossible_rows_make_the_game_need_correcting(tmp_path):
     assert "ann.yaml:5:5: error: round 1, ann: BUST ticked beside 7 different numbers" in res.stdout + res.stderr
 
 
+@pytest.mark.slow
 def test_the_end_of_the_game_tie_and_winner(tmp_path):
     # Ann: 12 11 10 9 8 7 6 + ×2 +10 → (63)×2 + 10 + 15 = 151, then 12 11 10 +10 → 43: 194, then 8 → 202
     # Bob: 5 4 3 2 1 0 +8 → 23, then 12 ×2 → 24 (47), then 12 11 10 9 8 7 6 → 63+15 = 78 (125)
@@ -249,6 +256,7 @@ def test_the_end_of_the_game_tie_and_winner(tmp_path):
     assert got["totals"] == {"ann": 53, "bob": 52} and got["status"] == "finished" and got["winners"] == ["ann"]
 
 
+@pytest.mark.slow
 def test_the_web_scorer_starts_a_game_from_tick_pad_photos(tmp_path):
     from fastapi.testclient import TestClient
 
@@ -292,6 +300,7 @@ def test_the_web_scorer_starts_a_game_from_tick_pad_photos(tmp_path):
         assert set(web.get(f"/flip7/{game_id}/report.json").json()["totals"]) == {"ann [31m", "bob", "cy"}
 
 
+@pytest.mark.slow
 def test_the_web_pages_read_a_tick_pad_photo_as_a_pad_and_refuse_it_as_an_all_in_sheet(tmp_path):
     """The web page's worker jobs: the pad's JPEG shows the picture ``verify`` writes as ``.read.png``; the All In
     job, given a pad (no layout to refuse it by), says what the photo shows, not that the reader failed."""
@@ -317,6 +326,7 @@ def test_the_web_pages_read_a_tick_pad_photo_as_a_pad_and_refuse_it_as_an_all_in
     }
 
 
+@pytest.mark.slow
 def test_layout_option_names_the_pad_or_is_refused(tmp_path):
     photo = synth_tick_photo(
         pad(), TICKS["cy"], paper("a4"), "layout", params=params(rotation=30.0), style=BLUE, dpi=DPI
@@ -361,6 +371,7 @@ def _render_pages(tmp_path: Path, pad_text: str, *extra: str) -> list[Path]:
     return sorted(tmp_path.glob("p-p*.png"))
 
 
+@pytest.mark.slow
 def test_a_score_written_on_a_row_with_nothing_ticked_is_never_read_as_an_empty_round(tmp_path):
     # Cy's round 1 has only its score written (20) and no box ticked: read as [] it would count 0
     pages = _render_pages(
@@ -375,6 +386,7 @@ def test_a_score_written_on_a_row_with_nothing_ticked_is_never_read_as_an_empty_
     assert run_cli(pages[0].name, cwd=tmp_path).returncode == 0  # Ann's rows are ticked: nothing to ask
 
 
+@pytest.mark.slow
 def test_a_pad_whose_code_was_not_read_leaves_its_target_to_a_person(tmp_path):
     # printed for a game to 100; the code is covered, so --layout names the pad and the target printed on it is
     # unchecked
@@ -411,6 +423,7 @@ def test_bust_written_twice_in_a_row_is_refused_where_it_is(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_a_tick_pad_player_name_has_at_most_60_characters_as_on_every_sheet(tmp_path):
     (tmp_path / "ok.yaml").write_text(typed("A" * 60, "[4]"), encoding="utf-8")
     (tmp_path / "long.yaml").write_text(typed("A" * 61, "[4]"), encoding="utf-8")
@@ -443,6 +456,7 @@ def test_rounds_after_the_end_are_located_in_the_pads_that_hold_them(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_a_variant_flip7_bonus_is_scored_on_tick_pads(tmp_path):
     # `render flip7-tick-pad --variant target=300,flip7_bonus=30` prints a bonus of 30.
     # Ann: 0..6 = 21 + 30 = 51; Bob: 12 x2 = 24.  With the rulebook's 15, Ann's row would be 36.

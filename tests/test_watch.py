@@ -11,6 +11,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from generator.jobs.new import new_layout
 
 TIMEOUT = 90.0  # seconds to wait for one line on a busy 2-core machine
@@ -63,6 +65,7 @@ def ctrl_c(proc: subprocess.Popen) -> int:
         proc.kill()
 
 
+@pytest.mark.slow
 def test_watch_rechecks_and_rerenders_on_every_save_and_stops_cleanly_on_ctrl_c(tmp_path):
     layout = tmp_path / "w.yaml"
     new_layout("allin", layout)

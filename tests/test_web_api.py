@@ -97,6 +97,7 @@ def test_print_lists_every_shipped_item_with_a_preview(web):
     assert web.get("/print/pdf/no-such-thing").status_code == 404
 
 
+@pytest.mark.slow
 def test_previews_asked_for_at_once_are_all_drawn(web):
     from concurrent.futures import ThreadPoolExecutor
 
@@ -390,6 +391,7 @@ def truth_totals(n: int) -> dict[str, int]:
     return {p["player"]: p["total"] for p in rep["players"]}
 
 
+@pytest.mark.slow
 def test_allin_photos_read_corrected_by_tapping_and_scored(web):
     gid = new_allin(web)
     jpeg, cell, truth = webphotos.uncertain_photo(0)
@@ -413,6 +415,7 @@ def test_allin_photos_read_corrected_by_tapping_and_scored(web):
     assert img.headers["content-type"] == "image/jpeg"
 
 
+@pytest.mark.slow
 def test_allin_chips_corrected_by_number(web):
     gid = new_allin(web)
     jpeg = webphotos.photo(1)
@@ -426,6 +429,7 @@ def test_allin_chips_corrected_by_number(web):
     assert rep["players"][0]["chips_left"] == sheet.chips_earned
 
 
+@pytest.mark.slow
 def test_the_same_photo_for_two_players_is_refused_for_the_second(web):
     """One sheet photographed once and given to two players would count twice: the second is not read."""
     gid = new_allin(web)
@@ -474,6 +478,7 @@ def test_not_an_image_nor_a_sheet_and_heic(web):
     assert "the HEIC data cannot be read: the file is damaged or incomplete" in r.text
 
 
+@pytest.mark.slow
 def test_a_photo_over_time_is_an_error_and_the_server_keeps_serving(tmp_path):
     with client(tmp_path, photo_timeout=0.001) as c:
         gid = new_allin(c)
@@ -526,6 +531,7 @@ def test_unknown_game_is_a_page_not_a_traceback(web):
 # --------------------------------------------------------------------------- nothing lost
 
 
+@pytest.mark.slow
 def test_games_resume_after_a_restart_and_delete_removes_photos(tmp_path):
     with client(tmp_path) as c:
         f7 = new_flip7(c)
@@ -546,6 +552,7 @@ def test_games_resume_after_a_restart_and_delete_removes_photos(tmp_path):
         assert store(c).blob(ai, photo) is None
 
 
+@pytest.mark.slow
 def test_the_pages_jpeg_is_the_annotated_picture_the_png_holds():
     """The web page's JPEG is made from the annotated picture itself (no PNG encoded and decoded on the way):
     it must show exactly the picture that ``sheetsmith verify`` writes as ``.read.png``."""

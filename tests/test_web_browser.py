@@ -158,6 +158,7 @@ def click_label(scope, text: str) -> None:
     raise AssertionError(f"no button {text!r}")
 
 
+@pytest.mark.slow
 def test_score_a_game_from_photos_correcting_a_field_by_tapping(server, browser, tmp_path):
     jpeg, cell, truth = webphotos.uncertain_photo(0)
     photos = {"Ann": tmp_path / "ann.jpg", "Bob": tmp_path / "bob.jpg"}
@@ -199,6 +200,7 @@ def test_score_a_game_from_photos_correcting_a_field_by_tapping(server, browser,
     shot(browser, "web-allin-score.png", tmp_path)
 
 
+@pytest.mark.slow
 def test_flip7_three_rounds_by_clicks(server, browser, tmp_path):
     browser.get(server + "/flip7")
     css(browser, "input[name=title]").send_keys("Sunday")
@@ -236,6 +238,7 @@ def test_flip7_three_rounds_by_clicks(server, browser, tmp_path):
     assert totals == {"Ann": "58", "Bob": "85", "Cy": "67"}
 
 
+@pytest.mark.slow
 def test_editor_shows_the_message_of_a_broken_grid(server, browser, tmp_path):
     from selenium.webdriver.common.keys import Keys
 
@@ -259,6 +262,7 @@ def test_editor_shows_the_message_of_a_broken_grid(server, browser, tmp_path):
     shot(browser, "web-editor-error.png", tmp_path, max_height=1400)
 
 
+@pytest.mark.slow
 def test_print_page(server, browser, tmp_path):
     browser.get(server + "/print")
     browser.execute_script("document.querySelectorAll('img').forEach(i => i.loading = 'eager')")

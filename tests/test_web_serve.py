@@ -12,6 +12,7 @@ import urllib.error
 import urllib.request
 
 import numpy as np
+import pytest
 
 from generator.web.serve import qr_text
 
@@ -76,6 +77,7 @@ def stop(proc) -> None:
         proc.kill()
 
 
+@pytest.mark.slow
 def test_serve_prints_its_address_and_serves_this_computer_only(tmp_path):
     port = free_port()
     proc = start(tmp_path, "--port", str(port))
@@ -89,6 +91,7 @@ def test_serve_prints_its_address_and_serves_this_computer_only(tmp_path):
     assert (tmp_path / "data" / "sheetsmith-web.sqlite3").exists()
 
 
+@pytest.mark.slow
 def test_serve_lan_needs_the_token_it_prints(tmp_path):
     port = free_port()
     proc = start(tmp_path, "--lan", "--port", str(port))
