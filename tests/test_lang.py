@@ -329,11 +329,20 @@ def test_a_sheet_reads_the_same_in_every_language(item):
 
 
 def test_build_names_other_languages_with_a_suffix():
-    first = build_items(["a4"], langs=["it"])
+    first = build_items(["a4"], langs=["it"], workers=1)
     built = next(first)
     first.close()
     assert (built.id, built.lang) == ("q-diamonds", "it")
     assert sorted(built.files) == ["q-diamonds-a4-it.pdf", "q-diamonds-a4-it.png"]
+
+
+@pytest.mark.slow
+def test_build_in_parallel_writes_the_same_files_in_the_same_order_as_one_process():
+    """Worker processes change nothing: the same items in the shipped order, the same bytes, the same problems."""
+    alone = [(b.id, b.paper, b.lang, b.files, b.problems) for b in build_items(["letter"], dpi=30, workers=1)]
+    together = [(b.id, b.paper, b.lang, b.files, b.problems) for b in build_items(["letter"], dpi=30, workers=2)]
+    assert [b[0] for b in alone] == [s.id for s in shipped_layouts()]
+    assert together == alone
 
 
 def test_build_refuses_an_unknown_language_before_drawing():

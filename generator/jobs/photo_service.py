@@ -11,21 +11,16 @@ first OpenCV call.
 
 from __future__ import annotations
 
-import os
-import sys
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from typing import Any, Callable, Iterator
+
+from generator.core.process import main_module_hidden, usable_cpus, worker_context
 
 
 def worker_count(photos: int) -> int:
     """How many worker processes read ``photos`` photos: one per CPU this process may use, at most one per photo."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    return max(1, min(photos, cpus, os.cpu_count() or 1))
+    return max(1, min(photos, usable_cpus()))
 
 
 _QUEUE = None
@@ -90,20 +85,9 @@ WORKER_MODULES = [
 
 
 def _context():
-    """How worker processes start: from a fork server (POSIX), else spawned.
-
-    Never forked from this process: a process that has used OpenCV's thread pool (any
-    earlier photo, a web server) deadlocks its forked children in their first OpenCV call.
-    The fork server is a fresh process that only imports :data:`WORKER_MODULES`, and forks
-    each worker from there: a worker starts in milliseconds, with the reader imported.
-    """
-    import multiprocessing as mp
-
-    if "forkserver" in mp.get_all_start_methods():
-        ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(WORKER_MODULES)
-        return ctx
-    return mp.get_context("spawn")
+    """How workers start (:func:`generator.core.process.worker_context`): from a fork server that has imported
+    :data:`WORKER_MODULES`, else spawned."""
+    return worker_context(WORKER_MODULES)
 
 
 def ensure_fork_server() -> None:
@@ -113,34 +97,11 @@ def ensure_fork_server() -> None:
         return
     from multiprocessing import forkserver
 
-    with _main_module_hidden():
+    with main_module_hidden():
         try:
             forkserver.ensure_running()
         except Exception:  # the pool starts it (or says why it cannot) when it is needed
             pass
-
-
-@contextmanager
-def _main_module_hidden():
-    """While workers start, hide where ``__main__`` came from, so that they do not run it again.
-
-    A process started by spawn or a fork server first re-imports the parent's main module (so
-    that functions pickled from it can be found).  Nothing a worker runs lives there — the
-    jobs are in this module — and the main module may be costly: the ``sheetsmith`` script
-    imports the whole command line, ``python -m pytest`` all of pytest.
-    """
-    main = sys.modules.get("__main__")
-    if main is None:
-        yield
-        return
-    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__}
-    main.__dict__.pop("__file__", None)
-    main.__spec__ = None
-    try:
-        yield
-    finally:
-        main.__dict__.pop("__spec__", None)
-        main.__dict__.update(saved)
 
 
 class PhotoService:
@@ -179,7 +140,7 @@ class PhotoService:
         """Read a photo: ``fn(*args, **kwargs)`` in a worker (a module-level function: it is sent by name).
         A pool whose worker died (out of memory?) is replaced first."""
         self.start()
-        with _main_module_hidden():  # the workers start during submits
+        with main_module_hidden():  # the workers start during submits
             try:
                 return self._pool.submit(fn, *args, **kwargs)  # type: ignore[union-attr]
             except BrokenProcessPool:

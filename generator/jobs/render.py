@@ -466,58 +466,104 @@ class Built:
         return output_stem(self.id, self.paper, self.lang)
 
 
+BUILD_MODULES = [
+    "generator.jobs.render",
+    "generator.games.registry",
+    "generator.printing.backends.pdf",
+    "generator.printing.backends.png",
+]
+"""What a worker of :func:`build_items` needs: imported once by the fork server, before it forks the workers."""
+
+
 def build_items(
-    papers: Sequence[str], *, dpi: int = 150, options=None, langs: Sequence[str] = ("en",)
+    papers: Sequence[str],
+    *,
+    dpi: int = 150,
+    options=None,
+    langs: Sequence[str] = ("en",),
+    workers: Optional[int] = None,
 ) -> Iterator[Built]:
     """Draw every shipped item on every paper in every language of ``langs``, one :class:`Built` at a time
-    (for a progress bar).
+    (for a progress bar), in the order of the shipped items, then papers, then languages.
 
     Each item gives ``ID-PAPER.pdf`` and a PNG preview ``ID-PAPER.png``; a deck with
     backs also ``ID-PAPER-back.png``; decks and chips a manifest ``ID-PAPER.json``.
     In another language than English every name has the language after the paper
     (``ID-PAPER-it.pdf``), so it never replaces the English file.
     Errors of one item are in its ``problems``; the others are still built.
+    The items are drawn by ``workers`` processes at once (default: one per CPU this
+    process may use; 1: in this process); the files are the same byte for byte.
 
     Raises:
         SheetsmithError: a language without a catalogue (before anything is drawn).
     """
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
     from itertools import product
 
+    from generator.core.process import main_module_hidden, usable_cpus, worker_context
+    from generator.core.shipped import shipped_layouts
     from generator.printing.i18n import check_lang
+    from generator.printing.paper import paper as get_paper
 
     langs = list(dict.fromkeys(check_lang(lang) for lang in langs))
+    tasks = [
+        (str(shipped.path), shipped.id, shipped.game, get_paper(paper_id).id, lang, dpi, options)
+        for shipped in shipped_layouts()
+        for paper_id, lang in product(papers, langs)
+    ]
+    workers = min(len(tasks), usable_cpus() if workers is None else max(1, workers))
+    if workers <= 1:
+        for task in tasks:
+            yield _build_one(*task)
+        return
+    with main_module_hidden():  # the workers start during the submits
+        pool = ProcessPoolExecutor(workers, mp_context=worker_context(BUILD_MODULES), initializer=_init_build_worker)
+        futures = [pool.submit(_build_one, *task) for task in tasks]
+    try:
+        for task, future in zip(tasks, futures):
+            try:
+                yield future.result()
+            except BrokenProcessPool:  # a worker died (out of memory?): the task is drawn here instead
+                yield _build_one(*task)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _init_build_worker() -> None:
+    """In each worker of :func:`build_items`: Ctrl-C is the caller's to handle (it cancels what has not started)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _build_one(path: str, item_id: str, game: str, paper_id: str, lang: str, dpi: int, options) -> Built:
+    """One task of :func:`build_items`: the shipped item at ``path`` drawn on ``paper_id`` in ``lang``."""
     import json
 
     from generator.core.paths import display_path
-    from generator.core.shipped import shipped_layouts
     from generator.games.registry import load_any
     from generator.printing.backends.pdf import render_pdf
     from generator.printing.backends.png import pdf_to_png
-    from generator.printing.paper import paper as get_paper
 
-    cache: dict[str, Any] = {}
-    for shipped in shipped_layouts():
-        for paper_id, lang in product(papers, langs):
-            built = Built(shipped.id, shipped.game, get_paper(paper_id).id, lang=lang)
-            try:
-                item = cache.get(shipped.id) or load_any(shipped.path)
-                cache[shipped.id] = item
-                pages, manifest, warnings = draw_pages(item, paper_id, options, lang)
-                pdf = render_pdf(pages)
-            except SheetsmithError as exc:
-                built.problems = getattr(exc, "problems", []) or [Problem(display_path(shipped.path), 0, 0, str(exc))]
-                yield built
-                continue
-            stem = built.stem
-            built.pages, built.pdf_size = len(pages), len(pdf)
-            built.files[f"{stem}.pdf"] = pdf
-            built.files[f"{stem}.png"] = pdf_to_png(pdf, dpi=dpi)
-            if manifest and len(pages) > 1 and manifest["pages"][1]["side"] == "back":
-                built.files[f"{stem}-back.png"] = pdf_to_png(pdf, dpi=dpi, page=1)
-            if manifest is not None:
-                built.files[f"{stem}.json"] = (json.dumps(manifest, indent=1) + "\n").encode()
-            built.problems = warnings + list(item.warnings)
-            yield built
+    built = Built(item_id, game, paper_id, lang=lang)
+    try:
+        item = load_any(Path(path))
+        pages, manifest, warnings = draw_pages(item, paper_id, options, lang)
+        pdf = render_pdf(pages)
+    except SheetsmithError as exc:
+        built.problems = getattr(exc, "problems", []) or [Problem(display_path(Path(path)), 0, 0, str(exc))]
+        return built
+    stem = built.stem
+    built.pages, built.pdf_size = len(pages), len(pdf)
+    built.files[f"{stem}.pdf"] = pdf
+    built.files[f"{stem}.png"] = pdf_to_png(pdf, dpi=dpi)
+    if manifest and len(pages) > 1 and manifest["pages"][1]["side"] == "back":
+        built.files[f"{stem}-back.png"] = pdf_to_png(pdf, dpi=dpi, page=1)
+    if manifest is not None:
+        built.files[f"{stem}.json"] = (json.dumps(manifest, indent=1) + "\n").encode()
+    built.problems = warnings + list(item.warnings)
+    return built
 
 
 def shipped_count() -> int:
