@@ -39,8 +39,12 @@ def _reader_cache(tmp_path_factory):
         os.environ["SHEETSMITH_CACHE"] = old
 
 
-MEMORY_KEPT = 400 << 20
+MEMORY_KEPT = 300 << 20
 """The resident memory (bytes) above which a test's leftovers are let go after it (see :func:`_let_memory_go`)."""
+
+
+PAGES_DROPPED = 600 << 20
+"""The resident memory (bytes) above which the blank pages kept for made photos are dropped as well."""
 
 
 def _resident_bytes() -> int:
@@ -61,7 +65,11 @@ def _let_memory_go():
         return
     import functools
     import gc
+    import sys
 
+    photos = sys.modules.get("tests.synth.sheet_photos")
+    if photos is not None and _resident_bytes() > PAGES_DROPPED:
+        photos._PAGES.clear()
     for obj in gc.get_objects():
         if isinstance(obj, functools._lru_cache_wrapper) and getattr(obj, "__module__", "").startswith(
             ("generator", "tests")

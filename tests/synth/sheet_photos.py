@@ -184,6 +184,8 @@ def hard_params(rng: random.Random, case: str) -> PhotoParams:
 
 
 _PAGES: dict[tuple, tuple[Scene, np.ndarray]] = {}
+PAGES_KEPT = 240 << 20
+"""At most this many bytes of blank pages are kept (an A4 page at 300 dpi is 104 MB); the oldest go first."""
 
 
 def cached_page(key: tuple, build, dpi: int) -> tuple[Scene, np.ndarray]:
@@ -196,9 +198,9 @@ def cached_page(key: tuple, build, dpi: int) -> tuple[Scene, np.ndarray]:
     if key not in _PAGES:
         scene = build()
         img = pdf_to_images(render_pdf([scene]), dpi=dpi)[0]
-        _PAGES[key] = (scene, np.asarray(img, np.float32) / 255.0)
-        if len(_PAGES) > 24:
+        while _PAGES and sum(page.nbytes for _, page in _PAGES.values()) > PAGES_KEPT:
             _PAGES.pop(next(iter(_PAGES)))
+        _PAGES[key] = (scene, np.asarray(img, np.float32) / 255.0)
     return _PAGES[key]
 
 
@@ -584,19 +586,18 @@ def photograph(
         if factor < 1.0:
             pg = cv2.resize(pg, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
         s = ppm_page * factor
-        warped = cv2.remap(pg, U * s, V * s, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        Us, Vs = U * s, V * s
+        warped = cv2.remap(pg, Us, Vs, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
         alpha = cv2.remap(
-            np.ones(pg.shape[:2], np.float32),
-            U * s,
-            V * s,
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=0,
+            np.ones(pg.shape[:2], np.float32), Us, Vs, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
         )
+        del Us, Vs, pg
         if k == 0 and p.fold > 0:  # the screen faces the lamp differently: lit or shaded as a whole
             screen = (V < fold_y).astype(np.float32)
             warped *= (1.0 + (p.fold_light - 1.0) * screen)[..., None]
-        img = img * (1 - alpha[..., None]) + warped
+        img *= 1 - alpha[..., None]  # in place: a 12 MP photo is 144 MB a copy
+        img += warped
+        del warped, alpha
         if k == 0:
             flat_H, coords = pose.homography(), (U, V)
     # light: a gradient down to light_min, a warm or cool cast, a soft shadow
@@ -636,8 +637,15 @@ def photograph(
         )
         img = cv2.filter2D(img, -1, k / k.sum())
     noise = nrng.standard_normal((fh, fw, 3), dtype=np.float32)
-    img += noise * (p.noise * np.sqrt(np.clip(img, 0.02, 1.0)))
-    out = np.clip(img * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    spread = np.clip(img, 0.02, 1.0)  # noise grows with the square root of the light
+    np.sqrt(spread, out=spread)
+    spread *= p.noise
+    noise *= spread
+    img += noise
+    del noise, spread
+    img *= 255.0
+    img += 0.5
+    out = np.clip(img, 0, 255, out=img).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(out[:, :, ::-1]), [cv2.IMWRITE_JPEG_QUALITY, int(p.jpeg)])
     assert ok
     Hmm = flat_H
