@@ -42,10 +42,9 @@ field outside the photo given any value counts as wrong — and the number of
 such fields; the share of fields read (not ``?``), the median time to read a
 photo (warm, in this process) and that of the 12 MP photos.  Photos are made
 in worker processes; reading is timed one photo at a time in this process.
-Tune on seeds below 9000; report on seeds nobody has looked at: the README's
-figures use ``--start 80000`` (the ranges from 9000 to 70000 were looked at
-while the reader's checks were finished, so they no longer count as unseen;
-a run that finds a fault spends its range: the next report starts higher).
+Tune on seeds below 9000; report on seeds nobody has looked at: each table in
+docs/benchmarks.md names the range it started from, and a run that finds a
+fault spends its range (the next report starts higher).
 """
 
 from __future__ import annotations
@@ -309,7 +308,7 @@ def main() -> None:
     )
     ap.add_argument("--workers", type=int, default=2, help="processes making photos (default 2)")
     ap.add_argument("--keep", type=Path, help="keep the photos in this folder (and reuse them on the next run)")
-    ap.add_argument("--start", type=int, default=0, help="first seed (tune below 9000; the README reports from 80000)")
+    ap.add_argument("--start", type=int, default=0, help="first seed (tune below 9000; report on unread seeds)")
     ap.add_argument("--json", type=Path, help="also write every photo's result to this file")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every photo not read exactly")
     args = ap.parse_args()

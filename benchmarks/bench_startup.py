@@ -1,4 +1,4 @@
-"""Benchmark: how long a user waits for a fresh ``sheetsmith`` process (issue 15, item 9).
+"""Benchmark: how long a user waits for a fresh ``sheetsmith`` process.
 
 Run:  python benchmarks/bench_startup.py [--runs N]
 
@@ -15,7 +15,7 @@ sheetsmith's own modules are compiled to bytecode before the runs, as an install
 them (a missing cache would time Python's compiler, not sheetsmith).
 
 Prints the figures and the ratios; targets: render ≤ 3 × the bare script, --help ≤ 0.2 s.
-Figures go in the README; no test asserts them.
+Figures go in docs/benchmarks.md; no test asserts them.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ Counted: pads read exactly (nothing ``?``, every box of all 15 rows right); pads
 flagged (some box or row ``?``, or the photo refused); pads with a box read wrong
 *without* a ``?`` (must be 0) and the number of such boxes; the median time to
 read a photo (warm, in this process).  Tune on seeds below 9000; report on
-seeds nobody has looked at: the README's figures use ``--start 20000``.
+seeds nobody has looked at (docs/benchmarks.md names the range of its figures).
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def main() -> None:
     ap.add_argument(
         "--per-family", type=int, default=20, help="photos of every other row (default 20; the hard sweep splits it)"
     )
-    ap.add_argument("--start", type=int, default=0, help="first seed (tune below 9000; the README reports from 20000)")
+    ap.add_argument("--start", type=int, default=0, help="first seed (tune below 9000; report on unread seeds)")
     ap.add_argument("--workers", type=int, default=2, help="processes making photos (default 2)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every photo not read exactly")
     args = ap.parse_args()

@@ -39,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 
@@ -82,11 +83,12 @@ def make_photos(folder: Path, seed: int) -> list[Path]:
 
 
 def sheetsmith_command(tree: Path) -> tuple[list[str], dict]:
-    """``sheetsmith`` as its console script runs it (``from generator.cli.launch import main; main()``; a checkout
-    older than ``generator/cli/launch.py``: ``generator.cli.app``), from the checkout ``tree``; with the environment
-    that makes this Python import that checkout's ``generator``."""
-    entry = "generator.cli.launch" if (tree / "generator" / "launch.py").exists() else "generator.cli.app"
-    cmd = [sys.executable, "-c", f"import sys; sys.argv[0] = 'sheetsmith'; from {entry} import main; main()"]
+    """``sheetsmith`` as its console script runs it (the entry point named in the checkout's ``pyproject.toml``),
+    from the checkout ``tree``; with the environment that makes this Python import that checkout's ``generator``."""
+    with open(tree / "pyproject.toml", "rb") as fh:
+        module, _, func = tomllib.load(fh)["project"]["scripts"]["sheetsmith"].partition(":")
+    entry = f"from {module} import {func}; {func}()"
+    cmd = [sys.executable, "-c", f"import sys; sys.argv[0] = 'sheetsmith'; {entry}"]
     env = {**os.environ, "PYTHONPATH": str(tree) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     # a user's Python keeps the compiled bytecode of sheetsmith's modules (pip compiles an installed package; an
     # editable install writes it on the first run): a development shell that forbids it would time a compile of
