@@ -31,12 +31,13 @@ import pytest
 from generator.core.cards import parse_card, standard_deck
 from generator.core.shipped import shipped_layouts
 from generator.games.allin.bot import SimpleBot, simulate_game
+from generator.games.allin.filled import FilledSheet
 from generator.games.allin.game import GameState, GoldenPick, Move, Ruleset, golden_cells, surrounds_golden
 from generator.games.allin.grid import cell_name, golden_ring, parse_grid
 from generator.games.allin.layout import load_allin_layout, load_layout
 from generator.games.allin.plausible import RULES, check_sheet, groups
 from generator.games.allin.rules import ROUNDS
-from generator.games.allin.scoring import FilledSheet, report, score_game
+from generator.games.allin.scoring import report, score_game
 from generator.games.allin.typed_sheet import load_allin_sheet
 
 REPO = Path(__file__).resolve().parents[1]

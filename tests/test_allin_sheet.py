@@ -27,8 +27,9 @@ import pytest
 from generator.core.cards import parse_card
 from generator.core.errors import InputError
 from generator.core.shipped import shipped_layouts
+from generator.games.allin.filled import FilledSheet
 from generator.games.allin.layout import load_layout
-from generator.games.allin.scoring import FilledSheet, report, score_game
+from generator.games.allin.scoring import report, score_game
 from generator.games.allin.typed_sheet import load_allin_sheet
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"

@@ -21,6 +21,7 @@ import pytest
 from generator.core.cards import standard_deck
 from generator.core.shipped import shipped_layouts
 from generator.games.allin.bot import SimpleBot, simulate_game
+from generator.games.allin.filled import FilledSheet
 from generator.games.allin.game import (
     GameState,
     GoldenPick,
@@ -34,7 +35,7 @@ from generator.games.allin.game import (
 from generator.games.allin.game_log import dump_game_log, load_game_log, write_final_sheets, write_game_log
 from generator.games.allin.grid import cell_name
 from generator.games.allin.layout import load_layout
-from generator.games.allin.scoring import FilledSheet, report, score_game
+from generator.games.allin.scoring import report, score_game
 from generator.games.allin.typed_sheet import load_allin_sheet
 
 REPO = Path(__file__).resolve().parents[1]

@@ -166,8 +166,9 @@ def test_simulate_flip7_player_counts():
 def test_verify_reads_a_photo_through_the_main_command(tmp_path):
     """A photo of Ann's sheet (turned 170°, synthesised from a simulated game) and Bob's typed-in sheet
     verify as one game, to exactly the report the two typed-in sheets give."""
+    from generator.games.allin.filled import FilledSheet
     from generator.games.allin.game_log import write_sheet
-    from generator.games.allin.scoring import FilledSheet, report, score_game
+    from generator.games.allin.scoring import report, score_game
     from generator.printing.paper import paper
 
     from .test_reader import game, params, write_photo

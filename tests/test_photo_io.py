@@ -468,8 +468,9 @@ def test_photos_and_a_typed_in_sheet_verify_as_one_game_through_the_command_line
 
     from PIL import Image
 
+    from generator.games.allin.filled import FilledSheet
     from generator.games.allin.game_log import write_sheet
-    from generator.games.allin.scoring import FilledSheet, report, score_game
+    from generator.games.allin.scoring import report, score_game
 
     (tmp_path / "ann.jpg").write_bytes(photo)
     # cy's sheet is filled like ann's; its photo is another file (the same file twice is refused as one sheet twice)

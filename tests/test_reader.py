@@ -20,9 +20,10 @@ import pytest
 
 from generator.core.shipped import resolve_layout
 from generator.games.allin.bot import simulate_game
+from generator.games.allin.filled import FilledSheet
 from generator.games.allin.grid import cell_name
 from generator.games.allin.layout import load_layout
-from generator.games.allin.scoring import FilledSheet, report, score_game
+from generator.games.allin.scoring import report, score_game
 from generator.printing.paper import paper
 from generator.reader import read_photo
 from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo

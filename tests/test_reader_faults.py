@@ -19,9 +19,9 @@ from generator.core.cards import Card
 from generator.core.errors import InputError
 from generator.core.shipped import resolve_layout
 from generator.games.allin.bot import simulate_game
+from generator.games.allin.filled import FilledSheet
 from generator.games.allin.grid import cell_name
 from generator.games.allin.layout import load_layout
-from generator.games.allin.scoring import FilledSheet
 from generator.games.allin.sheet import build_allin_sheet
 from generator.printing.paper import paper
 from generator.reader import read_photo

@@ -51,7 +51,7 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
                 "sheet in"
             }
     tokens = {
-        # status "card" always comes with its card (generator.reader.read.CellReading)
+        # status "card" always comes with its card (generator.reader.reading.CellReading)
         cr.cell: (
             cr.card.code if cr.status == "card" and cr.card is not None else "?" if cr.status == "uncertain" else "."
         )
@@ -80,7 +80,8 @@ def read_tick_pad(data: bytes, suffix: str, *, layout: Optional[str], player: st
         must look), "uncertain" ([{"field", "reason"}]), "jpeg" (the annotated picture), "read_yaml"}``.
     """
     from generator.core.errors import InputError
-    from generator.reader.read import PhotoReading, read_photo
+    from generator.reader.read import read_photo
+    from generator.reader.reading import PhotoReading
 
     with tempfile.TemporaryDirectory(prefix="sheetsmith-photo-") as folder:
         path = Path(folder) / f"photo{suffix}"

@@ -4,7 +4,7 @@ Jobs, then faces: nothing here prints.  The command line
 (:mod:`generator.cli.photo_bars`, ``sheetsmith verify``) and a web page call
 
 * :func:`read_photos` — every photo read, in worker processes, into a list in
-  input order of :class:`~generator.reader.read.PhotoReading` (annotated
+  input order of :class:`~generator.reader.reading.PhotoReading` (annotated
   picture drawn) or :class:`PhotoFailure` (the photo cannot be read: the
   reason, exit status 2);
 * :func:`plan_pairs` and :func:`write_pairs` — where each reading goes
@@ -99,7 +99,7 @@ def read_photos(
         progress: called with each photo's stage as it changes (:data:`Progress`).
 
     Returns:
-        for each photo a :class:`~generator.reader.read.PhotoReading` with its annotated picture
+        for each photo a :class:`~generator.reader.reading.PhotoReading` with its annotated picture
         (``.annotated``, PNG bytes) drawn, or a :class:`PhotoFailure`.
 
     Raises:
@@ -206,7 +206,7 @@ def read_outputs(photo: str | Path) -> tuple[Path, Path]:
 
 
 class Reading(Protocol):
-    """What a pair plan uses of a photo's reading (:class:`~generator.reader.read.PhotoReading`, or the
+    """What a pair plan uses of a photo's reading (:class:`~generator.reader.reading.PhotoReading`, or the
     reading of a sheet kind of :mod:`generator.reader.kinds`)."""
 
     @property
@@ -281,7 +281,7 @@ def plan_pairs(
     """Decide, for every photo read, what is written where — before anything is written.
 
     Args:
-        photos: the photos, in order; ``readings`` their :class:`~generator.reader.read.PhotoReading` s.
+        photos: the photos, in order; ``readings`` their :class:`~generator.reader.reading.PhotoReading` s.
         given: typed-in files also on the command line (a ``.read.yaml`` among them is not overwritten).
 
     Returns:

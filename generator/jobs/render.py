@@ -25,6 +25,12 @@ FORMATS = ("pdf", "svg", "png")
 # --------------------------------------------------------------------------- render and build
 
 
+def output_stem(item_id: str, paper_id: str, lang: str = "en") -> str:
+    """The name of an item's output files without the extension: ``q-diamonds-a4``; in another
+    language than English with the language after it (``q-diamonds-a4-it``), so it never replaces the English file."""
+    return f"{item_id}-{paper_id}" + (f"-{lang}" if lang != "en" else "")
+
+
 @dataclass
 class Rendered:
     """One item drawn on one paper (:func:`render_item`).
@@ -461,7 +467,6 @@ class Built:
     @property
     def stem(self) -> str:
         """The files' name without extension: ``ID-PAPER``, or ``ID-PAPER-LANG`` in another language than English."""
-        from generator.jobs.targets import output_stem
 
         return output_stem(self.id, self.paper, self.lang)
 

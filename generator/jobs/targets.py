@@ -14,18 +14,10 @@ writes ``NAME-p01.png``, ``NAME-p02.png``, … Every file goes through
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from generator.core.errors import SheetsmithError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from generator.jobs.render import Rendered
-
-
-def output_stem(item_id: str, paper_id: str, lang: str = "en") -> str:
-    """The name of an item's output files without the extension: ``q-diamonds-a4``; in another
-    language than English with the language after it (``q-diamonds-a4-it``), so it never replaces the English file."""
-    return f"{item_id}-{paper_id}" + (f"-{lang}" if lang != "en" else "")
+from generator.jobs.render import Rendered, output_stem
 
 
 def parse_page(text: Optional[str]) -> int | str | None:
@@ -43,7 +35,7 @@ def parse_page(text: Optional[str]) -> int | str | None:
     raise SheetsmithError(f"--page '{text}': give a page number from 1, or 'all' for one file per page")
 
 
-def output_target(done: "Rendered", *, output: Optional[Path] = None, force: bool = False) -> tuple[Path, bool]:
+def output_target(done: Rendered, *, output: Optional[Path] = None, force: bool = False) -> tuple[Path, bool]:
     """Where ``render`` writes ``done`` and whether an existing file there may be replaced.
 
     * ``-o FILE``: that file, replaced only with ``force``;
@@ -70,7 +62,7 @@ def output_target(done: "Rendered", *, output: Optional[Path] = None, force: boo
     return done.source.parent / f"{output_stem(done.source.stem, done.paper, done.lang)}{page}.{done.fmt}", force
 
 
-def write_rendered(done: "Rendered", target: Path, overwrite: bool) -> tuple[list[Path], Optional[Path]]:
+def write_rendered(done: Rendered, target: Path, overwrite: bool) -> tuple[list[Path], Optional[Path]]:
     """Write what :func:`~generator.jobs.render.render_item` drew to ``target`` (atomically); a deck's or chip sheet's
     PDF gets its manifest.
 

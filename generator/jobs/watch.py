@@ -44,7 +44,7 @@ def default_target(file: Path, *, fmt: str, paper: str, output: Optional[Path], 
     """Where a round writes, when it is known before reading the file (a user's file or ``-o``); None for a shipped
     file."""
     from generator.core.shipped import is_shipped
-    from generator.jobs.targets import output_stem
+    from generator.jobs.render import output_stem
 
     if output is not None:
         return output

@@ -8,6 +8,7 @@ by side;
 * :mod:`.code` — the sheet code (QR): layout, format version, geometry hash;
 * :mod:`.marks` — rectify, flatten the light, register each space, measure the ink of every target;
 * :mod:`.read` — the whole chain and the decisions (:func:`read_photo`);
+* :mod:`.reading` — what one photo gave: every space, the chip counts, how sure (:class:`PhotoReading`);
 * :mod:`.output` — the ``.read.yaml`` typed-in sheet and the annotated PNG;
 * synthetic phone photos for the tests and the benchmark are made outside the package, in ``tests/synth``.
 """

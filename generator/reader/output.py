@@ -31,7 +31,7 @@ from generator.games.allin.game_log import grid_rows
 from generator.games.allin.grid import cell_name
 
 if TYPE_CHECKING:  # pragma: no cover
-    from generator.reader.read import PhotoReading
+    from generator.reader.reading import PhotoReading
 
 CHECKSUM = re.compile(r"^# sheetsmith read checksum: ([0-9a-f]{12})[ \t\r]*$", re.M)
 """The checksum line: the first 12 hex digits of the SHA-256 of the rest of the file."""

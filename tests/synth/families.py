@@ -96,8 +96,8 @@ def case(family: str, seed: int, *, frame: tuple[int, int] | None = None) -> Cas
     """The case of ``family`` for ``seed`` (``frame``: force the photo size, e.g. small for tests)."""
     from generator.core.shipped import shipped_layouts
     from generator.games.allin.bot import simulate_game
+    from generator.games.allin.filled import FilledSheet
     from generator.games.allin.layout import load_layout
-    from generator.games.allin.scoring import FilledSheet
     from generator.games.allin.sheet import build_allin_sheet
 
     rng = random.Random(f"family:{family}:{seed}")

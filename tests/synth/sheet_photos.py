@@ -9,7 +9,7 @@ grey) or blue or black pen; then the page is photographed: placed in 3-D
 textured table, lit unevenly, shaded, blurred (defocus and motion), given
 sensor noise and saved as JPEG.  Everything comes from one seed.
 
-The truth of a synthetic photo is the :class:`~generator.games.allin.scoring.FilledSheet`
+The truth of a synthetic photo is the :class:`~generator.games.allin.filled.FilledSheet`
 it was drawn from; nothing here is used by the reader itself.
 """
 

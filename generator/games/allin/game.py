@@ -63,10 +63,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from generator.core.cards import RANKS, Card, standard_deck
+from generator.games.allin.filled import FilledSheet
 from generator.games.allin.grid import Coord, cell_name, golden_ring
 from generator.games.allin.layout import AllInLayout
 from generator.games.allin.rules import DECK_JOKERS, GOLDEN_DECK_SIZE, ROUNDS, START_ROUNDS, complete_hands
-from generator.games.allin.scoring import FilledSheet, GameScore, report, score_game
+from generator.games.allin.scoring import GameScore, report, score_game
 
 __all__ = [
     "Ruleset",
@@ -507,7 +508,7 @@ class PlayerState:
         return self.chips_earned - self.chips_spent
 
     def sheet(self, layout: AllInLayout) -> FilledSheet:
-        """This sheet as the verifier reads it (:class:`~generator.games.allin.scoring.FilledSheet`)."""
+        """This sheet as the verifier reads it (:class:`~generator.games.allin.filled.FilledSheet`)."""
         return FilledSheet(layout, self.name, dict(self.cards), self.chips_earned, self.chips_spent)
 
 

@@ -54,6 +54,7 @@ from generator.core.paths import display_path
 from generator.core.shipped import shipped_layouts, unknown_layout
 from generator.core.validation import text_problem
 from generator.core.yamlpos import Document, PathKey, load_yaml, shown, yaml_scalar
+from generator.games.allin.filled import FilledSheet
 from generator.games.allin.game import (
     PASS,
     GameLog,
@@ -68,7 +69,6 @@ from generator.games.allin.game import (
 )
 from generator.games.allin.grid import Coord, cell_name
 from generator.games.allin.layout import AllInLayout, load_layout
-from generator.games.allin.scoring import FilledSheet
 from generator.games.allin.typed_sheet import find_layout
 
 __all__ = [

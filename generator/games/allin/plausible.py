@@ -1,6 +1,6 @@
 """All In (flip&write): could a game have produced this sheet?  Plausibility checks on a finished sheet.
 
-Pure rules core: a :class:`~generator.games.allin.scoring.FilledSheet` in, a
+Pure rules core: a :class:`~generator.games.allin.filled.FilledSheet` in, a
 list of :class:`SheetProblem` out; no I/O, no drawing.  A typed-in sheet, a
 photo read into one and a replayed game's final sheet are all checked the
 same way (:func:`~generator.games.allin.scoring.score_game` calls
@@ -73,14 +73,12 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from generator.core.cards import RANK_LABELS
+from generator.games.allin.filled import FilledSheet
 from generator.games.allin.grid import Coord, cell_name, golden_ring
 from generator.games.allin.rules import ROUNDS, START_ROUNDS, complete_hands
-
-if TYPE_CHECKING:
-    from generator.games.allin.scoring import FilledSheet
 
 __all__ = ["SheetProblem", "check_sheet", "groups"]
 

@@ -686,7 +686,7 @@ def fill_allin_sheet(scene: Scene, sheet, game=None) -> Scene:
 
     Args:
         scene: a scene made by :func:`build_allin_sheet` for ``sheet.layout``.
-        sheet: a :class:`generator.games.allin.scoring.FilledSheet`.
+        sheet: a :class:`generator.games.allin.filled.FilledSheet`.
         game: the :class:`GameScore` the sheet belongs to (default: the sheet scored alone).
 
     Returns:

@@ -35,9 +35,9 @@ from generator.core.paths import display_path
 from generator.core.shipped import shipped_layouts, unknown_layout
 from generator.core.validation import text_problem
 from generator.core.yamlpos import Document, load_yaml
+from generator.games.allin.filled import FilledSheet
 from generator.games.allin.grid import cell_name
 from generator.games.allin.layout import AllInLayout, load_layout
-from generator.games.allin.scoring import FilledSheet
 
 _TOKEN = re.compile(r"\S+")
 

@@ -147,7 +147,7 @@ class TickPadReading:
         paper: the paper turned as the pad is printed (landscape: 297 × 210 mm for A4).
         rows: every round's row as read (all the pad's rows; :attr:`played` leaves out the trailing blank ones).
         fit: the homography in the pad's own frame (page mm → photo px).
-        other attributes as :class:`generator.reader.read.PhotoReading`.
+        other attributes as :class:`generator.reader.reading.PhotoReading`.
     """
 
     path: Path
