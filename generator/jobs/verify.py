@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from generator.core.errors import (
     EXIT_OK,
@@ -30,7 +30,7 @@ VERIFY_READS = (
 
 
 GAMES_VERIFIED = ("allin", "flip7", "fundex", "flipflop")
-"""Values of ``game:`` that :func:`verify` checks."""
+"""Values of ``game:`` that :func:`verify` checks (each has its verifier in :data:`VERIFIERS`)."""
 
 
 def _exit_code(problems: Sequence[Problem]) -> int:
@@ -154,47 +154,62 @@ def verify_documents(docs, paths: Sequence[Path]) -> Verdict:
                     )
                 ]
             )
-    if first == "allin":
-        return verify_allin(paths, [doc for doc, _ in games])
-    if first == "flip7":
-        from generator.games.flip7.ticks import is_tick_pad
+    return VERIFIERS[first]([doc for doc, _ in games], paths)
 
-        ticks = [is_tick_pad(doc.data) for doc, _ in games]
-        if all(ticks):
-            return verify_tick_pads([doc for doc, _ in games])
-        if any(ticks):
-            other = games[ticks.index(False)][0]
-            raise InputError(
-                [
-                    other.problem(
-                        (), "this is a Flip 7 score pad; verify it alone, or give only tick pads (one per player)"
-                    )
-                ]
-            )
+
+def _single(docs, paths: Sequence[Path], game: str):
+    """The one file of a game whose file holds the whole game (a score pad, a round log).
+
+    Raises:
+        InputError: more than one file.
+    """
     if len(paths) > 1:
-        raise InputError(
-            [Problem(games[1][0].file, 0, 0, f"a {first} file holds a whole game; verify one file at a time")]
-        )
-    doc = games[0][0]
-    if first == "flip7":
-        from generator.games.flip7.pad import pad_from_document, pad_report
+        raise InputError([Problem(docs[1].file, 0, 0, f"a {game} file holds a whole game; verify one file at a time")])
+    return docs[0]
 
-        pad = pad_from_document(doc)
-        report = pad_report(pad)
-        problems = [_round_problem(doc, p) for p in report.get("problems", [])] + list(pad.warnings)
-        return Verdict("flip7", report, problems)
-    if first == "fundex":
-        from generator.games.fundex.log import fundex_log_from_document, fundex_report
 
-        report = fundex_report(fundex_log_from_document(doc, paths[0]))
-    else:
-        from generator.games.flipflop.log import flipflop_log_from_document, flipflop_report
-
-        report = flipflop_report(flipflop_log_from_document(doc, paths[0]))
+def _log_verdict(game: str, doc, report: dict) -> Verdict:
+    """A round log's report, its problems located at the round and player they name."""
     problems = [
         Problem(doc.file, p.get("line", 0), p.get("col", 0), _who(p) + p["message"]) for p in report.get("problems", [])
     ]
-    return Verdict(first, report, problems)
+    return Verdict(game, report, problems)
+
+
+def _verify_flip7(docs, paths: Sequence[Path]) -> Verdict:
+    """Flip 7: one score pad (the whole table), or every player's tick pad of one game."""
+    from generator.games.flip7.pad import pad_from_document, pad_report
+    from generator.games.flip7.ticks import is_tick_pad
+
+    ticks = [is_tick_pad(doc.data) for doc in docs]
+    if all(ticks):
+        return verify_tick_pads(docs)
+    if any(ticks):
+        other = docs[ticks.index(False)]
+        raise InputError(
+            [other.problem((), "this is a Flip 7 score pad; verify it alone, or give only tick pads (one per player)")]
+        )
+    doc = _single(docs, paths, "flip7")
+    pad = pad_from_document(doc)
+    report = pad_report(pad)
+    problems = [_round_problem(doc, p) for p in report.get("problems", [])] + list(pad.warnings)
+    return Verdict("flip7", report, problems)
+
+
+def _verify_fundex(docs, paths: Sequence[Path]) -> Verdict:
+    """All In (Fundex): one round log, played through the rules core."""
+    from generator.games.fundex.log import fundex_log_from_document, fundex_report
+
+    doc = _single(docs, paths, "fundex")
+    return _log_verdict("fundex", doc, fundex_report(fundex_log_from_document(doc, paths[0])))
+
+
+def _verify_flipflop(docs, paths: Sequence[Path]) -> Verdict:
+    """Flip Flop: one round log, played through the rules core."""
+    from generator.games.flipflop.log import flipflop_log_from_document, flipflop_report
+
+    doc = _single(docs, paths, "flipflop")
+    return _log_verdict("flipflop", doc, flipflop_report(flipflop_log_from_document(doc, paths[0])))
 
 
 def _read_each(items, read) -> list:
@@ -363,3 +378,13 @@ def _verify_photos(paths: list[Path], layout: Optional[str], progress=None) -> V
     )  # All In sheets or tick pads
     v.notes = notes + v.notes
     return v
+
+
+VERIFIERS: dict[str, Callable[[list, Sequence[Path]], Verdict]] = {
+    "allin": lambda docs, paths: verify_allin(paths, docs),
+    "flip7": _verify_flip7,
+    "fundex": _verify_fundex,
+    "flipflop": _verify_flipflop,
+}
+"""Each game's verifier: ``verifier(documents, paths)`` checks the parsed files of one game (in the order given)."""
+assert set(VERIFIERS) == set(GAMES_VERIFIED)
