@@ -45,6 +45,7 @@ def timed_build(cmd: list[str], env: dict, out: Path, cpus: set[int] | None) -> 
     start = time.perf_counter()
     res = subprocess.run(
         [*cmd, "build", "-d", str(out)],
+        cwd=out.parent,  # not the repository: ``python -c`` puts the working folder first on the import path
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -183,6 +183,9 @@ def hard_params(rng: random.Random, case: str) -> PhotoParams:
 # --- the page ---------------------------------------------------------------------------
 
 
+STRIP_ROWS = 256
+"""Rows of the photo warped and noised at a time (the result does not depend on it; the memory does)."""
+
 _PAGES: dict[tuple, tuple[Scene, np.ndarray]] = {}
 PAGES_KEPT = 240 << 20
 """At most this many bytes of blank pages are kept (an A4 page at 300 dpi is 104 MB); the oldest go first."""
@@ -586,18 +589,18 @@ def photograph(
         if factor < 1.0:
             pg = cv2.resize(pg, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
         s = ppm_page * factor
-        Us, Vs = U * s, V * s
-        warped = cv2.remap(pg, Us, Vs, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-        alpha = cv2.remap(
-            np.ones(pg.shape[:2], np.float32), Us, Vs, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
-        )
-        del Us, Vs, pg
-        if k == 0 and p.fold > 0:  # the screen faces the lamp differently: lit or shaded as a whole
-            screen = (V < fold_y).astype(np.float32)
-            warped *= (1.0 + (p.fold_light - 1.0) * screen)[..., None]
-        img *= 1 - alpha[..., None]  # in place: a 12 MP photo is 144 MB a copy
-        img += warped
-        del warped, alpha
+        ones = np.ones(pg.shape[:2], np.float32)
+        for y0 in range(0, fh, STRIP_ROWS):  # in strips of rows: a 12 MP photo is 144 MB a whole-frame copy
+            rows = slice(y0, min(fh, y0 + STRIP_ROWS))
+            Us, Vs = U[rows] * s, V[rows] * s
+            warped = cv2.remap(pg, Us, Vs, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+            alpha = cv2.remap(ones, Us, Vs, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+            if k == 0 and p.fold > 0:  # the screen faces the lamp differently: lit or shaded as a whole
+                screen = (V[rows] < fold_y).astype(np.float32)
+                warped *= (1.0 + (p.fold_light - 1.0) * screen)[..., None]
+            img[rows] *= 1 - alpha[..., None]
+            img[rows] += warped
+        del pg, ones, Us, Vs, warped, alpha
         if k == 0:
             flat_H, coords = pose.homography(), (U, V)
     # light: a gradient down to light_min, a warm or cool cast, a soft shadow
@@ -636,13 +639,14 @@ def photograph(
             cv2.LINE_AA,
         )
         img = cv2.filter2D(img, -1, k / k.sum())
-    noise = nrng.standard_normal((fh, fw, 3), dtype=np.float32)
-    spread = np.clip(img, 0.02, 1.0)  # noise grows with the square root of the light
-    np.sqrt(spread, out=spread)
-    spread *= p.noise
-    noise *= spread
-    img += noise
-    del noise, spread
+    for y0 in range(0, fh, STRIP_ROWS):  # noise that grows with the square root of the light, strip by strip
+        strip = img[y0 : y0 + STRIP_ROWS]
+        noise = nrng.standard_normal(strip.shape, dtype=np.float32)
+        spread = np.clip(strip, 0.02, 1.0)
+        np.sqrt(spread, out=spread)
+        spread *= p.noise
+        noise *= spread
+        strip += noise
     img *= 255.0
     img += 0.5
     out = np.clip(img, 0, 255, out=img).astype(np.uint8)
