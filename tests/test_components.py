@@ -210,3 +210,13 @@ def test_deck_bad_card_size_and_rank(tmp_path):
         DECK.replace("  - {type: number, values: [1, 2, 3]}", "  - {type: playing, ranks: [A, 1], suits: [S]}"),
     )
     assert probs[0][0] == 6 and "'1S' is not a card" in probs[0][2]
+
+
+def test_deck_playing_entry_spelling_the_jokers_code_is_refused(tmp_path):
+    # Rank J with suit K reads as "JK", the Joker's code; a Joker is its own card type.
+    probs = deck_problems(
+        tmp_path,
+        DECK.replace("  - {type: number, values: [1, 2, 3]}", "  - {type: playing, ranks: [J], suits: [S, K]}"),
+    )
+    assert len(probs) == 1 and probs[0][0] == 6
+    assert "'JK' is not a card" in probs[0][2] and "type: joker" in probs[0][2]

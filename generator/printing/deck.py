@@ -265,9 +265,13 @@ def _expand(entry: CardEntry, doc: Document, at: tuple, problems: list[Problem])
                 try:
                     card = parse_card(f"{rank}{suit}")
                 except CardCodeError:
+                    card = None
+                if card is None or card.is_joker:  # "J" + "K" spells the Joker's code
                     problems.append(
                         doc.problem(
-                            at + ("ranks", r_i), f"'{rank}{suit}' is not a card: ranks are A 2-10 J Q K, suits S H D C"
+                            at + ("ranks", r_i),
+                            f"'{rank}{suit}' is not a card: ranks are A 2-10 J Q K, suits S H D C"
+                            + (" (a Joker is an entry of type: joker)" if card else ""),
                         )
                     )
                     return []
