@@ -286,6 +286,26 @@ def test_flip7_a_house_bonus_scores_every_round_and_travels_with_the_pad(web):
     )
 
 
+@pytest.mark.parametrize("route", ["rounds", "preview"])
+@pytest.mark.parametrize("number", ["abc", "-1", "2.5", "١"])
+def test_flip7_a_round_number_that_is_not_a_whole_number_is_refused(web, route, number):
+    gid = new_flip7(web)
+    web.post(f"/flip7/{gid}/rounds", data=tap({0: ["5"], 1: ["6"], 2: ["7"]}))
+    r = web.post(f"/flip7/{gid}/{route}", data=tap({0: ["1"], 1: ["2"], 2: ["3"]}) | {"round": number})
+    assert r.status_code == 400 and "round: give the number of the round" in r.text
+    assert web.get(f"/flip7/{gid}/report.json").json()["totals"] == {"Ann": 5, "Bob": 6, "Cy": 7}
+
+
+@pytest.mark.parametrize("route", ["rounds", "preview"])
+def test_flip7_a_file_sent_as_the_round_number_is_refused(web, route):
+    gid = new_flip7(web)
+    form = tap({0: ["1"], 1: ["2"], 2: ["3"]})
+    del form["round"]
+    r = web.post(f"/flip7/{gid}/{route}", data=form, files={"round": ("r.txt", b"1", "text/plain")})
+    assert r.status_code == 400 and "round: give the number of the round" in r.text
+    assert web.get(f"/flip7/{gid}/report.json").json()["rounds"] == []
+
+
 @pytest.mark.parametrize("bonus", ["-1", "101", "abc", "1e2", "١٥"])
 def test_flip7_refuses_a_bonus_outside_0_to_100(web, bonus):
     r = web.post("/flip7", data={"players": "Ann, Bob, Cy", "target": "200", "flip7_bonus": bonus})

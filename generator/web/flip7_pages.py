@@ -11,9 +11,9 @@ status, winner and problem on the page is the verifier's.
 
 from __future__ import annotations
 
-from typing import Any, Optional, cast
+from typing import Any, Optional
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
 from generator.core.errors import InputError
@@ -292,8 +292,6 @@ async def flip7_from_photos(request: Request):
 def _game(request: Request, game_id: str):
     g = request.app.state.store.game(game_id, "flip7")
     if g is None:
-        from fastapi import HTTPException
-
         raise HTTPException(404)
     return g
 
@@ -329,6 +327,18 @@ def flip7_game(request: Request, game_id: str, edit: int = 0):
     )
 
 
+def _round_number(form) -> int:
+    """The form's ``round`` field: 0 (absent or empty) for a new round, else the round edited.
+
+    Raises:
+        HTTPException: 400 when it is not a whole number (a file, words, a sign).
+    """
+    text = form.get("round", "") or ""
+    if isinstance(text, str) and (not text or _whole_number(text, 0, 999_999)):
+        return int(text or 0)
+    raise HTTPException(400, "round: give the number of the round edited, or leave it empty for a new round")
+
+
 def _with_round(data: dict, number: int, round_data: dict) -> list[dict]:
     rounds = list(data["rounds"])
     if 1 <= number <= len(rounds):
@@ -343,8 +353,7 @@ async def flip7_preview(request: Request, game_id: str):
     """While tapping: each player's round score and problems, and the totals, as the verifier would give them (JSON)."""
     g = _game(request, game_id)
     form = await request.form()
-    # (a file sent as "round" reaches int() and raises TypeError, as it always did)
-    number = int(cast("str | int", form.get("round", 0) or 0))
+    number = _round_number(form)
     round_data = _parse_round(form, g.data["players"])
     rounds = _with_round(g.data, number, round_data)
     report = score(g.data, rounds)
@@ -383,8 +392,7 @@ async def flip7_save_round(request: Request, game_id: str):
     """Save the tapped round (a new one, or round ``round`` when editing); written at once."""
     g = _game(request, game_id)
     form = await request.form()
-    # (a file sent as "round" reaches int() and raises TypeError, as it always did)
-    number = int(cast("str | int", form.get("round", 0) or 0))
+    number = _round_number(form)
     round_data = _parse_round(form, g.data["players"])
 
     def change(data: dict) -> Optional[list[str]]:
