@@ -9,7 +9,6 @@ given to the wrong command gets a hint that names the right one
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 from generator.core.errors import InputError, UnreadableError
 from generator.core.validation import text_problem
@@ -89,18 +88,3 @@ def wrong_command(data: dict, command: str, file: str = "FILE") -> str | None:
     if command == "verify" and (kind is not None or (game == "allin" and "hands" in data)):
         return "this is a layout or component, not a finished sheet: validate it with 'sheetsmith check FILE'"
     return None
-
-
-def kind_of(data: dict, path: Optional[Path] = None) -> Optional[str]:
-    """The schema kind of a parsed file (its ``kind:`` and ``game:``), or None when it is none of them."""
-    kind, game = data.get("kind"), data.get("game")
-    if kind in ("deck", "chips"):
-        return kind
-    if kind in ("pad", "tick-pad", "ledger"):
-        return "pad"
-    if kind == "game-log":
-        return "allin-game-log"
-    if game == "allin":
-        return "allin-layout" if "hands" in data else "allin-sheet"
-    game_kinds: dict[object, str] = {"flip7": "flip7-pad", "fundex": "fundex-log", "flipflop": "flipflop-log"}
-    return game_kinds.get(game)
