@@ -198,12 +198,6 @@ def numbers_of(cards: Iterable[Card]) -> list[int]:
     return [c for c in cards if is_number(c)]  # type: ignore[misc]
 
 
-def has_repeated_number(cards: Iterable[Card]) -> bool:
-    """True when some number appears twice: the second copy is a bust (unless a Second Chance took it away)."""
-    nums = numbers_of(cards)
-    return len(set(nums)) < len(nums)
-
-
 def is_flip7(cards: Iterable[Card]) -> bool:
     """True when ``cards`` hold seven (or more) different numbers: a Flip 7, worth :data:`FLIP7_BONUS` more points."""
     return len(set(numbers_of(cards))) >= FLIP7_SIZE

@@ -164,14 +164,6 @@ def lowest_of_suit(
     return best
 
 
-def best_flip_flop(up: Card) -> tuple[Card, Card]:
-    """The best possible flip and flop cards for up card ``up``: the aces of the flip and flop suits.
-
-    The rulebook's example: Q♥ up gives A♥ (flip) and A♦ (flop).
-    """
-    return Card(14, up.suit), Card(14, flop_suit(up.suit or "S"))
-
-
 # ---------------------------------------------------------------------------
 # Stakes
 
