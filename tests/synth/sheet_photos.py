@@ -187,24 +187,27 @@ STRIP_ROWS = 256
 """Rows of the photo warped and noised at a time (the result does not depend on it; the memory does)."""
 
 _PAGES: dict[tuple, tuple[Scene, np.ndarray]] = {}
-PAGES_KEPT = 240 << 20
-"""At most this many bytes of blank pages are kept (an A4 page at 300 dpi is 104 MB); the oldest go first."""
+PAGES_KEPT = 160 << 20
+"""At most this many bytes of blank pages are kept, as 8-bit RGB (an A4 page at 300 dpi is 26 MB); the oldest
+go first."""
 
 
 def cached_page(key: tuple, build, dpi: int) -> tuple[Scene, np.ndarray]:
     """A blank page's scene (``build()``) and its page rendered at ``dpi``: ``(H, W, 3)`` float32 RGB in 0–1,
-    kept under ``key`` (the item, its source, variant and paper) for the next photo of the same page."""
+    a new array on every call. The scene and the 8-bit page are kept under ``key`` (the item, its source,
+    variant and paper) for the next photo of the same page."""
     from generator.printing.backends.pdf import render_pdf
     from generator.printing.backends.png import pdf_to_images
 
     key = (*key, dpi)
     if key not in _PAGES:
         scene = build()
-        img = pdf_to_images(render_pdf([scene]), dpi=dpi)[0]
-        while _PAGES and sum(page.nbytes for _, page in _PAGES.values()) > PAGES_KEPT:
+        img = np.asarray(pdf_to_images(render_pdf([scene]), dpi=dpi)[0], np.uint8)
+        while _PAGES and sum(page.nbytes for _, page in _PAGES.values()) + img.nbytes > PAGES_KEPT:
             _PAGES.pop(next(iter(_PAGES)))
-        _PAGES[key] = (scene, np.asarray(img, np.float32) / 255.0)
-    return _PAGES[key]
+        _PAGES[key] = (scene, img)
+    scene, img = _PAGES[key]
+    return scene, np.asarray(img, np.float32) / 255.0
 
 
 def blank_page(layout, paper: Paper, dpi: int) -> tuple[Scene, np.ndarray]:
@@ -620,11 +623,12 @@ def photograph(
     if p.hard_shadow is not None:
         light *= hard_shadow(*coords, p.hard_shadow)
     cast = np.array([rng.uniform(0.93, 1.0), rng.uniform(0.95, 1.0), rng.uniform(0.85, 1.0)], np.float32)
-    img *= light[..., None] * cast
+    for y0 in range(0, fh, STRIP_ROWS):
+        img[y0 : y0 + STRIP_ROWS] *= light[y0 : y0 + STRIP_ROWS, :, None] * cast
     if p.glare is not None:  # the lamp mirrored: its own colour, added whatever the paper shows
         img += glare(*coords, p.glare)[..., None] * np.array([1.0, 0.98, 0.93], np.float32)
     if p.defocus > 0:
-        img = cv2.GaussianBlur(img, (0, 0), p.defocus)
+        cv2.GaussianBlur(img, (0, 0), p.defocus, dst=img)
     if p.motion >= 1.0:
         n = int(math.ceil(p.motion)) | 1
         k = np.zeros((n, n), np.float32)
@@ -638,7 +642,7 @@ def photograph(
             1,
             cv2.LINE_AA,
         )
-        img = cv2.filter2D(img, -1, k / k.sum())
+        cv2.filter2D(img, -1, k / k.sum(), dst=img)
     for y0 in range(0, fh, STRIP_ROWS):  # noise that grows with the square root of the light, strip by strip
         strip = img[y0 : y0 + STRIP_ROWS]
         noise = nrng.standard_normal(strip.shape, dtype=np.float32)
@@ -702,9 +706,11 @@ def synth_photo(
     params = params or realistic_params(rng)
     scene, blank = blank_page(sheet.layout, paper, dpi)
     page = draw_marks(blank, scene, sheet, style, rng, dpi, game=game, extra=extra)
+    del blank  # (a page at 300 dpi is some 100 MB)
     more = []
     for other in others:
         oscene, oblank = blank_page(other.layout, paper, dpi)
         more.append(draw_marks(oblank, oscene, other, random_style(rng), rng, dpi))
+        del oblank
     jpeg, H = photograph(page, paper, params, rng, dpi, fold_y=fold_line_y(scene) or 0.0, others=tuple(more))
     return SynthPhoto(jpeg, params, style, sheet, H)

@@ -110,6 +110,7 @@ def synth_tick_photo(
     params = params or realistic_params(rng)
     scene, blank = blank_pad_page(pad, paper, dpi)
     page = draw_ticks(blank, scene, rows, style, rng, dpi, scores=scores, player=player, erased=erased)
+    del blank
     shown = Paper(paper.id, scene.width, scene.height, paper.label)  # the page as it lies (landscape)
     jpeg, H = photograph(page, shown, params, rng, dpi)
     return SynthTickPhoto(jpeg, params, style, rows, H)
