@@ -522,9 +522,15 @@ def build_items(
         for task in tasks:
             yield _build_one(*task)
         return
-    with main_module_hidden():  # the workers start during the submits
-        pool = ProcessPoolExecutor(workers, mp_context=worker_context(BUILD_MODULES), initializer=_init_build_worker)
-        futures = [pool.submit(_build_one, *task) for task in tasks]
+    pool = ProcessPoolExecutor(workers, mp_context=worker_context(BUILD_MODULES), initializer=_init_build_worker)
+    try:
+        with main_module_hidden():  # the workers start during the submits
+            futures = [pool.submit(_build_one, *task) for task in tasks]
+    except OSError:  # no worker process can start here (no fork server, no process slots): all drawn here
+        pool.shutdown(wait=True, cancel_futures=True)
+        for task in tasks:
+            yield _build_one(*task)
+        return
     try:
         for task, future in zip(tasks, futures):
             try:
