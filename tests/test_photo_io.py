@@ -461,6 +461,23 @@ def test_photos_are_read_in_parallel_in_input_order_with_errors_per_photo(tmp_pa
         assert stages == sorted(stages, key=order.index) and stages[-1] == ("failed" if i == 1 else "done")
 
 
+def test_photos_are_read_here_when_no_worker_process_can_start(tmp_path, photo, monkeypatch):
+    """A sandbox that refuses the fork server's socket: the photos are read one by one in this process."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from generator.jobs.photos import PhotoFailure, read_photos
+
+    def refused(self, fn, *args, **kwargs):
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", refused)
+    (tmp_path / "ann.jpg").write_bytes(photo)
+    (tmp_path / "bad.jpg").write_bytes(b"%PDF-1.4\n")
+    results = read_photos([tmp_path / "ann.jpg", tmp_path / "bad.jpg"], workers=2)
+    assert type(results[0]).__name__ == "PhotoReading" and results[0].player == "ann"
+    assert isinstance(results[1], PhotoFailure) and results[1].message.startswith("this is a PDF document;")
+
+
 @pytest.mark.slow
 def test_photos_and_a_typed_in_sheet_verify_as_one_game_through_the_command_line(tmp_path, photo, game):
     import io

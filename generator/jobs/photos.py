@@ -115,12 +115,8 @@ def read_photos(
     jobs = [(i, Path(p), display_name(p), player_name(p), layout) for i, p in enumerate(paths)]
     report = progress or (lambda i, stage: None)
     n = worker_count(len(jobs)) if workers is None else max(1, min(workers, len(jobs)))
-    if n <= 1:
-        results = []
-        for job in jobs:
-            results.append(_read_one(job, report))
-        return results
-    return _read_in_pool(jobs, n, report)
+    pooled = _read_in_pool(jobs, n, report) if n > 1 else None
+    return pooled if pooled is not None else [_read_one(job, report) for job in jobs]
 
 
 def _read_one(job: tuple, report: Progress):
@@ -151,11 +147,19 @@ def _read_in_worker(job: tuple):
     return _read_one(job, report_stage)
 
 
-def _read_in_pool(jobs: list[tuple], workers: int, report: Progress) -> list:
+def _read_in_pool(jobs: list[tuple], workers: int, report: Progress) -> list | None:
+    """Read ``jobs`` in ``workers`` worker processes; None when no worker process can start here."""
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    service = PhotoService(workers, stages=True)
+    service = None
+    try:
+        service = PhotoService(workers, stages=True)
+        futures = {service.submit(_read_in_worker, job): job for job in jobs}
+    except OSError:  # no fork server, no process slots: the caller reads them itself
+        if service is not None:
+            service.shutdown(wait=False, cancel=True)
+        return None
     results: list = [None] * len(jobs)
     order = {stage: n for n, stage in enumerate(STAGES)}
     state = ["waiting"] * len(jobs)
@@ -166,7 +170,6 @@ def _read_in_pool(jobs: list[tuple], workers: int, report: Progress) -> list:
             report(i, stage)
 
     try:
-        futures = {service.submit(_read_in_worker, job): job for job in jobs}
         for i in range(len(jobs)):
             report(i, "waiting")
         pending = set(futures)
