@@ -537,9 +537,32 @@ def test_token_required_on_lan(tmp_path):
         assert c.get("/flip7").status_code == 401
 
 
-def test_form_from_another_site_is_refused(web):
-    r = web.post("/flip7", data={"players": "Ann, Bob, Cy"}, headers={"Origin": "http://evil.example"})
+@pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://testserver.evil.example"])
+def test_form_from_another_site_is_refused(web, origin):
+    # "null" is what a sandboxed frame on any site sends
+    r = web.post("/flip7", data={"players": "Ann, Bob, Cy"}, headers={"Origin": origin})
     assert r.status_code == 403 and store(web).games("flip7") == []
+    r = web.post("/flip7", data={"players": "Ann, Bob, Cy"}, headers={"Origin": "http://testserver"})
+    assert r.status_code == 200 and len(store(web).games("flip7")) == 1
+
+
+@pytest.mark.parametrize("code", ["%C3%A9", "%FF", "s3cret-tok%C3%A9n", "%00"])
+def test_an_access_code_in_any_characters_is_refused_not_a_server_error(tmp_path, code):
+    with client(tmp_path, token="s3cret-token") as c:
+        assert c.get(f"/?token={code}").status_code == 401
+        assert c.get("/", headers={"Cookie": "sheetsmith_token=é".encode()}).status_code == 401
+
+
+def test_a_page_for_this_computer_only_answers_to_its_own_host_names(tmp_path):
+    with TestClient(
+        create_app(tmp_path, photo_workers=1, hosts=("127.0.0.1", "localhost")), base_url="http://127.0.0.1:8000"
+    ) as c:
+        assert c.get("/").status_code == 200
+        assert c.get("/", headers={"Host": "localhost:8000"}).status_code == 200
+        # a name of another site pointed at this computer (DNS rebinding)
+        assert c.get("/", headers={"Host": "attacker.example:8000"}).status_code == 400
+        r = c.post("/flip7", data={"players": "Ann, Bob, Cy"}, headers={"Host": "attacker.example:8000"})
+        assert r.status_code == 400 and store(c).games("flip7") == []
 
 
 def test_unknown_game_is_a_page_not_a_traceback(web):

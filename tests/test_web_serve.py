@@ -118,3 +118,31 @@ def test_the_terminal_qr_code_reads_back_as_the_address():
     img = cv2.resize(np.pad(modules, 4, constant_values=255), None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
     text, _, _ = cv2.QRCodeDetector().detectAndDecode(img)
     assert text == url
+
+
+def test_serve_on_a_port_in_use_says_so_before_printing_an_address(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        proc = start(tmp_path, "--port", str(port))
+        out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert f"port {port} is in use" in out and "--port" in out
+    assert "open http" not in out and "Traceback" not in out
+
+
+@pytest.mark.parametrize("what", ["a file", "a damaged database"])
+def test_serve_with_a_data_folder_it_cannot_use_says_which_and_exits_2(tmp_path, what):
+    data = tmp_path / "data"
+    if what == "a file":
+        data.write_text("not a folder", encoding="utf-8")
+        expected = "is a file, not a folder"
+    else:
+        data.mkdir()
+        (data / "sheetsmith-web.sqlite3").write_bytes(os.urandom(4096))
+        expected = "cannot be used as the games database"
+    proc = start(tmp_path, "--port", str(free_port()))
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and expected in out and "--data-dir" in out
+    assert "open http" not in out and "Traceback" not in out

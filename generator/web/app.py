@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -45,6 +45,7 @@ def create_app(
     photo_workers: int = 2,
     photo_timeout: float = TIMEOUT_S,
     max_upload: int = MAX_UPLOAD,
+    hosts: Optional[Sequence[str]] = None,
 ):
     """The web application (ASGI).
 
@@ -54,6 +55,7 @@ def create_app(
         photo_workers: worker processes reading photos.
         photo_timeout: seconds a photo may take before its request is answered with an error.
         max_upload: the largest request body, bytes.
+        hosts: the only host names requests may name in their ``Host`` header (None: any).
 
     Returns:
         The application wrapped in its :class:`~generator.web.common.Guard`; the
@@ -73,6 +75,10 @@ def create_app(
     app = FastAPI(
         title="sheetsmith", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
     )
+    if hosts is not None:  # another site's page naming this server (DNS rebinding) gets 400
+        from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))
     app.state.store = store
     app.state.photos = photos
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")

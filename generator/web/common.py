@@ -88,9 +88,9 @@ class Guard:
         if self.token is not None:
             given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
             cookie = _cookie(headers.get("cookie", ""), TOKEN_COOKIE)
-            if given and hmac.compare_digest(given, self.token):
+            if given and _same(given, self.token):
                 set_cookie = True
-            elif not (cookie and hmac.compare_digest(cookie, self.token)):
+            elif not (cookie and _same(cookie, self.token)):
                 return await _plain(
                     send,
                     401,
@@ -99,7 +99,8 @@ class Guard:
                 )
         if scope["method"] in ("POST", "PUT", "DELETE", "PATCH"):
             origin = headers.get("origin")
-            if origin and origin != "null" and origin.split("://", 1)[-1] != headers.get("host", ""):
+            # "null": a sandboxed frame or a file, which no page of this server is
+            if origin and origin.split("://", 1)[-1] != headers.get("host", ""):
                 return await _plain(send, 403, "sheetsmith: a form from another site was refused")
             length = headers.get("content-length")
             if length and length.isdigit() and int(length) > self.limit:
@@ -123,6 +124,11 @@ class Guard:
             await send(message)
 
         await self.app(scope, limited, send_with_cookie)
+
+
+def _same(given: str, token: str) -> bool:
+    """True when ``given`` is the token (compared in constant time, whatever characters it holds)."""
+    return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode("utf-8"))
 
 
 def _cookie(header: str, name: str) -> str:

@@ -56,6 +56,38 @@ def qr_text(url: str, *, ansi: bool = False) -> str:
     return "\n".join(lines)
 
 
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
+"""The host names a page served to this computer only answers to (a page of another site that makes its name
+point here, DNS rebinding, gets 400)."""
+
+
+def _listen(host: str, port: int):
+    """A socket bound to ``host``:``port`` and listening, before any address is printed.
+
+    Raises:
+        SheetsmithError: the port is taken (another server?) or may not be used.
+    """
+    import errno
+    import socket
+
+    from generator.core.errors import SheetsmithError
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        why = (
+            "is in use (another sheetsmith serve, or another server?)"
+            if exc.errno == errno.EADDRINUSE
+            else f"cannot be used ({exc.strerror})"
+        )
+        raise SheetsmithError(f"port {port} {why}; pick another with --port") from None
+    return sock
+
+
 def serve(
     *,
     port: int = 8000,
@@ -73,6 +105,9 @@ def serve(
         data_dir: where games are kept (default: the user's data folder).
         workers: worker processes reading photos.
         say: prints one line (or block) for the person who started the server (default: stdout).
+
+    Raises:
+        SheetsmithError: the port is taken or the data folder cannot be used (before any address is printed).
     """
     import sys
 
@@ -88,8 +123,9 @@ def serve(
 
     folder = data_dir or default_data_dir()
     token = new_token() if lan else None
-    app = create_app(folder, token=token, photo_workers=workers)
     host = "0.0.0.0" if lan else "127.0.0.1"
+    app = create_app(folder, token=token, photo_workers=workers, hosts=None if lan else LOCAL_HOSTS)
+    listening = _listen(host, port)
     if lan:
         url = f"http://{lan_address()}:{port}/?token={token}"
         say(f"sheetsmith serve: open {url}")
@@ -99,4 +135,4 @@ def serve(
     else:
         say(f"sheetsmith serve: open http://127.0.0.1:{port}/ (this computer only; --lan for phones)")
     say(f"games are kept in {folder}; Ctrl-C stops the server")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listening])

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
+from generator.core.errors import OutputError
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -74,18 +76,31 @@ class Store:
 
     Args:
         folder: the data folder; the database is ``folder/sheetsmith-web.sqlite3``.
+
+    Raises:
+        OutputError: the folder cannot be made (a file there, no permission) or the database file is not one.
     """
 
     def __init__(self, folder: Path):
         self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / DB_NAME
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA foreign_keys = ON")
-        self._db.execute("PRAGMA journal_mode = WAL")
-        self._db.execute("PRAGMA synchronous = NORMAL")
-        self._db.executescript(SCHEMA)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA foreign_keys = ON")
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db.executescript(SCHEMA)
+        except FileExistsError:
+            raise OutputError(f"{self.folder}: is a file, not a folder; give --data-dir a folder") from None
+        except OSError as exc:
+            raise OutputError(f"{self.folder}: cannot make the data folder ({exc.strerror}); give --data-dir") from None
+        except sqlite3.DatabaseError as exc:
+            raise OutputError(
+                f"{self.path}: cannot be used as the games database ({exc}); move it away to start afresh, "
+                "or give another --data-dir"
+            ) from None
 
     def close(self) -> None:
         """Close the database."""
