@@ -306,6 +306,12 @@ def test_flip7_a_file_sent_as_the_round_number_is_refused(web, route):
     assert web.get(f"/flip7/{gid}/report.json").json()["rounds"] == []
 
 
+def test_flip7_refuses_a_name_with_a_control_character(web):
+    r = web.post("/flip7", data={"players": "A\x07b, Bob, Cy", "target": "200", "title": "t"})
+    assert r.status_code == 400 and "holds a control character (U+0007 BELL)" in r.text
+    assert store(web).games("flip7") == []
+
+
 @pytest.mark.parametrize("bonus", ["-1", "101", "abc", "1e2", "١٥"])
 def test_flip7_refuses_a_bonus_outside_0_to_100(web, bonus):
     r = web.post("/flip7", data={"players": "Ann, Bob, Cy", "target": "200", "flip7_bonus": bonus})
@@ -352,6 +358,25 @@ def add_typed(c: TestClient, gid: str, name: str, form: dict):
     r = c.post(f"/allin/{gid}/players", data={"name": name, "mode": "typed"})
     pid = str(r.url).split("/p/")[1].split("/")[0]
     return pid, c.post(f"/allin/{gid}/p/{pid}/grid", data=form)
+
+
+@pytest.mark.parametrize(
+    "second, message",
+    [
+        ("ANN", "differ only in capitals"),
+        ("Ann\u202eevil", "holds a control character"),
+        ("Ann\tB", "holds a line break or tab"),
+        ("Bo\x07b", "holds a control character"),
+    ],
+)
+def test_allin_refuses_a_name_the_verifier_would_refuse(web, second, message):
+    """The verifier refuses names in two sheets that differ only in capitals, and any control character:
+    the page refuses them when the player is added, so that every game it keeps can be scored."""
+    gid = new_allin(web)
+    add_typed(web, gid, "Ann", grid_form(EXAMPLES / "ann.yaml"))
+    r = web.post(f"/allin/{gid}/players", data={"name": second, "mode": "typed"})
+    assert r.status_code == 400 and message in r.text
+    assert [p["name"] for p in store(web).game(gid).data["players"]] == ["Ann"]
 
 
 def test_allin_typed_in_game_scores_like_the_documented_example(web):

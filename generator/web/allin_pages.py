@@ -212,12 +212,20 @@ def allin_game(request: Request, game_id: str):
 
 
 def _name_problem(g, name: str, player_id: Optional[str] = None) -> Optional[str]:
+    """Why ``name`` cannot be a player's of game ``g`` (as the verifier would refuse the sheets), else None."""
+    from generator.core.validation import quote, text_problem
+
     if not name:
         return "give the player's name"
     if len(name) > 40:
         return "the name is longer than 40 characters; shorten it"
-    if any(p["name"] == name and p["id"] != player_id for p in g.data["players"]):
-        return f"{name!r} already plays in this game; give each player their own name"
+    if problem := text_problem(name, "the name"):
+        return problem
+    if any(p["name"].casefold() == name.casefold() and p["id"] != player_id for p in g.data["players"]):
+        return (
+            f"{quote(name)} already plays in this game (names that differ only in capitals are one player); "
+            "give each player their own name"
+        )
     return None
 
 

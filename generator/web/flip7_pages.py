@@ -17,6 +17,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
 from generator.core.errors import InputError
+from generator.core.validation import quote, text_problem
 from generator.jobs import verify
 from generator.jobs.flip7_pad import (
     DEFAULT_TARGET,
@@ -178,6 +179,7 @@ async def flip7_new(request: Request):
         )
     if any(len(n) > 30 for n in names):
         problems.append("a name is longer than 30 characters; shorten it")
+    problems += [p for n in names if (p := text_problem(n, f"the name {quote(n)}"))]
     if problems:
         return error_page(request, "The game cannot start yet", problems, back="/flip7")
     game = {"title": title or f"{len(names)} players", "players": names, "target": int(target_text), "rounds": []}
