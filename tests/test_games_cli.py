@@ -151,6 +151,13 @@ def test_simulate_flip7_reports_and_repeats():
     assert bad.returncode == 2 and "use stop-at-T" in bad.stderr
 
 
+@pytest.mark.parametrize("strategy", ["stop-at-0", "stop-at-000", "stop-at-1000"])
+def test_simulate_flip7_refuses_a_stop_at_no_game_ends_with(strategy):
+    # stop-at-0 stays before any card: every round scores 0, nobody ever reaches the target
+    res = run("simulate", "flip7", "--strategy", strategy, "--games", "1")
+    assert res.returncode == 2 and "T from 1 to 999" in res.stderr and "rounds until" not in res.stdout
+
+
 @pytest.mark.slow
 def test_simulate_flip7_player_counts():
     # Rulebook, Setup: 3 to 18 players with one deck, a second deck beyond (up to 36 here).

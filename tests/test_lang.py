@@ -453,3 +453,10 @@ def test_a_users_file_renders_next_to_itself_with_the_language(tmp_path, monkeyp
     assert (
         default_target(mine, fmt="pdf", paper="letter", output=None, lang="de") == tmp_path / "my-sheet-letter-de.pdf"
     )
+
+
+@pytest.mark.parametrize("asked", [",,", "", " , "])
+def test_build_with_no_language_named_is_a_usage_error_before_drawing(monkeypatch, capsys, tmp_path, asked):
+    code, out, err = run(monkeypatch, capsys, tmp_path, "build", "--lang", asked, "-d", "out")
+    assert code == 2 and "name a language: en, de, fr, it or all" in err
+    assert not (tmp_path / "out").exists()

@@ -109,6 +109,15 @@ def test_variant_from_option():
     assert "first to 150 ends the game" in text and "Flip 7 bonus +20" in text and "150" in text
 
 
+@pytest.mark.parametrize("text", ["target=200,target=300", "flip7_bonus=15, flip7_bonus=20"])
+def test_a_variant_key_given_twice_is_refused(text):
+    from generator.core.errors import SheetsmithError
+    from generator.jobs.render import apply_variant
+
+    with pytest.raises(SheetsmithError, match="is given twice; give it once"):
+        apply_variant(load_any(IDS["flip7-pad"]), text)
+
+
 def test_variant_on_the_command_line(tmp_path):
     res = subprocess.run(
         [

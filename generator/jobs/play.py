@@ -117,16 +117,16 @@ def simulate_allin(
 
 
 def parse_strategy(text: str) -> str:
-    """``stop-at-T`` with T in ASCII digits (at most 3); returned unchanged.
+    """``stop-at-T`` with T from 1 to 999 in ASCII digits; returned unchanged.
 
     Raises:
-        SheetsmithError: anything else.
+        SheetsmithError: anything else (stop-at-0 stays before any card: nobody ever scores, no game ends).
     """
     t = text[8:]
-    if not (text.startswith("stop-at-") and t.isascii() and t.isdigit() and len(t) <= 3):
+    if not (text.startswith("stop-at-") and t.isascii() and t.isdigit() and len(t) <= 3 and int(t) >= 1):
         raise SheetsmithError(
-            f"--strategy '{text}': use stop-at-T with T in ASCII digits, e.g. stop-at-25 (stay once your numbers reach "
-            "T)"
+            f"--strategy '{text}': use stop-at-T with T from 1 to 999 in ASCII digits, e.g. stop-at-25 (stay once "
+            "your numbers reach T)"
         )
     return text
 

@@ -92,11 +92,13 @@ def languages_asked(asked: Sequence[str]) -> list[str]:
     ``all`` is every catalogue, English first.
 
     Raises:
-        SheetsmithError: a language without a catalogue.
+        SheetsmithError: a language without a catalogue, or none at all (``--lang ,``).
     """
     from generator.printing.i18n import check_lang, languages
 
     codes = [code for text in asked for code in text.split(",") if code.strip()]
+    if not codes:
+        raise SheetsmithError(f"--lang {','.join(asked)!r}: name a language: {', '.join(languages())} or all")
     return languages() if "all" in codes else list(dict.fromkeys(check_lang(code) for code in codes))
 
 
@@ -146,7 +148,7 @@ def apply_variant(item, text: str):
     """A Flip 7 pad with ``--variant target=N,flip7_bonus=N`` printed in its header.
 
     Raises:
-        SheetsmithError: not a Flip 7 pad, or a value that is not ASCII digits in range
+        SheetsmithError: not a Flip 7 pad, a key given twice, or a value that is not ASCII digits in range
             (target 50 to 1000, flip7_bonus 0 to 100).
     """
     from generator.games.pads import Pad, with_variant
@@ -162,6 +164,8 @@ def apply_variant(item, text: str):
                 f"--variant '{text}': write target=N and/or flip7_bonus=N with N in ASCII digits, e.g. "
                 "target=150,flip7_bonus=15"
             )
+        if key in values:
+            raise SheetsmithError(f"--variant '{text}': {key} is given twice; give it once")
         values[key] = int(value)
     if not 50 <= values.get("target", 200) <= 1000 or not 0 <= values.get("flip7_bonus", 15) <= 100:
         raise SheetsmithError("--variant: target must be 50 to 1000 and flip7_bonus 0 to 100")
