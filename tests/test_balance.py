@@ -274,7 +274,11 @@ def test_table_output(write_yaml):
         (["k-spades", "--games", "many"], "--games"),
         (["no-such-sheet"], "no shipped layout"),
         (["missing.yaml"], "file not found"),
-        (["poker-deck"], "not an All In sheet layout"),
+        (["poker-deck"], "poker-deck.yaml:2:7: error: this is a deck, not an All In sheet layout"),
+        (["fundex-chips"], "this is a chip sheet, not an All In sheet layout"),
+        (["flip7-pad"], "this is a score pad, not an All In sheet layout"),
+        (["flip7-tick-pad"], "this is a tick pad, not an All In sheet layout"),
+        (["fundex-ledger"], "this is a ledger, not an All In sheet layout"),
         ([], "Missing argument"),
     ],
 )

@@ -295,10 +295,10 @@ def load_layout(path: str | Path) -> AllInLayout:
     path = Path(path)
     doc = load_yaml(path, display=display_path(path), reads=CHECK_READS)
     check_item_file(doc, path)
-    if doc.data.get("kind") in COMPONENT_KINDS:
-        raise InputError(
-            [Problem(display_path(path), 0, 0, "this is a deck or chip sheet, not an All In sheet layout")]
-        )
+    kind = doc.data.get("kind")
+    if kind in COMPONENT_KINDS:
+        what = {"deck": "a deck", "chips": "a chip sheet", "pad": "a score pad", "tick-pad": "a tick pad"}
+        raise InputError([doc.problem(("kind",), f"this is {what.get(kind, 'a ledger')}, not an All In sheet layout")])
     if doc.data.get("kind") is not None:
         raise unknown_kind(doc)
     return sheet_layout_from_document(doc, path)
