@@ -16,18 +16,20 @@ from collections import deque
 import pytest
 
 import generator.games.allin.balance as bal
+import generator.jobs.play as play
+from generator.core.errors import SheetsmithError
 from generator.core.shipped import resolve_layout
 from generator.games.allin.balance import (
     MEAN_TOTAL_TOLERANCE,
     RARE_COMPLETION,
     SheetResult,
-    balance,
     fairness_warnings,
     percentile,
     summarize,
 )
 from generator.games.allin.grid import golden_ring
 from generator.games.allin.layout import load_layout
+from generator.jobs.play import balance_layouts as balance
 
 Q = load_layout(resolve_layout("q-diamonds"))
 
@@ -122,12 +124,24 @@ def test_warning_thresholds():
 
 
 def test_figures_do_not_depend_on_the_worker_count(monkeypatch):
-    monkeypatch.setattr(bal, "CHUNK", 1)  # one game per task: tasks finish out of order on two workers
+    monkeypatch.setattr(play, "BALANCE_CHUNK", 1)  # one game per task: tasks finish out of order on two workers
     one = balance(["k-spades"], games=3, players=2, seed=7, workers=1).report()
     two = balance(["k-spades"], games=3, players=2, seed=7, workers=2).report()
     assert one == two
     other = balance(["k-spades"], games=3, players=2, seed=8, workers=1).report()
     assert other["baseline"]["mean_total"] != one["baseline"]["mean_total"] or other["layouts"] != one["layouts"]
+
+
+def test_figures_are_played_here_when_no_worker_process_can_start(monkeypatch):
+    from concurrent.futures import ProcessPoolExecutor
+
+    one = balance(["k-spades"], games=2, players=2, seed=7, workers=1).report()
+
+    def refused(self, fn, *args, **kwargs):
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", refused)
+    assert balance(["k-spades"], games=2, players=2, seed=7, workers=2).report() == one
 
 
 UNFAIR = """\
@@ -298,10 +312,10 @@ def test_an_invalid_layout_exits_2_before_any_game(write_yaml):
 
 
 def test_job_refuses_bad_options_itself():
-    with pytest.raises(bal.SheetsmithError):
+    with pytest.raises(SheetsmithError):
         balance([], games=1)
-    with pytest.raises(bal.SheetsmithError):
+    with pytest.raises(SheetsmithError):
         balance(["k-spades"], games=0)
-    with pytest.raises(bal.SheetsmithError):
+    with pytest.raises(SheetsmithError):
         balance(["k-spades"], games=1, players=9)
-    assert bal.check_options(1, 1, 10_000) >= 1  # more workers than CPUs: cut down, not refused
+    assert play.check_balance_options(1, 1, 10_000) >= 1  # more workers than CPUs: cut down, not refused

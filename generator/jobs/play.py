@@ -193,25 +193,176 @@ def balance_layouts(
     workers: Optional[int] = None,
     progress: Optional[Callable[[int, int], None]] = None,
 ):
-    """Is my sheet fair?  ``games`` bot games on each layout and on Q♦, same deals and bots, compared.
+    """Is my sheet fair?  ``games`` bot games on each layout and on Q♦, same deals and bots, compared
+    (:mod:`generator.games.allin.balance`).
+
+    Args:
+        refs: layouts to measure: shipped ids or layout files (at least one).
+        games: games per sheet (1 to 100,000); players: bots per game (1 to 8).
+        seed: run seed; game ``i`` is dealt from :func:`~generator.games.allin.balance.game_seed` ``(seed, i)``.
+        workers: processes to play on (default one per CPU this process may use, never more); the figures do
+            not depend on it.
+        progress: called as ``progress(played, total)`` with the games just played and the games of the whole
+            run (for a progress bar); first with 0 once every layout has been read, before any game.
 
     Returns:
         A :class:`generator.games.allin.balance.Balance`: each sheet's mean and 10th/90th
         percentile totals, hand completion rates and points, chips earned and
         Golden Card surround rate, with warnings (mean total more than 10 %
         from Q♦'s, a hand completed on under 5 % of sheets); ``report()`` is
-        the ``--json`` report.
-
-    Args:
-        refs: shipped ids or layout files.
-        games: games per sheet; players: bots per game (1 to 8); seed: same seed, same figures.
-        workers: processes (default one per CPU, never more); the figures do not depend on it.
-        progress: called as ``progress(played, total)``.
+        the ``--json`` report; its ``exit_code`` is 0 (warnings alone do not fail).
 
     Raises:
-        InputError: a layout cannot be read or is invalid (exit 2).
+        InputError: a layout cannot be read, is invalid, or is not an All In sheet (exit 2).
         SheetsmithError: options out of range (exit 2).
     """
-    from generator.games.allin.balance import balance
+    from generator.core.paths import display_path
+    from generator.core.shipped import resolve_layout
+    from generator.games.allin.balance import BASELINE, Balance, Compared, fairness_warnings, mean_total_gap, summarize
+    from generator.games.allin.layout import load_layout
 
-    return balance(refs, games=games, players=players, seed=seed, workers=workers, progress=progress)
+    if not refs:
+        raise SheetsmithError("give at least one layout (a shipped id or a layout file)")
+    workers = check_balance_options(games, players, workers)
+    base_path = resolve_layout(BASELINE)
+    paths = [resolve_layout(str(r)) for r in refs]
+    layouts = [load_layout(p) for p in paths]  # every layout read and checked before any game is played
+    unique = [base_path]
+    for p in paths:
+        if p.resolve() not in [u.resolve() for u in unique]:
+            unique.append(p)
+    to_play = [load_layout(base_path)] + [layouts[paths.index(p)] for p in unique[1:]]
+    played = _play_all(to_play, [str(p) for p in unique], games, players, seed, workers, progress)
+    figures = [summarize(lay, res, file=display_path(p)) for lay, res, p in zip(to_play, played, unique)]
+    by_path = {p.resolve(): f for p, f in zip(unique, figures)}
+    baseline = figures[0]
+    compared = []
+    for p, lay in zip(paths, layouts):
+        fig = by_path[p.resolve()]
+        found = _locate(fairness_warnings(fig, baseline), p, fig.file)
+        compared.append(Compared(fig, mean_total_gap(fig, baseline), found, list(lay.warnings)))
+    return Balance(games, players, seed, baseline, compared)
+
+
+def check_balance_options(games: int, players: int, workers: Optional[int]) -> int:
+    """Validate a ``balance`` run's options; the number of worker processes to use (1 to the CPUs this process
+    may use; ``None``: one per CPU; more is cut down).
+
+    Raises:
+        SheetsmithError: games, players or workers out of range (exit 2).
+    """
+    from generator.core.process import usable_cpus
+    from generator.games.allin.balance import MAX_GAMES, MAX_PLAYERS
+
+    if not 1 <= games <= MAX_GAMES:
+        raise SheetsmithError(f"--games {games}: play 1 to {MAX_GAMES:,} games")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise SheetsmithError(f"--players {players}: All In is simulated for 1 to {MAX_PLAYERS} players")
+    cpus = usable_cpus()
+    if workers is None:
+        return cpus
+    if workers < 1:
+        raise SheetsmithError(f"--workers {workers}: use at least 1 (1 plays every game in this process)")
+    return min(workers, cpus)
+
+
+BALANCE_CHUNK = 5
+"""Games per task handed to a worker process (small, for an even spread and a lively progress bar)."""
+
+BALANCE_MODULES = ["generator.games.allin.balance", "generator.games.allin.layout"]
+"""What a ``balance`` worker needs: imported once by the fork server, before it forks the workers."""
+
+_WORKER_LAYOUTS: list = []
+"""In a ``balance`` worker: the layouts of the run, loaded once (:func:`_init_balance_worker`)."""
+
+
+def _init_balance_worker(paths: Sequence[str]) -> None:
+    """Worker process start: leave Ctrl-C and TERM to the parent, load the layouts once."""
+    import signal
+
+    from generator.games.allin.layout import load_layout
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _WORKER_LAYOUTS[:] = [load_layout(p) for p in paths]
+
+
+def _play_chunk(sheet: int, start: int, stop: int, players: int, seed: int) -> tuple[int, int, list]:
+    from generator.games.allin.balance import play_games
+
+    return sheet, start, play_games(_WORKER_LAYOUTS[sheet], range(start, stop), players, seed)
+
+
+def _play_all(
+    layouts: Sequence,
+    paths: Sequence[str],
+    games: int,
+    players: int,
+    seed: int,
+    workers: int,
+    progress: Optional[Callable[[int, int], None]],
+) -> list[list[list]]:
+    """Every game of every layout, in game order per layout, on ``workers`` processes (1, or none that can
+    start: this process)."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from generator.core.process import main_module_hidden, worker_context
+    from generator.games.allin.balance import play_games
+
+    results: list[list[Any]] = [[None] * games for _ in layouts]
+    tasks = [
+        (i, start, min(start + BALANCE_CHUNK, games))
+        for i in range(len(layouts))
+        for start in range(0, games, BALANCE_CHUNK)
+    ]
+
+    def store(i: int, start: int, played: list) -> None:
+        results[i][start : start + len(played)] = played
+        if progress:
+            progress(len(played), games * len(layouts))
+
+    def here() -> list[list[list]]:
+        for i, start, stop in tasks:
+            store(i, start, play_games(layouts[i], range(start, stop), players, seed))
+        return results
+
+    if progress:
+        progress(0, games * len(layouts))
+    if workers <= 1:
+        return here()
+    pool = ProcessPoolExecutor(
+        workers,
+        mp_context=worker_context(BALANCE_MODULES),
+        initializer=_init_balance_worker,
+        initargs=(list(paths),),
+    )
+    try:
+        with main_module_hidden():  # the workers start during the submits
+            futures = [pool.submit(_play_chunk, i, start, stop, players, seed) for i, start, stop in tasks]
+    except OSError:  # no worker process can start here (no fork server, no process slots)
+        pool.shutdown(wait=True, cancel_futures=True)
+        return here()
+    try:
+        for future in as_completed(futures):
+            store(*future.result())
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return results
+
+
+def _locate(warnings: list, path: Path, display: str) -> list:
+    """Hand warnings pointed at the hand's entry under ``hands:`` in the layout file."""
+    from generator.core.yamlpos import load_yaml
+    from generator.games.allin.balance import BalanceWarning
+
+    doc = load_yaml(path, display=display)
+    out = []
+    for w in warnings:
+        if w.hand is not None:
+            at = doc.pos(("hands", w.hand), key=True)
+            w = BalanceWarning(w.kind, w.message, w.hand, display, at.line, at.col)
+        out.append(w)
+    return out

@@ -511,8 +511,13 @@ def _bend(page: np.ndarray, bend: float, ppm_page: float, nrng: np.random.Genera
     norm = max(np.abs(dx).max(), np.abs(dy).max(), 1e-6)
     dx = cv2.resize(dx / norm * bend * ppm_page, (pw, ph))
     dy = cv2.resize(dy / norm * bend * ppm_page, (pw, ph))
-    xx, yy = np.meshgrid(np.arange(pw, dtype=np.float32), np.arange(ph, dtype=np.float32))
-    return cv2.remap(page, xx + dx, yy + dy, cv2.INTER_LINEAR, borderValue=(1, 1, 1))
+    out = np.empty_like(page)
+    xx = np.arange(pw, dtype=np.float32)
+    for y0 in range(0, ph, STRIP_ROWS):  # in strips of rows, as the photo is warped
+        rows = slice(y0, min(ph, y0 + STRIP_ROWS))
+        yy = np.arange(rows.start, rows.stop, dtype=np.float32)[:, None]
+        out[rows] = cv2.remap(page, xx + dx[rows], yy + dy[rows], cv2.INTER_LINEAR, borderValue=(1, 1, 1))
+    return out
 
 
 def _print_scaled(page: np.ndarray, scale: float) -> np.ndarray:

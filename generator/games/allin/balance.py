@@ -4,7 +4,8 @@ All In (flip&write) sheets differ in shape, hand lengths, rewards and
 bonuses (the All In rulebook, *Setup*: a group plays one
 sheet, Q♦ suggested for a first game).  A designer wants to know whether a
 new sheet plays like the shipped ones: about as many points, hands that get
-finished, a Golden Card that gets surrounded.  :func:`balance` plays the
+finished, a Golden Card that gets surrounded.  The ``balance`` job
+(:func:`generator.jobs.play.balance_layouts`) plays the
 same games on the layout and on Q♦ — the same deals and the same bots, game
 ``i`` dealt from :func:`game_seed` ``(seed, i)`` on both sheets — with the
 simulator's bot (:class:`~generator.games.allin.bot.SimpleBot`, refereed by
@@ -42,14 +43,11 @@ computed from the games in index order.
 from __future__ import annotations
 
 import hashlib
-import os
-import signal
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Optional
 
-from generator.core.errors import EXIT_OK, Problem, SheetsmithError
+from generator.core.errors import EXIT_OK, Problem
 from generator.games.allin.grid import cell_name, golden_ring
 from generator.games.allin.layout import AllInLayout
 
@@ -68,7 +66,6 @@ __all__ = [
     "percentile",
     "summarize",
     "fairness_warnings",
-    "balance",
 ]
 
 BASELINE = "q-diamonds"
@@ -81,9 +78,6 @@ MAX_PLAYERS = 8
 """Most players simulated (one Golden Deck card each at most: 8 cards)."""
 MAX_GAMES = 100_000
 """Most games per sheet in one run."""
-CHUNK = 5
-"""Games per task handed to a worker process (small, for an even spread and a lively progress bar)."""
-
 
 # --------------------------------------------------------------------------- one game's sheets
 
@@ -410,7 +404,7 @@ class Compared:
 
 @dataclass
 class Balance:
-    """What :func:`balance` measured.
+    """What the ``balance`` job (:func:`generator.jobs.play.balance_layouts`) measured.
 
     Attributes:
         games, players, seed: the run (every sheet played the same ``games`` deals).
@@ -469,149 +463,3 @@ class Balance:
                 for c in self.compared
             ],
         }
-
-
-_WORKER_LAYOUTS: list[AllInLayout] = []
-
-
-def _init_worker(paths: Sequence[str]) -> None:
-    """Worker process start: leave Ctrl-C and TERM to the parent, load the layouts once."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    from generator.games.allin.layout import load_layout
-
-    _WORKER_LAYOUTS[:] = [load_layout(p) for p in paths]
-
-
-def _play_chunk(sheet: int, start: int, stop: int, players: int, seed: int) -> tuple[int, int, list[list[SheetResult]]]:
-    return sheet, start, play_games(_WORKER_LAYOUTS[sheet], range(start, stop), players, seed)
-
-
-def _play_all(
-    layouts: Sequence[AllInLayout],
-    paths: Sequence[str],
-    games: int,
-    players: int,
-    seed: int,
-    workers: int,
-    progress: Optional[Callable[[int, int], None]],
-) -> list[list[list[SheetResult]]]:
-    """Every game of every layout, in game order per layout, on ``workers`` processes (1: this process)."""
-    results: list[list[Any]] = [[None] * games for _ in layouts]
-    tasks = [(i, start, min(start + CHUNK, games)) for i in range(len(layouts)) for start in range(0, games, CHUNK)]
-
-    def store(i: int, start: int, played: list[list[SheetResult]]) -> None:
-        results[i][start : start + len(played)] = played
-        if progress:
-            progress(len(played), games * len(layouts))
-
-    if progress:
-        progress(0, games * len(layouts))
-
-    if workers <= 1:
-        for i, start, stop in tasks:
-            store(i, start, play_games(layouts[i], range(start, stop), players, seed))
-        return results
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(list(paths),))
-    try:
-        futures = [pool.submit(_play_chunk, i, start, stop, players, seed) for i, start, stop in tasks]
-        for future in as_completed(futures):
-            store(*future.result())
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
-    return results
-
-
-def _locate(warnings: list[BalanceWarning], path: Path, display: str) -> list[BalanceWarning]:
-    """Hand warnings pointed at the hand's entry under ``hands:`` in the layout file."""
-    from generator.core.yamlpos import load_yaml
-
-    doc = load_yaml(path, display=display)
-    out = []
-    for w in warnings:
-        if w.hand is not None:
-            at = doc.pos(("hands", w.hand), key=True)
-            w = BalanceWarning(w.kind, w.message, w.hand, display, at.line, at.col)
-        out.append(w)
-    return out
-
-
-def check_options(games: int, players: int, workers: Optional[int]) -> int:
-    """Validate the run's options; the number of worker processes to use (1 to the machine's CPU count).
-
-    ``workers`` ``None`` means one per CPU; more than the CPUs is cut down to them.
-
-    Raises:
-        SheetsmithError: games, players or workers out of range (exit 2).
-    """
-    if not 1 <= games <= MAX_GAMES:
-        raise SheetsmithError(f"--games {games}: play 1 to {MAX_GAMES:,} games")
-    if not 1 <= players <= MAX_PLAYERS:
-        raise SheetsmithError(f"--players {players}: All In is simulated for 1 to {MAX_PLAYERS} players")
-    cpus = os.cpu_count() or 1
-    if workers is None:
-        return cpus
-    if workers < 1:
-        raise SheetsmithError(f"--workers {workers}: use at least 1 (1 plays every game in this process)")
-    return min(workers, cpus)
-
-
-def balance(
-    refs: Sequence[str | Path],
-    *,
-    games: int = 200,
-    players: int = 4,
-    seed: int = 1,
-    workers: Optional[int] = None,
-    progress: Optional[Callable[[int, int], None]] = None,
-) -> Balance:
-    """Play ``games`` bot games on each layout and on Q♦ (same deals, same bots) and compare the figures.
-
-    Args:
-        refs: layouts to measure: shipped ids or layout files (at least one).
-        games: games per sheet (1 to 100,000).
-        players: bots per game (1 to 8).
-        seed: run seed; game ``i`` is dealt from :func:`game_seed` ``(seed, i)``.
-        workers: processes to play on (default one per CPU, at most the CPU count);
-            the figures do not depend on it.
-        progress: called as ``progress(played, total)`` with the games just played and
-            the games of the whole run (for a progress bar); first with 0 once every
-            layout has been read, before any game.
-
-    Returns:
-        A :class:`Balance`; its ``exit_code`` is 0 (warnings alone do not fail).
-
-    Raises:
-        InputError: a layout cannot be read, is invalid, or is not an All In sheet (exit 2).
-        SheetsmithError: options out of range (exit 2).
-    """
-    from generator.core.paths import display_path
-    from generator.core.shipped import resolve_layout
-    from generator.games.allin.layout import load_layout
-
-    if not refs:
-        raise SheetsmithError("give at least one layout (a shipped id or a layout file)")
-    workers = check_options(games, players, workers)
-    base_path = resolve_layout(BASELINE)
-    paths = [resolve_layout(str(r)) for r in refs]
-    layouts = [load_layout(p) for p in paths]  # every layout read and checked before any game is played
-    unique = [base_path]
-    for p in paths:
-        if p.resolve() not in [u.resolve() for u in unique]:
-            unique.append(p)
-    to_play = [load_layout(base_path)] + [layouts[paths.index(p)] for p in unique[1:]]
-    played = _play_all(to_play, [str(p) for p in unique], games, players, seed, workers, progress)
-    figures = [summarize(lay, res, file=display_path(p)) for lay, res, p in zip(to_play, played, unique)]
-    by_path = {p.resolve(): f for p, f in zip(unique, figures)}
-    baseline = figures[0]
-    compared = []
-    for p, lay in zip(paths, layouts):
-        fig = by_path[p.resolve()]
-        found = _locate(fairness_warnings(fig, baseline), p, fig.file)
-        compared.append(Compared(fig, mean_total_gap(fig, baseline), found, list(lay.warnings)))
-    return Balance(games, players, seed, baseline, compared)
