@@ -13,6 +13,18 @@ SHARED = REPO.parent / "shared"
 
 
 @pytest.fixture
+def no_worker_processes(monkeypatch):
+    """Worker processes cannot start, as in a sandbox that refuses the fork server's socket: every
+    ``ProcessPoolExecutor.submit`` raises ConnectionRefusedError. Undo with ``monkeypatch.undo()``."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    def refused(self, fn, *args, **kwargs):
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", refused)
+
+
+@pytest.fixture
 def write_yaml(tmp_path):
     """Write dedented YAML text to a file in tmp_path and return its path."""
 

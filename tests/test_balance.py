@@ -132,15 +132,9 @@ def test_figures_do_not_depend_on_the_worker_count(monkeypatch):
     assert other["baseline"]["mean_total"] != one["baseline"]["mean_total"] or other["layouts"] != one["layouts"]
 
 
-def test_figures_are_played_here_when_no_worker_process_can_start(monkeypatch):
-    from concurrent.futures import ProcessPoolExecutor
-
+def test_figures_are_played_here_when_no_worker_process_can_start(request):
     one = balance(["k-spades"], games=2, players=2, seed=7, workers=1).report()
-
-    def refused(self, fn, *args, **kwargs):
-        raise ConnectionRefusedError(111, "Connection refused")
-
-    monkeypatch.setattr(ProcessPoolExecutor, "submit", refused)
+    request.getfixturevalue("no_worker_processes")
     assert balance(["k-spades"], games=2, players=2, seed=7, workers=2).report() == one
 
 

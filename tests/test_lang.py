@@ -345,15 +345,9 @@ def test_build_in_parallel_writes_the_same_files_in_the_same_order_as_one_proces
     assert together == alone
 
 
-def test_build_draws_everything_itself_when_no_worker_process_can_start(monkeypatch):
+def test_build_draws_everything_itself_when_no_worker_process_can_start(no_worker_processes, monkeypatch):
     """Where worker processes cannot be started (a sandbox refusing the fork server's socket), build still
     writes every item, in the shipped order, as one process would."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    def refused(self, fn, *args, **kwargs):
-        raise ConnectionRefusedError(111, "Connection refused")
-
-    monkeypatch.setattr(ProcessPoolExecutor, "submit", refused)
     built = [(b.id, b.files, b.problems) for b in build_items(["letter"], dpi=20, workers=2)]
     assert [b[0] for b in built] == [s.id for s in shipped_layouts()]
     assert all(files and problems == [] for _, files, problems in built)

@@ -461,16 +461,10 @@ def test_photos_are_read_in_parallel_in_input_order_with_errors_per_photo(tmp_pa
         assert stages == sorted(stages, key=order.index) and stages[-1] == ("failed" if i == 1 else "done")
 
 
-def test_photos_are_read_here_when_no_worker_process_can_start(tmp_path, photo, monkeypatch):
+def test_photos_are_read_here_when_no_worker_process_can_start(tmp_path, photo, no_worker_processes):
     """A sandbox that refuses the fork server's socket: the photos are read one by one in this process."""
-    from concurrent.futures import ProcessPoolExecutor
-
     from generator.jobs.photos import PhotoFailure, read_photos
 
-    def refused(self, fn, *args, **kwargs):
-        raise ConnectionRefusedError(111, "Connection refused")
-
-    monkeypatch.setattr(ProcessPoolExecutor, "submit", refused)
     (tmp_path / "ann.jpg").write_bytes(photo)
     (tmp_path / "bad.jpg").write_bytes(b"%PDF-1.4\n")
     results = read_photos([tmp_path / "ann.jpg", tmp_path / "bad.jpg"], workers=2)
