@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pypdfium2 as pdfium
+import pytest
 from PIL import Image
 
 from .test_exit_codes import status
@@ -62,8 +63,8 @@ def test_one_page_of_a_deck_as_png(tmp_path, capsys):
         ["render", "poker-deck", "-f", "png", "--page", "2", "--dpi", "50", "--no-backs"], tmp_path, capsys
     )
     # 54 cards, 9 a page, no backs: 6 pages
-    assert code == 0 and out.startswith("wrote output/decks/poker-deck-a4-p02.png (PNG, A4, page 2 of 6")
-    with Image.open(tmp_path / "output" / "decks" / "poker-deck-a4-p02.png") as im:
+    assert code == 0 and out.startswith("wrote output/decks/poker-deck-a4-nobacks-p02.png (PNG, A4, page 2 of 6")
+    with Image.open(tmp_path / "output" / "decks" / "poker-deck-a4-nobacks-p02.png") as im:
         assert all(abs(got - want) <= 1 for got, want in zip(im.size, A4_PX_AT_50_DPI))  # a page, not a card
 
 
@@ -73,9 +74,41 @@ def test_every_page_of_a_deck_as_png_files(tmp_path, capsys):
     )
     assert code == 0 and "(6 PNG files, A4, one per page" in out
     folder = tmp_path / "output" / "decks"
-    assert sorted(p.name for p in folder.glob("*.png")) == [f"poker-deck-a4-p{i:02d}.png" for i in range(1, 7)]
+    assert sorted(p.name for p in folder.glob("*.png")) == [f"poker-deck-a4-nobacks-p{i:02d}.png" for i in range(1, 7)]
     # the pages differ: page 1 is not repeated (the old behaviour gave page 1 only)
-    assert len({(folder / f"poker-deck-a4-p{i:02d}.png").read_bytes() for i in range(1, 7)}) == 6
+    assert len({(folder / f"poker-deck-a4-nobacks-p{i:02d}.png").read_bytes() for i in range(1, 7)}) == 6
+
+
+@pytest.mark.parametrize(
+    "args, name",
+    [
+        ([], "output/pads/flip7-pad-a4.pdf"),
+        (["--variant", "target=300"], "output/pads/flip7-pad-a4-target300.pdf"),
+        (["--variant", "target=200,flip7_bonus=20"], "output/pads/flip7-pad-a4-bonus20.pdf"),  # 200: the pad's own
+        (
+            ["--variant", "flip7_bonus=20,target=150", "--lang", "it"],
+            "output/pads/flip7-pad-a4-it-target150-bonus20.pdf",
+        ),
+    ],
+)
+def test_a_pad_variant_is_written_beside_the_plain_pad_not_over_it(tmp_path, capsys, args, name):
+    code, out, _ = status(["render", "flip7-pad", *args], tmp_path, capsys)
+    assert code == 0 and out.startswith(f"wrote {name} ")
+    assert [p.relative_to(tmp_path).as_posix() for p in (tmp_path / "output").rglob("*.pdf")] == [name]
+
+
+@pytest.mark.parametrize(
+    "args, stem",
+    [
+        (["--card-size", "poker"], "poker-deck-letter"),  # the deck's own size: nothing changed
+        (["--card-size", "bridge", "--no-backs"], "poker-deck-letter-bridge-nobacks"),
+        (["--bleed", "2", "--back-offset", "0.5,-0.3"], "poker-deck-letter-bleed2-offset0.5_-0.3"),
+    ],
+)
+def test_deck_options_are_written_beside_the_plain_deck_not_over_it(tmp_path, capsys, args, stem):
+    code, _, _ = status(["render", "poker-deck", "--paper", "letter", *args], tmp_path, capsys)
+    assert code == 0
+    assert sorted(p.name for p in (tmp_path / "output" / "decks").iterdir()) == [f"{stem}.json", f"{stem}.pdf"]
 
 
 def test_a_page_past_the_end_and_pages_all_as_pdf_are_usage_errors(tmp_path, capsys):

@@ -290,7 +290,8 @@ def render(
         "--output",
         metavar="FILE",
         help="Output file; default: output/<folder>/<id>-<paper>.<format> for a shipped id, <file>-<paper>.<format> "
-        "next to your own file (with --fill: next to the filled-in file).",
+        "next to your own file (with --fill: next to the filled-in file); a --variant or deck options add what they "
+        "change (flip7-pad-a4-target300.pdf).",
     ),
     force: bool = typer.Option(
         False,

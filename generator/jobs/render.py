@@ -51,6 +51,8 @@ class Rendered:
         shipped: True when that file is a shipped one (under ``layouts/``).
         lang: the language of the printed words (``en``, ``it``, …).
         fill: the typed-in sheet or pad drawn on the item (``render --fill``), else None.
+        variation: what the options changed from the item as its file has it, for the output's name
+            (``target300-bonus20``, ``bridge-nobacks``; :func:`variation_tag`), else empty.
     """
 
     item: Any
@@ -67,6 +69,7 @@ class Rendered:
     shipped: bool = True
     lang: str = "en"
     fill: Optional[Path] = None
+    variation: str = ""
 
     @property
     def paper_label(self) -> str:
@@ -271,6 +274,31 @@ def render_item(
     )
 
 
+def variation_tag(as_filed, item, options) -> str:
+    """What ``--variant`` and the deck options changed from the item as its file has it, as a part of a file
+    name: ``target300-bonus20`` (a Flip 7 pad), ``bridge-bleed2-nobacks-offset0.5_-0.3`` (a deck); empty when
+    nothing changed. A render with other options thus never replaces the plain item's file."""
+    from generator.printing.impose import PrintOptions
+
+    parts = []
+    before, after = getattr(as_filed, "variant", None), getattr(item, "variant", None)
+    if before is not None and after is not None:
+        if after.target != before.target:
+            parts.append(f"target{after.target}")
+        if after.flip7_bonus != before.flip7_bonus:
+            parts.append(f"bonus{after.flip7_bonus}")
+    plain = PrintOptions()
+    if options.card_size is not None and options.card_size != getattr(item, "size_id", None):
+        parts.append(options.card_size)
+    if options.bleed != plain.bleed:
+        parts.append(f"bleed{options.bleed:g}")
+    if options.backs != plain.backs:
+        parts.append("nobacks")
+    if options.back_offset != plain.back_offset:
+        parts.append(f"offset{options.back_offset[0]:g}_{options.back_offset[1]:g}")
+    return "-".join(parts)
+
+
 def render_text(text: str, file: str, *, fmt: str = "pdf", paper: str = "a4", dpi: int = 150) -> Rendered:
     """Draw an item given as YAML text (an upload, the layout editor) and encode it, as :func:`render_item`.
 
@@ -306,6 +334,7 @@ def render_loaded(
     from generator.printing.backends import render_bytes
     from generator.printing.impose import PrintOptions
 
+    as_filed = item
     if variant is not None:
         item = apply_variant(item, variant)
     if fill is not None:  # a Flip 7 pad filled from a file prints the rules the file is scored by
@@ -316,6 +345,7 @@ def render_loaded(
     if others and fill is None:
         raise SheetsmithError("--with goes with --fill")
     pages, manifest, warnings = draw_pages(item, paper, options, lang)
+    variation = "" if fill is not None else variation_tag(as_filed, item, options)
     if fill is not None:
         pages = fill_pages(item, pages, fill, others)
     if page is None:
@@ -336,6 +366,7 @@ def render_loaded(
             shipped=shipped,
             lang=lang,
             fill=fill,
+            variation=variation,
         )
     else:
         if not isinstance(page, int) or not 1 <= page <= len(pages):
@@ -358,6 +389,7 @@ def render_loaded(
         shipped=shipped,
         lang=lang,
         fill=fill,
+        variation=variation,
     )
 
 

@@ -2,7 +2,8 @@
 
 * ``-o FILE``: that file, replaced only with ``--force``;
 * a shipped item (a shipped id, or a file under ``layouts/``): ``output/<folder>/<id>-<paper>.<fmt>``,
-  generated and replaced freely (``<id>-<paper>-<lang>.<fmt>`` in another language than English);
+  generated and replaced freely (``<id>-<paper>-<lang>.<fmt>`` in another language than English, and
+  ``-target300``, ``-bridge-nobacks``, … after it for a ``--variant`` or deck options);
 * a user's file: next to it, ``<file stem>-<paper>.<fmt>``, replaced only with ``--force``, so a copy
   of a shipped sheet never overwrites the shipped sheet's output.
 
@@ -46,7 +47,9 @@ def output_target(done: Rendered, *, output: Optional[Path] = None, force: bool 
       typed-in file, ``<its stem>-<paper>.<fmt>`` (``ann.yaml`` → ``ann-a4.pdf``), replaced only with ``force``.
 
     A single page asked with ``--page N`` adds ``-pNN`` to the default name; another language than
-    English adds ``-LANG`` after the paper (``q-diamonds-a4-it.pdf``), so it never replaces the English file.
+    English adds ``-LANG`` after the paper (``q-diamonds-a4-it.pdf``), so it never replaces the English file;
+    a ``--variant`` or deck options add what they changed (``flip7-pad-a4-target300.pdf``,
+    :attr:`~generator.jobs.render.Rendered.variation`), so they never replace the plain item's file.
     """
     from generator.games.registry import kind_of_item
 
@@ -55,11 +58,15 @@ def output_target(done: Rendered, *, output: Optional[Path] = None, force: bool 
     page = f"-p{done.page:02d}" if done.page is not None and done.pages > 1 else ""
     if done.fill is not None:
         return done.fill.parent / f"{output_stem(done.fill.stem, done.paper, done.lang)}{page}.{done.fmt}", force
+    varied = f"-{done.variation}" if done.variation else ""
     if done.shipped or done.source is None:
         return Path("output") / kind_of_item(
             done.item
-        ).folder / f"{output_stem(done.item.id, done.paper, done.lang)}{page}.{done.fmt}", True
-    return done.source.parent / f"{output_stem(done.source.stem, done.paper, done.lang)}{page}.{done.fmt}", force
+        ).folder / f"{output_stem(done.item.id, done.paper, done.lang)}{varied}{page}.{done.fmt}", True
+    return (
+        done.source.parent / f"{output_stem(done.source.stem, done.paper, done.lang)}{varied}{page}.{done.fmt}",
+        force,
+    )
 
 
 def write_rendered(done: Rendered, target: Path, overwrite: bool) -> tuple[list[Path], Optional[Path]]:
