@@ -571,4 +571,19 @@ def test_log_file_golden_deck_and_round_numbers_are_located(write_yaml):
 def test_a_typed_in_sheet_is_not_a_log(write_yaml):
     sheet = "game: allin\nlayout: q-diamonds\nplayer: Ann\ngrid: |\n  .\nchips: {earned: 0}\n"
     err = pytest.raises(InputError, load_game_log, write_yaml(sheet, "ann.yaml")).value
-    assert "this is a typed-in sheet, not a game log" in str(err)
+    assert "this is a typed-in sheet, not an All In game log: score it with 'sheetsmith verify" in str(err)
+
+
+@pytest.mark.parametrize(
+    "shipped",
+    ["allin/q-diamonds.yaml", "decks/poker-deck.yaml", "chips/fundex-chips.yaml", "pads/fundex-ledger.yaml"],
+)
+def test_a_layout_or_component_is_not_a_log(shipped):
+    from generator.core.errors import UnreadableError
+
+    from .conftest import REPO
+
+    path = REPO / "layouts" / shipped
+    err = pytest.raises(UnreadableError, load_game_log, path).value
+    [problem] = err.problems
+    assert problem.message.startswith("this is a layout or component, not an All In game log: check it with")

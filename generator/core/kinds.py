@@ -80,6 +80,10 @@ def wrong_command(data: dict, command: str, file: str = "FILE") -> str | None:
             return "this is a typed-in sheet, not a layout: score it with 'sheetsmith verify FILE'"
         if game in ("flip7", "fundex", "flipflop") and kind is None:
             return f"this is a {game} score pad or round log, not a layout: check it with 'sheetsmith verify FILE'"
+    if command == "replay" and (kind in COMPONENT_KINDS or (game == "allin" and "hands" in data)):
+        return f"this is a layout or component, not an All In game log: check it with 'sheetsmith check {file}'"
+    if command == "replay" and is_sheet:
+        return f"this is a typed-in sheet, not an All In game log: score it with 'sheetsmith verify {file}'"
     if command == "replay" and kind is None and game in ("flip7", "fundex", "flipflop"):
         what = (
             "a Flip 7 score pad" if game == "flip7" else f"a {'Fundex' if game == 'fundex' else 'Flip Flop'} round log"
