@@ -82,7 +82,7 @@ def wrong_command(data: dict, command: str, file: str = "FILE") -> str | None:
             return f"this is a {game} score pad or round log, not a layout: check it with 'sheetsmith verify FILE'"
     if command == "replay" and (kind in COMPONENT_KINDS or (game == "allin" and "hands" in data)):
         return f"this is a layout or component, not an All In game log: check it with 'sheetsmith check {file}'"
-    if command == "replay" and is_sheet:
+    if command == "replay" and is_sheet and kind is None:
         return f"this is a typed-in sheet, not an All In game log: score it with 'sheetsmith verify {file}'"
     if command == "replay" and kind is None and game in ("flip7", "fundex", "flipflop"):
         what = (
