@@ -59,6 +59,14 @@ PAGES_DROPPED = 600 << 20
 """The resident memory (bytes) above which the blank pages kept for made photos are dropped as well."""
 
 
+READER_CACHES = (
+    ("generator.reader.marks", "_TEMPLATES"),
+    ("generator.reader.marks", "_DARKNESS"),
+    ("generator.reader.light", "_SEEN"),
+)
+"""The reader's own caches of page images (module, name), which serve the next photo of the same sheet."""
+
+
 def _resident_bytes() -> int:
     try:
         with open("/proc/self/statm") as fh:
@@ -82,6 +90,10 @@ def _let_memory_go():
     photos = sys.modules.get("tests.synth.sheet_photos")
     if photos is not None and _resident_bytes() > PAGES_DROPPED:
         photos._PAGES.clear()
+    for module, cache in READER_CACHES:  # blank templates and what was measured on them, kept by the reader
+        held = getattr(sys.modules.get(module), cache, None)
+        if held is not None:
+            held.clear()
     for obj in gc.get_objects():
         if isinstance(obj, functools._lru_cache_wrapper) and getattr(obj, "__module__", "").startswith(
             ("generator", "tests")

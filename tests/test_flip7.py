@@ -1035,32 +1035,34 @@ def test_simulate_games_strategy_names():
 
 
 @lru_cache(maxsize=None)
-def _dp(held: frozenset, mods: frozenset, blanks: int, stop_at: int) -> tuple[float, float]:
+def _dp(held: int, mods: int, blanks: int, stop_at: int) -> tuple[float, float]:
     """Independent recursion over the exact deck: (mean score, P(bust)).
 
-    State: the numbers held, the +N cards held, and the blanks (x2 and the 9
-    actions) still in the deck; a blank is drawn and skipped.
+    State: the numbers held (bit n set: n is held), the +N cards held (bit N set) and the blanks (x2 and the
+    9 actions) still in the deck; a blank is drawn and skipped.
     """
-    s = sum(held)
-    if len(held) == 7:
-        return s + sum(mods) + 15, 0.0
+    numbers = [n for n in range(13) if held >> n & 1]
+    s = sum(numbers)
+    plus = sum(m for m in (2, 4, 6, 8, 10) if mods >> m & 1)
+    if len(numbers) == 7:
+        return s + plus + 15, 0.0
     if s >= stop_at:
-        return s + sum(mods), 0.0
-    counts = {n: max(n, 1) - (n in held) for n in range(13)}
-    plus_left = [m for m in (2, 4, 6, 8, 10) if m not in mods]
+        return s + plus, 0.0
+    counts = {n: max(n, 1) - (held >> n & 1) for n in range(13)}
+    plus_left = [m for m in (2, 4, 6, 8, 10) if not mods >> m & 1]
     size = sum(counts.values()) + len(plus_left) + blanks
     mean = bust = 0.0
     for n, c in counts.items():
         if c == 0:
             continue
-        if n in held:
+        if held >> n & 1:
             bust += c / size
         else:
-            m, b = _dp(held | {n}, mods, blanks, stop_at)
+            m, b = _dp(held | 1 << n, mods, blanks, stop_at)
             mean += c / size * m
             bust += c / size * b
     for p in plus_left:
-        m, b = _dp(held, mods | {p}, blanks, stop_at)
+        m, b = _dp(held, mods | 1 << p, blanks, stop_at)
         mean += m / size
         bust += b / size
     if blanks:
@@ -1072,9 +1074,9 @@ def _dp(held: frozenset, mods: frozenset, blanks: int, stop_at: int) -> tuple[fl
 
 def _exact_by_hand(stop_at: int = 23) -> tuple[float, float]:
     try:
-        return _dp(frozenset(), frozenset(), 10, stop_at)  # 10 blanks: x2 and 3 x 3 actions
+        return _dp(0, 0, 10, stop_at)  # 10 blanks: x2 and 3 x 3 actions
     finally:
-        _dp.cache_clear()  # (some 400 MB of states for stop_at 23: not kept for the tests after)
+        _dp.cache_clear()  # (the states of stop_at 23 are not kept for the tests after)
 
 
 @pytest.mark.slow
