@@ -14,7 +14,7 @@ then what ``fc-list`` lists for Chinese, Japanese and Korean.  Only TrueType
 outlines are used (reportlab cannot embed CFF-based OpenType fonts; such
 files are skipped).
 
-The shipped files are subsets of DejaVu Sans 2.37 (``tools/subset_fonts.py``;
+The shipped files are subsets of DejaVu Sans 2.37 (``python -m generator.printing.fonts.subset``;
 licence: ``LICENSE`` beside this file).  Latin glyphs measure exactly as in
 Bitstream Vera, which DejaVu Sans extends.
 """

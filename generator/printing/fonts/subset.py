@@ -1,6 +1,6 @@
 """Make the fonts shipped in ``generator/printing/fonts/`` from the DejaVu Sans release files.
 
-    python tools/subset_fonts.py /usr/share/fonts/truetype/dejavu   # Debian: fonts-dejavu-core 2.37
+    python -m generator.printing.fonts.subset /usr/share/fonts/truetype/dejavu   # Debian: fonts-dejavu-core 2.37
 
 DejaVu Sans covers far more than a game sheet needs; the shipped files keep
 Latin (with its extensions and Vietnamese), Greek, Cyrillic, punctuation,
@@ -44,7 +44,7 @@ FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf")
 
 
 def main(source: str) -> None:
-    out = Path(__file__).resolve().parents[1] / "generator" / "printing" / "fonts"
+    out = Path(__file__).resolve().parent
     unicodes = [u for a, b in RANGES for u in range(a, b + 1)]
     for name in FILES:
         font = TTFont(Path(source) / name)
