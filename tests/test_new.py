@@ -62,6 +62,14 @@ def test_new_refuses_a_deck_as_source_and_a_name_without_yaml(tmp_path, capsys):
     assert code == 2 and "ending in .yaml" in err
 
 
+def test_new_names_the_one_game_it_starts_sheets_for(tmp_path, capsys):
+    code, _, err = status(["new", "flip7", "pad.yaml"], tmp_path, capsys)
+    assert code == 2 and "sheet layouts for All In only, not 'flip7'" in err and "Traceback" not in err
+    assert not (tmp_path / "pad.yaml").exists()
+    code, out, _ = status(["new", "AllIn", "mine.yaml"], tmp_path, capsys)  # any capitals, as before
+    assert code == 0 and (tmp_path / "mine.yaml").is_file()
+
+
 def test_fresh_ids():
     assert fresh_id("My Sheet!") == "my-sheet"
     assert fresh_id("q-diamonds") == "q-diamonds-2"

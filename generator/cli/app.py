@@ -437,15 +437,9 @@ def list_layouts(
         raise typer.Exit(1)
 
 
-class NewGame(str, Enum):
-    allin = "allin"
-
-
 @app.command()
 def new(
-    game: NewGame = typer.Argument(
-        ..., case_sensitive=False, metavar="allin", help="The game: allin (All In player sheets)."
-    ),
+    game: str = typer.Argument(..., metavar="allin", help="The game: allin (All In player sheets)."),
     file: Path = typer.Argument(..., metavar="FILE.yaml", help="The new layout file; its name gives the sheet's id."),
     source: Optional[str] = typer.Option(
         None,
@@ -460,7 +454,7 @@ def new(
     never a shipped one. Then: sheetsmith watch FILE (or check, show, render)."""
     from generator.jobs.new import new_layout
 
-    made = new_layout(game.value, file, source=source, force=force)
+    made = new_layout(game.lower(), file, source=source, force=force)
     what = f"a copy of {made.copied_from}" if made.copied_from else "a skeleton: a 5×5 grid with ten hands"
     _say(f"wrote {made.path} ({what}, id '{made.id}')", to_err=False)
     import shlex

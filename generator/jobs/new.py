@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Optional
 
 from generator.core.errors import OutputError, SheetsmithError
+from generator.core.validation import quote
 
 SKELETON = """\
 # {title}
@@ -128,7 +129,10 @@ def new_layout(game: str, path: str | Path, *, source: Optional[str] = None, for
     from generator.games.allin.layout import load_layout
 
     if game != "allin":
-        raise SheetsmithError(f"'{game}': sheetsmith makes sheet layouts for allin only")
+        raise SheetsmithError(
+            f"new allin: sheetsmith starts sheet layouts for All In only, not {quote(game)}; decks, pads and "
+            "ledgers are shipped ready to print ('sheetsmith layouts' lists them)"
+        )
     path = Path(path)
     if path.suffix.lower() not in (".yaml", ".yml"):
         raise SheetsmithError(f"{path}: give the new file a name ending in .yaml, e.g. my-sheet.yaml")
