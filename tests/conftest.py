@@ -12,16 +12,21 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
 
-@pytest.fixture
-def no_worker_processes(monkeypatch):
-    """Worker processes cannot start, as in a sandbox that refuses the fork server's socket: every
-    ``ProcessPoolExecutor.submit`` raises ConnectionRefusedError. Undo with ``monkeypatch.undo()``."""
+@pytest.fixture(params=["pool", "process", "thread"])
+def no_worker_processes(monkeypatch, request):
+    """Worker processes cannot start, as in a sandbox or at a process limit: making the pool fails (its helper
+    cannot fork: BlockingIOError), or every ``ProcessPoolExecutor.submit`` does (the fork server's socket refused:
+    ConnectionRefusedError; no thread left: RuntimeError). Undo with ``monkeypatch.undo()``."""
     from concurrent.futures import ProcessPoolExecutor
 
-    def refused(self, fn, *args, **kwargs):
-        raise ConnectionRefusedError(111, "Connection refused")
+    def fail(self, *args, **kwargs):
+        if request.param == "pool":
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        if request.param == "process":
+            raise ConnectionRefusedError(111, "Connection refused")
+        raise RuntimeError("can't start new thread")
 
-    monkeypatch.setattr(ProcessPoolExecutor, "submit", refused)
+    monkeypatch.setattr(ProcessPoolExecutor, "__init__" if request.param == "pool" else "submit", fail)
 
 
 @pytest.fixture

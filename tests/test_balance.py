@@ -132,10 +132,28 @@ def test_figures_do_not_depend_on_the_worker_count(monkeypatch):
     assert other["baseline"]["mean_total"] != one["baseline"]["mean_total"] or other["layouts"] != one["layouts"]
 
 
-def test_figures_are_played_here_when_no_worker_process_can_start(request):
-    one = balance(["k-spades"], games=2, players=2, seed=7, workers=1).report()
-    request.getfixturevalue("no_worker_processes")
+def test_figures_are_played_here_when_no_worker_process_can_start(no_worker_processes):
+    one = balance(["k-spades"], games=2, players=2, seed=7, workers=1).report()  # one worker: no pool at all
     assert balance(["k-spades"], games=2, players=2, seed=7, workers=2).report() == one
+
+
+def test_chunks_a_broken_pool_did_not_play_are_played_here(monkeypatch):
+    """A worker that cannot fork (or dies) breaks the pool: the chunks it left are played in this process."""
+    import concurrent.futures
+    from concurrent.futures.process import BrokenProcessPool
+
+    one = balance(["k-spades"], games=4, players=2, seed=7, workers=1).report()
+    real = concurrent.futures.as_completed
+
+    def first_then_broken(futures):
+        for k, future in enumerate(real(futures)):
+            if k == 1:
+                raise BrokenProcessPool("a worker could not start")
+            yield future
+
+    monkeypatch.setattr(play, "BALANCE_CHUNK", 1)
+    monkeypatch.setattr(concurrent.futures, "as_completed", first_then_broken)
+    assert balance(["k-spades"], games=4, players=2, seed=7, workers=2).report() == one
 
 
 UNFAIR = """\

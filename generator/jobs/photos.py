@@ -156,7 +156,7 @@ def _read_in_pool(jobs: list[tuple], workers: int, report: Progress) -> list | N
     try:
         service = PhotoService(workers, stages=True)
         futures = {service.submit(_read_in_worker, job): job for job in jobs}
-    except OSError:  # no fork server, no process slots: the caller reads them itself
+    except (OSError, RuntimeError):  # no process or thread can start (a sandbox, no slots): the caller reads them
         if service is not None:
             service.shutdown(wait=False, cancel=True)
         return None

@@ -306,6 +306,7 @@ def _play_all(
     """Every game of every layout, in game order per layout, on ``workers`` processes (1, or none that can
     start: this process)."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     from generator.core.process import main_module_hidden, worker_context
     from generator.games.allin.balance import play_games
@@ -331,21 +332,31 @@ def _play_all(
         progress(0, games * len(layouts))
     if workers <= 1:
         return here()
-    pool = ProcessPoolExecutor(
-        workers,
-        mp_context=worker_context(BALANCE_MODULES),
-        initializer=_init_balance_worker,
-        initargs=(list(paths),),
-    )
+    pool = None
     try:
+        pool = ProcessPoolExecutor(
+            workers,
+            mp_context=worker_context(BALANCE_MODULES),
+            initializer=_init_balance_worker,
+            initargs=(list(paths),),
+        )
         with main_module_hidden():  # the workers start during the submits
             futures = [pool.submit(_play_chunk, i, start, stop, players, seed) for i, start, stop in tasks]
-    except OSError:  # no worker process can start here (no fork server, no process slots)
-        pool.shutdown(wait=True, cancel_futures=True)
+    except (OSError, RuntimeError):  # no process or thread can start here (a sandbox, no slots)
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
         return here()
+    done = set()
     try:
         for future in as_completed(futures):
             store(*future.result())
+            done.add(future)
+    except BrokenProcessPool:  # a worker could not start or died: the chunks not played are played here
+        pool.shutdown(wait=False, cancel_futures=True)
+        for future, (i, start, stop) in zip(futures, tasks):
+            if future not in done:
+                store(i, start, play_games(layouts[i], range(start, stop), players, seed))
+        return results
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise

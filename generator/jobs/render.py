@@ -558,12 +558,14 @@ def build_items(
         for task in tasks:
             yield _build_one(*task)
         return
-    pool = ProcessPoolExecutor(workers, mp_context=worker_context(BUILD_MODULES), initializer=_init_build_worker)
+    pool = None
     try:
+        pool = ProcessPoolExecutor(workers, mp_context=worker_context(BUILD_MODULES), initializer=_init_build_worker)
         with main_module_hidden():  # the workers start during the submits
             futures = [pool.submit(_build_one, *task) for task in tasks]
-    except OSError:  # no worker process can start here (no fork server, no process slots): all drawn here
-        pool.shutdown(wait=True, cancel_futures=True)
+    except (OSError, RuntimeError):  # no process or thread can start here (a sandbox, no slots): all drawn here
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
         for task in tasks:
             yield _build_one(*task)
         return
