@@ -454,3 +454,17 @@ def test_build_with_no_language_named_is_a_usage_error_before_drawing(monkeypatc
     code, out, err = run(monkeypatch, capsys, tmp_path, "build", "--lang", asked, "-d", "out")
     assert code == 2 and "name a language: en, de, fr, it or all" in err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("asked, langs", [(["ALL"], ["en", "de", "fr", "it"]), (["it,All"], ["en", "de", "fr", "it"])])
+def test_all_languages_in_any_capitals(asked, langs):
+    from generator.jobs.render import languages_asked
+
+    assert languages_asked(asked) == langs
+
+
+def test_an_unknown_language_beside_all_is_refused():
+    from generator.jobs.render import languages_asked
+
+    with pytest.raises(SheetsmithError, match="--lang 'xx': no catalogue"):
+        languages_asked(["all,xx"])

@@ -103,6 +103,8 @@ def test_a_pad_variant_is_written_beside_the_plain_pad_not_over_it(tmp_path, cap
         (["--card-size", "poker"], "poker-deck-letter"),  # the deck's own size: nothing changed
         (["--card-size", "bridge", "--no-backs"], "poker-deck-letter-bridge-nobacks"),
         (["--bleed", "2", "--back-offset", "0.5,-0.3"], "poker-deck-letter-bleed2-offset0.5_-0.3"),
+        (["--bleed", "-0"], "poker-deck-letter-bleed0"),
+        (["--bleed", "0"], "poker-deck-letter-bleed0"),
     ],
 )
 def test_deck_options_are_written_beside_the_plain_deck_not_over_it(tmp_path, capsys, args, stem):

@@ -379,6 +379,16 @@ def test_allin_refuses_a_name_the_verifier_would_refuse(web, second, message):
     assert [p["name"] for p in store(web).game(gid).data["players"]] == ["Ann"]
 
 
+@pytest.mark.parametrize("renamed", ["ANN", "Bo\x01b", "x" * 50])
+def test_allin_renaming_in_the_grid_form_to_a_refused_name_says_why(web, renamed):
+    gid = new_allin(web)
+    add_typed(web, gid, "Ann", grid_form(EXAMPLES / "ann.yaml"))
+    bob, _ = add_typed(web, gid, "Bob", grid_form(EXAMPLES / "bob.yaml"))
+    r = web.post(f"/allin/{gid}/p/{bob}/grid", data={**grid_form(EXAMPLES / "bob.yaml"), "name": renamed})
+    assert r.status_code == 400 and "The name cannot be changed" in r.text
+    assert [p["name"] for p in store(web).game(gid).data["players"]] == ["Ann", "Bob"]
+
+
 def test_allin_typed_in_game_scores_like_the_documented_example(web):
     gid = new_allin(web)
     for name in ("Ann", "Bob", "Cy"):

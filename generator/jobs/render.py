@@ -102,7 +102,8 @@ def languages_asked(asked: Sequence[str]) -> list[str]:
     codes = [code for text in asked for code in text.split(",") if code.strip()]
     if not codes:
         raise SheetsmithError(f"--lang {','.join(asked)!r}: name a language: {', '.join(languages())} or all")
-    return languages() if "all" in codes else list(dict.fromkeys(check_lang(code) for code in codes))
+    named = list(dict.fromkeys(check_lang(code) for code in codes if code.strip().lower() != "all"))
+    return languages() if len(named) < len(codes) else named
 
 
 def parse_back_offset(text: str) -> tuple[float, float]:
@@ -291,7 +292,7 @@ def variation_tag(as_filed, item, options) -> str:
     if options.card_size is not None and options.card_size != getattr(item, "size_id", None):
         parts.append(options.card_size)
     if options.bleed != plain.bleed:
-        parts.append(f"bleed{options.bleed:g}")
+        parts.append(f"bleed{options.bleed + 0.0:g}")  # (+ 0.0: -0 is 0)
     if options.backs != plain.backs:
         parts.append("nobacks")
     if options.back_offset != plain.back_offset:

@@ -563,6 +563,8 @@ async def allin_grid_save(request: Request, game_id: str, player_id: str):
         text = str(form.get(f"chips_{key}", "0")).strip() or "0"
         counts[key] = int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else text[:6]
     name = str(form.get("name", "")).strip()
+    if name and (problem := _name_problem(g, name, player_id)):
+        return error_page(request, "The name cannot be changed", [problem], back=f"/allin/{game_id}/p/{player_id}/grid")
 
     def change(d: dict) -> None:
         q = _player_in(d, player_id)
