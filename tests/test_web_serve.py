@@ -146,3 +146,20 @@ def test_serve_with_a_data_folder_it_cannot_use_says_which_and_exits_2(tmp_path,
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 2 and expected in out and "--data-dir" in out
     assert "open http" not in out and "Traceback" not in out
+
+
+def test_a_database_damaged_past_its_header_is_refused_when_opened(tmp_path):
+    from generator.core.errors import OutputError
+    from generator.web.store import Store
+
+    store = Store(tmp_path)
+    for i in range(100):
+        store.create_game("flip7", f"game {i}", {"players": ["Ann", "Bob", "Cy"], "note": "x" * 500})
+    store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    db = tmp_path / "sheetsmith-web.sqlite3"
+    data = bytearray(db.read_bytes())
+    data[4096:8192] = b"\xff" * 4096  # the header (page 1) is whole; page 2 is not
+    db.write_bytes(bytes(data))
+    with pytest.raises(OutputError, match="cannot be used as the games database .*malformed.*move it away"):
+        Store(tmp_path)

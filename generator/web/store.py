@@ -92,10 +92,18 @@ class Store:
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.executescript(SCHEMA)
+            checked = self._db.execute("PRAGMA quick_check").fetchone()
+            if checked is None or checked[0] != "ok":
+                raise sqlite3.DatabaseError(f"damaged: {checked[0] if checked else 'no answer'}")
         except FileExistsError:
             raise OutputError(f"{self.folder}: is a file, not a folder; give --data-dir a folder") from None
         except OSError as exc:
             raise OutputError(f"{self.folder}: cannot make the data folder ({exc.strerror}); give --data-dir") from None
+        except sqlite3.OperationalError as exc:  # no permission, a read-only file or folder
+            raise OutputError(
+                f"{self.path}: the games database cannot be opened for writing ({exc}); give --data-dir a folder "
+                "you can write to"
+            ) from None
         except sqlite3.DatabaseError as exc:
             raise OutputError(
                 f"{self.path}: cannot be used as the games database ({exc}); move it away to start afresh, "
