@@ -122,7 +122,7 @@ def read_photos(
 def _read_one(job: tuple, report: Progress):
     """Read one photo and draw its annotated picture; a :class:`PhotoFailure` when it cannot be read."""
     from generator.reader.output import annotated_png
-    from generator.reader.read import read_photo
+    from generator.reader.read import read_photo, reader_fault
 
     index, path, display, player, layout = job
     report(index, "reading")
@@ -133,6 +133,9 @@ def _read_one(job: tuple, report: Progress):
     except InputError as exc:
         report(index, "failed")
         return PhotoFailure(path, display, tuple(exc.problems))
+    except Exception as exc:  # drawing the picture failed: a fault of sheetsmith's, refused like one in reading
+        report(index, "failed")
+        return PhotoFailure(path, display, tuple(reader_fault(display, exc).problems))
     reading.preview = None  # drawn into .annotated; not sent back from a worker (3 MB)
     if hasattr(reading, "canvas"):
         reading.canvas = None

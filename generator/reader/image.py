@@ -177,6 +177,7 @@ def load_photo(path: str | Path, display: str) -> np.ndarray:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data)) as im:  # lazy: reads the header only
                 width, height = im.size
+                _check_frames(im, kind, display)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         m = re.search(r"\((\d+) pixels\)", str(exc))
         claimed = f" (its header claims {int(m.group(1)) / 1e6:.0f} MP)" if m else ""
@@ -185,6 +186,8 @@ def load_photo(path: str | Path, display: str) -> np.ndarray:
             f"the image is too large to read safely{claimed}; sheetsmith reads photos up to {MAX_PIXELS // 1_000_000} "
             "MP: resize it",
         ) from None
+    except PhotoError:
+        raise
     except UnidentifiedImageError:
         raise PhotoError(
             display, f"the {kind} data cannot be read: the file is damaged or incomplete; copy the photo again"
@@ -204,7 +207,7 @@ def load_photo(path: str | Path, display: str) -> np.ndarray:
             f"{MIN_SIDE} pixels on its shorter side (a phone's normal photo is fine)",
         )
     img = None
-    if kind in ("JPEG", "PNG"):
+    if kind == "JPEG" or (kind == "PNG" and _plain_png(data)):
         import cv2
 
         reduce = _reduction(data, width, height) if kind == "JPEG" else 1
@@ -220,15 +223,157 @@ def load_photo(path: str | Path, display: str) -> np.ndarray:
             img = None
     if img is None:
         try:
-            with Image.open(io.BytesIO(data)) as im:
-                im = _exif_upright(im)
-                rgb = np.asarray(im.convert("RGB"))
-            img = np.ascontiguousarray(rgb[:, :, ::-1])
+            img = _decode(data, kind)
+        except PhotoError:
+            raise
         except Exception as exc:
             raise PhotoError(
                 display, f"the {kind} data cannot be decoded ({shown(str(exc))}); is the file complete?"
             ) from None
-    return img
+    return _descreened(img)
+
+
+def _check_frames(im, kind: str, display: str) -> None:
+    """Refuse a file holding several pictures (a multi-page TIFF, an animated GIF, WebP or PNG).
+
+    Raises:
+        PhotoError: more than one page or frame; the message says how many.  A JPEG's extra pictures (an MPO's
+            depth or gain map, a preview) are not pages and are not counted, nor are a HEIC's auxiliary images.
+    """
+    if kind not in ("TIFF", "GIF", "WebP", "PNG"):
+        return
+    try:
+        frames = int(getattr(im, "n_frames", 1))
+    except Exception:  # a damaged later frame: the first is what the decoding below will judge
+        return
+    if frames > 1:
+        what = "pages" if kind == "TIFF" else "frames"
+        raise PhotoError(
+            display,
+            f"this {kind} file holds {frames} {what}; sheetsmith reads one sheet per photo file and never drops one: "
+            f'save each {what[:-1]} as its own image (a scanner\'s "one file per page" setting) and give them all',
+        )
+
+
+def _plain_png(data: bytes) -> bool:
+    """A PNG of at most 8 bits per channel without transparency (OpenCV's colour decoding keeps all of it)."""
+    if len(data) < 33 or data[12:16] != b"IHDR":
+        return False
+    depth, colour = data[24], data[25]
+    head = data[: data.find(b"IDAT")] if b"IDAT" in data else data
+    return depth <= 8 and colour in (0, 2, 3) and b"tRNS" not in head
+
+
+_WIDE_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I", "F")
+
+
+def _decode(data: bytes, kind: str) -> np.ndarray:
+    """Decode ``data`` (any format Pillow opens) into BGR ``uint8``, upright.
+
+    * Grey of more than 8 bits (16-bit, 12-bit data stored in 16 bits, 32-bit integer or float) is scaled by its own
+      bit depth (:func:`_scaled`), never clipped to white.
+    * Colour of more than 8 bits per channel (PNG, TIFF) is decoded by OpenCV at full depth and scaled the same way.
+    * Transparency is laid over white paper (:func:`_on_white`): a sheet saved with its paper transparent.
+    * The EXIF orientation is applied.
+    """
+    import cv2
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as im:
+        orientation = _orientation(im)  # as stored (OpenCV's decoding below leaves it to us)
+        deep = (kind == "PNG" and data[24] == 16 and data[25] in (2, 4, 6)) or (
+            kind == "TIFF" and im.mode not in _WIDE_MODES and max(_tag(im, 258) or (8,)) > 8
+        )
+        if deep:
+            arr = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+            if arr is None:
+                raise ValueError("OpenCV cannot decode it")
+            if arr.ndim == 3 and arr.shape[2] >= 3:  # OpenCV's BGR(A) to RGB(A)
+                arr = arr[..., [2, 1, 0, 3][: arr.shape[2]]]
+            rgb = _rgb8(arr)
+        else:
+            im.load()
+            orientation = _orientation(im)  # what is left to do: Pillow turns a TIFF upright as it loads it
+            if im.mode in _WIDE_MODES:
+                rgb = _rgb8(np.asarray(im))
+            elif "A" in im.mode or "a" in im.mode or "transparency" in im.info:
+                rgb = _rgb8(np.asarray(im.convert("RGBA")))
+            else:
+                rgb = np.asarray(im.convert("RGB"))
+    return np.ascontiguousarray(_upright(rgb, orientation)[:, :, ::-1])
+
+
+def _tag(im, tag: int):
+    tags = getattr(im, "tag_v2", None)
+    value = tags.get(tag) if tags is not None else None
+    return value if isinstance(value, tuple) else (value,) if isinstance(value, int) else None
+
+
+def _orientation(im) -> int:
+    try:
+        value = im.getexif().get(0x0112, 1)
+    except Exception:
+        return 1
+    return value if isinstance(value, int) and 1 <= value <= 8 else 1
+
+
+def _upright(a: np.ndarray, orientation: int) -> np.ndarray:
+    """``a`` (rows × columns [× channels]) turned upright from EXIF orientation 1–8."""
+
+    if orientation in (5, 6, 7, 8):
+        a = a.swapaxes(0, 1)  # 5: transposed; 6, 7, 8 from it
+        return {5: a, 6: a[:, ::-1], 7: a[::-1, ::-1], 8: a[::-1]}[orientation]
+    return {1: a, 2: a[:, ::-1], 3: a[::-1, ::-1], 4: a[::-1]}[orientation]
+
+
+def _scaled(a: np.ndarray) -> np.ndarray:
+    """Grey or colour values of any depth as ``float32`` in 0–1: integers divided by the full scale of the
+    smallest of 8, 10, 12, 14, 16, 24 or 32 bits that holds their maximum (12-bit data in a 16-bit file is
+    12-bit); floats up to 1 kept, larger ones read as integers; negative values and NaN are black."""
+    import numpy as np
+
+    f = np.nan_to_num(a.astype(np.float32), nan=0.0, posinf=0.0, neginf=0.0)
+    np.maximum(f, 0.0, out=f)
+    top = float(f.max()) if f.size else 0.0
+    if a.dtype.kind == "f" and top <= 1.0:
+        return f
+    full = next((2.0**b - 1 for b in (8, 10, 12, 14, 16, 24, 32) if top <= 2.0**b - 1), top)
+    return f / full
+
+
+def _rgb8(a: np.ndarray) -> np.ndarray:
+    """Pixels in RGB order — grey (2-D), grey + alpha, RGB or RGBA, of any depth — as RGB ``uint8`` with any
+    transparency laid over white."""
+    import numpy as np
+
+    if a.ndim == 2:
+        a = a[:, :, None]
+    colour, alpha = (a[..., :-1], a[..., -1]) if a.shape[2] in (2, 4) else (a, None)
+    rgb = _scaled(colour) if a.dtype != np.uint8 or a.shape[2] in (2, 4) else colour.astype(np.float32) / 255
+    if alpha is not None:
+        full = 1.0 if alpha.dtype.kind == "f" else float(np.iinfo(alpha.dtype).max)
+        opaque = np.clip(np.nan_to_num(alpha.astype(np.float32)) / full, 0.0, 1.0)[..., None]
+        rgb = rgb * opaque + (1.0 - opaque)  # transparency is the white paper behind it
+    rgb = np.clip(rgb * 255 + 0.5, 0, 255).astype(np.uint8)
+    return np.repeat(rgb, 3, axis=2) if rgb.shape[2] == 1 else rgb
+
+
+DESCREEN_PX = 1.2
+"""A picture of only black and white (a 1-bit or dithered image) is blurred by a Gaussian of this sigma (pixels)
+before reading: its dots become the greys they stand for, as a camera's own blur would make them."""
+
+
+def _descreened(img: np.ndarray) -> np.ndarray:
+    """``img`` (BGR ``uint8``) with a halftone's dots turned back into grey (:data:`DESCREEN_PX`) when a sample of
+    its pixels holds no more than two levels; otherwise ``img`` itself."""
+    import cv2
+    import numpy as np
+
+    sample = img[:: max(1, img.shape[0] // 97), :: max(1, img.shape[1] // 89)]
+    if len(np.unique(sample)) > 2:
+        return img
+    return cv2.GaussianBlur(img, (0, 0), DESCREEN_PX)
 
 
 REDUCE_FROM = 20_000_000
@@ -267,15 +412,6 @@ def _reduction(data: bytes, width: int, height: int) -> int:
         return 1
     ppm = fit.px_per_mm * max(width, height) / max(small.shape)
     return next((r for r in (4, 2) if ppm / r >= KEEP_PX_PER_MM), 1)
-
-
-def _exif_upright(im):
-    from PIL import ImageOps
-
-    try:
-        return ImageOps.exif_transpose(im)
-    except Exception:
-        return im
 
 
 __all__ = ["load_photo", "read_photo_file", "MAX_BYTES", "MAX_PIXELS"]

@@ -1360,9 +1360,11 @@ def _stroke_top(
 
 
 def _extent_mm(mask: np.ndarray, ppm: float) -> float:
-    """How far the pixels of ``mask`` (bool, at least one set) reach: the diagonal of their bounding box, in mm at
-    ``ppm`` pixels per mm (a single pixel: 1.41 pixels)."""
+    """How far the pixels of ``mask`` (bool) reach: the diagonal of their bounding box, in mm at ``ppm`` pixels per
+    mm (a single pixel: 1.41 pixels; no pixel: 0)."""
     yy, xx = np.nonzero(mask)
+    if not xx.size:
+        return 0.0
     return float(np.hypot(np.ptp(xx) + 1, np.ptp(yy) + 1)) / ppm
 
 

@@ -114,11 +114,35 @@ def read_photo(
             another paper, of a layout other than ``layout``, or of another
             version of its layout; an unreadable code without ``layout``.
         InputError: ``layout`` is not a shipped id or a valid layout file.
+        PhotoError: also for any failure inside the reader itself (a fault of sheetsmith's, never a traceback):
+            :func:`reader_fault`.
     """
-    import cv2
-
     path = Path(path)
     display = display or display_path(path)
+    try:
+        return _read_photo(path, layout, display, player)
+    except InputError:
+        raise
+    except Exception as exc:
+        raise reader_fault(display, exc) from exc
+
+
+def reader_fault(display: str, exc: BaseException) -> PhotoError:
+    """The one-line refusal for a failure inside the reader (``exc``, not a fault of the photo's): it names the
+    error and asks for the photo to be sent in, and says how to go on meanwhile (type the sheet in)."""
+    detail = " ".join(str(exc).split())[:200]
+    return PhotoError(
+        display,
+        f"sheetsmith failed while reading this photo ({type(exc).__name__}{': ' + detail if detail else ''}); "
+        "this is a fault of sheetsmith's, not of the photo: please send the photo in with this message, and "
+        "meanwhile type the sheet in",
+    )
+
+
+def _read_photo(path: Path, layout: str | None, display: str, player: str | None) -> PhotoReading | TickPadReading:
+    """:func:`read_photo` without its guard against faults of its own."""
+    import cv2
+
     early = take_early(path, display)  # decoded while sheetsmith was being imported (sheetsmith verify)
     if early is not None:
         img, gray, detections = early
