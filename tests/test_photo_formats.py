@@ -27,7 +27,7 @@ from generator.printing.paper import paper
 from generator.reader.errors import PhotoError
 from generator.reader.image import _rgb8, _scaled, _upright, load_photo
 from generator.reader.read import read_photo
-from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
+from tests.synth.sheet_photos import HandStyle, Pen, clean_params, synth_photo
 
 
 @pytest.fixture(scope="module")
@@ -39,22 +39,7 @@ def game():
 @pytest.fixture(scope="module")
 def photos(game):
     """Ann's and Bob's sheets, each a clean 1600 × 1200 photo, as RGB arrays."""
-    p = PhotoParams(
-        frame=(1600, 1200),
-        coverage=0.85,
-        tilt=8.0,
-        tilt_axis=30.0,
-        rotation=-95.0,
-        defocus=0.5,
-        motion=0.0,
-        motion_angle=0.0,
-        noise=0.008,
-        light_min=0.9,
-        light_angle=40.0,
-        shadow=0.0,
-        jpeg=95,
-        bend=0.3,
-    )
+    p = clean_params(rotation=-95.0, jpeg=95)
     style = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="full")
     out = []
     for i, sheet in enumerate(game.sheets):

@@ -29,7 +29,7 @@ from generator.games.allin.layout import load_layout
 from generator.printing.paper import paper
 from generator.reader.errors import PhotoError
 from generator.reader.image import MAX_BYTES, load_photo
-from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
+from tests.synth.sheet_photos import HandStyle, Pen, clean_params, synth_photo
 
 READS = "sheetsmith reads photos (JPEG, PNG, HEIC, WebP, TIFF) or typed-in sheets (.yaml)"
 
@@ -49,22 +49,7 @@ def game():
 @pytest.fixture(scope="module")
 def photo(game):
     """A clean 1600 × 1200 JPEG of Ann's sheet (bytes)."""
-    p = PhotoParams(
-        frame=(1600, 1200),
-        coverage=0.85,
-        tilt=8.0,
-        tilt_axis=30.0,
-        rotation=-95.0,
-        defocus=0.5,
-        motion=0.0,
-        motion_angle=0.0,
-        noise=0.008,
-        light_min=0.9,
-        light_angle=40.0,
-        shadow=0.0,
-        jpeg=90,
-        bend=0.3,
-    )
+    p = clean_params(rotation=-95.0)
     style = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="full")
     return synth_photo(game.sheets[0], paper("a4"), 11, params=p, style=style, dpi=150, game=game.score).jpeg
 

@@ -26,7 +26,7 @@ from generator.games.allin.layout import load_layout
 from generator.games.allin.scoring import report, score_game
 from generator.printing.paper import paper
 from generator.reader import read_photo
-from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
+from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, clean_params, synth_photo
 
 REPO = Path(__file__).resolve().parents[1]
 DPI = 150  # pages rendered at 150 dpi: small photos, quick tests
@@ -34,24 +34,7 @@ DPI = 150  # pages rendered at 150 dpi: small photos, quick tests
 
 def params(**kw) -> PhotoParams:
     """A clean photo of the sheet, 1600 × 1200, unless told otherwise."""
-    base = dict(
-        frame=(1600, 1200),
-        coverage=0.85,
-        tilt=8.0,
-        tilt_axis=30.0,
-        rotation=90.0,
-        defocus=0.5,
-        motion=0.0,
-        motion_angle=0.0,
-        noise=0.008,
-        light_min=0.9,
-        light_angle=40.0,
-        shadow=0.0,
-        jpeg=90,
-        bend=0.3,
-    )
-    base.update(kw)
-    return PhotoParams(**base)
+    return clean_params(**kw)
 
 
 PENCIL = HandStyle(

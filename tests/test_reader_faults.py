@@ -25,7 +25,7 @@ from generator.games.allin.layout import load_layout
 from generator.games.allin.sheet import build_allin_sheet
 from generator.printing.paper import paper
 from generator.reader import read_photo
-from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
+from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, clean_params, synth_photo
 
 DPI = 150
 BLUE = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="full")
@@ -36,24 +36,7 @@ PENCIL = HandStyle(
 
 def params(**kw) -> PhotoParams:
     """A clean photo, 1600 × 1200, unless told otherwise."""
-    base = dict(
-        frame=(1600, 1200),
-        coverage=0.85,
-        tilt=8.0,
-        tilt_axis=30.0,
-        rotation=90.0,
-        defocus=0.5,
-        motion=0.0,
-        motion_angle=0.0,
-        noise=0.008,
-        light_min=0.9,
-        light_angle=40.0,
-        shadow=0.0,
-        jpeg=90,
-        bend=0.2,
-    )
-    base.update(kw)
-    return PhotoParams(**base)
+    return clean_params(**{"bend": 0.2, **kw})
 
 
 def sheet_of(layout_id: str, seed: int) -> tuple:

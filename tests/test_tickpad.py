@@ -18,7 +18,7 @@ from generator.core.shipped import resolve_layout
 from generator.games.flip7.rules import tick_row_problems
 from generator.games.registry import load_any
 from generator.printing.paper import paper
-from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams
+from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, clean_params
 from tests.synth.tickpad import synth_tick_photo
 
 DPI = 150
@@ -47,24 +47,8 @@ def typed(player: str, rounds: str, extra: str = "") -> str:
 
 
 def params(**kw) -> PhotoParams:
-    base = dict(
-        frame=(2000, 1500),
-        coverage=0.85,
-        tilt=8.0,
-        tilt_axis=30.0,
-        rotation=0.0,
-        defocus=0.5,
-        motion=0.0,
-        motion_angle=0.0,
-        noise=0.008,
-        light_min=0.9,
-        light_angle=40.0,
-        shadow=0.0,
-        jpeg=90,
-        bend=0.3,
-    )
-    base.update(kw)
-    return PhotoParams(**base)
+    """A clean photo of the pad, 2000 × 1500, upright, unless told otherwise."""
+    return clean_params(**{"frame": (2000, 1500), "rotation": 0.0, **kw})
 
 
 BLUE = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick")

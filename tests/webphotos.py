@@ -13,7 +13,7 @@ from generator.games.allin.bot import simulate_game
 from generator.games.allin.grid import cell_name
 from generator.games.allin.layout import load_layout
 from generator.printing.paper import paper
-from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, synth_photo
+from tests.synth.sheet_photos import HandStyle, Pen, PhotoParams, clean_params, synth_photo
 
 PLAYERS = ("Ann", "Bob", "Cy")
 BLUE = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="full")
@@ -21,24 +21,7 @@ BLUE = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="
 
 def params(**kw) -> PhotoParams:
     """A clean photo of the sheet, 1600 × 1200 (as tests/test_reader.py)."""
-    base = dict(
-        frame=(1600, 1200),
-        coverage=0.85,
-        tilt=8.0,
-        tilt_axis=30.0,
-        rotation=90.0,
-        defocus=0.5,
-        motion=0.0,
-        motion_angle=0.0,
-        noise=0.008,
-        light_min=0.9,
-        light_angle=40.0,
-        shadow=0.0,
-        jpeg=90,
-        bend=0.3,
-    )
-    base.update(kw)
-    return PhotoParams(**base)
+    return clean_params(**kw)
 
 
 @lru_cache(maxsize=4)

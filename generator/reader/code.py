@@ -35,6 +35,12 @@ class CodeReading:
     """1 − the best correlation with a candidate code (``matched`` or ``none``)."""
     visible: bool = True
     """Whether something code-like is printed there at all (False: covered, torn off, washed out)."""
+    scores: tuple[tuple[str, float], ...] = ()
+    """Each candidate text with its correlation (``matched`` or ``none``)."""
+
+    def score_of(self, text: str) -> float:
+        """The correlation of the photo's code with candidate ``text`` (−1 when it was not compared)."""
+        return next((score for t, score in self.scores if t == text), -1.0)
 
 
 def crop_code(gray: np.ndarray, fit: SheetFit, px_per_mm: float, margin_mm: float = 3.0) -> np.ndarray:
@@ -142,9 +148,10 @@ def match_code(gray: np.ndarray, fit: SheetFit, candidates: list[str], blur_mm: 
         return CodeReading(None, "none", 1.0, visible)
     best, text = scores[0]
     runner = scores[1][0] if len(scores) > 1 else 0.0
+    each = tuple((t, score) for score, t in scores)
     if best >= MATCH_SCORE and best - runner >= MATCH_GAP:
-        return CodeReading(text, "matched", 1.0 - best, True)
-    return CodeReading(None, "none", 1.0 - best, visible)
+        return CodeReading(text, "matched", 1.0 - best, True, each)
+    return CodeReading(None, "none", 1.0 - best, visible, each)
 
 
 def read_code(

@@ -221,11 +221,12 @@ def _read_photo(path: Path, layout: str | None, display: str, player: str | None
     )
     if other is not None:  # a sheet of another kind (generator.reader.kinds): the rest is its own
         return other
-    if code.text is None and user_layout is not None and code.visible and code.mismatch > 1.0 - REJECT_SCORE:
+    own = code.score_of(code_for(user_layout, fit.paper)) if user_layout is not None else 1.0
+    if code.text is None and user_layout is not None and code.visible and own < REJECT_SCORE:
         raise PhotoError(
             display,
             f"the sheet's code does not match layout '{user_layout.id}' as sheetsmith draws it "
-            f"(correlation {1 - code.mismatch:.2f}): this is a sheet of another layout, or of another version of it",
+            f"(correlation {own:.2f}): this is a sheet of another layout, or of another version of it",
         )
     lay = _layout_for(code, fit, user_layout, candidates, display, layout, where)
     scene = scene_for(lay, fit.paper)
@@ -255,6 +256,7 @@ def _read_photo(path: Path, layout: str | None, display: str, player: str | None
     # the blank page's darkness (0.1 s, nearly all in OpenCV) is made beside the grid's fitting (measure() makes it
     # itself if this failed, or if the grid's fit changes the photo's scale enough to ask for another)
     darkness = Ahead(blank_page, scene, key, sfit.px_per_mm)
+    marker_fit = sfit  # the flat page the markers give, at the scale of src (the print check compares under both)
     grid = fit_grid(
         src,
         sfit,
@@ -273,6 +275,9 @@ def _read_photo(path: Path, layout: str | None, display: str, player: str | None
             "photo again",
         )
     sfit = grid.fit
+    if code.text is None and user_layout is not None:  # --layout alone says what the sheet is: its print must agree
+        small_gray = gray if src is img else cv2.cvtColor(src, cv2.COLOR_BGR2GRAY)
+        _check_print(small_gray, (marker_fit, sfit), blur, scene, candidates, display, layout)
     picture = Ahead(_picture_ground, src, sfit)  # the annotated picture's ground, made beside the measuring
     m = measure(src, sfit, scene, key, blur=blur_field, grid=grid)
     cells, earned, spent = decide(lay, m)
@@ -391,7 +396,7 @@ def _shipped(path: Path) -> AllInLayout:
 
 
 class _Candidates:
-    """The layouts a photo may show (``--layout``'s, else every shipped All In layout), loaded only as needed.
+    """The layouts a photo may show (``--layout``'s first, and every shipped All In layout), loaded only as needed.
 
     A decoded sheet code names its layout: only that one is loaded and drawn.  Only when
     the code must be *matched* (too small or soft to decode) are all candidates drawn.
@@ -405,15 +410,19 @@ class _Candidates:
     def all(self) -> dict[str, AllInLayout]:
         """Code text → layout, for every candidate."""
         if self._all is None:
-            if self.user_layout is not None:
-                self._all = {code_for(self.user_layout, self.paper): self.user_layout}
-            else:
-                self._all = {}
-                for item in shipped_layouts():
-                    if item.game == "allin":
-                        lay = _shipped(item.path)
-                        self._all[code_for(lay, self.paper)] = lay
+            self._all = {code_for(self.user_layout, self.paper): self.user_layout} if self.user_layout else {}
+            for item in shipped_layouts():
+                if item.game == "allin":
+                    lay = _shipped(item.path)
+                    self._all.setdefault(code_for(lay, self.paper), lay)
         return self._all
+
+    def others(self) -> dict[str, AllInLayout]:
+        """Code text → layout, for every shipped layout that draws another sheet than ``--layout``'s."""
+        if self.user_layout is None:
+            return self.all()
+        own = code_for(self.user_layout, self.paper)
+        return {text: lay for text, lay in self.all().items() if text != own}
 
     def texts(self) -> list[str]:
         """Every candidate's code text."""
@@ -483,6 +492,61 @@ def _layout_for(
         display,
         f"the sheet's layout '{sc.layout_id}' is not a shipped layout; name its file with --layout FILE",
     )
+
+
+def _check_print(
+    gray: np.ndarray,
+    fits: tuple[SheetFit, ...],
+    blur: float,
+    scene: Scene,
+    candidates: _Candidates,
+    display: str,
+    layout_arg: str | None,
+) -> None:
+    """With ``--layout`` and no code read: refuse the photo when, where another shipped layout's print differs from
+    the named layout's, the photo shows the other's (:mod:`.printmatch`); the message names both.
+
+    The photo is compared on the page as each of ``fits`` puts it: the markers' flat page, and the fit on the named
+    layout's own grid, which follows a bent sheet but is drawn towards the named layout where the grids differ.
+
+    Raises:
+        PhotoError: another layout's print is preferred (:data:`.printmatch.PRINT_PREFERENCE`); the message names
+            it as the one printed from :data:`.printmatch.PRINT_CLEAR`.
+    """
+    from generator.reader.printmatch import PRINT_CLEAR, PRINT_PREFERENCE, preferences
+
+    named = candidates.user_layout
+    if named is None:
+        return
+    paper = fits[0].paper
+    digest = geometry_hash(scene)
+    others: dict[str, tuple[Scene, tuple]] = {}
+    for lay in candidates.others().values():
+        other = scene_for(lay, paper)
+        other_digest = geometry_hash(other)
+        if other_digest != digest:
+            others[lay.id] = (other, (lay.id, lay.source, other_digest, paper.id))
+    if not others:
+        return
+    named_page = (scene, (named.id, named.source, digest, paper.id))
+    found = []
+    for fit in fits:
+        prefer = preferences(gray, fit, blur, named_page, others)
+        found += [(score, name) for name, score in prefer.items()]
+    score, best = max(found)
+    if score > PRINT_CLEAR:
+        raise PhotoError(
+            display,
+            f"the sheet's print is that of layout '{best}', not '{named.id}' as --layout {layout_arg} says (its code "
+            f"cannot be read, and where the two layouts differ the photo shows '{best}'): give --layout {best}",
+        )
+    if score > PRINT_PREFERENCE:
+        raise PhotoError(
+            display,
+            f"the sheet's code cannot be read, and its print does not show clearly that it is layout '{named.id}' as "
+            f"--layout {layout_arg} says (it may be '{best}'): lay the sheet flat and take the photo again, with its "
+            "code (the QR square bottom right) uncovered",
+        )
 
 
 # --- deciding -------------------------------------------------------------------------------------

@@ -118,6 +118,28 @@ class SynthPhoto:
 # --- choosing parameters ----------------------------------------------------------------
 
 
+def clean_params(**kw) -> PhotoParams:
+    """A clean photo of the sheet: 1600 × 1200, held a little tilted, in even light (``kw`` overrides any field)."""
+    base: dict = dict(
+        frame=(1600, 1200),
+        coverage=0.85,
+        tilt=8.0,
+        tilt_axis=30.0,
+        rotation=90.0,
+        defocus=0.5,
+        motion=0.0,
+        motion_angle=0.0,
+        noise=0.008,
+        light_min=0.9,
+        light_angle=40.0,
+        shadow=0.0,
+        jpeg=90,
+        bend=0.3,
+    )
+    base.update(kw)
+    return PhotoParams(**base)
+
+
 def random_style(rng: random.Random) -> HandStyle:
     """A player's hand: pencil (30–75 % grey), blue or black pen; ticks, crosses or both; full or partial bubbles."""
     kind = rng.choices(["pencil", "blue", "black"], [0.45, 0.3, 0.25])[0]
