@@ -33,7 +33,14 @@ each, made as physics makes it:
   20–35°, lit differently; curled sheet — a cylinder lifting the edges
   3–10 mm (gentle) and 15–35 mm (strong);
 * HEIC — the realistic mix saved as HEIC (when pillow-heif is installed; the
-  reading of HEIC belongs to ``generator/reader/image.py``).
+  reading of HEIC belongs to ``generator/reader/image.py``);
+* home conditions — other hands (boxes ticked, crossed, slashed, dashed or
+  filled in; suit circles loose, off-centre, open or overshooting), a steep
+  shot 45–60° off the page, a dim room (a warm lamp, high-ISO noise, 3–8 px of
+  hand shake), cream or grey recycled paper from a printer low on toner
+  (faded, streaked print), a sheet crumpled and flattened by hand (creases
+  that shade and shift the print), a clear plastic sleeve (a veil, and the
+  lamp's reflection as a bright band).
 
 Counted, for every set: the sheets read exactly (nothing ``?``, every field
 right), the sheets flagged (some field ``?`` or the photo refused), the sheets
@@ -83,6 +90,12 @@ ROWS = {
     "curled, gentle": ["curl"],
     "curled, strong": ["curl-strong"],
     "HEIC": ["heic"],
+    "other hands (✓ X / blob dash, loose circles)": ["other-hands"],
+    "steep, 45–60°": ["steep"],
+    "dim room (warm lamp, noise, shake)": ["dim-room"],
+    "recycled paper, low toner": ["recycled"],
+    "crumpled, flattened by hand": ["crumpled"],
+    "clear sleeve, reflection band": ["sleeve"],
 }
 """Benchmark rows and the synthetic families each is made of."""
 

@@ -12,6 +12,11 @@ tilt, low JPEG quality, a page printed at 94 %), ``shadow``, ``glare``, ``erased
 ``outside`` (a strip of the sheet outside the photo, read with ``--layout``),
 ``two-sheets``, ``dominant-suit``, ``dominant-rank``, ``full``, ``nearly-empty``,
 ``fold`` (5–20°), ``fold-steep`` (20–35°), ``curl`` (gentle), ``curl-strong``.
+
+Home conditions: ``other-hands`` (boxes ticked, crossed, slashed, dashed or filled in; circles loose, open or
+overshooting; values large), ``steep`` (45–60° off the page), ``dim-room`` (a warm lamp, high-ISO noise, 3–8 px of
+hand shake), ``recycled`` (cream or grey paper from a printer low on toner, streaked), ``crumpled`` (crumpled,
+then flattened by hand), ``sleeve`` (in a clear plastic sleeve with the lamp's reflection across it).
 """
 
 from __future__ import annotations
@@ -44,6 +49,12 @@ FAMILIES = (
     "fold-steep",
     "curl",
     "curl-strong",
+    "other-hands",
+    "steep",
+    "dim-room",
+    "recycled",
+    "crumpled",
+    "sleeve",
 )
 
 
@@ -234,6 +245,44 @@ def case(family: str, seed: int, *, frame: tuple[int, int] | None = None) -> Cas
     if family in ("curl", "curl-strong"):
         lo, hi = (3.0, 10.0) if family == "curl" else (15.0, 35.0)
         c.params = replace(p, curl=rng.uniform(lo, hi), curl_along=rng.choice(["v", "v", "u"]), bend=0.0)
+        return c
+    if family == "other-hands":
+        c.style = replace(
+            random_style(rng),
+            box_mark="any",
+            bubble="mixed",
+            loose_circles=rng.uniform(0.3, 0.8),
+            large_values=rng.uniform(0.0, 0.4),
+            sloppiness=rng.uniform(1.0, 1.6),
+        )
+        return c
+    if family == "steep":
+        c.params = replace(p, tilt=rng.uniform(45.0, 60.0), coverage=rng.uniform(0.6, 0.85))
+        return c
+    if family == "dim-room":
+        c.params = replace(
+            p,
+            cast=(1.0, rng.uniform(0.76, 0.88), rng.uniform(0.5, 0.65)),
+            light_min=rng.uniform(0.5, 0.85),
+            noise=rng.uniform(0.03, 0.06),
+            motion=rng.uniform(3.0, 8.0),
+            motion_angle=rng.uniform(0, 180),
+            defocus=rng.uniform(0.6, 1.2),
+            jpeg=rng.randint(75, 90),
+        )
+        return c
+    if family == "recycled":
+        tone = rng.choice([(0.96, 0.92, 0.8), (0.93, 0.9, 0.82), (0.84, 0.84, 0.82), (0.8, 0.79, 0.76)])
+        c.params = replace(p, paper_tone=tone, toner=rng.uniform(0.35, 0.8), streaks=rng.uniform(0.0, 0.7))
+        return c
+    if family == "crumpled":
+        c.params = replace(p, crumple=rng.uniform(0.5, 1.5), bend=rng.uniform(0.3, 1.0))
+        return c
+    if family == "sleeve":
+        x0, y0, x1, y1 = _grid_box(scene)
+        u0, v0 = rng.uniform(x0, x1), rng.uniform(y0, y1)
+        band = (u0, v0, rng.uniform(0, 180), rng.uniform(15, 50), rng.uniform(0.3, 1.2))
+        c.params = replace(p, haze=rng.uniform(0.02, 0.06), band=band)
         return c
     raise ValueError(f"unknown family {family!r}; families: {', '.join(FAMILIES)}")
 

@@ -45,11 +45,12 @@ class HandStyle:
     """How a player marks: the pen, ticks or crosses in boxes, how chip bubbles are filled, how sloppy."""
 
     pen: Pen
-    box_mark: str = "tick"  # "tick", "cross" or "mixed"
+    box_mark: str = "tick"  # "tick", "cross", "slash", "dash", "blob", "mixed" (tick or cross) or "any" (any of them)
     bubble: str = "full"  # "full", "partial" or "mixed"
     sloppiness: float = 1.0  # scales every random offset
     gap_circles: float = 0.3  # share of suit circles drawn with a gap
     large_values: float = 0.0  # share of values written so large that they run on over the suit column
+    loose_circles: float = 0.0  # share of suit circles drawn loose: wide, off-centre, open or overshooting
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,18 @@ class PhotoParams:
             through page point ``(u0, v0)`` mm (see :func:`.synth_camera.hard_shadow`).
         glare: ``(u0, v0, radius mm, strength)``: the lamp mirrored in the paper there.
         cut: ``(side, mm)``: that strip of the sheet lies outside the photo.
+        cast: the light's colour (RGB multipliers; ``None``: a slight random cast): a warm lamp is about
+            ``(1.0, 0.8, 0.55)`` after the phone's white balance.
+        paper_tone: the paper's colour (RGB, 0–1; ``None``: white): cream or grey recycled paper. Print and ink
+            are seen through it (the page is multiplied by it).
+        toner: the printer's density, 1 full; below 1 the print is faded (a printer low on toner) …
+        streaks: … and fades further in vertical bands up to this share (a worn drum or an empty cartridge's
+            streaks). Toner and streaks touch the print only, not the player's ink.
+        crumple: creases of a sheet crumpled and flattened by hand, 0 none; about 1 a typical crumple: each
+            crease a ridge of the paper, lit on one side and shaded on the other, that moves the print a little.
+        haze: a clear sleeve's veil: this share of the lamp's light reflected evenly off the plastic.
+        band: ``(u0, v0, angle°, width mm, strength)``: the lamp's reflection in the sleeve, a bright band through
+            page point ``(u0, v0)`` mm along ``angle``, added whatever the paper shows.
     """
 
     frame: tuple[int, int]
@@ -102,6 +115,13 @@ class PhotoParams:
     hard_shadow: tuple[float, float, float, float, float] | None = None
     glare: tuple[float, float, float, float] | None = None
     cut: tuple[str, float] | None = None
+    cast: tuple[float, float, float] | None = None
+    paper_tone: tuple[float, float, float] | None = None
+    toner: float = 1.0
+    streaks: float = 0.0
+    crumple: float = 0.0
+    haze: float = 0.0
+    band: tuple[float, float, float, float, float] | None = None
 
 
 @dataclass
@@ -346,10 +366,41 @@ def _cross_lines(t: MarkTarget, rng: random.Random, sl: float) -> list[list[tupl
     return lines
 
 
+def _slash_lines(t: MarkTarget, rng: random.Random, sl: float) -> list[list[tuple[float, float]]]:
+    """One stroke from the lower left to the upper right, a little past the corners or short of them."""
+    w, h = t.w, t.h
+    cx, cy = t.x + w / 2 + _jit(rng, 0.07 * w * sl), t.y + h / 2 + _jit(rng, 0.07 * h * sl)
+    e = rng.uniform(0.35, 0.6)
+    return [[(cx - e * w, cy + e * h + _jit(rng, 0.05 * h)), (cx + e * w, cy - e * h + _jit(rng, 0.05 * h))]]
+
+
+def _dash_lines(t: MarkTarget, rng: random.Random, sl: float) -> list[list[tuple[float, float]]]:
+    """A short level stroke through the middle."""
+    w, h = t.w, t.h
+    cx, cy = t.x + w / 2 + _jit(rng, 0.06 * w * sl), t.y + h / 2 + _jit(rng, 0.1 * h * sl)
+    e, tilt = rng.uniform(0.3, 0.5), _jit(rng, 0.08 * h)
+    return [[(cx - e * w, cy + tilt), (cx + e * w, cy - tilt)]]
+
+
+def _blob(t: MarkTarget, rng: random.Random, sl: float) -> list[tuple[float, float]]:
+    """The outline of a filled-in box: an uneven ellipse of 60 to 100 % of the box."""
+    cx, cy = t.x + t.w / 2 + _jit(rng, 0.05 * t.w * sl), t.y + t.h / 2 + _jit(rng, 0.05 * t.h * sl)
+    rx, ry = t.w / 2 * rng.uniform(0.6, 1.0), t.h / 2 * rng.uniform(0.6, 1.0)
+    angles = np.linspace(0, 2 * math.pi, 24)
+    return [(cx + rx * math.cos(a) * (1 + _jit(rng, 0.05)), cy + ry * math.sin(a)) for a in angles]
+
+
 def _box_mark(ink: _Ink, t: MarkTarget, style: HandStyle, rng: random.Random) -> None:
-    kind = style.box_mark if style.box_mark != "mixed" else rng.choice(["tick", "cross"])
-    lines = _tick_lines(t, rng, style.sloppiness) if kind == "tick" else _cross_lines(t, rng, style.sloppiness)
-    ink.strokes(lines)
+    kind = style.box_mark
+    if kind == "mixed":
+        kind = rng.choice(["tick", "cross"])
+    elif kind == "any":
+        kind = rng.choice(["tick", "tick", "cross", "slash", "dash", "blob"])
+    if kind == "blob":
+        ink.strokes([_blob(t, rng, style.sloppiness)], fill=True)
+        return
+    draw = {"tick": _tick_lines, "cross": _cross_lines, "slash": _slash_lines, "dash": _dash_lines}[kind]
+    ink.strokes(draw(t, rng, style.sloppiness))
 
 
 def _circle(ink: _Ink, t: MarkTarget, style: HandStyle, rng: random.Random) -> None:
@@ -361,6 +412,10 @@ def _circle(ink: _Ink, t: MarkTarget, style: HandStyle, rng: random.Random) -> N
     aspect = rng.uniform(0.85, 1.15)
     start = rng.uniform(0, 2 * math.pi)
     sweep = rng.uniform(1.65, 1.9) * math.pi if rng.random() < style.gap_circles else rng.uniform(2.0, 2.3) * math.pi
+    if style.loose_circles > 0 and rng.random() < style.loose_circles:  # wide, off-centre, open or overshooting
+        cx, cy = cx + _jit(rng, 0.5 * k * sl), cy + _jit(rng, 0.4 * k * sl)
+        r *= rng.uniform(1.0, 1.3)
+        sweep = rng.choice([rng.uniform(1.4, 1.7), rng.uniform(2.2, 2.6)]) * math.pi
     wob = [rng.uniform(-0.04, 0.04) for _ in range(3)]
     pts = []
     n = 48
@@ -542,6 +597,59 @@ def _bend(page: np.ndarray, bend: float, ppm_page: float, nrng: np.random.Genera
     return out
 
 
+def _crumpled(page: np.ndarray, crumple: float, ppm_page: float, light_angle: float, nrng: np.random.Generator):
+    """A sheet crumpled, then flattened by hand: straight creases at random, each a ridge or a valley of the paper
+    (a height profile across it, about a millimetre wide), summed over a soft waviness. The page is lit along
+    ``light_angle`` from low: each facet is brightened or shaded by its slope towards the light (Lambert), and the
+    print is moved by up to ``0.4 · crumple`` mm where the paper stands up."""
+    import cv2
+
+    ph, pw = page.shape[:2]
+    scale = 4  # the height field at a quarter of the page's pixels: creases are millimetres wide
+    h, w = ph // scale + 1, pw // scale + 1
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32) / (ppm_page / scale)  # mm
+    z = cv2.resize(nrng.normal(0, 1, (6, 5)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC) * 0.6
+    for _ in range(int(round(12 * crumple))):
+        a = nrng.uniform(0, math.pi)
+        c = nrng.uniform(0, max(ph, pw) / ppm_page)
+        d = xx * math.cos(a) + yy * math.sin(a) - c * (abs(math.cos(a)) + abs(math.sin(a))) / 1.4
+        sharp = nrng.uniform(0.6, 2.0)  # mm: how wide the crease's ridge is
+        z += nrng.choice([-1.0, 1.0]) * nrng.uniform(0.2, 0.6) * crumple * np.exp(-np.abs(d) / sharp)
+    gy, gx = np.gradient(z, 1 / (ppm_page / scale))  # slope, mm of height per mm
+    la = math.radians(light_angle)
+    shade = 1.0 + 0.9 * (gx * math.cos(la) + gy * math.sin(la))
+    shade = cv2.resize(np.clip(shade, 0.55, 1.25).astype(np.float32), (pw, ph), interpolation=cv2.INTER_LINEAR)
+    dx = cv2.resize((gx * 0.4 * ppm_page).astype(np.float32), (pw, ph), interpolation=cv2.INTER_LINEAR)
+    dy = cv2.resize((gy * 0.4 * ppm_page).astype(np.float32), (pw, ph), interpolation=cv2.INTER_LINEAR)
+    out = np.empty_like(page)
+    xs = np.arange(pw, dtype=np.float32)
+    for y0 in range(0, ph, STRIP_ROWS):
+        rows = slice(y0, min(ph, y0 + STRIP_ROWS))
+        ys = np.arange(rows.start, rows.stop, dtype=np.float32)[:, None]
+        out[rows] = cv2.remap(page, xs + dx[rows], ys + dy[rows], cv2.INTER_LINEAR, borderValue=(1, 1, 1))
+        out[rows] *= shade[rows, :, None]
+    return out
+
+
+def reprinted(page: np.ndarray, toner: float, streaks: float, nrng: np.random.Generator) -> np.ndarray:
+    """A blank page (float RGB, 0–1, white paper) as a printer low on toner prints it: the print's darkness
+    (``1 − page``, per channel) times ``toner``, less still in vertical bands (``streaks``: their deepest share),
+    with the toner's grain; in place."""
+    import cv2
+
+    ph, pw = page.shape[:2]
+    band = np.ones(pw, np.float32)
+    for _ in range(nrng.integers(2, 7)):
+        centre, width = nrng.uniform(0, pw), nrng.uniform(0.01, 0.08) * pw
+        band *= 1.0 - streaks * nrng.uniform(0.4, 1.0) * np.exp(-(((np.arange(pw) - centre) / width) ** 2))
+    grain = cv2.GaussianBlur(nrng.uniform(0.75, 1.0, (ph, pw)).astype(np.float32), (0, 0), 0.7)
+    density = toner * grain * band[None, :]
+    page -= 1.0
+    page *= density[..., None]
+    page += 1.0
+    return page
+
+
 def _print_scaled(page: np.ndarray, scale: float) -> np.ndarray:
     """The printer shrank the page about its centre ("fit to page")."""
     import cv2
@@ -600,6 +708,8 @@ def photograph(
             pg = _print_scaled(pg, p.print_scale)
         if p.bend > 0:
             pg = _bend(pg, p.bend, ppm_page, nrng)
+        if k == 0 and p.crumple > 0:
+            pg = _crumpled(pg, p.crumple, ppm_page, p.light_angle, nrng)
         pose = make_pose(
             paper,
             p.frame,
@@ -650,10 +760,23 @@ def photograph(
     if p.hard_shadow is not None:
         light *= hard_shadow(*coords, p.hard_shadow)
     cast = np.array([rng.uniform(0.93, 1.0), rng.uniform(0.95, 1.0), rng.uniform(0.85, 1.0)], np.float32)
+    if p.cast is not None:
+        cast = np.array(p.cast, np.float32)
     for y0 in range(0, fh, STRIP_ROWS):
         img[y0 : y0 + STRIP_ROWS] *= light[y0 : y0 + STRIP_ROWS, :, None] * cast
     if p.glare is not None:  # the lamp mirrored: its own colour, added whatever the paper shows
         img += glare(*coords, p.glare)[..., None] * np.array([1.0, 0.98, 0.93], np.float32)
+    if p.haze > 0 or p.band is not None:  # a clear sleeve: the plastic reflects the lamp over the whole sheet
+        U, V = coords
+        on_sheet = ((U >= 0) & (V >= 0) & (U <= paper.width) & (V <= paper.height)).astype(np.float32)
+        veil = p.haze * on_sheet
+        if p.band is not None:
+            u0, v0, ang, width, strength = p.band
+            a = math.radians(ang)
+            across = (U - u0) * -math.sin(a) + (V - v0) * math.cos(a)
+            veil = veil + strength * np.exp(-((across / (width / 2)) ** 2)) * on_sheet
+        img *= (1.0 - 0.5 * p.haze)  # what the sleeve reflects does not reach the paper
+        img += veil[..., None] * cast
     if p.defocus > 0:
         cv2.GaussianBlur(img, (0, 0), p.defocus, dst=img)
     if p.motion >= 1.0:
@@ -732,8 +855,13 @@ def synth_photo(
     style = style or random_style(rng)
     params = params or realistic_params(rng)
     scene, blank = blank_page(sheet.layout, paper, dpi)
+    if params.toner < 1.0 or params.streaks > 0:
+        reprinted(blank, params.toner, params.streaks, np.random.default_rng(rng.getrandbits(32)))
     page = draw_marks(blank, scene, sheet, style, rng, dpi, game=game, extra=extra)
     del blank  # (a page at 300 dpi is some 100 MB)
+    if params.paper_tone is not None:  # print and ink seen on the paper's own colour, and its fibres
+        fibres = np.random.default_rng(rng.getrandbits(32)).normal(1.0, 0.015, page.shape[:2]).astype(np.float32)
+        page *= (np.array(params.paper_tone, np.float32) * fibres[..., None])
     more = []
     for other in others:
         oscene, oblank = blank_page(other.layout, paper, dpi)
