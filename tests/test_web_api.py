@@ -652,3 +652,16 @@ def test_the_pages_jpeg_is_the_annotated_picture_the_png_holds():
         buf = io.BytesIO()
         im.convert("RGB").save(buf, "JPEG", quality=85)  # the PNG's pixels, as a JPEG of the same quality
     assert page["jpeg"] == buf.getvalue()
+
+
+def test_boxes_kept_as_shares_of_the_page_move_onto_the_pictures_page_part():
+    # a picture of an A4 page at 4 px/mm (840 × 1188) beside its 72 mm column (288 px): 1128 px wide in all
+    from PIL import Image
+
+    from generator.jobs.photo_reads import page_boxes_on_picture
+
+    buf = io.BytesIO()
+    Image.new("RGB", (1128, 1188), "white").save(buf, "JPEG")
+    moved = page_boxes_on_picture({"e2": [0.5, 0.2, 0.1, 0.05]}, buf.getvalue())
+    assert moved["e2"] == pytest.approx([0.5 * 840 / 1128, 0.2, 0.1 * 840 / 1128, 0.05])
+    assert page_boxes_on_picture({"e2": [0.5, 0.2, 0.1, 0.05]}, b"not a picture") == {"e2": [0.5, 0.2, 0.1, 0.05]}

@@ -275,3 +275,78 @@ def test_print_page(server, browser, tmp_path):
     links = [a.get_attribute("href") for a in browser.find_elements("css selector", "#item-q-diamonds a.button")]
     assert [u.split("/print/")[1] for u in links] == ["pdf/q-diamonds?paper=a4", "pdf/q-diamonds?paper=letter"]
     shot(browser, "web-print.png", tmp_path, max_height=1800)
+
+
+def printed_centres(layout_id: str, paper_id: str) -> dict[str, tuple[float, float]]:
+    """Each field's printed centre on the page, mm: a card space's rank boxes, suits and value; a chip track's
+    circles or boxes (from the sheet's scene, as the printer draws it)."""
+    from generator.core.shipped import resolve_layout
+    from generator.games.allin.layout import load_layout
+    from generator.games.allin.sheet import build_allin_sheet
+    from generator.printing.paper import paper
+
+    scene = build_allin_sheet(load_layout(resolve_layout(layout_id)), paper(paper_id))
+    groups: dict[str, list] = {}
+    for t in scene.marks:
+        name = {"chip_earned": "chips.earned", "chip_spent": "chips.spent"}.get(t.kind, t.owner)
+        if t.kind in ("rank", "suit", "value", "chip_earned", "chip_spent"):
+            groups.setdefault(name, []).append(t)
+    centres = {}
+    for name, ts in groups.items():
+        x0, x1 = min(t.x for t in ts), max(t.x + t.w for t in ts)
+        y0, y1 = min(t.y for t in ts), max(t.y + t.h for t in ts)
+        centres[name] = ((x0 + x1) / 2, (y0 + y1) / 2)
+    return centres
+
+
+PICTURE_PPM = 4.0
+"""The annotated picture's scale: the page at 4 pixels per mm at its top left (docs/web.md)."""
+
+
+@pytest.mark.slow
+def test_every_field_of_a_read_back_opens_where_it_is_printed(server, browser, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    photo = tmp_path / "ann.jpg"
+    photo.write_bytes(webphotos.photo(0))
+    browser.get(server + "/allin")
+    css(browser, "input[name=title]").send_keys("Taps")
+    tap(css(browser, "form[action='/allin'] button"))
+    wait(browser, lambda d: "/allin/" in d.current_url)
+    css(browser, "input[name=name]").send_keys("Ann")
+    css(browser, "input[name=photo]").send_keys(str(photo))
+    tap(css(browser, "button[value=photo]"))
+    wait(browser, lambda d: "/p/" in d.current_url)
+    img = css(browser, "#readback img")
+    wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img))
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", img)
+    centres = printed_centres("q-diamonds", "a4")
+    hits = browser.execute_script(
+        """
+        const img = arguments[0], centres = arguments[1], ppm = arguments[2];
+        const r = img.getBoundingClientRect();
+        const out = {};
+        for (const [name, [x, y]] of Object.entries(centres)) {
+          const px = r.left + x * ppm * r.width / img.naturalWidth, py = r.top + y * ppm * r.height / img.naturalHeight;
+          const el = document.elementFromPoint(px, py);
+          const a = el && el.closest('a.field');
+          out[name] = a ? a.getAttribute('data-field') : null;
+        }
+        return out;
+        """,
+        img,
+        centres,
+        PICTURE_PPM,
+    )
+    assert len(centres) == 26  # 24 card spaces and the two chip tracks
+    assert hits == {name: name for name in centres}
+
+    # a real tap on the printed centre of e2 opens e2's picker
+    scale = img.size["width"] / browser.execute_script("return arguments[0].naturalWidth", img)
+    x, y = centres["e2"]
+    ActionChains(browser).move_to_element_with_offset(
+        img, x * PICTURE_PPM * scale - img.size["width"] / 2, y * PICTURE_PPM * scale - img.size["height"] / 2
+    ).click().perform()
+    dialog = css(browser, "#picker")
+    wait(browser, lambda d: dialog.is_displayed())
+    assert css(browser, "#picker-title").text == "e2"

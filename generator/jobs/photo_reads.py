@@ -28,7 +28,7 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
         message, which says what to do), else ``{"layout", "paper", "tokens"
         (cell → card code, ``.`` or ``?``), "chips" ({"earned", "spent"}: a number
         or None when uncertain), "uncertain" ([{"field", "reason"}]), "boxes"
-        (field → [x, y, w, h] as shares of the page), "jpeg" (the annotated
+        (field → [x, y, w, h] as shares of the annotated picture), "jpeg" (the annotated
         picture, JPEG), "read_yaml", "summary"}``.
     """
     from generator.core.errors import InputError
@@ -42,7 +42,8 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
             reading = read_photo(path, layout=layout, display=display, player=player)
             if hasattr(reading, "played"):  # (no --layout to refuse it: the reader read it as what it is)
                 return {"error": f"{display} shows a Flip 7 tick pad, not an All In sheet: score it on the Flip 7 page"}
-            jpeg = _jpeg(annotated_image(reading))
+            picture = annotated_image(reading)
+            jpeg = _jpeg(picture)
         except InputError as exc:
             return {"error": "; ".join(p.message for p in exc.problems) or str(exc)}
         except Exception as exc:  # a fault of the reader's: the page says so, the server goes on
@@ -63,7 +64,7 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
         "tokens": tokens,
         "chips": {"earned": reading.chips_earned.value, "spent": reading.chips_spent.value},
         "uncertain": [{"field": f, "reason": r} for f, r in reading.uncertain],
-        "boxes": _boxes(reading),
+        "boxes": _boxes(reading, picture.size),
         "jpeg": jpeg,
         "read_yaml": read_yaml(reading, file_name=f"{player}.yaml"),
         "summary": f"{sum(1 for t in tokens.values() if t not in '.?')} cards read, {len(reading.uncertain)} uncertain",
@@ -109,9 +110,15 @@ def read_tick_pad(data: bytes, suffix: str, *, layout: Optional[str], player: st
     }
 
 
-def _boxes(reading) -> dict[str, list[float]]:
-    """Each card space's and each chip track's box on the page, ``[x, y, w, h]`` as shares of the page size."""
-    pw, ph = reading.paper.width, reading.paper.height
+def _boxes(reading, picture: tuple[int, int]) -> dict[str, list[float]]:
+    """Each card space's and each chip track's box, ``[x, y, w, h]`` as shares of the annotated picture of
+    ``picture`` (width, height) pixels: the page fills its height on the left, beside the column of reasons
+    (:func:`generator.reader.output.picture_page_size`), so a box tapped on the picture is the field printed there."""
+    from generator.reader.output import picture_page_size
+
+    width, height = picture
+    page_w, page_h = picture_page_size(picture)
+    sx, sy = page_w / reading.paper.width / width, page_h / reading.paper.height / height  # picture share per mm
     groups: dict[str, list] = {}
     for t in reading.scene.marks:
         if t.kind in ("rank", "suit", "value"):
@@ -124,8 +131,24 @@ def _boxes(reading) -> dict[str, list[float]]:
     for name, ts in groups.items():
         x0, y0 = min(t.x for t in ts) - 1, min(t.y for t in ts) - 1
         x1, y1 = max(t.x + t.w for t in ts) + 1, max(t.y + t.h for t in ts) + 1
-        out[name] = [round(x0 / pw, 5), round(y0 / ph, 5), round((x1 - x0) / pw, 5), round((y1 - y0) / ph, 5)]
+        out[name] = [round(x0 * sx, 5), round(y0 * sy, 5), round((x1 - x0) * sx, 5), round((y1 - y0) * sy, 5)]
     return out
+
+
+def page_boxes_on_picture(boxes: dict[str, list[float]], picture: bytes) -> dict[str, list[float]]:
+    """Boxes given as shares of the page alone (``[x, y, w, h]``) as shares of the annotated ``picture`` (its
+    image bytes), whose page part is left of the column of reasons; unchanged when the picture cannot be opened."""
+    from PIL import Image
+
+    from generator.reader.output import picture_page_size
+
+    try:
+        with Image.open(io.BytesIO(picture)) as im:
+            size = im.size
+    except Exception:  # a damaged picture: the boxes as they are
+        return boxes
+    share = picture_page_size(size)[0] / size[0]
+    return {field: [x * share, y, w * share, h] for field, (x, y, w, h) in boxes.items()}
 
 
 def _jpeg(image, quality: int = 85) -> bytes:

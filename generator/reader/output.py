@@ -176,6 +176,13 @@ def annotation_canvas(img_bgr: np.ndarray, ppm: float):
     return base, page.size, col_w
 
 
+def picture_page_size(picture: tuple[int, int], ppm: float = 4.0) -> tuple[int, int]:
+    """The page's part of an annotated picture of ``picture`` (width, height) pixels drawn at ``ppm``: its width
+    and height in pixels, at the picture's top left (the column of reasons, :data:`MARGIN_MM` wide, is right of
+    it)."""
+    return picture[0] - int(round(MARGIN_MM * ppm)), picture[1]
+
+
 def annotated_png(reading: PhotoReading, *, ppm: float = 4.0) -> bytes:
     """The annotated picture of a reading (:func:`annotated_image`) as PNG bytes, compressed at :data:`PNG_LEVEL`."""
     return png_bytes(annotated_image(reading, ppm=ppm))

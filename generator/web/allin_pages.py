@@ -23,6 +23,7 @@ from generator.core.errors import InputError
 from generator.core.names import file_stem
 from generator.jobs import verify
 from generator.jobs.allin_sheets import allin_layouts, problems_by_cell, read_sheet_file, sheet_file, sheet_form
+from generator.jobs.photo_reads import page_boxes_on_picture
 from generator.web.common import attachment, error_page, image_suffix, page, read_upload
 from generator.web.photos import PhotoTimeout
 from generator.web.store import new_id
@@ -396,6 +397,7 @@ async def _read_photo(request: Request, game_id: str, player_id: str, data: byte
             chips=result["chips"],
             uncertain=result["uncertain"],
             boxes=result["boxes"],
+            boxes_on="picture",
             annotated=result["annotated"],
             summary=result["summary"],
             read_yaml=result["read_yaml"],
@@ -412,6 +414,17 @@ def _player_in(data: dict, player_id: str) -> dict:
     return p
 
 
+def _picture_boxes(request: Request, game_id: str, p: dict) -> dict[str, list[float]]:
+    """A photo player's field boxes as shares of its annotated picture. Players read before the picture carried its
+    column of reasons kept their boxes as shares of the page alone: those are moved onto the picture's page part,
+    whose size the stored picture's header gives."""
+    boxes = p.get("boxes", {})
+    if p.get("boxes_on") == "picture" or not boxes or not p.get("annotated"):
+        return boxes
+    found = request.app.state.store.blob(game_id, p["annotated"])
+    return boxes if found is None else page_boxes_on_picture(boxes, found[1])
+
+
 @router.get("/allin/{game_id}/p/{player_id}")
 def allin_player(request: Request, game_id: str, player_id: str):
     """A player's sheet: the annotated read-back with every field to tap, the uncertain ones highlighted."""
@@ -422,7 +435,7 @@ def allin_player(request: Request, game_id: str, player_id: str):
     tokens, earned, spent = effective(p)
     uncertain = {u["field"]: u["reason"] for u in p.get("uncertain", [])}
     fields = []
-    for field, box in p.get("boxes", {}).items():
+    for field, box in _picture_boxes(request, game_id, p).items():
         value = (earned if field == "chips.earned" else spent) if field.startswith("chips.") else tokens.get(field, ".")
         fields.append(
             {

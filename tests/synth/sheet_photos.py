@@ -775,7 +775,7 @@ def photograph(
             a = math.radians(ang)
             across = (U - u0) * -math.sin(a) + (V - v0) * math.cos(a)
             veil = veil + strength * np.exp(-((across / (width / 2)) ** 2)) * on_sheet
-        img *= (1.0 - 0.5 * p.haze)  # what the sleeve reflects does not reach the paper
+        img *= 1.0 - 0.5 * p.haze  # what the sleeve reflects does not reach the paper
         img += veil[..., None] * cast
     if p.defocus > 0:
         cv2.GaussianBlur(img, (0, 0), p.defocus, dst=img)
@@ -861,7 +861,7 @@ def synth_photo(
     del blank  # (a page at 300 dpi is some 100 MB)
     if params.paper_tone is not None:  # print and ink seen on the paper's own colour, and its fibres
         fibres = np.random.default_rng(rng.getrandbits(32)).normal(1.0, 0.015, page.shape[:2]).astype(np.float32)
-        page *= (np.array(params.paper_tone, np.float32) * fibres[..., None])
+        page *= np.array(params.paper_tone, np.float32) * fibres[..., None]
     more = []
     for other in others:
         oscene, oblank = blank_page(other.layout, paper, dpi)
