@@ -665,3 +665,23 @@ def test_boxes_kept_as_shares_of_the_page_move_onto_the_pictures_page_part():
     moved = page_boxes_on_picture({"e2": [0.5, 0.2, 0.1, 0.05]}, buf.getvalue())
     assert moved["e2"] == pytest.approx([0.5 * 840 / 1128, 0.2, 0.1 * 840 / 1128, 0.05])
     assert page_boxes_on_picture({"e2": [0.5, 0.2, 0.1, 0.05]}, b"not a picture") == {"e2": [0.5, 0.2, 0.1, 0.05]}
+
+
+def test_allin_typed_sheet_spending_more_chips_than_earned_is_shown_impossible(web):
+    """As ``sheetsmith verify`` marks it: a player spends only chips already earned (6 earned, 9 spent here), so
+    no game produces the sheet; it is scored as written, never shown clear."""
+    gid = new_allin(web)
+    form = grid_form(EXAMPLES / "ann.yaml")
+    assert form["chips_earned"] == "6"
+    form["chips_spent"] = "9"
+    add_typed(web, gid, "Ann", form)
+    add_typed(web, gid, "Bob", grid_form(EXAMPLES / "bob.yaml"))
+    page = html.unescape(web.get(f"/allin/{gid}").text)
+    players = page[page.index('id="players"') : page.index('id="score"')]
+    ann = players[players.index(">Ann<") : players.index(">Bob<")]
+    bob = players[players.index(">Bob<") :]
+    assert "✗ impossible sheet" in ann and "✓ clear" not in ann
+    assert "✓ clear" in bob
+    assert "No game can produce the sheet of Ann" in page
+    assert re.search(r"<td>Ann <small>\(impossible sheet\)</small></td>", page)
+    assert "9 chips spent but only 6 earned" in page

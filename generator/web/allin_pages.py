@@ -198,8 +198,20 @@ def allin_game(request: Request, game_id: str):
                 }
                 for k, h in q["hands"].items()
             ]
-            rows.append({**q, "hands": hands, "winner": q["player"] in result["report"]["winners"]})
-    players = [{**p, "state": state(p), "open": open_fields(p)} for p in g.data["players"]]
+            rows.append(
+                {
+                    **q,
+                    "hands": hands,
+                    "winner": q["player"] in result["report"]["winners"],
+                    "impossible": q.get("impossible"),
+                }
+            )
+    impossible = {q["player"] for q in (result["report"] or {}).get("players", []) if q.get("impossible")}
+    players = [
+        {**p, "state": "impossible" if p["name"] in impossible and state(p) == "ready" else state(p)}
+        | {"open": open_fields(p)}
+        for p in g.data["players"]
+    ]
     return page(
         request,
         "allin_game.html",
