@@ -13,6 +13,7 @@ import html
 import io
 import json
 import re
+import sqlite3
 import zipfile
 from pathlib import Path
 
@@ -491,8 +492,9 @@ def test_the_same_photo_for_two_players_is_refused_for_the_second(web):
     jpeg = webphotos.photo(1)
     web.post(f"/allin/{gid}/players", data={"name": "Bob"}, files={"photo": ("bob.jpg", jpeg, "image/jpeg")})
     r = web.post(f"/allin/{gid}/players", data={"name": "Cy"}, files={"photo": ("cy.jpg", jpeg, "image/jpeg")})
-    assert 'id="reader-message"' in r.text and "the same photo as Bob&#39;s (identical files)" in r.text
-    assert web.get(f"/allin/{gid}/report.json").status_code == 409  # no game is scored with Cy's sheet unread
+    assert r.status_code == 422 and "the same photo as Bob&#39;s (identical files)" in r.text
+    assert "Cy was not added" in r.text
+    assert [p["name"] for p in store(web).game(gid).data["players"]] == ["Bob"]  # the game never waits for Cy
 
 
 def test_a_picture_that_is_no_sheet_gets_the_readers_message(web):
@@ -502,8 +504,10 @@ def test_a_picture_that_is_no_sheet_gets_the_readers_message(web):
     Image.new("RGB", (1200, 900), (250, 250, 245)).save(buf, "PNG")
     gid = new_allin(web)
     r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("a.png", buf.getvalue(), "image/png")})
-    assert r.status_code == 200 and 'id="reader-message"' in r.text and "no All In sheet found" in r.text
-    assert "photo not read" in web.get(f"/allin/{gid}").text
+    assert r.status_code == 422 and "no All In sheet found" in r.text and "Ann was not added" in r.text
+    assert store(web).game(gid).data["players"] == []  # a refused photo adds no player, and keeps no photo
+    with sqlite3.connect(store(web).path) as db:  # read beside the server's own connection
+        assert db.execute("SELECT COUNT(*) FROM blobs WHERE game_id = ?", (gid,)).fetchone() == (0,)
     assert web.get("/").status_code == 200
 
 
@@ -531,6 +535,7 @@ def test_not_an_image_nor_a_sheet_and_heic(web):
     r = web.post(f"/allin/{gid}/players", data={"name": "Bob"}, files={"photo": ("a.heic", heic, "image/heic")})
     # an HEIC picture goes to the reader, as on the command line (pillow-heif): a damaged one gets its message
     assert "the HEIC data cannot be read: the file is damaged or incomplete" in r.text
+    assert store(web).game(gid).data["players"] == []
 
 
 @pytest.mark.slow
@@ -540,7 +545,7 @@ def test_a_photo_over_time_is_an_error_and_the_server_keeps_serving(tmp_path):
         r = c.post(
             f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("p.jpg", webphotos.photo(0), "image/jpeg")}
         )
-        assert "took longer than" in r.text
+        assert "took longer than" in r.text and store(c).game(gid).data["players"] == []
         assert c.get("/flip7").status_code == 200
 
 

@@ -296,6 +296,15 @@ async def allin_add_player(request: Request, game_id: str):
     request.app.state.store.change(game_id, "allin", lambda d: d["players"].append(player))
     if player["source"] == "photo":
         await _read_photo(request, game_id, player["id"], data)
+        refused = _refused_photo(request, game_id, player["id"])
+        if refused is not None:  # a photo that cannot be read adds no player: the game never waits for one
+            return error_page(
+                request,
+                "This photo could not be read",
+                [refused, f"{name} was not added: take the photo again, or type the sheet in"],
+                back=f"/allin/{game_id}#players",
+                status_code=422,
+            )
         return RedirectResponse(f"/allin/{game_id}/p/{player['id']}", status_code=303)
     if form.get("mode") == "typed" or not data:
         return RedirectResponse(f"/allin/{game_id}/p/{player['id']}/grid", status_code=303)
@@ -608,6 +617,24 @@ async def allin_grid_save(request: Request, game_id: str, player_id: str):
     if found:
         return RedirectResponse(f"/allin/{game_id}/p/{player_id}/grid#problems", status_code=303)
     return RedirectResponse(f"/allin/{game_id}#players", status_code=303)
+
+
+def _refused_photo(request: Request, game_id: str, player_id: str) -> Optional[str]:
+    """The reader's message when the photo of a player just added could not be read; the player and their photo
+    are then removed.  ``None`` when it was read (or the player is gone already)."""
+    store = request.app.state.store
+    g = store.game(game_id, "allin")
+    p = next((q for q in g.data["players"] if q["id"] == player_id), None) if g is not None else None
+    if p is None or not p.get("error"):
+        return None
+
+    def drop(d: dict) -> None:
+        if any(q["id"] == player_id for q in d["players"]):
+            d["players"].remove(_player_in(d, player_id))
+
+    store.change(game_id, "allin", drop)
+    store.delete_blobs(game_id, [p.get(k) for k in ("photo", "annotated") if p.get(k)])
+    return str(p["error"])
 
 
 @router.post("/allin/{game_id}/p/{player_id}/delete")
