@@ -570,9 +570,14 @@ def test_token_required_on_lan(tmp_path):
         assert c.get("/flip7?token=wrong").status_code == 401
         assert c.post("/flip7", data={"players": "a,b,c"}).status_code == 401
         assert c.get("/static/style.css").status_code == 401
-        r = c.get("/?token=s3cret-token")
-        assert r.status_code == 200 and "sheetsmith_token=s3cret-token" in r.headers["set-cookie"]
-        assert c.get("/flip7").status_code == 200  # the cookie carries on
+        r = c.get("/?token=s3cret-token", follow_redirects=False)
+        # the code goes into a cookie, and out of the address: shown, kept in the history or sent on nowhere
+        assert r.status_code == 303 and r.headers["location"] == "/"
+        assert "sheetsmith_token=s3cret-token" in r.headers["set-cookie"] and r.headers["cache-control"] == "no-store"
+        assert c.get("/").status_code == 200  # the cookie carries on
+        assert c.get("/flip7").status_code == 200
+        r = c.get("/allin?lang=de&token=s3cret-token&x=", follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/allin?lang=de&x="  # the rest of the query kept
         c.cookies.clear()
         assert c.get("/flip7").status_code == 401
 

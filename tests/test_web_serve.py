@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.cookiejar
 import os
 import re
 import socket
@@ -101,7 +102,12 @@ def test_serve_lan_needs_the_token_it_prints(tmp_path):
         assert len(token) >= 20 and "█" in out  # the QR code is drawn
         assert get(f"http://127.0.0.1:{port}/")[0] == 401
         assert get(f"http://127.0.0.1:{port}/?token=not-{token}")[0] == 401
-        assert get(f"http://127.0.0.1:{port}/?token={token}")[0] == 200
+        # a browser: the code is set in a cookie and taken out of the address
+        jar = http.cookiejar.CookieJar()
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        with browser.open(f"http://127.0.0.1:{port}/?token={token}", timeout=10) as r:
+            assert r.status == 200 and r.url == f"http://127.0.0.1:{port}/"
+        assert [c.name for c in jar] == ["sheetsmith_token"]
     finally:
         stop(proc)
 

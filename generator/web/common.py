@@ -6,7 +6,7 @@ import base64
 import hmac
 from pathlib import Path
 from typing import Any, Optional
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, parse_qsl, quote, urlencode
 
 from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
@@ -70,8 +70,9 @@ class Guard:
     form posts from other sites refused.
 
     With a ``token``, a request is let in when its query has ``token=…`` (then a
-    cookie keeps it for the next requests) or its cookie holds the token; any
-    other gets 401.  A body over ``limit`` bytes is refused with 413 before it
+    cookie keeps it for the next requests, and a page asked for so is redirected
+    to its address without the code) or its cookie holds the token; any other
+    gets 401.  A body over ``limit`` bytes is refused with 413 before it
     is read (by its Content-Length) or as soon as it passes the limit.
     """
 
@@ -89,6 +90,8 @@ class Guard:
             given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
             cookie = _cookie(headers.get("cookie", ""), TOKEN_COOKIE)
             if given and _same(given, self.token):
+                if scope["method"] in ("GET", "HEAD"):  # the code out of the address bar and the history
+                    return await _to_cookie(send, scope, self.token)
                 set_cookie = True
             elif not (cookie and _same(cookie, self.token)):
                 return await _plain(
@@ -137,6 +140,29 @@ def _cookie(header: str, name: str) -> str:
         if k == name:
             return v
     return ""
+
+
+async def _to_cookie(send, scope, token: str) -> None:
+    """Answer a page asked for with the access code in its address: the code kept in a cookie, and a redirect
+    (303) to the same address without it, so that it is neither shown, nor kept in the history, nor sent on."""
+    kept = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    query = urlencode([(k, v) for k, v in kept if k != "token"])
+    location = quote(scope.get("path", "/") or "/") + (f"?{query}" if query else "")
+    cookie = f"{TOKEN_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000"
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 303,
+            "headers": [
+                (b"location", location.encode("latin-1", "replace")),
+                (b"set-cookie", cookie.encode()),
+                (b"cache-control", b"no-store"),
+                (b"referrer-policy", b"no-referrer"),
+                (b"content-length", b"0"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": b""})
 
 
 async def _plain(send, status: int, text: str) -> None:
