@@ -412,7 +412,9 @@ def test_allin_typed_in_error_is_shown_next_to_its_box(web):
     form["b2"] = "QX"
     pid, r = add_typed(web, gid, "Ann", form)
     assert "/grid" in str(r.url)
-    assert re.search(r'<td class="bad"><input name="b2" value="QX"[^>]*><span class="cell-problem">[^<]*QX', r.text)
+    box = r'<td class="bad"><input name="b2" value="QX"[^>]*><span class="cell-problem"[^>]*>[^<]*QX'
+    assert re.search(box, r.text)
+    assert re.search(r'<ul class="cell-problems" id="cell-problems"><li><b>b2</b> [^<]*QX', r.text)
     assert web.get(f"/allin/{gid}/report.json").status_code == 409
     form["b2"] = "9D"
     web.post(f"/allin/{gid}/p/{pid}/grid", data=form)

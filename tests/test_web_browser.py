@@ -350,3 +350,27 @@ def test_every_field_of_a_read_back_opens_where_it_is_printed(server, browser, t
     dialog = css(browser, "#picker")
     wait(browser, lambda d: dialog.is_displayed())
     assert css(browser, "#picker-title").text == "e2"
+
+
+@pytest.mark.slow
+def test_a_typed_in_box_with_a_mistake_keeps_the_grids_columns(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    browser.get(server + "/allin")
+    css(browser, "input[name=title]").send_keys("Grid")
+    tap(css(browser, "form[action='/allin'] button"))
+    wait(browser, lambda d: "/allin/" in d.current_url)
+    css(browser, "input[name=name]").send_keys("Ann")
+    tap(css(browser, "button[value=typed]"))
+    wait(browser, lambda d: d.current_url.endswith("/grid"))
+
+    def widths():
+        return [td.size["width"] for td in browser.find_elements(By.CSS_SELECTOR, ".sheet-grid tr:first-child td")]
+
+    before = widths()
+    css(browser, "input[name=b1]").send_keys("QX")  # not a card
+    tap(css(browser, "form.stack button.big"))
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#cell-problems"))
+    assert css(browser, "input[name=b1]").get_attribute("aria-invalid") == "true"
+    assert "b1" in css(browser, "#cell-problems").text and "QX" in css(browser, "#cell-problems").text
+    assert widths() == before
