@@ -356,9 +356,26 @@ def new_allin(c: TestClient, layout="q-diamonds") -> str:
 
 
 def add_typed(c: TestClient, gid: str, name: str, form: dict):
+    """Add a player by typing their sheet in: the add form, then the grid saved; ``(player id, response)``."""
     r = c.post(f"/allin/{gid}/players", data={"name": name, "mode": "typed"})
-    pid = str(r.url).split("/p/")[1].split("/")[0]
-    return pid, c.post(f"/allin/{gid}/p/{pid}/grid", data=form)
+    assert r.status_code == 200 and "/new/grid" in str(r.url)
+    r = c.post(f"/allin/{gid}/new/grid", data={**form, "name": name})
+    pid = next(p["id"] for p in store(c).game(gid).data["players"] if p["name"] == name)
+    return pid, r
+
+
+def test_allin_a_player_typed_in_exists_once_their_sheet_is_saved(web):
+    gid = new_allin(web)
+    r = web.post(f"/allin/{gid}/players", data={"name": "Ann", "mode": "typed"})
+    assert "Ann joins the game when the sheet is saved" in r.text
+    assert store(web).game(gid).data["players"] == []  # typing not begun, or given up: nobody waits for Ann
+    # two phones typing Ann's sheet in at once: the first saved adds her, the second is told
+    form = grid_form(EXAMPLES / "ann.yaml")
+    first = web.post(f"/allin/{gid}/new/grid", data={**form, "name": "Ann"})
+    second = web.post(f"/allin/{gid}/new/grid", data={**form, "name": "ann"})
+    assert first.status_code == 200 and second.status_code == 400 and "already plays in this game" in second.text
+    assert [p["name"] for p in store(web).game(gid).data["players"]] == ["Ann"]
+    assert web.get(f"/allin/{gid}/report.json").json() == verify.verify([EXAMPLES / "ann.yaml"]).report
 
 
 @pytest.mark.parametrize(

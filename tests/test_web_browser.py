@@ -362,7 +362,7 @@ def test_a_typed_in_box_with_a_mistake_keeps_the_grids_columns(server, browser, 
     wait(browser, lambda d: "/allin/" in d.current_url)
     css(browser, "input[name=name]").send_keys("Ann")
     tap(css(browser, "button[value=typed]"))
-    wait(browser, lambda d: d.current_url.endswith("/grid"))
+    wait(browser, lambda d: "/grid" in d.current_url)
 
     def widths():
         return [td.size["width"] for td in browser.find_elements(By.CSS_SELECTOR, ".sheet-grid tr:first-child td")]

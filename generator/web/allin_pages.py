@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import zipfile
 from typing import Any, Optional
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -293,6 +294,8 @@ async def allin_add_player(request: Request, game_id: str):
             ["take a photo of the sheet, choose a file, or press 'Type it in'"],
             back=f"/allin/{game_id}",
         )
+    if player["source"] == "typed":  # the player exists once their sheet is saved, not before
+        return RedirectResponse(f"/allin/{game_id}/new/grid?{urlencode({'name': name})}", status_code=303)
     request.app.state.store.change(game_id, "allin", lambda d: d["players"].append(player))
     if player["source"] == "photo":
         await _read_photo(request, game_id, player["id"], data)
@@ -306,8 +309,6 @@ async def allin_add_player(request: Request, game_id: str):
                 status_code=422,
             )
         return RedirectResponse(f"/allin/{game_id}/p/{player['id']}", status_code=303)
-    if form.get("mode") == "typed" or not data:
-        return RedirectResponse(f"/allin/{game_id}/p/{player['id']}/grid", status_code=303)
     return RedirectResponse(f"/allin/{game_id}#players", status_code=303)
 
 
@@ -552,6 +553,18 @@ def allin_grid(request: Request, game_id: str, player_id: str):
     """Type the sheet in (or correct any field of a read sheet): one box per card space, the chip counts."""
     g = _game(request, game_id)
     p = _player(g, player_id)
+    return _grid_page(request, g, p, f"/allin/{game_id}/p/{player_id}/grid")
+
+
+@router.get("/allin/{game_id}/new/grid")
+def allin_new_grid(request: Request, game_id: str, name: str = ""):
+    """The grid of a player not added yet: saving it adds them (``name`` from the add-a-player form)."""
+    g = _game(request, game_id)
+    player = {"id": "", "name": name.strip()[:40], "source": "typed", "tokens": {}, "chips": {"earned": 0, "spent": 0}}
+    return _grid_page(request, g, player, f"/allin/{game_id}/new/grid")
+
+
+def _grid_page(request: Request, g, p: dict, action: str):
     form = sheet_form(g.data["layout"])
     tokens, earned, spent = effective(p)
     rows = []
@@ -573,6 +586,7 @@ def allin_grid(request: Request, game_id: str, player_id: str):
         "allin_grid.html",
         game=g,
         player=p,
+        action=action,
         rows=rows,
         earned=earned,
         spent=spent,
@@ -582,20 +596,55 @@ def allin_grid(request: Request, game_id: str, player_id: str):
     )
 
 
+def _grid_values(g, form) -> tuple[dict[str, str], dict[str, Any]]:
+    """The grid form's card tokens (``.`` for an empty box) and chip counts, as typed."""
+    tokens = {}
+    for name in sheet_form(g.data["layout"]).spaces:
+        word = str(form.get(name, "")).strip().replace(" ", "")[:4] or "."
+        tokens[name] = word
+    counts: dict[str, Any] = {}
+    for key in ("earned", "spent"):
+        text = str(form.get(f"chips_{key}", "0")).strip() or "0"
+        counts[key] = int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else text[:6]
+    return tokens, counts
+
+
+@router.post("/allin/{game_id}/new/grid")
+async def allin_new_grid_save(request: Request, game_id: str):
+    """Add a player with their typed-in sheet; each problem is then shown next to its box."""
+    g = _game(request, game_id)
+    form = await request.form()
+    name = str(form.get("name", "")).strip()
+    if problem := _name_problem(g, name):
+        return error_page(request, "The player cannot be added", [problem], back=f"/allin/{game_id}#players")
+    tokens, counts = _grid_values(g, form)
+    player_id = new_id()
+    player = {"id": player_id, "name": name, "source": "typed", "tokens": tokens, "chips": counts}
+    player.update(uncertain=[], boxes={}, corrections={})
+    added = []
+
+    def add(d: dict) -> None:  # the name checked again as it is stored: two phones adding "Ann" at once
+        if not any(q["name"].casefold() == name.casefold() for q in d["players"]):
+            d["players"].append(player)
+            added.append(True)
+
+    request.app.state.store.change(game_id, "allin", add)
+    if not added:
+        problem = _name_problem(_game(request, game_id), name) or f"{name} already plays in this game"
+        return error_page(request, "The player cannot be added", [problem], back=f"/allin/{game_id}#players")
+    found = _change_and_check(request, game_id, player_id, lambda d: None)
+    if found:
+        return RedirectResponse(f"/allin/{game_id}/p/{player_id}/grid#problems", status_code=303)
+    return RedirectResponse(f"/allin/{game_id}#players", status_code=303)
+
+
 @router.post("/allin/{game_id}/p/{player_id}/grid")
 async def allin_grid_save(request: Request, game_id: str, player_id: str):
     """Save the typed-in grid; each problem is shown next to its box."""
     g = _game(request, game_id)
     _player(g, player_id)
     form = await request.form()
-    tokens = {}
-    for name in sheet_form(g.data["layout"]).spaces:
-        word = str(form.get(name, "")).strip().replace(" ", "")[:4] or "."
-        tokens[name] = word
-    counts = {}
-    for key in ("earned", "spent"):
-        text = str(form.get(f"chips_{key}", "0")).strip() or "0"
-        counts[key] = int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else text[:6]
+    tokens, counts = _grid_values(g, form)
     name = str(form.get("name", "")).strip()
     if name and (problem := _name_problem(g, name, player_id)):
         return error_page(request, "The name cannot be changed", [problem], back=f"/allin/{game_id}/p/{player_id}/grid")
