@@ -714,3 +714,36 @@ def test_allin_typed_sheet_spending_more_chips_than_earned_is_shown_impossible(w
     assert "No game can produce the sheet of Ann" in page
     assert re.search(r"<td>Ann <small>\(impossible sheet\)</small></td>", page)
     assert "9 chips spent but only 6 earned" in page
+
+
+def flip7_rounds(c: TestClient, gid: str) -> list:
+    return store(c).game(gid).data["rounds"]
+
+
+def test_flip7_the_same_round_sent_twice_is_saved_once(web):
+    gid = new_flip7(web)
+    form = {**tap({0: ["3", "5"], 1: "bust", 2: ["12"]}), "next": "1"}
+    assert web.post(f"/flip7/{gid}/rounds", data=form).status_code == 200
+    assert web.post(f"/flip7/{gid}/rounds", data=form).status_code == 200  # a double tap, a resent form
+    assert len(flip7_rounds(web, gid)) == 1
+
+
+def test_flip7_two_phones_saving_round_1_keep_the_first_and_tell_the_second(web):
+    gid = new_flip7(web)
+    # each phone tapped its own player into the page made for round 1
+    ann = web.post(f"/flip7/{gid}/rounds", data={**tap({0: ["3", "5"], 1: [], 2: []}), "next": "1"})
+    bob = web.post(f"/flip7/{gid}/rounds", data={**tap({0: [], 1: ["9"], 2: []}), "next": "1"})
+    assert ann.status_code == 200 and bob.status_code == 409
+    assert "round 1 was saved on another phone meanwhile" in html.unescape(bob.text) and "reload" in bob.text
+    assert len(flip7_rounds(web, gid)) == 1  # never a second, half round
+
+
+def test_flip7_a_second_undo_from_the_same_page_removes_nothing_more(web):
+    gid = new_flip7(web)
+    for k in (1, 2):
+        web.post(f"/flip7/{gid}/rounds", data={**tap({0: ["3"], 1: ["4"], 2: ["5"]}), "next": str(k)})
+    assert len(flip7_rounds(web, gid)) == 2
+    web.post(f"/flip7/{gid}/undo", data={"rounds": "2"})
+    web.post(f"/flip7/{gid}/undo", data={"rounds": "2"})  # the same tap again, or a second phone on the old page
+    assert len(flip7_rounds(web, gid)) == 1
+    assert web.post(f"/flip7/{gid}/undo", data={"rounds": "many"}).status_code == 400

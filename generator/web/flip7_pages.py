@@ -395,28 +395,61 @@ async def flip7_save_round(request: Request, game_id: str):
     g = _game(request, game_id)
     form = await request.form()
     number = _round_number(form)
+    made_for = _made_for(form, "next")
     round_data = _parse_round(form, g.data["players"])
 
-    def change(data: dict) -> Optional[list[str]]:
+    def change(data: dict) -> Optional[tuple[int, list[str]]]:
+        """None when saved (or saved already); else the status and the messages of the refusal."""
+        n = len(data["rounds"])
+        if not number and made_for is not None and made_for != n + 1:  # the page was made before another save
+            if 1 <= made_for <= n and data["rounds"][made_for - 1] == round_data:
+                return None  # the same round sent again (a double tap, a resent form): saved once already
+            return 409, [
+                f"round {made_for} was saved on another phone meanwhile (the pad has {n} round"
+                f"{'s' if n != 1 else ''} now): reload the page and tap your cards into it there"
+            ]
         rounds = _with_round(data, number, round_data)
         report = score(data, rounds)
         if report.get("error"):
-            return report["error"]
+            return 422, report["error"]
         data["rounds"] = rounds
         data.pop("draft", None)
         return None
 
     _, refused = request.app.state.store.change(game_id, "flip7", change)
     if refused:
-        return error_page(request, "This round cannot be saved", refused, back=f"/flip7/{game_id}", status_code=422)
+        status, messages = refused
+        title = "This changed on another phone" if status == 409 else "This round cannot be saved"
+        return error_page(request, title, messages, back=f"/flip7/{game_id}", status_code=status)
     return RedirectResponse(f"/flip7/{game_id}#standings", status_code=303)
 
 
+def _made_for(form, key: str) -> Optional[int]:
+    """The round count a form was made for (its hidden ``key`` field), or None when it carries none.
+
+    Raises:
+        HTTPException: 400 when the field is not a whole number.
+    """
+    text = form.get(key)
+    if text is None or text == "":
+        return None
+    if isinstance(text, str) and _whole_number(text, 0, 999_999):
+        return int(text)
+    raise HTTPException(400, f"{key}: the page's round count, a whole number; reload the page")
+
+
 @router.post("/flip7/{game_id}/undo")
-def flip7_undo(request: Request, game_id: str):
-    """Remove the last round."""
+async def flip7_undo(request: Request, game_id: str):
+    """Remove the last round: the last the page showed (its ``rounds`` count), so a second tap removes nothing."""
     _game(request, game_id)
-    request.app.state.store.change(game_id, "flip7", lambda d: d["rounds"].pop() if d["rounds"] else None)
+    form = await request.form()
+    shown = _made_for(form, "rounds")
+
+    def undo(d: dict) -> None:
+        if d["rounds"] and (shown is None or shown == len(d["rounds"])):  # a second tap, or a stale page: no-op
+            d["rounds"].pop()
+
+    request.app.state.store.change(game_id, "flip7", undo)
     return RedirectResponse(f"/flip7/{game_id}", status_code=303)
 
 
