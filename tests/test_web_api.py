@@ -747,3 +747,20 @@ def test_flip7_a_second_undo_from_the_same_page_removes_nothing_more(web):
     web.post(f"/flip7/{gid}/undo", data={"rounds": "2"})  # the same tap again, or a second phone on the old page
     assert len(flip7_rounds(web, gid)) == 1
     assert web.post(f"/flip7/{gid}/undo", data={"rounds": "many"}).status_code == 400
+
+
+@pytest.mark.slow
+def test_allin_a_correction_made_on_a_reading_since_replaced_is_refused(web):
+    gid = new_allin(web)
+    photo = {"photo": ("bob.jpg", webphotos.photo(1), "image/jpeg")}
+    r = web.post(f"/allin/{gid}/players", data={"name": "Bob"}, files=photo)
+    bob = str(r.url).split("/p/")[1]
+    old = re.search(r'name="reading" value="([^"]+)"', r.text).group(1)  # the tab's read-back
+    web.post(f"/allin/{gid}/p/{bob}/photo", data={"again": "1"})  # read again in another tab: a new read-back
+    new = store(web).game(gid).data["players"][0]["annotated"]
+    assert new and new != old
+    r = web.post(f"/allin/{gid}/p/{bob}/fix", data={"field": "a1", "rank": "A", "suit": "S", "reading": old})
+    assert r.status_code == 409 and "taken again or typed in on another phone" in html.unescape(r.text)
+    assert store(web).game(gid).data["players"][0].get("corrections", {}) == {}
+    r = web.post(f"/allin/{gid}/p/{bob}/fix", data={"field": "a1", "rank": "A", "suit": "S", "reading": new})
+    assert r.status_code == 200 and store(web).game(gid).data["players"][0]["corrections"] == {"a1": "AS"}

@@ -513,12 +513,28 @@ async def allin_fix(request: Request, game_id: str, player_id: str):
             except CardCodeError:
                 return error_page(request, "Pick a rank and a suit", [f"{field}: tap one rank and one suit, or Empty"])
 
+    reading = form.get("reading")  # the read-back the correction was made on
+    stale = []
+
     def change(d: dict) -> None:
         q = _player_in(d, player_id)
+        if isinstance(reading, str) and reading and q.get("annotated") != reading:
+            stale.append(True)  # the photo was taken again (or typed in) meanwhile: this tap was for the old one
+            return
         q.setdefault("corrections", {})[field] = value
         q["problems"] = {}
 
     _change_and_check(request, game_id, player_id, change)
+    if stale:
+        message = (
+            f"{field}: {p['name']}'s sheet was taken again or typed in on another phone since this page was opened; "
+            "reload it and correct the new reading"
+        )
+        if request.headers.get("accept", "").startswith("application/json"):
+            return JSONResponse({"ok": False, "error": message}, status_code=409)
+        return error_page(
+            request, "This changed on another phone", [message], back=f"/allin/{game_id}/p/{player_id}", status_code=409
+        )
     if request.headers.get("accept", "").startswith("application/json"):
         return JSONResponse({"ok": True, "value": value})
     return RedirectResponse(f"/allin/{game_id}/p/{player_id}", status_code=303)
