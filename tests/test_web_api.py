@@ -755,12 +755,18 @@ def test_allin_a_correction_made_on_a_reading_since_replaced_is_refused(web):
     photo = {"photo": ("bob.jpg", webphotos.photo(1), "image/jpeg")}
     r = web.post(f"/allin/{gid}/players", data={"name": "Bob"}, files=photo)
     bob = str(r.url).split("/p/")[1]
-    old = re.search(r'name="reading" value="([^"]+)"', r.text).group(1)  # the tab's read-back
-    web.post(f"/allin/{gid}/p/{bob}/photo", data={"again": "1"})  # read again in another tab: a new read-back
-    new = store(web).game(gid).data["players"][0]["annotated"]
-    assert new and new != old
-    r = web.post(f"/allin/{gid}/p/{bob}/fix", data={"field": "a1", "rank": "A", "suit": "S", "reading": old})
+    first = re.search(r'name="revision" value="([^"]+)"', r.text).group(1)  # the tab's sheet, as it showed it
+    web.post(f"/allin/{gid}/p/{bob}/photo", data={"again": "1"})  # read again in another tab
+    tap = {"field": "a1", "rank": "A", "suit": "S"}
+    r = web.post(f"/allin/{gid}/p/{bob}/fix", data={**tap, "revision": first})
     assert r.status_code == 409 and "taken again or typed in on another phone" in html.unescape(r.text)
     assert store(web).game(gid).data["players"][0].get("corrections", {}) == {}
-    r = web.post(f"/allin/{gid}/p/{bob}/fix", data={"field": "a1", "rank": "A", "suit": "S", "reading": new})
+    page = web.get(f"/allin/{gid}/p/{bob}").text
+    second = re.search(r'name="revision" value="([^"]+)"', page).group(1)
+    web.post(f"/allin/{gid}/p/{bob}/grid", data=grid_form(EXAMPLES / "bob.yaml"))  # typed in on another phone
+    r = web.post(f"/allin/{gid}/p/{bob}/fix", data={**tap, "revision": second})
+    assert r.status_code == 409
+    page = web.get(f"/allin/{gid}/p/{bob}").text
+    third = re.search(r'name="revision" value="([^"]+)"', page).group(1)
+    r = web.post(f"/allin/{gid}/p/{bob}/fix", data={**tap, "revision": third})
     assert r.status_code == 200 and store(web).game(gid).data["players"][0]["corrections"] == {"a1": "AS"}

@@ -368,6 +368,7 @@ async def _read_photo(request: Request, game_id: str, player_id: str, data: byte
 
     def start(d: dict) -> None:
         p = _player_in(d, player_id)
+        p["revision"] = p.get("revision", 0) + 1  # a tap made on the page of the old reading is refused
         p.update(
             source="photo",
             photo=blob,
@@ -513,12 +514,12 @@ async def allin_fix(request: Request, game_id: str, player_id: str):
             except CardCodeError:
                 return error_page(request, "Pick a rank and a suit", [f"{field}: tap one rank and one suit, or Empty"])
 
-    reading = form.get("reading")  # the read-back the correction was made on
+    seen = form.get("revision")  # the player's sheet as the page showed it
     stale = []
 
     def change(d: dict) -> None:
         q = _player_in(d, player_id)
-        if isinstance(reading, str) and reading and q.get("annotated") != reading:
+        if isinstance(seen, str) and seen and seen != str(q.get("revision", 0)):
             stale.append(True)  # the photo was taken again (or typed in) meanwhile: this tap was for the old one
             return
         q.setdefault("corrections", {})[field] = value
@@ -669,6 +670,7 @@ async def allin_grid_save(request: Request, game_id: str, player_id: str):
         q = _player_in(d, player_id)
         if name and not _name_problem(g, name, player_id):
             q["name"] = name
+        q["revision"] = q.get("revision", 0) + 1
         q["tokens"] = tokens
         q["chips"] = counts
         q["corrections"] = {}
