@@ -770,3 +770,19 @@ def test_allin_a_correction_made_on_a_reading_since_replaced_is_refused(web):
     third = re.search(r'name="revision" value="([^"]+)"', page).group(1)
     r = web.post(f"/allin/{gid}/p/{bob}/fix", data={**tap, "revision": third})
     assert r.status_code == 200 and store(web).game(gid).data["players"][0]["corrections"] == {"a1": "AS"}
+
+
+def test_allin_two_adds_of_one_name_at_once_make_one_player(web, monkeypatch):
+    """Two phones add "Ann" at the same moment: each page checked the name before the other's was stored (as if
+    the early check saw no Ann), and the store, checking again as it writes, keeps one Ann."""
+    import generator.web.allin_pages as pages
+
+    monkeypatch.setattr(pages, "_name_problem", lambda *args, **kwargs: None)  # each request's stale view
+    gid = new_allin(web)
+    sheet = {"file": ("ann.yaml", (EXAMPLES / "ann.yaml").read_bytes(), "text/yaml")}
+    first = web.post(f"/allin/{gid}/players", data={"name": "Ann", "mode": "photo"}, files=sheet)
+    second = web.post(f"/allin/{gid}/players", data={"name": "ANN", "mode": "photo"}, files=sheet)
+    typed = web.post(f"/allin/{gid}/new/grid", data={**grid_form(EXAMPLES / "ann.yaml"), "name": "ann"})
+    assert first.status_code == 200 and second.status_code == 400 and typed.status_code == 400
+    assert "already plays in this game" in second.text
+    assert [p["name"] for p in store(web).game(gid).data["players"]] == ["Ann"]

@@ -296,7 +296,9 @@ async def allin_add_player(request: Request, game_id: str):
         )
     if player["source"] == "typed":  # the player exists once their sheet is saved, not before
         return RedirectResponse(f"/allin/{game_id}/new/grid?{urlencode({'name': name})}", status_code=303)
-    request.app.state.store.change(game_id, "allin", lambda d: d["players"].append(player))
+    if not _add_player(request, game_id, player):
+        problem = _name_problem(_game(request, game_id), name) or f"{name} already plays in this game"
+        return error_page(request, "The player cannot be added", [problem], back=f"/allin/{game_id}")
     if player["source"] == "photo":
         await _read_photo(request, game_id, player["id"], data)
         refused = _refused_photo(request, game_id, player["id"])
@@ -573,6 +575,19 @@ def allin_grid(request: Request, game_id: str, player_id: str):
     return _grid_page(request, g, p, f"/allin/{game_id}/p/{player_id}/grid")
 
 
+def _add_player(request: Request, game_id: str, player: dict) -> bool:
+    """Append ``player`` to the stored game unless a player of that name (in any capitals) is there already; the
+    name is checked in the same transaction as it is written, so two phones adding "Ann" at once make one Ann."""
+
+    def add(d: dict) -> bool:
+        if any(q["name"].casefold() == player["name"].casefold() for q in d["players"]):
+            return False
+        d["players"].append(player)
+        return True
+
+    return bool(request.app.state.store.change(game_id, "allin", add)[1])
+
+
 @router.get("/allin/{game_id}/new/grid")
 def allin_new_grid(request: Request, game_id: str, name: str = ""):
     """The grid of a player not added yet: saving it adds them (``name`` from the add-a-player form)."""
@@ -638,15 +653,7 @@ async def allin_new_grid_save(request: Request, game_id: str):
     player_id = new_id()
     player = {"id": player_id, "name": name, "source": "typed", "tokens": tokens, "chips": counts}
     player.update(uncertain=[], boxes={}, corrections={})
-    added = []
-
-    def add(d: dict) -> None:  # the name checked again as it is stored: two phones adding "Ann" at once
-        if not any(q["name"].casefold() == name.casefold() for q in d["players"]):
-            d["players"].append(player)
-            added.append(True)
-
-    request.app.state.store.change(game_id, "allin", add)
-    if not added:
+    if not _add_player(request, game_id, player):
         problem = _name_problem(_game(request, game_id), name) or f"{name} already plays in this game"
         return error_page(request, "The player cannot be added", [problem], back=f"/allin/{game_id}#players")
     found = _change_and_check(request, game_id, player_id, lambda d: None)
