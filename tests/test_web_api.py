@@ -786,3 +786,37 @@ def test_allin_two_adds_of_one_name_at_once_make_one_player(web, monkeypatch):
     assert first.status_code == 200 and second.status_code == 400 and typed.status_code == 400
     assert "already plays in this game" in second.text
     assert [p["name"] for p in store(web).game(gid).data["players"]] == ["Ann"]
+
+
+def test_reader_messages_speak_of_the_games_sheet_not_of_an_option():
+    from generator.web.allin_pages import in_page_words
+
+    assert in_page_words("the photo shows a sheet of layout 'q-diamonds', not 'j-clubs' as --layout j-clubs says") == (
+        "the photo shows a sheet of layout 'q-diamonds', not 'j-clubs', the sheet this game is played on"
+    )
+    assert in_page_words(
+        "the sheet's print is that of layout 'q-diamonds', not '7-diamonds' as --layout 7-diamonds says (its code "
+        "cannot be read, and where the two layouts differ the photo shows 'q-diamonds'): give --layout q-diamonds"
+    ) == (
+        "the sheet's print is that of layout 'q-diamonds', not '7-diamonds', the sheet this game is played on (its "
+        "code cannot be read, and where the two layouts differ the photo shows 'q-diamonds'): score it in a game on "
+        "the q-diamonds sheet"
+    )
+
+
+@pytest.mark.slow
+def test_a_photo_of_another_sheet_is_refused_in_the_pages_words(web):
+    gid = new_allin(web, layout="7-diamonds")
+    photo = {"photo": ("ann.jpg", webphotos.photo(0), "image/jpeg")}  # a Q♦ sheet
+    r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files=photo)
+    text = html.unescape(r.text)
+    assert r.status_code == 422 and "--layout" not in text
+    assert "the photo shows a sheet of layout 'q-diamonds', not '7-diamonds', the sheet this game is played on" in text
+
+
+def test_a_pdf_chosen_as_a_sheet_file_is_named_as_a_pdf(web):
+    gid = new_allin(web)
+    pdf = {"file": ("scan.pdf", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "application/pdf")}
+    r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files=pdf)
+    assert r.status_code == 422 and "this is a PDF document" in r.text and "YAML" not in r.text
+    assert store(web).game(gid).data["players"] == []

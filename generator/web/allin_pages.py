@@ -12,6 +12,7 @@ those tokens: the download is what ``verify`` reads.
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from typing import Any, Optional
 from urllib.parse import urlencode
@@ -272,7 +273,7 @@ async def allin_add_player(request: Request, game_id: str):
     if data:
         if image_suffix(data):
             player["source"] = "photo"
-        elif _named_as_photo(sent_as):  # a photo's name on what is no photo: say what the file holds, as the CLI does
+        elif _named_as_photo(sent_as) or _not_a_sheet_file(data, sent_as):  # say what the file holds
             from generator.core.filetypes import format_error, sniff
 
             return error_page(
@@ -314,11 +315,26 @@ async def allin_add_player(request: Request, game_id: str):
     return RedirectResponse(f"/allin/{game_id}#players", status_code=303)
 
 
+def in_page_words(message: str) -> str:
+    """A reader's message in the page's words: on the page the game's sheet plays the part that ``--layout`` plays
+    on the command line, and another sheet is scored in a game of its own."""
+    message = re.sub(r" as --layout \S+ says", ", the sheet this game is played on", message)
+    return re.sub(r"give --layout (\S+)", r"score it in a game on the \1 sheet", message)
+
+
 def _suffix(filename: str) -> str:
     """A file name's ending, lower case (``""`` for none)."""
     from pathlib import PurePath
 
     return PurePath(filename).suffix.lower()
+
+
+def _not_a_sheet_file(data: bytes, filename: str) -> bool:
+    """True when an upload is, by its content, a kind of file sheetsmith names (a PDF, a video, a camera RAW …)
+    rather than text that might be a typed-in sheet: its message then says what it is, not why it is no YAML."""
+    from generator.core.filetypes import sniff
+
+    return sniff(data[:4096], _suffix(filename))[0] not in ("unknown", "text", "photo")
 
 
 def _named_as_photo(filename: str) -> bool:
@@ -408,8 +424,8 @@ async def _read_photo(request: Request, game_id: str, player_id: str, data: byte
             }
     if "error" not in result:
         result["annotated"] = store.put_blob(game_id, "image/jpeg", result.pop("jpeg"))
-    elif "--layout" in result["error"]:
-        result["error"] += f" (here the game's sheet, {sheet_form(g.data['layout']).name}, plays the part of --layout)"
+    else:
+        result["error"] = in_page_words(result["error"])
 
     def done(d: dict) -> None:
         p = _player_in(d, player_id)
