@@ -260,8 +260,9 @@ def test_the_web_scorer_starts_a_game_from_tick_pad_photos(tmp_path):
             player=name,
         )
         files.append(("photos", (f"{name}.jpg", photo.jpeg, "image/jpeg")))
+    names = {"player": list(TICKS)}  # a name box per photo, as the page's script makes them
     with TestClient(create_app(tmp_path / "store", photo_workers=1), raise_server_exceptions=False) as web:
-        res = web.post("/flip7/photos", data={"title": "pads"}, files=files)
+        res = web.post("/flip7/photos", data={"title": "pads", **names}, files=files)
         assert res.status_code == 200 and "/flip7/" in str(res.url), res.text[:500]
         game_id = str(res.url).rstrip("/").split("/")[-1]
         got = web.get(f"/flip7/{game_id}/report.json").json()
@@ -271,17 +272,22 @@ def test_the_web_scorer_starts_a_game_from_tick_pad_photos(tmp_path):
         assert "2 photos; give one tick pad photo per player" in res.text
         # one pad's photo sent for two players: refused, that pad would count twice
         twin = [*files[:2], ("photos", ("dee.jpg", files[0][1][1], "image/jpeg"))]
-        res = web.post("/flip7/photos", data={"title": "twin"}, files=twin)
+        res = web.post("/flip7/photos", data={"title": "twin", "players": "Ann, Bob, Dee"}, files=twin)
         assert (
             "The tick pads cannot be scored yet" in res.text
-            and "dee: the same photo as ann&#39;s (identical files)" in res.text
+            and "Dee: the same photo as Ann&#39;s (identical files)" in res.text
         )
-        # a photo named with an escape sequence: the player's name is made safe, as on the command line
+        # players are named by people, never by the files: unnamed, they are Player 1, 2, 3
         esc = [("photos", ("ann\x1b[31m.jpg", files[0][1][1], "image/jpeg")), *files[1:]]
         res = web.post("/flip7/photos", data={"title": "esc"}, files=esc)
         assert res.status_code == 200 and "\x1b" not in res.text
         game_id = str(res.url).rstrip("/").split("/")[-1]
-        assert set(web.get(f"/flip7/{game_id}/report.json").json()["totals"]) == {"ann [31m", "bob", "cy"}
+        assert set(web.get(f"/flip7/{game_id}/report.json").json()["totals"]) == {"Player 1", "Player 2", "Player 3"}
+        # a name typed with an escape sequence, or one name too few, is refused before any photo is read
+        res = web.post("/flip7/photos", data={"player": ["Ann\x1b[31m", "Bob", "Cy"]}, files=files)
+        assert res.status_code == 400 and "control character" in res.text
+        res = web.post("/flip7/photos", data={"players": "Ann, Bob"}, files=files)
+        assert "2 names for 3 photos" in res.text
 
 
 @pytest.mark.slow

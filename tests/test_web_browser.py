@@ -374,3 +374,27 @@ def test_a_typed_in_box_with_a_mistake_keeps_the_grids_columns(server, browser, 
     assert css(browser, "input[name=b1]").get_attribute("aria-invalid") == "true"
     assert "b1" in css(browser, "#cell-problems").text and "QX" in css(browser, "#cell-problems").text
     assert widths() == before
+
+
+@pytest.mark.slow
+def test_each_tick_pad_photo_chosen_gets_a_name_box(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    paths = []
+    for name in ("IMG_1234.jpg", "IMG_1235.jpg", "IMG_1236.jpg"):
+        (tmp_path / name).write_bytes(base64.b64decode(TINY_JPEG))
+        paths.append(str(tmp_path / name))
+    browser.get(server + "/flip7")
+    css(browser, "#pad-photos").send_keys("\n".join(paths))
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#pad-names input[name=player]")) == 3)
+    boxes = browser.find_elements(By.CSS_SELECTOR, "#pad-names input[name=player]")
+    assert [b.get_attribute("placeholder") for b in boxes] == ["Player 1", "Player 2", "Player 3"]
+    assert [b.get_attribute("value") for b in boxes] == ["", "", ""]  # never the file's name
+    assert not css(browser, "#pad-list").is_displayed()
+
+
+TINY_JPEG = (
+    "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////"
+    "////////////wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAAA//EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AN//Z"
+)
+"""A 1 × 1 JPEG: a file for the photo picker (never read)."""

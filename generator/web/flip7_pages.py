@@ -194,15 +194,12 @@ async def flip7_new(request: Request):
 
 @router.post("/flip7/photos")
 async def flip7_from_photos(request: Request):
-    """Start a game from photos of Flip 7 tick pads, one per player (3 to 18), each player named by the
-    photo's file name: every pad is read in a worker (:func:`generator.jobs.photo_reads.read_tick_pad`), the pads are
-    checked
-    together by the verifier (:func:`generator.jobs.verify.verify_texts`), and the rounds read become the game's
-    rounds.  A tick the reader is unsure of, an impossible row or a photo it cannot read is listed instead,
-    and no game is started: nothing is guessed."""
-    from pathlib import PurePath
-
-    from generator.core.names import player_name
+    """Start a game from photos of Flip 7 tick pads, one per player (3 to 18), each player named in the form (a
+    box per photo, or a list in the photos' order; "Player 3" when left empty, never the file's name). Every pad is
+    read in a worker (:func:`generator.jobs.photo_reads.read_tick_pad`), the pads are checked together by the
+    verifier (:func:`generator.jobs.verify.verify_texts`), and the rounds read become the game's rounds.  A tick the
+    reader is unsure of, an impossible row or a photo it cannot read is listed instead, and no game is started:
+    nothing is guessed."""
     from generator.jobs.photo_reads import read_tick_pad
     from generator.web.photos import PhotoTimeout
 
@@ -214,14 +211,22 @@ async def flip7_from_photos(request: Request):
         problems.append(
             f"{len(uploads)} photos; give one tick pad photo per player, {MIN_PLAYERS} to {MAX_PLAYERS} players"
         )
+    typed = [str(n).strip() for n in form.getlist("player")]  # a box per photo (the page's script makes them)
+    if not any(typed):  # else the list, in the photos' order
+        typed = [n.strip() for n in str(form.get("players", "")).replace(",", "\n").split("\n") if n.strip()]
+    if typed and len(typed) != len(uploads) and not problems:
+        problems.append(f"{len(typed)} names for {len(uploads)} photos: give one name per photo, in the photos' order")
+    names_given = [typed[k] if k < len(typed) and typed[k] else f"Player {k + 1}" for k in range(len(uploads))]
+    if any(len(n) > 30 for n in names_given):
+        problems.append("a name is longer than 30 characters; shorten it")
+    problems += [p for n in names_given if (p := text_problem(n, f"the name {quote(n)}"))]
+    if len({n.casefold() for n in names_given}) < len(names_given):
+        problems.append("two photos are given the same player's name: name each pad's player")
     readings = []
     seen: dict[bytes, str] = {}  # a photo's bytes → the player it was read for
     for k, upload in enumerate(uploads if not problems else []):
         data = await read_upload(upload)
-        stem = PurePath(upload.filename or "").stem.strip()
-        name = (
-            player_name(PurePath(upload.filename or "").name) if stem else f"player {k + 1}"
-        )  # control characters made spaces
+        name = names_given[k]
         if data in seen:
             problems.append(
                 f"{name}: the same photo as {seen[data]}'s (identical files): one pad would count twice; "
@@ -248,8 +253,6 @@ async def flip7_from_photos(request: Request):
         problems += [f"{name}, {u['field']}: uncertain in the photo: {u['reason']}" for u in result["uncertain"]]
         readings.append(result)
     names = [r["player"] for r in readings]
-    if len(set(names)) < len(names):
-        problems.append("two photos have the same file name: name each photo after its player")
     if not problems:
         try:
             verdict = verify.verify_texts([(f"{r['player']}.read.yaml", r["read_yaml"]) for r in readings])

@@ -136,6 +136,33 @@
     update();
   }
 
+  // ---------------------------------------------------------------- Flip 7 tick pads: a name box per photo
+  var padPhotos = document.getElementById("pad-photos");
+  var padNames = document.getElementById("pad-names");
+  if (padPhotos && padNames) {
+    padPhotos.addEventListener("change", function () {
+      var kept = Array.prototype.map.call(padNames.querySelectorAll("input"), function (x) { return x.value; });
+      padNames.textContent = "";
+      Array.prototype.forEach.call(padPhotos.files, function (file, k) {
+        var label = document.createElement("label");
+        label.textContent = "Player of photo " + (k + 1) + " ";
+        var small = document.createElement("small");
+        small.textContent = "(" + file.name + ")";
+        label.appendChild(small);
+        var input = document.createElement("input");
+        input.name = "player";
+        input.maxLength = 30;
+        input.placeholder = "Player " + (k + 1);
+        input.value = kept[k] || "";
+        input.autocomplete = "off";
+        label.appendChild(input);
+        padNames.appendChild(label);
+      });
+      padNames.hidden = padPhotos.files.length === 0;
+      document.getElementById("pad-list").hidden = padPhotos.files.length > 0;
+    });
+  }
+
   // ---------------------------------------------------------------- All In: tap a field to correct it
   var picker = document.getElementById("picker");
   var readback = document.getElementById("readback");
