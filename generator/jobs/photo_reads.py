@@ -9,9 +9,10 @@ read (the reader's message, which says what to do), never raises.
 from __future__ import annotations
 
 import io
-import tempfile
 from pathlib import Path
 from typing import Optional
+
+from generator.jobs.photo_service import temp_folder
 
 
 def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, display: str) -> dict:
@@ -35,7 +36,7 @@ def read_sheet(data: bytes, suffix: str, *, layout: Optional[str], player: str, 
     from generator.reader.output import annotated_image, read_yaml
     from generator.reader.read import read_photo
 
-    with tempfile.TemporaryDirectory(prefix="sheetsmith-photo-") as folder:
+    with temp_folder() as folder:
         path = Path(folder) / f"photo{suffix}"
         path.write_bytes(data)
         try:
@@ -84,7 +85,7 @@ def read_tick_pad(data: bytes, suffix: str, *, layout: Optional[str], player: st
     from generator.reader.read import read_photo
     from generator.reader.reading import PhotoReading
 
-    with tempfile.TemporaryDirectory(prefix="sheetsmith-photo-") as folder:
+    with temp_folder() as folder:
         path = Path(folder) / f"photo{suffix}"
         path.write_bytes(data)
         try:

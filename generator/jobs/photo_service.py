@@ -11,8 +11,10 @@ first OpenCV call.
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from generator.core.process import main_module_hidden, usable_cpus, worker_context
@@ -27,13 +29,79 @@ _QUEUE = None
 """In a worker: where it reports each photo's stages (None: nobody listens)."""
 
 
-def _init_worker(queue, short_lived: bool) -> None:
+TEMP_PREFIX = "sheetsmith-photo-"
+"""Start of the name of a worker's temporary folder; the worker's process id follows (:func:`temp_folder`)."""
+
+
+def temp_folder():
+    """A temporary folder for one photo, named after this process (``sheetsmith-photo-<pid>-…``), so that
+    :func:`sweep_orphans` can tell one left by a process that was killed."""
+    import os
+    import tempfile
+
+    return tempfile.TemporaryDirectory(prefix=f"{TEMP_PREFIX}{os.getpid()}-")
+
+
+def sweep_orphans() -> int:
+    """Remove the photo folders of processes that no longer run (killed before they could clean up); return how
+    many.  Folders of running processes, and anything not named by :func:`temp_folder`, are left alone."""
+    import re
+    import shutil
+    import tempfile
+
+    removed = 0
+    for path in Path(tempfile.gettempdir()).glob(f"{TEMP_PREFIX}*"):
+        m = re.fullmatch(rf"{re.escape(TEMP_PREFIX)}(\d+)-\w+", path.name)
+        if not m or not path.is_dir() or _running(int(m.group(1))):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed += not path.exists()
+    return removed
+
+
+def _running(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def _end_with(pid: int) -> None:
+    """In a worker: end (SIGTERM to itself) as soon as process ``pid``, the one that made the pool, ends, even
+    killed: a worker is otherwise kept alive by the pipes it shares with the fork server and its pool.  A thread
+    waits on the process (a pidfd on Linux; elsewhere it looks every two seconds)."""
+    import os
+    import select
+    import signal
+    import threading
+    import time
+
+    def watch() -> None:
+        try:
+            fd = os.pidfd_open(pid)  # (Linux only)
+        except (AttributeError, OSError):
+            while _running(pid):
+                time.sleep(2.0)
+        else:
+            select.select([fd], [], [])
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="sheetsmith-server-watch", daemon=True).start()
+
+
+def _init_worker(queue, short_lived: bool, owner: int = 0) -> None:
     """In each worker: report stages through ``queue`` (None: none); leave Ctrl-C to the parent; one OpenCV
     thread (the photos are the parallel work); the garbage collector as a short command has it
     (:data:`generator.core.process.GC_THRESHOLDS`), and blind to what the fork server imported (``gc.freeze``: its
     passes no longer walk those objects, nor copy their pages).  A ``short_lived`` worker (it reads a command's
     photo or two, then ends) also keeps the memory it frees for the next photo
-    (:func:`generator.core.process.keep_freed_memory`)."""
+    (:func:`generator.core.process.keep_freed_memory`).  Every worker ends when process ``owner`` (the one that
+    made the pool; 0: none) ends, and on SIGTERM removes its photo's temporary folder on the way out."""
     import gc
     import signal
 
@@ -45,8 +113,10 @@ def _init_worker(queue, short_lived: bool) -> None:
     global _QUEUE
     _QUEUE = queue
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGTERM"):  # ended from outside: the photo's temporary folder is removed on the way out
+        signal.signal(signal.SIGTERM, _exit_on_term)
+    if owner:
+        _end_with(owner)
     try:
         import cv2
 
@@ -55,6 +125,10 @@ def _init_worker(queue, short_lived: bool) -> None:
         pass
     if short_lived:
         keep_freed_memory()
+
+
+def _exit_on_term(signum, frame) -> None:
+    raise SystemExit(128 + signum)
 
 
 def report_stage(index: int, stage: str) -> None:
@@ -132,7 +206,7 @@ class PhotoService:
                 self.workers,
                 mp_context=self._ctx,
                 initializer=_init_worker,
-                initargs=(self._queue, self._short_lived),
+                initargs=(self._queue, self._short_lived, os.getpid()),
                 max_tasks_per_child=self._max_tasks,
             )
 

@@ -26,9 +26,18 @@ from generator.core.names import file_stem
 from generator.jobs import verify
 from generator.jobs.allin_sheets import allin_layouts, problems_by_cell, read_sheet_file, sheet_file, sheet_form
 from generator.jobs.photo_reads import page_boxes_on_picture
-from generator.web.common import attachment, error_page, image_suffix, page, read_upload
-from generator.web.photos import PhotoTimeout
-from generator.web.store import new_id
+from generator.web.common import (
+    attachment,
+    busy_page,
+    error_page,
+    image_suffix,
+    no_room_page,
+    page,
+    read_upload,
+    share_link,
+)
+from generator.web.photos import Busy, PhotoTimeout
+from generator.web.store import StorageFull, new_id
 
 router = APIRouter()
 
@@ -97,16 +106,19 @@ def player_text(layout_id: str, player: dict) -> str:
     )
 
 
-def check_sheet(layout_id: str, player: dict) -> dict[str, list[str]]:
-    """Problems of the player's sheet on its own (a bad card code, chips spent over earned …), by cell; {} when fine."""
+def check_sheet(layout_id: str, player: dict) -> tuple[dict[str, list[str]], list[str]]:
+    """The player's sheet checked on its own, as ``sheetsmith verify`` checks it: ``(problems by cell`` (a bad card
+    code …; {} when fine)``, why no game can produce it`` (chips spent over earned …; [] when it can be)``)``."""
     if state(player) in ("reading", "failed", "uncertain"):
-        return {}
+        return {}, []
     text = player_text(layout_id, player)
     try:
-        verify.verify_texts([("sheet.yaml", text)])
+        verdict = verify.verify_texts([("sheet.yaml", text)])
     except InputError as exc:
-        return problems_by_cell(text, layout_id, exc.problems)
-    return {}
+        return problems_by_cell(text, layout_id, exc.problems), []
+    if not any(q.get("impossible") for q in verdict.report.get("players", [])):
+        return {}, []
+    return {}, [p.message for p in verdict.problems if p.severity == "error"]
 
 
 def score_game(game: dict) -> dict:
@@ -159,8 +171,8 @@ def _change_and_check(request: Request, game_id: str, player_id: str, change) ->
     store = request.app.state.store
     store.change(game_id, "allin", change)
     g = store.game(game_id, "allin")
-    found = check_sheet(g.data["layout"], _player(g, player_id))
-    store.change(game_id, "allin", lambda d: _player_in(d, player_id).update(problems=found))
+    found, impossible = check_sheet(g.data["layout"], _player(g, player_id))
+    store.change(game_id, "allin", lambda d: _player_in(d, player_id).update(problems=found, impossible=impossible))
     return found
 
 
@@ -209,6 +221,7 @@ def allin_game(request: Request, game_id: str):
                 }
             )
     impossible = {q["player"] for q in (result["report"] or {}).get("players", []) if q.get("impossible")}
+    impossible |= {p["name"] for p in g.data["players"] if p.get("impossible")}  # known before all are clear
     players = [
         {**p, "state": "impossible" if p["name"] in impossible and state(p) == "ready" else state(p)}
         | {"open": open_fields(p)}
@@ -217,6 +230,7 @@ def allin_game(request: Request, game_id: str):
     return page(
         request,
         "allin_game.html",
+        share=share_link(request, f"/allin/{g.id}", g.id),
         game=g,
         data=g.data,
         players=players,
@@ -246,20 +260,22 @@ def _name_problem(g, name: str, player_id: Optional[str] = None) -> Optional[str
 
 @router.post("/allin/{game_id}/players")
 async def allin_add_player(request: Request, game_id: str):
-    """Add a player: with a photo (read at once), a typed-in sheet file, or to type the sheet in."""
+    """Add a player: with a photo (read at once), a typed-in sheet file, or to type the sheet in.  A photo that
+    cannot be read adds nobody; a full line of photos is a 429 with a ``Retry-After``."""
     g = _game(request, game_id)
     form = await request.form()
     name = str(form.get("name", "")).strip()
     problem = _name_problem(g, name)
     if problem:
         return error_page(request, "The player cannot be added", [problem], back=f"/allin/{game_id}")
-    data, sent_as = b"", ""
+    upload, head, sent_as = None, b"", ""
     for key in ("photo", "file"):
-        upload = form.get(key)
-        if upload is not None and not isinstance(upload, str):
-            got = await read_upload(upload)
-            if got and not data:
-                data, sent_as = got, str(getattr(upload, "filename", "") or "")
+        given = form.get(key)
+        if given is not None and not isinstance(given, str) and upload is None:
+            head = await given.read(4096)  # the upload stays spooled on disk while the photo waits in line
+            await given.seek(0)
+            if head:
+                upload, sent_as = given, str(getattr(given, "filename", "") or "")
     player: dict[str, Any] = {  # the player's record in the game's document (JSON, more keys once read)
         "id": new_id(),
         "name": name,
@@ -270,21 +286,21 @@ async def allin_add_player(request: Request, game_id: str):
         "boxes": {},
         "corrections": {},
     }
-    if data:
-        if image_suffix(data):
+    if upload is not None:
+        if image_suffix(head):
             player["source"] = "photo"
-        elif _named_as_photo(sent_as) or _not_a_sheet_file(data, sent_as):  # say what the file holds
+        elif _named_as_photo(sent_as) or _not_a_sheet_file(head, sent_as):  # say what the file holds
             from generator.core.filetypes import format_error, sniff
 
             return error_page(
                 request,
                 "Not a photo",
-                [format_error(*sniff(data[:4096], _suffix(sent_as))) or "not an image"],
+                [format_error(*sniff(head, _suffix(sent_as))) or "not an image"],
                 back=f"/allin/{game_id}",
                 status_code=422,
             )
         else:
-            filled = _typed_file(request, data, g.data["layout"], name)
+            filled = _typed_file(request, await read_upload(upload), g.data["layout"], name)
             if isinstance(filled, Response):
                 return filled
             player.update(filled)
@@ -301,10 +317,16 @@ async def allin_add_player(request: Request, game_id: str):
         problem = _name_problem(_game(request, game_id), name) or f"{name} already plays in this game"
         return error_page(request, "The player cannot be added", [problem], back=f"/allin/{game_id}")
     if player["source"] == "photo":
-        await _read_photo(request, game_id, player["id"], data)
-        refused = _refused_photo(request, game_id, player["id"])
-        if refused is not None:  # a photo that cannot be read adds no player: the game never waits for one
-            return error_page(
+        try:
+            refused = await _read_photo(request, game_id, player["id"], upload, str(form.get("ticket", "")))
+        except Busy as exc:
+            _drop_unread(request, game_id, player["id"])
+            return busy_page(request, exc, back=f"/allin/{game_id}#players")
+        except StorageFull as exc:
+            _drop_unread(request, game_id, player["id"])
+            return no_room_page(request, exc, back=f"/allin/{game_id}#players")
+        if refused is not None and _drop_unread(request, game_id, player["id"]):
+            return error_page(  # a photo that cannot be read adds no player: the game never waits for one
                 request,
                 "This photo could not be read",
                 [refused, f"{name} was not added: take the photo again, or type the sheet in"],
@@ -366,86 +388,102 @@ def _typed_file(request: Request, data: bytes, layout_id: str, name: str):
     return {"source": "file", "tokens": sheet["tokens"], "chips": sheet["chips"]}
 
 
-async def _read_photo(request: Request, game_id: str, player_id: str, data: bytes) -> None:
-    """Keep the photo with the game, read it in a worker, and store the reading (or the reader's message)."""
+async def _read_photo(request: Request, game_id: str, player_id: str, photo, ticket: str = "") -> Optional[str]:
+    """Read a player's photo in a worker and store the reading with the photo, replacing the player's sheet.
+
+    The photo waits in line spooled on disk (``photo``: the form's upload, or the bytes of a kept photo).
+    Until it is read the player's sheet stays as it was; a photo that cannot be read changes nothing and is
+    not kept.  A reading that finishes after a newer photo of the player, or their typed-in sheet, was saved
+    is dropped: the newer one stands.
+
+    Returns:
+        None when the reading is stored (or dropped for a newer one), else the reader's message in the page's words.
+
+    Raises:
+        Busy: the line of photos is full.
+        StorageFull: the game's or the server's room for photos is used up, or the disk is full (nothing kept).
+    """
+    import hashlib
+
     store = request.app.state.store
-    g = store.game(game_id, "allin")
-    if g is None:
-        return
-    player = _player(g, player_id)
-    twin = next(
-        (
-            q["name"]
-            for q in g.data["players"]
-            if q["id"] != player_id and q.get("photo") and (store.blob(game_id, q["photo"]) or (None, b""))[1] == data
-        ),
-        None,
-    )
-    blob = store.put_blob(game_id, "image/*", data)
-    old = [player.get(k) for k in ("photo", "annotated")]
+    pool = request.app.state.photos
+    job = new_id()
 
     def start(d: dict) -> None:
-        p = _player_in(d, player_id)
+        _player_in(d, player_id).update(reading=True, job=job)
+
+    def stop(d: dict) -> None:
+        p = next((q for q in d["players"] if q["id"] == player_id), None)
+        if p is not None and p.get("job") == job:
+            p.update(reading=False, job=None)
+
+    store.change(game_id, "allin", start)
+    kept: list[str] = []
+    try:
+        async with pool.turn(ticket):
+            data = photo if isinstance(photo, bytes) else await read_upload(photo)
+            g = store.game(game_id, "allin")
+            player = _player(g, player_id)
+            same = store.blob_with_hash(game_id, hashlib.sha256(data).hexdigest(), but=(player.get("photo"),))
+            twin = next((q["name"] for q in g.data["players"] if same and q.get("photo") == same), None)
+            if twin is not None:
+                result = {
+                    "error": f"the same photo as {twin}'s (identical files): one sheet would count twice; take a "
+                    "photo of this player's own sheet"
+                }
+            else:
+                try:
+                    result = await pool.read(
+                        data,
+                        image_suffix(data) or ".jpg",
+                        layout=g.data["layout"],
+                        player=player["name"],
+                        display=f"the photo of {player['name']}",
+                    )
+                except PhotoTimeout:
+                    result = {
+                        "error": f"reading this photo took longer than {pool.timeout:.0f} s and was stopped; take "
+                        "it again, smaller or closer, or type the sheet in"
+                    }
+        if "error" in result:
+            store.change(game_id, "allin", stop)
+            return in_page_words(result["error"])
+        kept.append(store.put_blob(game_id, "image/*", data))
+        kept.append(store.put_blob(game_id, "image/jpeg", result.pop("jpeg")))
+    except BaseException:  # the line full, no room, the request gone: the sheet stays as it was
+        store.delete_blobs(game_id, kept)
+        store.change(game_id, "allin", stop)
+        raise
+    old: list[str] = []
+
+    def done(d: dict) -> bool:
+        p = next((q for q in d["players"] if q["id"] == player_id), None)
+        if p is None or p.get("job") != job:
+            return False  # the player removed, or a newer photo or a typed-in sheet saved meanwhile
+        old.extend(b for b in (p.get("photo"), p.get("annotated")) if b)
         p["revision"] = p.get("revision", 0) + 1  # a tap made on the page of the old reading is refused
         p.update(
             source="photo",
-            photo=blob,
-            reading=True,
+            photo=kept[0],
+            annotated=kept[1],
+            reading=False,
+            job=None,
             error=None,
-            tokens={},
-            uncertain=[],
-            boxes={},
-            corrections={},
-            annotated=None,
-            problems={},
-        )
-
-    store.change(game_id, "allin", start)
-    store.delete_blobs(game_id, [b for b in old if b])
-    suffix = image_suffix(data)
-    if twin is not None:
-        result = {
-            "error": f"the same photo as {twin}'s (identical files): one sheet would count twice; take a photo "
-            "of this player's own sheet"
-        }
-    else:
-        try:
-            result = await request.app.state.photos.read(
-                data,
-                suffix or ".jpg",
-                layout=g.data["layout"],
-                player=player["name"],
-                display=f"the photo of {player['name']}",
-            )
-        except PhotoTimeout:
-            result = {
-                "error": f"reading this photo took longer than {request.app.state.photos.timeout:.0f} s and was "
-                "stopped; take it again, smaller or closer, or type the sheet in"
-            }
-    if "error" not in result:
-        result["annotated"] = store.put_blob(game_id, "image/jpeg", result.pop("jpeg"))
-    else:
-        result["error"] = in_page_words(result["error"])
-
-    def done(d: dict) -> None:
-        p = _player_in(d, player_id)
-        p["reading"] = False
-        if "error" in result:
-            p["error"] = result["error"]
-            return
-        p.update(
             tokens=result["tokens"],
             chips=result["chips"],
             uncertain=result["uncertain"],
             boxes=result["boxes"],
             boxes_on="picture",
-            annotated=result["annotated"],
+            corrections={},
+            problems={},
             summary=result["summary"],
             read_yaml=result["read_yaml"],
-            error=None,
         )
+        return True
 
-    store.change(game_id, "allin", done)
+    _, stored = store.change(game_id, "allin", done)
+    store.delete_blobs(game_id, old if stored else kept)
+    return None
 
 
 def _player_in(data: dict, player_id: str) -> dict:
@@ -561,26 +599,48 @@ async def allin_fix(request: Request, game_id: str, player_id: str):
 
 @router.post("/allin/{game_id}/p/{player_id}/photo")
 async def allin_retake(request: Request, game_id: str, player_id: str):
-    """Take the player's photo again (or read the kept photo again: ``again=1``)."""
+    """Take the player's photo again (or read the kept photo again: ``again=1``).  The sheet read before stays
+    until the new photo is read; a new photo that cannot be read changes nothing."""
     g = _game(request, game_id)
     p = _player(g, player_id)
     form = await request.form()
     upload = form.get("photo")
-    data = await read_upload(upload) if upload is not None and not isinstance(upload, str) else b""
-    if not data and form.get("again") and p.get("photo"):
+    photo: Any = None
+    if upload is not None and not isinstance(upload, str):
+        head = await upload.read(4096)
+        await upload.seek(0)
+        photo = upload if head else None
+    else:
+        head = b""
+    if photo is None and form.get("again") and p.get("photo"):
         kept = request.app.state.store.blob(game_id, p["photo"])
-        data = kept[1] if kept else b""
-    if not data:
+        photo = head = kept[1] if kept else b""
+    if not photo:
         return error_page(request, "No photo", ["take a photo of the sheet first"])
-    if not image_suffix(data):
+    if not image_suffix(head):
         return error_page(
             request,
             "Not an image",
-            ["this file is not a photo (JPEG, PNG, WebP, TIFF); take the photo again"],
+            ["this file is not a photo (JPEG, PNG, WebP, TIFF, HEIC, AVIF); take the photo again"],
             status_code=422,
         )
-    await _read_photo(request, game_id, player_id, data)
-    return RedirectResponse(f"/allin/{game_id}/p/{player_id}", status_code=303)
+    back = f"/allin/{game_id}/p/{player_id}"
+    try:
+        refused = await _read_photo(request, game_id, player_id, photo, str(form.get("ticket", "")))
+    except Busy as exc:
+        return busy_page(request, exc, back=back)
+    except StorageFull as exc:
+        return no_room_page(request, exc, back=back)
+    if refused is not None:
+        kept_as = "the sheet read before is kept" if p.get("tokens") else "nothing was kept"
+        return error_page(
+            request,
+            "This photo could not be read",
+            [refused, f"{p['name']}: {kept_as}; take the photo again, or type the sheet in"],
+            back=back,
+            status_code=422,
+        )
+    return RedirectResponse(back, status_code=303)
 
 
 @router.get("/allin/{game_id}/p/{player_id}/grid")
@@ -689,11 +749,17 @@ async def allin_grid_save(request: Request, game_id: str, player_id: str):
     if name and (problem := _name_problem(g, name, player_id)):
         return error_page(request, "The name cannot be changed", [problem], back=f"/allin/{game_id}/p/{player_id}/grid")
 
+    taken = []
+
     def change(d: dict) -> None:
         q = _player_in(d, player_id)
-        if name and not _name_problem(g, name, player_id):
+        if name and any(o["name"].casefold() == name.casefold() and o["id"] != player_id for o in d["players"]):
+            taken.append(name)  # another phone gave the name to another player meanwhile
+            return
+        if name:
             q["name"] = name
         q["revision"] = q.get("revision", 0) + 1
+        q["reading"], q["job"] = False, None  # a photo still in line is not read over the typed sheet
         q["tokens"] = tokens
         q["chips"] = counts
         q["corrections"] = {}
@@ -704,27 +770,27 @@ async def allin_grid_save(request: Request, game_id: str, player_id: str):
         q["problems"] = {}
 
     found = _change_and_check(request, game_id, player_id, change)
+    if taken:
+        problem = _name_problem(_game(request, game_id), name, player_id) or f"{name} already plays in this game"
+        return error_page(request, "The name cannot be changed", [problem], back=f"/allin/{game_id}/p/{player_id}/grid")
     if found:
         return RedirectResponse(f"/allin/{game_id}/p/{player_id}/grid#problems", status_code=303)
     return RedirectResponse(f"/allin/{game_id}#players", status_code=303)
 
 
-def _refused_photo(request: Request, game_id: str, player_id: str) -> Optional[str]:
-    """The reader's message when the photo of a player just added could not be read; the player and their photo
-    are then removed.  ``None`` when it was read (or the player is gone already)."""
-    store = request.app.state.store
-    g = store.game(game_id, "allin")
-    p = next((q for q in g.data["players"] if q["id"] == player_id), None) if g is not None else None
-    if p is None or not p.get("error"):
-        return None
+def _drop_unread(request: Request, game_id: str, player_id: str) -> bool:
+    """Remove a player just added whose photo was not read (refused, or the line full), unless their sheet was typed
+    in meanwhile; True when removed (or gone already)."""
 
-    def drop(d: dict) -> None:
-        if any(q["id"] == player_id for q in d["players"]):
-            d["players"].remove(_player_in(d, player_id))
+    def drop(d: dict) -> bool:
+        p = next((q for q in d["players"] if q["id"] == player_id), None)
+        if p is not None and (p.get("tokens") or p.get("reading")):
+            return False
+        if p is not None:
+            d["players"].remove(p)
+        return True
 
-    store.change(game_id, "allin", drop)
-    store.delete_blobs(game_id, [p.get(k) for k in ("photo", "annotated") if p.get(k)])
-    return str(p["error"])
+    return bool(request.app.state.store.change(game_id, "allin", drop)[1])
 
 
 @router.post("/allin/{game_id}/p/{player_id}/delete")
@@ -753,6 +819,7 @@ def allin_blob(request: Request, game_id: str, blob_id: str):
             ".bmp": "image/bmp",
             ".tif": "image/tiff",
             ".heic": "image/heic",
+            ".avif": "image/avif",
         }.get(image_suffix(data) or "", "application/octet-stream")
     return Response(
         data, media_type=media, headers={"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"}

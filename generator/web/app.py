@@ -19,14 +19,15 @@ from typing import Optional, Sequence
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from generator import __version__
 from generator.core.errors import SheetsmithError
 from generator.web.common import HERE, MAX_UPLOAD, Guard, error_page, page
-from generator.web.photos import TIMEOUT_S, PhotoPool
-from generator.web.store import Store
+from generator.web.photos import LINE, TIMEOUT_S, PhotoPool
+from generator.web.store import GAME_LIMIT, TOTAL_LIMIT, Store
 
 log = logging.getLogger("sheetsmith.web")
 
@@ -46,6 +47,9 @@ def create_app(
     photo_timeout: float = TIMEOUT_S,
     max_upload: int = MAX_UPLOAD,
     hosts: Optional[Sequence[str]] = None,
+    photo_line: int = LINE,
+    game_limit: int = GAME_LIMIT,
+    total_limit: int = TOTAL_LIMIT,
 ):
     """The web application (ASGI).
 
@@ -56,6 +60,8 @@ def create_app(
         photo_timeout: seconds a photo may take before its request is answered with an error.
         max_upload: the largest request body, bytes.
         hosts: the only host names requests may name in their ``Host`` header (None: any).
+        photo_line: most photos waiting for a worker (more are answered 429).
+        game_limit, total_limit: most bytes of photos one game, and all games, keep (more are answered 507).
 
     Returns:
         The application wrapped in its :class:`~generator.web.common.Guard`; the
@@ -63,8 +69,8 @@ def create_app(
     """
     from generator.web import allin_pages, flip7_pages, print_pages
 
-    store = Store(data_dir or default_data_dir())
-    photos = PhotoPool(photo_workers, photo_timeout)
+    store = Store(data_dir or default_data_dir(), game_limit=game_limit, total_limit=total_limit)
+    photos = PhotoPool(photo_workers, photo_timeout, photo_line)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -89,6 +95,13 @@ def create_app(
     @app.get("/")
     def home(request: Request):
         return page(request, "home.html", allin=store.games("allin")[:5], flip7=store.games("flip7")[:5])
+
+    @app.get("/photos/line")
+    def photo_line_place(ticket: str = ""):
+        """Where the photo sent with ``ticket`` is: its place in line, or being read (JSON, for the waiting
+        phone); ``{"known": false}`` before it arrives and once it is done."""
+        found = photos.place(ticket[:64]) if ticket else None
+        return JSONResponse({"known": False} if found is None else {"known": True, **found})
 
     @app.exception_handler(SheetsmithError)
     async def sheetsmith_error(request: Request, exc: SheetsmithError):
@@ -134,4 +147,5 @@ def create_app(
             status_code=500,
         )
 
-    return Guard(app, token=token, limit=max_upload)
+    app.state.lan = token is not None
+    return Guard(app, token=token, limit=max_upload, share_code=store.share_code)

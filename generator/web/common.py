@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import base64
 import hmac
+import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 from urllib.parse import parse_qs, parse_qsl, quote, urlencode
 
 from fastapi import HTTPException, Request
@@ -49,6 +50,40 @@ def error_page(
     )
 
 
+def busy_page(request: Request, busy: Any, *, back: str) -> HTMLResponse:
+    """429 for a photo refused because the line of photos is full (``busy``: a
+    :class:`~generator.web.photos.Busy`): nothing was added, and ``Retry-After`` says when to send it again."""
+    response = error_page(
+        request,
+        "Many photos are being read",
+        [f"the line of photos to read is full; nothing was added. Send this photo again in about {busy.retry_after} s"],
+        status_code=429,
+        back=back,
+    )
+    response.headers["Retry-After"] = str(busy.retry_after)
+    return response
+
+
+def no_room_page(request: Request, full: Exception, *, back: str) -> HTMLResponse:
+    """507 for a photo that could not be kept (``full``: a :class:`~generator.web.store.StorageFull`, whose
+    message says which limit and what to delete); nothing of it was kept."""
+    return error_page(request, "No room for this photo", [str(full)], status_code=507, back=back)
+
+
+def share_link(request: Request, path: str, game_id: str) -> Optional[dict]:
+    """How the host shares a game with its players (``--lan`` only, else None): ``{"url", "qr"}``, the game's
+    address with its share code, and that address as a QR code (an SVG data URI)."""
+    if not getattr(request.app.state, "lan", False):
+        return None
+    import segno
+
+    code = request.app.state.store.share_code(game_id, make=True)
+    if code is None:
+        return None
+    url = f"{str(request.base_url).rstrip('/')}{path}?code={code}"
+    return {"url": url, "qr": segno.make(url, error="m").svg_data_uri(scale=4, border=2)}
+
+
 def problem_dict(p: Problem) -> dict:
     """A problem as plain data for a page or JSON: file, line, col, message, severity, and the one-line text."""
     return {"file": p.file, "line": p.line, "col": p.col, "message": p.message, "severity": p.severity, "text": str(p)}
@@ -65,41 +100,84 @@ class TooLarge(HTTPException):
         )
 
 
+GAME_PATH = re.compile(r"/(?:allin|flip7)/([A-Za-z0-9_-]{12})(?:/|$)")
+"""A game's pages: ``/allin/<game id>…`` or ``/flip7/<game id>…``."""
+GAME_COOKIE = "sheetsmith_game_"
+"""Start of the name of the cookie that keeps a game's share code (the game's id follows)."""
+
+
 class Guard:
-    """ASGI middleware in front of every page: the access token (``--lan``), the body size limit, and
+    """ASGI middleware in front of every page: the access codes (``--lan``), the body size limit, and
     form posts from other sites refused.
 
-    With a ``token``, a request is let in when its query has ``token=…`` (then a
-    cookie keeps it for the next requests, and a page asked for so is redirected
-    to its address without the code) or its cookie holds the token; any other
-    gets 401.  A body over ``limit`` bytes is refused with 413 before it
+    With a ``token`` (the host's code), a request is let in when its query has ``token=…`` (then a cookie keeps it
+    for the next requests, and a page asked for so is redirected to its address without the code) or its cookie
+    holds the token: the host sees every game.  A game's players are let in with that game's share code
+    (``share_code(game id)``) the same way, ``code=…`` then a cookie, but only into that game's pages (and the
+    page's style and script); any other request gets 401.  A body over ``limit`` bytes is refused with 413 before it
     is read (by its Content-Length) or as soon as it passes the limit.
     """
 
-    def __init__(self, app, *, token: Optional[str] = None, limit: int = MAX_UPLOAD):
+    def __init__(
+        self,
+        app,
+        *,
+        token: Optional[str] = None,
+        limit: int = MAX_UPLOAD,
+        share_code: Optional[Callable[[str], Optional[str]]] = None,
+    ):
         self.app = app
         self.token = token
         self.limit = limit
+        self.share_code = share_code or (lambda game_id: None)
+
+    def _guest(self, scope, query: dict, cookies: str) -> tuple[Optional[str], bool]:
+        """For a request without the host's code: ``(the game id whose share code it gives in its query, or None;
+        whether it may pass)``."""
+        path = scope.get("path", "")
+        m = GAME_PATH.match(path)
+        if m:
+            code = self.share_code(m.group(1))
+            if not code:
+                return None, False
+            given = query.get("code", [""])[0]
+            if given and _same(given, code):
+                return m.group(1), True
+            kept = _cookie(cookies, GAME_COOKIE + m.group(1))
+            return None, bool(kept and _same(kept, code))
+        if path.startswith("/static/") or path == "/photos/line":  # a game's page needs its style and script
+            for part in cookies.split(";"):
+                name, _, value = part.strip().partition("=")
+                if name.startswith(GAME_COOKIE) and value:
+                    code = self.share_code(name[len(GAME_COOKIE) :])
+                    if code and _same(value, code):
+                        return None, True
+        return None, False
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        set_cookie = False
+        set_cookie: Optional[str] = None
         if self.token is not None:
-            given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
+            query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+            given = query.get("token", [""])[0]
             cookie = _cookie(headers.get("cookie", ""), TOKEN_COOKIE)
             if given and _same(given, self.token):
-                if scope["method"] in ("GET", "HEAD"):  # the code out of the address bar and the history
-                    return await _to_cookie(send, scope, self.token)
-                set_cookie = True
+                set_cookie = f"{TOKEN_COOKIE}={self.token}"
             elif not (cookie and _same(cookie, self.token)):
-                return await _plain(
-                    send,
-                    401,
-                    "sheetsmith: this page needs the access code. Open the address "
-                    "'sheetsmith serve --lan' printed (or scan its QR code): it ends in ?token=…",
-                )
+                game_id, may = self._guest(scope, query, headers.get("cookie", ""))
+                if not may:
+                    return await _plain(
+                        send,
+                        401,
+                        "sheetsmith: this page needs an access code. Open the address 'sheetsmith serve --lan' "
+                        "printed (or scan its QR code), or the link to your game that the host shares",
+                    )
+                if game_id is not None:
+                    set_cookie = f"{GAME_COOKIE}{game_id}={query['code'][0]}"
+            if set_cookie and scope["method"] in ("GET", "HEAD"):  # the code out of the address bar and the history
+                return await _to_cookie(send, scope, set_cookie)
         if scope["method"] in ("POST", "PUT", "DELETE", "PATCH"):
             origin = headers.get("origin")
             # "null": a sandboxed frame or a file, which no page of this server is
@@ -122,11 +200,14 @@ class Guard:
 
         async def send_with_cookie(message):
             if set_cookie and message["type"] == "http.response.start":
-                cookie = f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000"
+                cookie = f"{set_cookie}; {COOKIE_FLAGS}"
                 message = {**message, "headers": list(message.get("headers", [])) + [(b"set-cookie", cookie.encode())]}
             await send(message)
 
         await self.app(scope, limited, send_with_cookie)
+
+
+COOKIE_FLAGS = "Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000"
 
 
 def _same(given: str, token: str) -> bool:
@@ -142,20 +223,21 @@ def _cookie(header: str, name: str) -> str:
     return ""
 
 
-async def _to_cookie(send, scope, token: str) -> None:
-    """Answer a page asked for with the access code in its address: the code kept in a cookie, and a redirect
-    (303) to the same address without it, so that it is neither shown, nor kept in the history, nor sent on."""
+async def _to_cookie(send, scope, cookie: str) -> None:
+    """Answer a page asked for with an access code in its address: the code kept in a cookie (``cookie``:
+    ``name=value``), and a redirect (303) to the same address without it, so that it is neither shown, nor kept in
+    the history, nor sent on."""
     kept = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
-    query = urlencode([(k, v) for k, v in kept if k != "token"])
-    location = quote(scope.get("path", "/") or "/") + (f"?{query}" if query else "")
-    cookie = f"{TOKEN_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000"
+    query = urlencode([(k, v) for k, v in kept if k not in ("token", "code")])
+    # one leading slash: "//host/…" would send the browser to another site
+    location = "/" + quote((scope.get("path", "/") or "/").lstrip("/\\")) + (f"?{query}" if query else "")
     await send(
         {
             "type": "http.response.start",
             "status": 303,
             "headers": [
                 (b"location", location.encode("latin-1", "replace")),
-                (b"set-cookie", cookie.encode()),
+                (b"set-cookie", f"{cookie}; {COOKIE_FLAGS}".encode()),
                 (b"cache-control", b"no-store"),
                 (b"referrer-policy", b"no-referrer"),
                 (b"content-length", b"0"),
@@ -198,9 +280,11 @@ IMAGE_SIGNATURES = (
 
 
 def image_suffix(data: bytes) -> Optional[str]:
-    """The file ending of an image by its first bytes (JPEG, PNG, WebP, TIFF, BMP, GIF, HEIC), or None."""
+    """The file ending of an image by its first bytes (JPEG, PNG, WebP, TIFF, BMP, GIF, HEIC, AVIF), or None."""
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return ".webp"
+    if data[4:8] == b"ftyp" and data[8:12] in (b"avif", b"avis"):
+        return ".avif"
     if is_heic(data):  # read as the command line reads it (pillow-heif)
         return ".heic"
     for sig, suffix in IMAGE_SIGNATURES:

@@ -30,7 +30,7 @@ from generator.jobs.flip7_pad import (
     pad_file,
     score_pad,
 )
-from generator.web.common import attachment, error_page, image_suffix, page, read_upload
+from generator.web.common import attachment, busy_page, error_page, image_suffix, page, read_upload, share_link
 
 router = APIRouter()
 
@@ -200,8 +200,10 @@ async def flip7_from_photos(request: Request):
     verifier (:func:`generator.jobs.verify.verify_texts`), and the rounds read become the game's rounds.  A tick the
     reader is unsure of, an impossible row or a photo it cannot read is listed instead, and no game is started:
     nothing is guessed."""
+    import hashlib
+
     from generator.jobs.photo_reads import read_tick_pad
-    from generator.web.photos import PhotoTimeout
+    from generator.web.photos import Busy, PhotoTimeout
 
     form = await request.form()
     title = str(form.get("title", "")).strip()[:60]
@@ -223,30 +225,35 @@ async def flip7_from_photos(request: Request):
     if len({n.casefold() for n in names_given}) < len(names_given):
         problems.append("two photos are given the same player's name: name each pad's player")
     readings = []
-    seen: dict[bytes, str] = {}  # a photo's bytes → the player it was read for
+    seen: dict[str, str] = {}  # a photo's SHA-256 → the player it was read for
+    pool = request.app.state.photos
     for k, upload in enumerate(uploads if not problems else []):
-        data = await read_upload(upload)
         name = names_given[k]
-        if data in seen:
-            problems.append(
-                f"{name}: the same photo as {seen[data]}'s (identical files): one pad would count twice; "
-                "give each player's pad its own photo"
-            )
-            continue
-        seen[data] = name
-        suffix = image_suffix(data)
-        if suffix is None:
-            problems.append(f"{name}: not a photo sheetsmith reads (JPEG, PNG, WebP, TIFF, HEIC)")
-            continue
         try:
-            result = await request.app.state.photos.read(
-                data, suffix, layout=None, player=name, display=f"the photo of {name}", job=read_tick_pad
-            )
-        except PhotoTimeout:
-            result = {
-                "error": f"reading the photo took longer than {request.app.state.photos.timeout:.0f} s; take it again, "
-                "closer"
-            }
+            async with pool.turn(str(form.get("ticket", ""))):  # each photo waits spooled on disk for its turn
+                data = await read_upload(upload)
+                digest = hashlib.sha256(data).hexdigest()
+                if digest in seen:
+                    problems.append(
+                        f"{name}: the same photo as {seen[digest]}'s (identical files): one pad would count twice; "
+                        "give each player's pad its own photo"
+                    )
+                    continue
+                seen[digest] = name
+                suffix = image_suffix(data)
+                if suffix is None:
+                    problems.append(f"{name}: not a photo sheetsmith reads (JPEG, PNG, WebP, TIFF, HEIC, AVIF)")
+                    continue
+                try:
+                    result = await pool.read(
+                        data, suffix, layout=None, player=name, display=f"the photo of {name}", job=read_tick_pad
+                    )
+                except PhotoTimeout:
+                    result = {
+                        "error": f"reading the photo took longer than {pool.timeout:.0f} s; take it again, closer"
+                    }
+        except Busy as exc:
+            return busy_page(request, exc, back="/flip7")
         if result.get("error"):
             problems.append(f"{name}: {result['error']}")
             continue
@@ -318,6 +325,7 @@ def flip7_game(request: Request, game_id: str, edit: int = 0):
     return page(
         request,
         "flip7_game.html",
+        share=share_link(request, f"/flip7/{g.id}", g.id),
         game=g,
         data=g.data,
         report=report,
@@ -329,7 +337,17 @@ def flip7_game(request: Request, game_id: str, edit: int = 0):
         numbers=NUMBER_KEYS,
         modifiers=MODIFIER_KEYS,
         next_round=editing or n + 1,
+        was=round_digest(current) if editing else "",
     )
+
+
+def round_digest(round_data: dict) -> str:
+    """A short fingerprint of a round as stored: an edit form carries the one of the round it shows, so that an
+    edit made on a round changed meanwhile on another phone is told, not saved over it."""
+    import hashlib
+    import json
+
+    return hashlib.sha256(json.dumps(round_data, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _round_number(form) -> int:
@@ -399,11 +417,21 @@ async def flip7_save_round(request: Request, game_id: str):
     form = await request.form()
     number = _round_number(form)
     made_for = _made_for(form, "next")
+    was = form.get("was")  # the edited round's fingerprint as the page showed it
     round_data = _parse_round(form, g.data["players"])
 
     def change(data: dict) -> Optional[tuple[int, list[str]]]:
         """None when saved (or saved already); else the status and the messages of the refusal."""
         n = len(data["rounds"])
+        if number > n:
+            return 409, [
+                f"round {number} is no longer on the pad (it has {n} round{'s' if n != 1 else ''} now: removed on "
+                "another phone?); reload the page"
+            ]
+        if number and isinstance(was, str) and was and round_digest(data["rounds"][number - 1]) != was:
+            if data["rounds"][number - 1] == round_data:
+                return None  # the same edit sent again
+            return 409, [f"round {number} was changed on another phone meanwhile: reload the page and edit it there"]
         if not number and made_for is not None and made_for != n + 1:  # the page was made before another save
             if 1 <= made_for <= n and data["rounds"][made_for - 1] == round_data:
                 return None  # the same round sent again (a double tap, a resent form): saved once already

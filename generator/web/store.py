@@ -52,6 +52,18 @@ CREATE TABLE IF NOT EXISTS layouts (
 DB_NAME = "sheetsmith-web.sqlite3"
 """The database's file name in the data folder."""
 
+GAME_LIMIT = 400 * 1024 * 1024
+"""Most bytes of photos and pictures one game keeps (some 30 players' photos of 12 MB and their read-backs)."""
+TOTAL_LIMIT = 4 * 1024 * 1024 * 1024
+"""Most bytes of photos and pictures all games together keep."""
+
+
+class StorageFull(OutputError):
+    """A photo cannot be kept: the game's or the server's storage limit is reached, or the disk is full.
+
+    Nothing of the photo is kept; deleting a game (or a player) still works and frees the space.
+    """
+
 
 def new_id() -> str:
     """A fresh random id (URL-safe, 12 characters)."""
@@ -76,13 +88,16 @@ class Store:
 
     Args:
         folder: the data folder; the database is ``folder/sheetsmith-web.sqlite3``.
+        game_limit: most bytes of blobs (photos, pictures) one game keeps; ``total_limit``: all games together.
 
     Raises:
         OutputError: the folder cannot be made (a file there, no permission) or the database file is not one.
     """
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, *, game_limit: int = GAME_LIMIT, total_limit: int = TOTAL_LIMIT):
         self.folder = Path(folder)
+        self.game_limit = game_limit
+        self.total_limit = total_limit
         self.path = self.folder / DB_NAME
         self._lock = threading.RLock()
         try:
@@ -92,6 +107,12 @@ class Store:
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.executescript(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(blobs)")}
+            if "sha256" not in columns:  # a database made before photos kept their hash
+                self._db.execute("ALTER TABLE blobs ADD COLUMN sha256 TEXT")
+                self._db.execute("ALTER TABLE blobs ADD COLUMN size INTEGER")
+                self._db.execute("UPDATE blobs SET size = length(data)")
+            self._db.execute("CREATE INDEX IF NOT EXISTS blobs_hash ON blobs(game_id, sha256)")
             checked = self._db.execute("PRAGMA quick_check").fetchone()
             if checked is None or checked[0] != "ok":
                 raise sqlite3.DatabaseError(f"damaged: {checked[0] if checked else 'no answer'}")
@@ -129,7 +150,8 @@ class Store:
     # --- games
 
     def create_game(self, kind: str, title: str, data: dict) -> Game:
-        """Store a new game and return it."""
+        """Store a new game and return it; it gets its own share code (``data["share"]``, see :meth:`share_code`)."""
+        data = {**data, "share": data.get("share") or secrets.token_urlsafe(9)}
         now = time.time()
         game = Game(new_id(), kind, title, data, now, now)
         with self._tx() as db:
@@ -147,6 +169,17 @@ class Store:
         if row is None or (kind is not None and row[1] != kind):
             return None
         return Game(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5])
+
+    def share_code(self, game_id: str, *, make: bool = False) -> Optional[str]:
+        """The code that lets a game's players into that game alone (``sheetsmith serve --lan``), or None (no such
+        game; a game stored before games had codes, unless ``make``: it is given one then)."""
+        g = self.game(game_id)
+        if g is None:
+            return None
+        if not g.data.get("share") and make:
+            self.change(game_id, g.kind, lambda d: d.setdefault("share", secrets.token_urlsafe(9)))
+            g = self.game(game_id)
+        return g.data.get("share") if g is not None else None
 
     def games(self, kind: str) -> list[Game]:
         """Every game of ``kind``, the last changed first."""
@@ -184,19 +217,71 @@ class Store:
         return Game(game_id, kind, title, data, row[2], now), result
 
     def delete_game(self, game_id: str) -> bool:
-        """Delete a game and its photos; True when it existed."""
-        with self._tx() as db:
-            cur = db.execute("DELETE FROM games WHERE id = ?", (game_id,))
-        return cur.rowcount > 0
+        """Delete a game and its photos; True when it existed (on a full disk too: :meth:`_freeing`)."""
+        return self._freeing("DELETE FROM games WHERE id = ?", [(game_id,)]) > 0
+
+    def _freeing(self, sql: str, rows: list[tuple]) -> int:
+        """Run a deletion for each of ``rows``; return the rows deleted.  On a full disk the write-ahead log is
+        first emptied into the database, so that a deletion, which frees room, still finds the little it needs."""
+        for attempt in (1, 2):
+            try:
+                with self._tx() as db:
+                    return sum(db.execute(sql, row).rowcount for row in rows)
+            except sqlite3.OperationalError as exc:
+                if attempt == 2 or not _is_full(exc):
+                    raise
+                with self._lock:
+                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return 0  # (not reached)
 
     # --- blobs (photos, annotated pictures)
 
     def put_blob(self, game_id: str, media_type: str, data: bytes) -> str:
-        """Store bytes belonging to a game; return their id."""
+        """Store bytes belonging to a game (with their SHA-256, see :meth:`blob_with_hash`); return their id.
+
+        Raises:
+            StorageFull: the game would keep more than ``game_limit`` bytes, all games more than ``total_limit``,
+                or the disk is full; nothing is stored then.
+        """
+        import hashlib
+
         blob_id = new_id()
-        with self._tx() as db:
-            db.execute("INSERT INTO blobs VALUES (?, ?, ?, ?)", (blob_id, game_id, media_type, data))
+        digest = hashlib.sha256(data).hexdigest()
+        try:
+            with self._tx() as db:
+                kept = db.execute("SELECT coalesce(sum(size), 0) FROM blobs WHERE game_id = ?", (game_id,)).fetchone()
+                if kept[0] + len(data) > self.game_limit:
+                    raise StorageFull(
+                        f"this game keeps {_mb(kept[0])} of photos, the most one game may keep is "
+                        f"{_mb(self.game_limit)}: remove a player you no longer need, or start a new game"
+                    )
+                total = db.execute("SELECT coalesce(sum(size), 0) FROM blobs").fetchone()
+                if total[0] + len(data) > self.total_limit:
+                    raise StorageFull(
+                        f"the games kept on this computer hold {_mb(total[0])} of photos, the most is "
+                        f"{_mb(self.total_limit)}: delete games that are over"
+                    )
+                db.execute(
+                    "INSERT INTO blobs (id, game_id, media_type, data, sha256, size) VALUES (?, ?, ?, ?, ?, ?)",
+                    (blob_id, game_id, media_type, data, digest, len(data)),
+                )
+        except sqlite3.OperationalError as exc:
+            if not _is_full(exc):
+                raise
+            raise StorageFull(
+                f"the disk holding {self.folder} is full: the photo was not kept; delete games that are over, "
+                "or free space on that disk"
+            ) from None
         return blob_id
+
+    def blob_with_hash(self, game_id: str, digest: str, *, but: tuple[str, ...] = ()) -> Optional[str]:
+        """The id of a blob of this game whose SHA-256 is ``digest`` (hex), other than those in ``but``, or None:
+        a photo sent before, found without reading any photo."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM blobs WHERE game_id = ? AND sha256 = ?", (game_id, digest)
+            ).fetchall()
+        return next((r[0] for r in rows if r[0] not in but), None)
 
     def blob(self, game_id: str, blob_id: str) -> Optional[tuple[str, bytes]]:
         """``(media type, bytes)`` of a game's blob, or None."""
@@ -208,8 +293,13 @@ class Store:
 
     def delete_blobs(self, game_id: str, blob_ids: list[str]) -> None:
         """Delete some of a game's blobs (a photo taken again)."""
-        with self._tx() as db:
-            db.executemany("DELETE FROM blobs WHERE id = ? AND game_id = ?", [(b, game_id) for b in blob_ids if b])
+        self._freeing("DELETE FROM blobs WHERE id = ? AND game_id = ?", [(b, game_id) for b in blob_ids if b])
+
+    def usage(self) -> tuple[int, int]:
+        """``(bytes kept by blobs of every game, their count)``."""
+        with self._lock:
+            row = self._db.execute("SELECT coalesce(sum(size), 0), count(*) FROM blobs").fetchone()
+        return row[0], row[1]
 
     # --- custom layouts
 
@@ -235,3 +325,12 @@ class Store:
         with self._tx() as db:
             cur = db.execute("DELETE FROM layouts WHERE id = ?", (layout_id,))
         return cur.rowcount > 0
+
+
+def _is_full(exc: sqlite3.OperationalError) -> bool:
+    """True when SQLite could not write for lack of room (a full disk, or the database at its page limit)."""
+    return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "full" in str(exc)
+
+
+def _mb(size: int) -> str:
+    return f"{size / (1024 * 1024):.0f} MB"

@@ -13,6 +13,30 @@
     if (b && !window.confirm(b.getAttribute("data-confirm"))) { ev.preventDefault(); }
   });
 
+  // A photo form, once sent, shows the photo's place in the server's line until the answer comes.
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-line")) { return; }
+    var ticket = form.querySelector("input[name=ticket]");
+    var status = form.querySelector(".line-status");
+    if (!ticket || !status) { return; }
+    ticket.value = Date.now().toString(36) + Math.random().toString(36).slice(2, 12);
+    status.hidden = false;
+    status.textContent = "Sending the photo…";
+    var ask = function () {
+      fetch("/photos/line?ticket=" + encodeURIComponent(ticket.value), { credentials: "same-origin" })
+        .then(function (r) { return r.json(); })
+        .then(function (r) {
+          if (!r.known) { return; }
+          if (r.reading) { status.textContent = "Reading the photo…"; return; }
+          status.textContent = r.ahead === 0 ? "Your photo is next (about " + r.wait_s + " s)"
+            : r.ahead + " photo" + (r.ahead === 1 ? "" : "s") + " ahead of yours (about " + r.wait_s + " s)";
+        })
+        .catch(function () { /* the answer is on its way */ });
+    };
+    setInterval(ask, 1000);
+  });
+
   // ---------------------------------------------------------------- the layout editor
   var code = document.getElementById("code");
   if (code) {
