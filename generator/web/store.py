@@ -143,7 +143,8 @@ class Store:
             try:
                 yield self._db
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # (SQLite ends it itself on some errors: a full disk)
+                    self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
 
@@ -333,4 +334,5 @@ def _is_full(exc: sqlite3.OperationalError) -> bool:
 
 
 def _mb(size: int) -> str:
-    return f"{size / (1024 * 1024):.0f} MB"
+    mb = size / (1024 * 1024)
+    return f"{mb:.1f} MB" if mb < 10 else f"{mb:.0f} MB"
