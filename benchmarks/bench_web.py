@@ -5,11 +5,14 @@ Run:  python benchmarks/bench_web.py [--phones 10] [--rate 50] [--seconds 60] [-
 Starts ``sheetsmith serve`` as a person would (a fresh process, a fresh data
 folder, ``--workers`` photo readers), then:
 
-1. **Photos**: ``--phones`` simulated phones each upload a 12 MP photo
-   (4000 × 3000 JPEG of a finished, synthetic Q♦ sheet) of a different player
-   of one game, all at once; each request is timed from the first byte sent
-   to the read-back page received.  A request succeeds when it answers 200
-   with the sheet read (no reader error).
+1. **Photos**: one photo alone (a fresh game, three times), then ``--phones``
+   and 30 simulated phones each upload a 12 MP photo (4000 × 3000 JPEG of a
+   finished, synthetic Q♦ sheet) of a different player of one game, all at
+   once, while a player at another table opens their game and taps every
+   0.2 s; each upload is timed from the first byte sent to the read-back page
+   received, sent again after ``Retry-After`` when the line is full (as the
+   page tells the phone).  An upload succeeds when it answers 200 with the
+   sheet read; the ratio of the p95 to one photo alone is printed.
 2. **Flip 7 rounds**: ``--rate`` round submissions a second for ``--seconds``
    seconds, open loop (each request is sent at its time, whether or not the
    earlier ones have been answered), spread over one game per table of four
@@ -124,13 +127,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--phones", type=int, default=10)
     ap.add_argument("--rate", type=int, default=50, help="Flip 7 round submissions a second")
-    ap.add_argument("--seconds", type=int, default=60)
+    ap.add_argument("--seconds", type=int, default=20)
     ap.add_argument("--workers", type=int, default=2, help="photo reading processes of the server")
     args = ap.parse_args()
-    console = Console()
+    console = Console(width=150)
 
-    console.print(f"making {args.phones} photos of 4000 × 3000 …")
-    photos = twelve_mp_photos(args.phones)
+    console.print(f"making {max(args.phones, 30)} photos of 4000 × 3000 …")
+    photos = twelve_mp_photos(max(args.phones, 30))
     console.print(f"photo sizes: {min(map(len, photos)) / 1e6:.1f} to {max(map(len, photos)) / 1e6:.1f} MB")
 
     with socket.socket() as s:
@@ -157,6 +160,7 @@ def main() -> None:
     )
     rows = []
     memory = []
+    ratios: list[tuple[int, float, float]] = []
     try:
         started = time.time()
         while True:
@@ -171,42 +175,93 @@ def main() -> None:
         memory.append(("started", rss_mb(server.pid)))
         cpu0 = cpu_s(server.pid)
 
-        # --- 1. photos, all at once
-        with httpx.Client(base_url=base, timeout=600) as c:
-            gid = (
-                c.post("/allin", data={"title": "bench", "layout": "q-diamonds"}, follow_redirects=False)
-                .headers["location"]
-                .split("/")[-1]
-            )
-        barrier = threading.Barrier(args.phones)
+        # --- 1. one photo alone, then the phones all at once while a player taps
+        def new_game(c: httpx.Client, title: str) -> str:
+            r = c.post("/allin", data={"title": title, "layout": "q-diamonds"}, follow_redirects=False)
+            return r.headers["location"].split("/")[-1]
 
-        def phone(i: int) -> tuple[float, bool]:
-            with httpx.Client(base_url=base, timeout=600) as c:
-                barrier.wait()
-                t = time.perf_counter()
+        def upload(c: httpx.Client, gid: str, name: str, photo: bytes) -> tuple[float, bool, int]:
+            """One phone's photo, sent again after ``Retry-After`` when the line is full (as the page says):
+            ``(seconds until read back, read back, times told to wait)``."""
+            t = time.perf_counter()
+            waited = 0
+            while True:
                 r = c.post(
                     f"/allin/{gid}/players",
-                    data={"name": f"Phone {i + 1}"},
-                    files={"photo": (f"IMG_{i}.jpg", photos[i], "image/jpeg")},
+                    data={"name": name},
+                    files={"photo": ("IMG.jpg", photo, "image/jpeg")},
                     follow_redirects=True,
                 )
-                dt = time.perf_counter() - t
-                ok = r.status_code == 200 and 'id="reader-message"' not in r.text and "readback" in r.text
-                return dt, ok
+                if r.status_code != 429:
+                    break
+                waited += 1
+                time.sleep(float(r.headers.get("retry-after", "1")))
+            ok = r.status_code == 200 and "readback" in r.text
+            return time.perf_counter() - t, ok, waited
 
-        with ThreadPoolExecutor(args.phones) as pool:
-            results = list(pool.map(phone, range(args.phones)))
-        times = [t for t, _ in results]
-        cpu1 = cpu_s(server.pid)
-        rows.append(
-            (
-                f"{args.phones} phones upload a 12 MP photo at once",
-                len(results),
-                sum(ok for _, ok in results),
-                times,
-                (cpu1 - cpu0) / len(results),
+        with httpx.Client(base_url=base, timeout=600) as c:
+            upload(c, new_game(c, "warm-up"), "Solo", photos[-1])  # the workers' first photo
+            alone = []
+            for k in range(3):
+                gid = new_game(c, f"alone {k}")
+                alone.append(upload(c, gid, "Solo", photos[k % len(photos)])[0])
+            tap_game = c.post("/flip7", data={"players": "Ann, Bob, Cy"}, follow_redirects=False)
+            tap_gid = tap_game.headers["location"].split("/")[-1]
+        one = statistics.median(alone)
+        rows.append(("one photo alone (median of 3)", 3, 3, alone, 0.0, 0))
+
+        for phones in sorted({args.phones, 30}):
+            cpu0 = cpu_s(server.pid)
+            with httpx.Client(base_url=base, timeout=600) as c:
+                gid = new_game(c, f"{phones} phones")
+            barrier = threading.Barrier(phones)
+            done = threading.Event()
+
+            def phone(i: int) -> tuple[float, bool, int]:
+                with httpx.Client(base_url=base, timeout=600) as c:
+                    barrier.wait()
+                    return upload(c, gid, f"Phone {i + 1}", photos[i % len(photos)])
+
+            def taps() -> list[float]:
+                """A player at another table opens their game and taps a round preview, every 0.2 s."""
+                out = []
+                with httpx.Client(base_url=base, timeout=60) as c:
+                    while not done.is_set():
+                        t = time.perf_counter()
+                        c.get(f"/flip7/{tap_gid}")
+                        c.post(f"/flip7/{tap_gid}/preview", data={"p0": ["3"], "p1": ["4"], "p2": ["5"]})
+                        out.append((time.perf_counter() - t) / 2)
+                        time.sleep(0.2)
+                return out
+
+            with ThreadPoolExecutor(phones + 1) as pool:
+                tapping = pool.submit(taps)
+                results = list(pool.map(phone, range(phones)))
+                done.set()
+                tap_times = tapping.result()
+            times = [t for t, _, _ in results]
+            rows.append(
+                (
+                    f"{phones} phones upload a 12 MP photo at once",
+                    phones,
+                    sum(ok for _, ok, _ in results),
+                    times,
+                    (cpu_s(server.pid) - cpu0) / phones,
+                    sum(w for _, _, w in results),
+                )
             )
-        )
+            rows.append(
+                (
+                    f"a tap at another table meanwhile ({phones} phones)",
+                    len(tap_times),
+                    len(tap_times),
+                    tap_times,
+                    0.0,
+                    0,
+                )
+            )
+            ratios.append((phones, pct(times, 0.95) / one, max(tap_times)))
+        cpu1 = cpu_s(server.pid)
         memory.append(("after the photos", rss_mb(server.pid)))
 
         # --- 2. Flip 7 rounds, open loop
@@ -248,6 +303,7 @@ def main() -> None:
                 sum(ok for _, ok in results),
                 times,
                 (cpu_s(server.pid) - cpu1) / total,
+                0,
             )
         )
         memory.append(("after the rounds", rss_mb(server.pid)))
@@ -259,19 +315,33 @@ def main() -> None:
             server.kill()
 
     table = Table(title=f"sheetsmith serve on loopback ({os.cpu_count()} cores, {args.workers} photo workers)")
-    for col in ("load", "requests", "succeeded", "median s", "p95 s", "slowest s", "server CPU per request"):
+    for col in (
+        "load",
+        "requests",
+        "succeeded",
+        "told to wait (429)",
+        "median s",
+        "p95 s",
+        "slowest s",
+        "server CPU per request",
+    ):
         table.add_column(col, justify="left" if col == "load" else "right")
-    for name, n, ok, times, cpu in rows:
+    for name, n, ok, times, cpu, waited in rows:
         table.add_row(
             name,
             str(n),
             str(ok),
+            str(waited),
             f"{statistics.median(times):.3f}",
             f"{pct(times, 0.95):.3f}",
             f"{max(times):.3f}",
-            f"{cpu * 1000:.0f} ms",
+            f"{cpu * 1000:.0f} ms" if cpu else "",
         )
     console.print(table)
+    for phones, ratio, slowest_tap in ratios:
+        console.print(
+            f"{phones} phones: p95 = {ratio:.1f} × one photo alone; slowest tap meanwhile {slowest_tap:.3f} s"
+        )
     with open("/proc/loadavg") as fh:
         console.print(f"load average of the machine at the end: {fh.read().split()[0]} (on {os.cpu_count()} cores)")
     mem = Table(title="resident memory of the server and its photo workers")
