@@ -199,7 +199,7 @@ def main() -> None:
             ok = r.status_code == 200 and "readback" in r.text
             return time.perf_counter() - t, ok, waited
 
-        with httpx.Client(base_url=base, timeout=600) as c:
+        with httpx.Client(base_url=base, timeout=600, headers={"Origin": base}) as c:
             upload(c, new_game(c, "warm-up"), "Solo", photos[-1])  # the workers' first photo
             alone = []
             for k in range(3):
@@ -212,20 +212,20 @@ def main() -> None:
 
         for phones in sorted({args.phones, 30}):
             cpu0 = cpu_s(server.pid)
-            with httpx.Client(base_url=base, timeout=600) as c:
+            with httpx.Client(base_url=base, timeout=600, headers={"Origin": base}) as c:
                 gid = new_game(c, f"{phones} phones")
             barrier = threading.Barrier(phones)
             done = threading.Event()
 
             def phone(i: int) -> tuple[float, bool, int]:
-                with httpx.Client(base_url=base, timeout=600) as c:
+                with httpx.Client(base_url=base, timeout=600, headers={"Origin": base}) as c:
                     barrier.wait()
                     return upload(c, gid, f"Phone {i + 1}", photos[i % len(photos)])
 
             def taps() -> list[float]:
                 """A player at another table opens their game and taps a round preview, every 0.2 s."""
                 out = []
-                with httpx.Client(base_url=base, timeout=60) as c:
+                with httpx.Client(base_url=base, timeout=60, headers={"Origin": base}) as c:
                     while not done.is_set():
                         t = time.perf_counter()
                         c.get(f"/flip7/{tap_gid}")
@@ -266,7 +266,7 @@ def main() -> None:
 
         # --- 2. Flip 7 rounds, open loop
         tables = max(1, args.rate)
-        with httpx.Client(base_url=base, timeout=60) as c:
+        with httpx.Client(base_url=base, timeout=60, headers={"Origin": base}) as c:
             games = []
             for t in range(tables):
                 r = c.post(
@@ -280,7 +280,7 @@ def main() -> None:
             due = t0 + i / args.rate
             time.sleep(max(0.0, due - time.perf_counter()))
             if not hasattr(local, "c"):
-                local.c = httpx.Client(base_url=base, timeout=60)
+                local.c = httpx.Client(base_url=base, timeout=60, headers={"Origin": base})
             gid = games[i % len(games)]
             form = {"p0": ["1"], "b1": "1", "p2": [], "p3": ["0", "x2"]}  # low scores: no table reaches 200 in a minute
             start = time.perf_counter()

@@ -261,7 +261,11 @@ def test_the_web_scorer_starts_a_game_from_tick_pad_photos(tmp_path):
         )
         files.append(("photos", (f"{name}.jpg", photo.jpeg, "image/jpeg")))
     names = {"player": list(TICKS)}  # a name box per photo, as the page's script makes them
-    with TestClient(create_app(tmp_path / "store", photo_workers=1), raise_server_exceptions=False) as web:
+    with TestClient(
+        create_app(tmp_path / "store", photo_workers=1),
+        raise_server_exceptions=False,
+        headers={"Origin": "http://testserver"},
+    ) as web:
         res = web.post("/flip7/photos", data={"title": "pads", **names}, files=files)
         assert res.status_code == 200 and "/flip7/" in str(res.url), res.text[:500]
         game_id = str(res.url).rstrip("/").split("/")[-1]

@@ -33,8 +33,12 @@ QD_TEXT = (REPO / "layouts" / "allin" / "q-diamonds.yaml").read_text(encoding="u
 MY_TEXT = QD_TEXT.replace("id: q-diamonds", "id: my-sheet")  # a user's copy has an id of its own
 
 
+SAME_SITE = {"Origin": "http://testserver"}
+"""What a browser sends with a form of the page's own (the test client sends no ``Origin`` by itself)."""
+
+
 def client(folder: Path, **kw) -> TestClient:
-    return TestClient(create_app(folder, photo_workers=1, **kw), raise_server_exceptions=False)
+    return TestClient(create_app(folder, photo_workers=1, **kw), raise_server_exceptions=False, headers=SAME_SITE)
 
 
 @pytest.fixture
@@ -601,6 +605,19 @@ def test_token_required_on_lan(tmp_path):
         assert c.get("/flip7").status_code == 401
 
 
+def test_a_form_without_origin_needs_the_cookie_of_a_page_of_this_server(tmp_path):
+    """Old browsers name no ``Origin``: such a form counts only with the form cookie every page leaves (a cookie a
+    browser sends only with this server's own requests), and never when marked as sent from another site."""
+    with TestClient(create_app(tmp_path, photo_workers=1), raise_server_exceptions=False) as c:
+        r = c.post("/flip7", data={"players": "Ann, Bob, Cy"})
+        assert r.status_code == 403 and "open the page and send it from there" in r.text
+        assert c.get("/flip7").status_code == 200  # a page of this server: it leaves the cookie
+        r = c.post("/flip7", data={"players": "Ann, Bob, Cy"}, headers={"Sec-Fetch-Site": "cross-site"})
+        assert r.status_code == 403 and store(c).games("flip7") == []
+        assert c.post("/flip7", data={"players": "Ann, Bob, Cy"}).status_code == 200
+        assert len(store(c).games("flip7")) == 1
+
+
 @pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://testserver.evil.example"])
 def test_form_from_another_site_is_refused(web, origin):
     # "null" is what a sandboxed frame on any site sends
@@ -619,13 +636,16 @@ def test_an_access_code_in_any_characters_is_refused_not_a_server_error(tmp_path
 
 def test_a_page_for_this_computer_only_answers_to_its_own_host_names(tmp_path):
     with TestClient(
-        create_app(tmp_path, photo_workers=1, hosts=("127.0.0.1", "localhost")), base_url="http://127.0.0.1:8000"
+        create_app(tmp_path, photo_workers=1, hosts=("127.0.0.1", "localhost")),
+        base_url="http://127.0.0.1:8000",
+        headers={"Origin": "http://127.0.0.1:8000"},
     ) as c:
         assert c.get("/").status_code == 200
         assert c.get("/", headers={"Host": "localhost:8000"}).status_code == 200
         # a name of another site pointed at this computer (DNS rebinding)
         assert c.get("/", headers={"Host": "attacker.example:8000"}).status_code == 400
-        r = c.post("/flip7", data={"players": "Ann, Bob, Cy"}, headers={"Host": "attacker.example:8000"})
+        rebound = {"Host": "attacker.example:8000", "Origin": "http://attacker.example:8000"}  # its page's own origin
+        r = c.post("/flip7", data={"players": "Ann, Bob, Cy"}, headers=rebound)
         assert r.status_code == 400 and store(c).games("flip7") == []
 
 

@@ -107,7 +107,7 @@ def test_serve_lan_needs_the_token_it_prints(tmp_path):
         browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         with browser.open(f"http://127.0.0.1:{port}/?token={token}", timeout=10) as r:
             assert r.status == 200 and r.url == f"http://127.0.0.1:{port}/"
-        assert [c.name for c in jar] == ["sheetsmith_token"]
+        assert {c.name: c.value for c in jar}["sheetsmith_token"] == token
     finally:
         stop(proc)
 

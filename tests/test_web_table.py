@@ -26,12 +26,12 @@ from fastapi.testclient import TestClient
 from generator.web.app import create_app
 
 from . import webphotos
-from .test_web_api import EXAMPLES, add_typed, grid_form, new_allin, new_flip7, store, tap
+from .test_web_api import EXAMPLES, SAME_SITE, add_typed, grid_form, new_allin, new_flip7, store, tap
 
 
 def client(folder: Path, **kw) -> TestClient:
     kw.setdefault("photo_workers", 1)
-    return TestClient(create_app(folder, **kw), raise_server_exceptions=False)
+    return TestClient(create_app(folder, **kw), raise_server_exceptions=False, headers=SAME_SITE)
 
 
 @pytest.fixture
@@ -404,7 +404,8 @@ def test_photo_workers_end_when_the_server_is_killed(tmp_path):
         stderr=subprocess.STDOUT,
     )
     try:
-        web = httpx.Client(base_url=f"http://127.0.0.1:{port}", follow_redirects=True, timeout=60)
+        base = f"http://127.0.0.1:{port}"
+        web = httpx.Client(base_url=base, follow_redirects=True, timeout=60, headers={"Origin": base})
         wait_until(lambda: _answers(web), 60)
         gid = web.post("/allin", data={"layout": "q-diamonds"}).url.path.rstrip("/").split("/")[-1]
         r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("a.jpg", webphotos.photo(0))})

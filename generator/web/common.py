@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hmac
 import re
+import secrets
 from pathlib import Path
 from typing import Any, Callable, Optional
 from urllib.parse import parse_qs, parse_qsl, quote, urlencode
@@ -102,6 +103,8 @@ class TooLarge(HTTPException):
 
 GAME_PATH = re.compile(r"/(?:allin|flip7)/([A-Za-z0-9_-]{12})(?:/|$)")
 """A game's pages: ``/allin/<game id>…`` or ``/flip7/<game id>…``."""
+FORM_COOKIE = "sheetsmith_form"
+"""The cookie every page leaves, which a request that changes something and names no ``Origin`` must carry."""
 GAME_COOKIE = "sheetsmith_game_"
 """Start of the name of the cookie that keeps a game's share code (the game's id follows)."""
 
@@ -130,6 +133,29 @@ class Guard:
         self.token = token
         self.limit = limit
         self.share_code = share_code or (lambda game_id: None)
+        self.form_secret = secrets.token_urlsafe(16)
+        self._form_cookie = f"{FORM_COOKIE}={self.form_secret}; Path=/; HttpOnly; SameSite=Strict".encode()
+
+    def _foreign(self, headers: dict[str, str], has_form_cookie: bool) -> Optional[str]:
+        """Why a request that changes something does not come from a page of this server, or None.
+
+        A browser names the page that sent a form in ``Origin``: it must be this server (``null``, a sandboxed
+        frame or a file, is none of its pages).  A request without ``Origin`` must carry the form cookie, which
+        every page of this server leaves (``SameSite=Strict``: a browser sends it only with requests made by this
+        server's own pages), and must not be marked as sent from another site (``Sec-Fetch-Site``)."""
+        origin = headers.get("origin")
+        if origin is not None:
+            if origin.split("://", 1)[-1] != headers.get("host", ""):
+                return "sheetsmith: a form from another site was refused"
+            return None
+        if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+            return "sheetsmith: a form from another site was refused"
+        if not has_form_cookie:
+            return (
+                "sheetsmith: a form that does not come from this server's page was refused; open the page and send "
+                "it from there"
+            )
+        return None
 
     def _guest(self, scope, query: dict, cookies: str) -> tuple[Optional[str], bool]:
         """For a request without the host's code: ``(the game id whose share code it gives in its query, or None;
@@ -178,11 +204,10 @@ class Guard:
                     set_cookie = f"{GAME_COOKIE}{game_id}={query['code'][0]}"
             if set_cookie and scope["method"] in ("GET", "HEAD"):  # the code out of the address bar and the history
                 return await _to_cookie(send, scope, set_cookie)
+        has_form_cookie = _same(_cookie(headers.get("cookie", ""), FORM_COOKIE), self.form_secret)
         if scope["method"] in ("POST", "PUT", "DELETE", "PATCH"):
-            origin = headers.get("origin")
-            # "null": a sandboxed frame or a file, which no page of this server is
-            if origin and origin.split("://", 1)[-1] != headers.get("host", ""):
-                return await _plain(send, 403, "sheetsmith: a form from another site was refused")
+            if refused := self._foreign(headers, has_form_cookie):
+                return await _plain(send, 403, refused)
             length = headers.get("content-length")
             if length and length.isdigit() and int(length) > self.limit:
                 return await _plain(send, 413, str(TooLarge(self.limit).detail))
@@ -199,9 +224,11 @@ class Guard:
             return message
 
         async def send_with_cookie(message):
-            if set_cookie and message["type"] == "http.response.start":
-                cookie = f"{set_cookie}; {COOKIE_FLAGS}"
-                message = {**message, "headers": list(message.get("headers", [])) + [(b"set-cookie", cookie.encode())]}
+            if message["type"] == "http.response.start":
+                extra = [] if has_form_cookie else [(b"set-cookie", self._form_cookie)]
+                if set_cookie:
+                    extra.append((b"set-cookie", f"{set_cookie}; {COOKIE_FLAGS}".encode()))
+                message = {**message, "headers": list(message.get("headers", [])) + extra}
             await send(message)
 
         await self.app(scope, limited, send_with_cookie)
