@@ -297,7 +297,7 @@ def test_flip7_a_round_number_that_is_not_a_whole_number_is_refused(web, route, 
     gid = new_flip7(web)
     web.post(f"/flip7/{gid}/rounds", data=tap({0: ["5"], 1: ["6"], 2: ["7"]}))
     r = web.post(f"/flip7/{gid}/{route}", data=tap({0: ["1"], 1: ["2"], 2: ["3"]}) | {"round": number})
-    assert r.status_code == 400 and "round: give the number of the round" in r.text
+    assert r.status_code == 422 and "round: give the number of the round" in r.text
     assert web.get(f"/flip7/{gid}/report.json").json()["totals"] == {"Ann": 5, "Bob": 6, "Cy": 7}
 
 
@@ -307,7 +307,7 @@ def test_flip7_a_file_sent_as_the_round_number_is_refused(web, route):
     form = tap({0: ["1"], 1: ["2"], 2: ["3"]})
     del form["round"]
     r = web.post(f"/flip7/{gid}/{route}", data=form, files={"round": ("r.txt", b"1", "text/plain")})
-    assert r.status_code == 400 and "round: give the number of the round" in r.text
+    assert r.status_code == 422 and "round: give the number of the round" in r.text
     assert web.get(f"/flip7/{gid}/report.json").json()["rounds"] == []
 
 
@@ -766,7 +766,7 @@ def test_flip7_a_second_undo_from_the_same_page_removes_nothing_more(web):
     web.post(f"/flip7/{gid}/undo", data={"rounds": "2"})
     web.post(f"/flip7/{gid}/undo", data={"rounds": "2"})  # the same tap again, or a second phone on the old page
     assert len(flip7_rounds(web, gid)) == 1
-    assert web.post(f"/flip7/{gid}/undo", data={"rounds": "many"}).status_code == 400
+    assert web.post(f"/flip7/{gid}/undo", data={"rounds": "many"}).status_code == 422
 
 
 @pytest.mark.slow

@@ -431,3 +431,14 @@ def _answers(web) -> bool:
         return web.get("/").status_code == 200
     except Exception:
         return False
+
+
+@pytest.mark.parametrize("count", ["1e3", "9" * 5000, "-1", "٣", "16"])
+def test_a_chip_count_that_is_no_count_on_the_sheet_is_422_and_changes_nothing(web, count):
+    gid = new_allin(web)
+    ann, _ = add_typed(web, gid, "Ann", grid_form(EXAMPLES / "ann.yaml"))
+    r = web.post(f"/allin/{gid}/p/{ann}/fix", data={"field": "chips.earned", "count": count})
+    assert r.status_code == 422 and "give a whole number from 0 to 15" in r.text  # the Q♦ sheet's 15 chip boxes
+    r = web.post(f"/allin/{gid}/p/{ann}/fix", data={"field": "a1", "rank": "Z", "suit": "S"})
+    assert r.status_code == 422 and "tap one rank and one suit" in r.text
+    assert player(web, gid, "Ann").get("corrections", {}) == {}

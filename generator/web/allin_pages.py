@@ -555,8 +555,10 @@ async def allin_fix(request: Request, game_id: str, player_id: str):
         if field not in ("chips.earned", "chips.spent"):
             raise HTTPException(404)
         text = str(form.get("count", "")).strip()
-        if not (text.isascii() and text.isdigit() and int(text) <= chips_max):
-            return error_page(request, "Not a chip count", [f"{field}: give a whole number from 0 to {chips_max}"])
+        if not (text.isascii() and text.isdigit() and len(text) <= 3 and int(text) <= chips_max):
+            return error_page(
+                request, "Not a chip count", [f"{field}: give a whole number from 0 to {chips_max}"], status_code=422
+            )
         value: Any = int(text)
     else:
         if field not in p.get("boxes", {}) and field not in p.get("tokens", {}):
@@ -568,7 +570,8 @@ async def allin_fix(request: Request, game_id: str, player_id: str):
             try:
                 value = parse_card(rank + suit).code
             except CardCodeError:
-                return error_page(request, "Pick a rank and a suit", [f"{field}: tap one rank and one suit, or Empty"])
+                message = f"{field}: tap one rank and one suit, or Empty"
+                return error_page(request, "Pick a rank and a suit", [message], status_code=422)
 
     seen = form.get("revision")  # the player's sheet as the page showed it
     stale = []

@@ -354,12 +354,12 @@ def _round_number(form) -> int:
     """The form's ``round`` field: 0 (absent or empty) for a new round, else the round edited.
 
     Raises:
-        HTTPException: 400 when it is not a whole number (a file, words, a sign).
+        HTTPException: 422 when it is not a whole number (a file, words, a sign).
     """
     text = form.get("round", "") or ""
     if isinstance(text, str) and (not text or _whole_number(text, 0, 999_999)):
         return int(text or 0)
-    raise HTTPException(400, "round: give the number of the round edited, or leave it empty for a new round")
+    raise HTTPException(422, "round: give the number of the round edited, or leave it empty for a new round")
 
 
 def _with_round(data: dict, number: int, round_data: dict) -> list[dict]:
@@ -459,14 +459,14 @@ def _made_for(form, key: str) -> Optional[int]:
     """The round count a form was made for (its hidden ``key`` field), or None when it carries none.
 
     Raises:
-        HTTPException: 400 when the field is not a whole number.
+        HTTPException: 422 when the field is not a whole number.
     """
     text = form.get(key)
     if text is None or text == "":
         return None
     if isinstance(text, str) and _whole_number(text, 0, 999_999):
         return int(text)
-    raise HTTPException(400, f"{key}: the page's round count, a whole number; reload the page")
+    raise HTTPException(422, f"{key}: the page's round count, a whole number; reload the page")
 
 
 @router.post("/flip7/{game_id}/undo")
