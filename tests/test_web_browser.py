@@ -66,8 +66,35 @@ def server(tmp_path_factory):
     thread.join(15)
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def serving(app):
+    """Serve ``app`` on a free loopback port in a thread: a context manager giving its address."""
+    import contextlib
+
+    import uvicorn
+
+    @contextlib.contextmanager
+    def run():
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        thread = threading.Thread(target=srv.run, daemon=True)
+        thread.start()
+        for _ in range(300):
+            if srv.started:
+                break
+            time.sleep(0.05)
+        assert srv.started, "the server did not start"
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            srv.should_exit = True
+            thread.join(15)
+
+    return run()
+
+
+def chromium(profile: Path):
     """Headless Chromium at phone size (412 × 915 CSS pixels, 2× density), from the installed binaries only."""
     if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
         if os.environ.get("SHEETSMITH_REQUIRE_BROWSER"):
@@ -82,11 +109,18 @@ def browser(tmp_path_factory):
     opts.binary_location = str(CHROMIUM)
     for flag in FLAGS:
         opts.add_argument(flag)
-    opts.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    opts.add_argument(f"--user-data-dir={profile}")
     opts.add_argument("--window-size=412,915")
     driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=opts)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
     driver.set_page_load_timeout(120)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """The phone's browser the scenarios share (:func:`chromium`)."""
+    driver = chromium(tmp_path_factory.mktemp("chromium-profile"))
     yield driver
     driver.quit()
 
@@ -112,6 +146,15 @@ def shot(driver, name: str, tmp_path: Path, max_height: int = 2600) -> Path:
     path = folder / name
     path.write_bytes(base64.b64decode(data))
     driver.execute_script("document.getElementById('shot-style').remove()")
+    return path
+
+
+def shot_of(element, name: str, tmp_path: Path) -> Path:
+    """A screenshot of one element of the page (docs/NAME with SHEETSMITH_SCREENSHOTS=1)."""
+    element.parent.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    folder = REPO / "docs" if os.environ.get("SHEETSMITH_SCREENSHOTS") else tmp_path
+    path = folder / name
+    path.write_bytes(element.screenshot_as_png)
     return path
 
 
@@ -398,3 +441,75 @@ TINY_JPEG = (
     "////////////wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAAA//EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AN//Z"
 )
 """A 1 × 1 JPEG: a file for the photo picker (never read)."""
+
+
+@pytest.mark.slow
+def test_a_phone_waiting_in_line_shows_its_place_and_a_shared_game_opens_alone(tmp_path):
+    """One worker, held on Ann's photo: Bob's phone, sending his photo from the page, shows that his is next, then
+    his read-back.  Then the host shares the game: a phone opening the share link sees that game, and a page of
+    another game answers 401."""
+    import asyncio
+
+    import httpx
+
+    from generator.web.app import create_app
+
+    app = create_app(tmp_path / "data", photo_workers=1, token="host-code")
+    pool = app.app.state.photos
+    held, let_go = threading.Event(), threading.Event()
+    real = pool.read
+
+    async def read(*args, **kwargs):
+        result = await real(*args, **kwargs)
+        if kwargs.get("player") == "Ann":
+            held.set()
+            while not let_go.is_set():
+                await asyncio.sleep(0.05)
+        return result
+
+    pool.read = read
+    (tmp_path / "bob.jpg").write_bytes(webphotos.photo(1))
+    browser = chromium(tmp_path / "profile")
+    with serving(app) as base:
+        host = httpx.Client(base_url=base, headers={"Origin": base}, timeout=120, follow_redirects=True)
+        host.get("/?token=host-code")
+        game = host.post("/allin", data={"title": "Friday", "layout": "q-diamonds"}).url.path
+        other = host.post("/flip7", data={"players": "Ann, Bob, Cy"}).url.path
+        ann = threading.Thread(
+            target=host.post,
+            args=(f"{game}/players",),
+            kwargs={"data": {"name": "Ann"}, "files": {"photo": ("a.jpg", webphotos.photo(0))}},
+        )
+        ann.start()
+        assert held.wait(120)
+        browser.get(f"{base}{game}?token=host-code")
+        css(browser, "input[name=name]").send_keys("Bob")
+        css(browser, "input[name=photo]").send_keys(str(tmp_path / "bob.jpg"))
+        # the answer is loaded in a frame of the page, so that the page itself can be watched while it waits
+        browser.execute_script(
+            "const f = document.createElement('iframe'); f.name = 'answer'; document.body.appendChild(f);"
+            "document.querySelector('form.add-player').target = 'answer';"
+        )
+        tap(css(browser, "button[value=photo]"))
+        status = css(browser, ".add-player .line-status")
+        wait(browser, lambda d: status.text.startswith("Your photo is next"), 60)
+        shot_of(css(browser, ".add-player"), "web-allin-line.png", tmp_path)
+        let_go.set()
+        answer = "return document.querySelector('iframe[name=answer]').contentWindow.location.pathname"
+        wait(browser, lambda d: "/p/" in d.execute_script(answer))
+        ann.join(120)
+
+        browser.get(f"{base}/allin")
+        browser.get(f"{base}{game}#share")
+        tap(css(browser, "#share summary"))
+        link = css(browser, "#share input").get_attribute("value")
+        assert link.startswith(f"{base}{game}?code=")
+        shot_of(css(browser, "#share"), "web-allin-share.png", tmp_path)
+        browser.delete_all_cookies()  # a player's phone
+        browser.get(link)
+        wait(browser, lambda d: d.current_url == f"{base}{game}")
+        names = [e.text for e in browser.find_elements("css selector", ".player-name")]
+        assert names == ["Ann", "Bob"]
+        browser.get(f"{base}{other}")
+        assert "needs an access code" in browser.page_source
+    browser.quit()

@@ -316,7 +316,7 @@ def test_a_games_share_code_opens_that_game_and_no_other(tmp_path):
         ours = c.post("/flip7", data={"players": "Ann, Bob, Cy"})
         theirs = c.post("/allin", data={"title": "other table", "layout": "q-diamonds"})
         ours_id, theirs_id = (str(r.url).rstrip("/").split("/")[-1] for r in (ours, theirs))
-        assert "Share this game" in ours.text
+        assert "Share this game" in ours.text and f"http://testserver/flip7/{ours_id}?code=" in ours.text
         code = store(c).share_code(ours_id)
         assert code and code != store(c).share_code(theirs_id)
         c.cookies.clear()  # a player's phone
@@ -442,3 +442,12 @@ def test_a_chip_count_that_is_no_count_on_the_sheet_is_422_and_changes_nothing(w
     r = web.post(f"/allin/{gid}/p/{ann}/fix", data={"field": "a1", "rank": "Z", "suit": "S"})
     assert r.status_code == 422 and "tap one rank and one suit" in r.text
     assert player(web, gid, "Ann").get("corrections", {}) == {}
+
+
+def test_a_shared_link_names_the_address_phones_reach_the_server_at(tmp_path):
+    """The host may open the page on the laptop itself (127.0.0.1): the link shared is the network address."""
+    with client(tmp_path, token="host-code", public_url="http://192.168.1.20:8000") as c:
+        c.get("/?token=host-code")
+        r = c.post("/flip7", data={"players": "Ann, Bob, Cy"})
+        gid = str(r.url).rstrip("/").split("/")[-1]
+        assert f"http://192.168.1.20:8000/flip7/{gid}?code={store(c).share_code(gid)}" in r.text

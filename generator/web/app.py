@@ -50,6 +50,7 @@ def create_app(
     photo_line: int = LINE,
     game_limit: int = GAME_LIMIT,
     total_limit: int = TOTAL_LIMIT,
+    public_url: Optional[str] = None,
 ):
     """The web application (ASGI).
 
@@ -62,6 +63,8 @@ def create_app(
         hosts: the only host names requests may name in their ``Host`` header (None: any).
         photo_line: most photos waiting for a worker (more are answered 429).
         game_limit, total_limit: most bytes of photos one game, and all games, keep (more are answered 507).
+        public_url: the address phones reach the server at (``--lan``), for the links a game is shared with
+            (None: the address the page was asked for).
 
     Returns:
         The application wrapped in its :class:`~generator.web.common.Guard`; the
@@ -148,4 +151,5 @@ def create_app(
         )
 
     app.state.lan = token is not None
+    app.state.public_url = public_url
     return Guard(app, token=token, limit=max_upload, share_code=store.share_code)

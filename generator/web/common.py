@@ -81,7 +81,8 @@ def share_link(request: Request, path: str, game_id: str) -> Optional[dict]:
     code = request.app.state.store.share_code(game_id, make=True)
     if code is None:
         return None
-    url = f"{str(request.base_url).rstrip('/')}{path}?code={code}"
+    base = getattr(request.app.state, "public_url", None) or str(request.base_url)
+    url = f"{base.rstrip('/')}{path}?code={code}"
     return {"url": url, "qr": segno.make(url, error="m").svg_data_uri(scale=4, border=2)}
 
 

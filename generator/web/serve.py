@@ -124,10 +124,11 @@ def serve(
     folder = data_dir or default_data_dir()
     token = new_token() if lan else None
     host = "0.0.0.0" if lan else "127.0.0.1"
-    app = create_app(folder, token=token, photo_workers=workers, hosts=None if lan else LOCAL_HOSTS)
+    public = f"http://{lan_address()}:{port}" if lan else None
+    app = create_app(folder, token=token, photo_workers=workers, hosts=None if lan else LOCAL_HOSTS, public_url=public)
     listening = _listen(host, port)
     if lan:
-        url = f"http://{lan_address()}:{port}/?token={token}"
+        url = f"{public}/?token={token}"
         say(f"sheetsmith serve: open {url}")
         say("on a phone on the same network (scan the code with the camera):")
         say(qr_text(url, ansi=sys.stdout.isatty()))
