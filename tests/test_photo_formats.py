@@ -187,6 +187,81 @@ def test_a_file_of_several_pages_or_frames_is_refused_never_cut_to_its_first(tmp
     assert exc.value.message.startswith(message + "; sheetsmith reads one sheet per photo file")
 
 
+@pytest.mark.parametrize("fmt, kind", [("HEIF", "HEIC"), ("AVIF", "AVIF")])
+def test_an_iphone_or_avif_file_of_several_pictures_is_refused(tmp_path, fmt, kind):
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+    a = Image.fromarray(np.full((700, 900, 3), 240, np.uint8))
+    b = Image.fromarray(np.full((700, 900, 3), 40, np.uint8))
+    path = save(tmp_path, "two." + kind.lower(), a, format=fmt, save_all=True, append_images=[b])
+    with pytest.raises(PhotoError) as exc:
+        load_photo(path, path.name)
+    assert exc.value.message.startswith(f"this {kind} file holds 2 frames; sheetsmith reads one sheet per photo file")
+
+
+def test_a_tiff_whose_second_page_is_damaged_is_refused_not_read_as_one(tmp_path, recwarn):
+    import struct
+
+    a = Image.fromarray(np.full((700, 900, 3), 240, np.uint8))
+    b = Image.fromarray(np.full((700, 900, 3), 40, np.uint8))
+    buf = io.BytesIO()
+    a.save(buf, "TIFF", save_all=True, append_images=[b])
+    data = bytearray(buf.getvalue())
+    first = struct.unpack_from("<I", data, 4)[0]  # (Pillow writes little-endian TIFF: "II")
+    entries = struct.unpack_from("<H", data, first)[0]
+    struct.pack_into("<I", data, first + 2 + 12 * entries, len(data) + 4096)  # page 2 is announced past the end
+    path = tmp_path / "damaged.tif"
+    path.write_bytes(bytes(data))
+    with pytest.raises(PhotoError) as exc:
+        load_photo(path, path.name)
+    assert "announces more than one page, and a later one is damaged" in exc.value.message
+    assert not [w for w in recwarn if "TIFF" in str(w.message) or "IFD" in str(w.message)]
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_a_16_bit_colour_tiff_is_turned_upright_once_by_its_orientation_tag(tmp_path, orientation):
+    """What a scanner saves turned: the stored pixels are the upright page turned by the inverse of the tag
+    (worked out from Pillow's own turning of each tag), written with tifffile."""
+    import tifffile
+
+    upright = np.zeros((700, 900, 3), np.uint8)
+    upright[:200, :300] = 250  # a bright corner block top left, a red one bottom right: every turn differs
+    upright[500:, 700:, 0] = 120
+    stored = next(
+        c
+        for c in (
+            np.ascontiguousarray(t(upright))
+            for t in (
+                lambda x: x,
+                lambda x: x[:, ::-1],
+                lambda x: x[::-1],
+                lambda x: x[::-1, ::-1],
+                lambda x: x.swapaxes(0, 1),
+                lambda x: x.swapaxes(0, 1)[:, ::-1],
+                lambda x: x.swapaxes(0, 1)[::-1],
+                lambda x: x.swapaxes(0, 1)[::-1, ::-1],
+            )
+        )
+        if _pillow_upright(c, orientation).shape == upright.shape and (_pillow_upright(c, orientation) == upright).all()
+    )
+    path = tmp_path / "scan.tif"
+    tifffile.imwrite(
+        path, stored.astype(np.uint16) * 257, photometric="rgb", extratags=[(274, 3, 1, orientation, False)]
+    )
+    assert np.array_equal(load_photo(path, path.name)[:, :, ::-1], upright)
+
+
+def _pillow_upright(rgb: np.ndarray, orientation: int) -> np.ndarray:
+    """``rgb`` turned as Pillow turns a picture tagged with EXIF ``orientation``."""
+    im = Image.fromarray(rgb)
+    exif = im.getexif()
+    exif[0x0112] = orientation
+    buf = io.BytesIO()
+    im.save(buf, "PNG", exif=exif)
+    return np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(buf.getvalue()))))
+
+
 def test_a_two_page_tiff_of_two_players_exits_2_through_the_command_line(tmp_path, photos):
     Image.fromarray(photos[0]).save(tmp_path / "both.tif", save_all=True, append_images=[Image.fromarray(photos[1])])
     r = subprocess.run(

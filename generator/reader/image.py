@@ -240,12 +240,20 @@ def _check_frames(im, kind: str, display: str) -> None:
         PhotoError: more than one page or frame; the message says how many.  A JPEG's extra pictures (an MPO's
             depth or gain map, a preview) are not pages and are not counted, nor are a HEIC's auxiliary images.
     """
-    if kind not in ("TIFF", "GIF", "WebP", "PNG"):
+    import warnings
+
+    if kind not in ("TIFF", "GIF", "WebP", "PNG", "HEIC", "AVIF"):
         return
     try:
-        frames = int(getattr(im, "n_frames", 1))
-    except Exception:  # a damaged later frame: the first is what the decoding below will judge
-        return
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (Pillow warns of the damage it then raises for)
+            frames = int(getattr(im, "n_frames", 1))
+    except Exception:  # a later page announced but damaged: never read as if the file held one sheet
+        raise PhotoError(
+            display,
+            f"this {kind} file announces more than one page, and a later one is damaged; sheetsmith reads one "
+            "sheet per photo file: save each page as its own image (scan again if one is damaged) and give them all",
+        ) from None
     if frames > 1:
         what = "pages" if kind == "TIFF" else "frames"
         raise PhotoError(
@@ -292,6 +300,8 @@ def _decode(data: bytes, kind: str) -> np.ndarray:
             if arr.ndim == 3 and arr.shape[2] >= 3:  # OpenCV's BGR(A) to RGB(A)
                 arr = arr[..., [2, 1, 0, 3][: arr.shape[2]]]
             rgb = _rgb8(arr)
+            if kind == "TIFF":
+                orientation = 1  # OpenCV's TIFF decoding turns the picture upright itself
         else:
             im.load()
             orientation = _orientation(im)  # what is left to do: Pillow turns a TIFF upright as it loads it
