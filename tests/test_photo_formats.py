@@ -132,10 +132,40 @@ def test_a_dithered_1_bit_photo_reads_exactly(tmp_path, photos, game):
     assert_reads(path, game.sheets[0])
 
 
-@pytest.mark.slow
-def test_a_1_bit_photo_without_dithering_is_never_read_wrong(tmp_path, photos, game):
-    path = save(tmp_path, "bw.png", Image.fromarray(photos[0]).convert("1", dither=Image.Dither.NONE))
-    assert_never_wrong(path, game.sheets[0])
+@pytest.mark.parametrize("cut", ["at 128", "at 90", "at 170", "adaptive 31", "adaptive 51", "otsu"])
+def test_a_picture_cut_to_black_and_white_is_refused_never_read(tmp_path, photos, cut):
+    """Every grey cut to black or white at one level (a scanner's black-and-white mode, a document app): faint
+    marks and the colours that tell print from ink are gone, and reading such pictures gave wrong fields without
+    a flag (a spent count of 17 for 7, hearts for spades)."""
+    import cv2
+
+    grey = np.asarray(Image.fromarray(photos[0]).convert("L"))
+    cuts = {
+        "at 128": lambda g: np.where(g > 128, 255, 0),
+        "at 90": lambda g: np.where(g > 90, 255, 0),
+        "at 170": lambda g: np.where(g > 170, 255, 0),
+        "adaptive 31": lambda g: cv2.adaptiveThreshold(
+            g, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C, cv2.THRESH_BINARY, 31, 10
+        ),
+        "adaptive 51": lambda g: cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 51, 15),
+        "otsu": lambda g: cv2.threshold(g, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1],
+    }
+    path = save(tmp_path, "bw.png", Image.fromarray(cuts[cut](grey).astype(np.uint8)))
+    with pytest.raises(PhotoError) as exc:
+        load_photo(path, "bw.png")
+    assert exc.value.message.startswith("this is a black-and-white picture (each pixel black or white, no grey)")
+
+
+def test_lone_dots_tell_a_dithered_picture_from_a_cut_one():
+    from generator.reader.image import _lone_dots
+
+    checker = (np.indices((8, 8)).sum(axis=0) % 2 * 255).astype(np.uint8)  # every black pixel alone
+    assert _lone_dots(checker) == 1.0
+    block = np.full((8, 8), 255, np.uint8)
+    block[2:6, 2:6] = 0  # a solid square: no black pixel alone
+    assert _lone_dots(block) == 0.0
+    block[0, 7] = 0  # one lone dot beside 16 solid pixels
+    assert _lone_dots(block) == pytest.approx(1 / 17)
 
 
 @pytest.mark.slow

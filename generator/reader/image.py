@@ -230,7 +230,7 @@ def load_photo(path: str | Path, display: str) -> np.ndarray:
             raise PhotoError(
                 display, f"the {kind} data cannot be decoded ({shown(str(exc))}); is the file complete?"
             ) from None
-    return _descreened(img)
+    return _descreened(img, display)
 
 
 def _check_frames(im, kind: str, display: str) -> None:
@@ -372,18 +372,51 @@ def _rgb8(a: np.ndarray) -> np.ndarray:
 DESCREEN_PX = 1.2
 """A picture of only black and white (a 1-bit or dithered image) is blurred by a Gaussian of this sigma (pixels)
 before reading: its dots become the greys they stand for, as a camera's own blur would make them."""
+DITHERED = 0.08
+"""Share of a two-level picture's black pixels that stand alone (no black pixel above, below or beside them) from
+which it is dithered: a dithered photo draws its greys with lone dots (a share of 0.1 to 0.5), a picture cut at
+one grey level (a black-and-white scan, a "document" filter) draws solid strokes (under 0.05)."""
 
 
-def _descreened(img: np.ndarray) -> np.ndarray:
+def _descreened(img: np.ndarray, display: str = "photo") -> np.ndarray:
     """``img`` (BGR ``uint8``) with a halftone's dots turned back into grey (:data:`DESCREEN_PX`) when a sample of
-    its pixels holds no more than two levels; otherwise ``img`` itself."""
+    its pixels holds no more than two levels; otherwise ``img`` itself.
+
+    Raises:
+        PhotoError: two levels drawn as solid strokes rather than dots (:data:`DITHERED`): every grey was cut to
+            black or white at one level, and a faint mark, the printed boxes and the colours the reader tells
+            print from ink by are gone with them.
+    """
     import cv2
     import numpy as np
 
     sample = img[:: max(1, img.shape[0] // 97), :: max(1, img.shape[1] // 89)]
     if len(np.unique(sample)) > 2:
         return img
+    if _lone_dots(img[:, :, 1]) < DITHERED:
+        raise PhotoError(
+            display,
+            "this is a black-and-white picture (each pixel black or white, no grey): a scanner's or an app's "
+            "black-and-white or document mode cuts faint marks and the sheet's colours away; scan in grey or colour, "
+            "or take a photo",
+        )
     return cv2.GaussianBlur(img, (0, 0), DESCREEN_PX)
+
+
+def _lone_dots(channel: np.ndarray) -> float:
+    """Share of the black pixels (under 128) of ``channel`` with no black pixel above, below or beside them."""
+    import numpy as np
+
+    black = channel < 128
+    count = int(black.sum())
+    if count == 0:
+        return 1.0  # all white: nothing cut, nothing to read either (the marker search says so)
+    near = np.zeros_like(black)
+    near[1:] |= black[:-1]
+    near[:-1] |= black[1:]
+    near[:, 1:] |= black[:, :-1]
+    near[:, :-1] |= black[:, 1:]
+    return float((black & ~near).sum()) / count
 
 
 REDUCE_FROM = 20_000_000
