@@ -501,7 +501,7 @@ def test_allin_chips_corrected_by_number(web):
     r = web.post(f"/allin/{gid}/players", data={"name": "Bob"}, files={"photo": ("p.jpg", jpeg, "image/jpeg")})
     bob = str(r.url).split("/p/")[1]
     r = web.post(f"/allin/{gid}/p/{bob}/fix", data={"field": "chips.earned", "count": "99"})
-    assert r.status_code == 400 and "whole number from 0 to" in r.text
+    assert r.status_code == 422 and "whole number from 0 to" in r.text
     web.post(f"/allin/{gid}/p/{bob}/fix", data={"field": "chips.spent", "count": "0"})
     sheet = webphotos.game().sheets[1]
     rep = web.get(f"/allin/{gid}/report.json").json()

@@ -410,6 +410,9 @@ def test_photo_workers_end_when_the_server_is_killed(tmp_path):
         gid = web.post("/allin", data={"layout": "q-diamonds"}).url.path.rstrip("/").split("/")[-1]
         r = web.post(f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("a.jpg", webphotos.photo(0))})
         assert r.status_code == 200
+        photo = {"photo": ("b.jpg", webphotos.photo(1))}
+        in_thread(_quietly, web.post, f"/allin/{gid}/players", data={"name": "Bob"}, files=photo)
+        time.sleep(0.3)  # killed while Bob's photo is being read
         workers = _children(server.pid)
         assert workers  # the fork server, its workers
     finally:
@@ -424,6 +427,13 @@ def _alive(pid: int) -> bool:
         return (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]) not in "ZX"
     except OSError:
         return False
+
+
+def _quietly(fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except Exception:  # the server killed under the request
+        return None
 
 
 def _answers(web) -> bool:
@@ -451,3 +461,70 @@ def test_a_shared_link_names_the_address_phones_reach_the_server_at(tmp_path):
         r = c.post("/flip7", data={"players": "Ann, Bob, Cy"})
         gid = str(r.url).rstrip("/").split("/")[-1]
         assert f"http://192.168.1.20:8000/flip7/{gid}?code={store(c).share_code(gid)}" in r.text
+
+
+@pytest.mark.slow
+def test_a_refused_photo_leaves_the_players_earlier_photo_in_line_standing(tmp_path):
+    with client(tmp_path, photo_line=1) as c:
+        gid = new_allin(c)
+        gate = Gate(c)
+        zoe = in_thread(
+            c.post, f"/allin/{gid}/players", data={"name": "Zoe"}, files={"photo": ("z.jpg", webphotos.photo(2))}
+        )[0]
+        gate.arrived.wait(60)  # Zoe's photo holds the one worker
+        ann, got = in_thread(
+            c.post,
+            f"/allin/{gid}/players",
+            data={"name": "Ann", "ticket": "ann"},
+            files={"photo": ("a.jpg", webphotos.photo(0))},
+        )
+        wait_until(lambda: c.get("/photos/line?ticket=ann").json()["known"])  # Ann's photo waits in line
+        pid = player(c, gid, "Ann")["id"]
+        r = c.post(f"/allin/{gid}/p/{pid}/photo", files={"photo": ("a2.jpg", webphotos.photo(1))})  # another phone
+        assert r.status_code == 429  # the line is full: refused, and it changes nothing
+        gate.open()
+        zoe.join(60)
+        ann.join(60)
+        assert got["r"].status_code == 200
+        from generator.games.allin.grid import cell_name
+
+        truth = {cell_name(k): card.code for k, card in webphotos.game().sheets[0].cards.items()}
+        assert {k: v for k, v in player(c, gid, "Ann")["tokens"].items() if v not in ".?"} == truth
+
+
+def test_a_game_of_another_kind_is_not_deleted_through_this_kinds_page(web):
+    gid = new_flip7(web)
+    assert web.post(f"/allin/{gid}/delete").status_code == 200
+    assert store(web).game(gid) is not None
+
+
+@pytest.mark.slow
+def test_a_game_deleted_while_its_photo_is_read_is_a_404_page(tmp_path):
+    with client(tmp_path) as c:
+        gid = new_allin(c)
+        gate = Gate(c)
+        t, got = in_thread(
+            c.post, f"/allin/{gid}/players", data={"name": "Ann"}, files={"photo": ("a.jpg", webphotos.photo(0))}
+        )
+        gate.arrived.wait(60)
+        c.post(f"/allin/{gid}/delete")
+        gate.open()
+        t.join(60)
+        assert got["r"].status_code == 404 and "a game deleted" in got["r"].text
+        assert store(c).usage() == (0, 0)
+
+
+@pytest.mark.slow
+def test_the_same_photo_sent_for_two_players_at_once_is_kept_for_one(tmp_path):
+    jpeg = webphotos.photo(1)
+    with client(tmp_path, photo_workers=2) as c:
+        gid = new_allin(c)
+        gate = Gate(c)
+        t, first = in_thread(c.post, f"/allin/{gid}/players", data={"name": "Bob"}, files={"photo": ("b.jpg", jpeg)})
+        gate.arrived.wait(60)  # Bob's reading is done but not stored yet
+        second = c.post(f"/allin/{gid}/players", data={"name": "Cy"}, files={"photo": ("c.jpg", jpeg)})
+        gate.open()
+        t.join(60)
+        answers = sorted([first["r"].status_code, second.status_code])
+        assert answers == [200, 422]
+        assert len(store(c).game(gid).data["players"]) == 1 and store(c).usage()[1] == 2

@@ -72,12 +72,12 @@ def _running(pid: int) -> bool:
 
 
 def _end_with(pid: int) -> None:
-    """In a worker: end (SIGTERM to itself) as soon as process ``pid``, the one that made the pool, ends, even
-    killed: a worker is otherwise kept alive by the pipes it shares with the fork server and its pool.  A thread
-    waits on the process (a pidfd on Linux; elsewhere it looks every two seconds)."""
+    """In a worker: end as soon as process ``pid``, the one that made the pool, ends, even killed: a worker is
+    otherwise kept alive by the pipes it shares with the fork server and its pool.  A thread waits on the process
+    (a pidfd on Linux; elsewhere it looks every two seconds), removes this worker's photo folders and ends the
+    process at once (in the middle of a photo too: nobody waits for it any more)."""
     import os
     import select
-    import signal
     import threading
     import time
 
@@ -89,7 +89,12 @@ def _end_with(pid: int) -> None:
                 time.sleep(2.0)
         else:
             select.select([fd], [], [])
-        os.kill(os.getpid(), signal.SIGTERM)
+        import shutil
+        import tempfile
+
+        for folder in Path(tempfile.gettempdir()).glob(f"{TEMP_PREFIX}{os.getpid()}-*"):
+            shutil.rmtree(folder, ignore_errors=True)
+        os._exit(0)
 
     threading.Thread(target=watch, name="sheetsmith-server-watch", daemon=True).start()
 

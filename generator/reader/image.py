@@ -383,7 +383,7 @@ def _descreened(img: np.ndarray, display: str = "photo") -> np.ndarray:
     its pixels holds no more than two levels; otherwise ``img`` itself.
 
     Raises:
-        PhotoError: two levels drawn as solid strokes rather than dots (:data:`DITHERED`): every grey was cut to
+        PhotoError: black and white drawn as solid strokes rather than dots (:data:`DITHERED`): every grey was cut to
             black or white at one level, and a faint mark, the printed boxes and the colours the reader tells
             print from ink by are gone with them.
     """
@@ -393,7 +393,8 @@ def _descreened(img: np.ndarray, display: str = "photo") -> np.ndarray:
     sample = img[:: max(1, img.shape[0] // 97), :: max(1, img.shape[1] // 89)]
     if len(np.unique(sample)) > 2:
         return img
-    if _lone_dots(img[:, :, 1]) < DITHERED:
+    grey = bool((sample[..., 0] == sample[..., 1]).all() and (sample[..., 1] == sample[..., 2]).all())
+    if grey and _lone_dots(img[:, :, 1]) < DITHERED:  # (pure colours, 0 or 255 in each channel, are not cut grey)
         raise PhotoError(
             display,
             "this is a black-and-white picture (each pixel black or white, no grey): a scanner's or an app's "

@@ -409,22 +409,37 @@ async def _read_photo(request: Request, game_id: str, player_id: str, photo, tic
     pool = request.app.state.photos
     job = new_id()
 
+    before: list[Optional[str]] = []
+
     def start(d: dict) -> None:
-        _player_in(d, player_id).update(reading=True, job=job)
+        p = _player_in(d, player_id)
+        before.append(p.get("job"))  # a photo of the player still in line: it stands if this one is refused
+        p.update(reading=True, job=job)
 
     def stop(d: dict) -> None:
         p = next((q for q in d["players"] if q["id"] == player_id), None)
         if p is not None and p.get("job") == job:
-            p.update(reading=False, job=None)
+            p.update(reading=bool(before and before[0]), job=before[0] if before else None)
 
-    store.change(game_id, "allin", start)
+    def stopped() -> None:
+        try:
+            store.change(game_id, "allin", stop)
+        except KeyError:  # the game deleted meanwhile
+            pass
+
+    try:
+        store.change(game_id, "allin", start)
+    except KeyError:
+        raise HTTPException(404) from None
     kept: list[str] = []
+    digest = ""
     try:
         async with pool.turn(ticket):
             data = photo if isinstance(photo, bytes) else await read_upload(photo)
-            g = store.game(game_id, "allin")
+            g = _game(request, game_id)
             player = _player(g, player_id)
-            same = store.blob_with_hash(game_id, hashlib.sha256(data).hexdigest(), but=(player.get("photo"),))
+            digest = hashlib.sha256(data).hexdigest()
+            same = store.blob_with_hash(game_id, digest, but=(player.get("photo"),))
             twin = next((q["name"] for q in g.data["players"] if same and q.get("photo") == same), None)
             if twin is not None:
                 result = {
@@ -446,25 +461,34 @@ async def _read_photo(request: Request, game_id: str, player_id: str, photo, tic
                         "it again, smaller or closer, or type the sheet in"
                     }
         if "error" in result:
-            store.change(game_id, "allin", stop)
+            stopped()
             return in_page_words(result["error"])
         kept.append(store.put_blob(game_id, "image/*", data))
         kept.append(store.put_blob(game_id, "image/jpeg", result.pop("jpeg")))
+    except KeyError:  # the game deleted while the photo waited or was read
+        stopped()
+        raise HTTPException(404) from None
     except BaseException:  # the line full, no room, the request gone: the sheet stays as it was
         store.delete_blobs(game_id, kept)
-        store.change(game_id, "allin", stop)
+        stopped()
         raise
     old: list[str] = []
+    twins: list[str] = []
 
     def done(d: dict) -> bool:
         p = next((q for q in d["players"] if q["id"] == player_id), None)
         if p is None or p.get("job") != job:
             return False  # the player removed, or a newer photo or a typed-in sheet saved meanwhile
+        twins.extend(q["name"] for q in d["players"] if q["id"] != player_id and q.get("photo_sha256") == digest)
+        if twins:  # the same photo read for another player at the same moment
+            p.update(reading=False, job=None)
+            return False
         old.extend(b for b in (p.get("photo"), p.get("annotated")) if b)
         p["revision"] = p.get("revision", 0) + 1  # a tap made on the page of the old reading is refused
         p.update(
             source="photo",
             photo=kept[0],
+            photo_sha256=digest,
             annotated=kept[1],
             reading=False,
             job=None,
@@ -481,8 +505,16 @@ async def _read_photo(request: Request, game_id: str, player_id: str, photo, tic
         )
         return True
 
-    _, stored = store.change(game_id, "allin", done)
+    try:
+        _, stored = store.change(game_id, "allin", done)
+    except KeyError:
+        raise HTTPException(404) from None
     store.delete_blobs(game_id, old if stored else kept)
+    if twins:
+        return (
+            f"the same photo as {twins[0]}'s (identical files): one sheet would count twice; take a photo of this "
+            "player's own sheet"
+        )
     return None
 
 
@@ -793,16 +825,21 @@ def _drop_unread(request: Request, game_id: str, player_id: str) -> bool:
             d["players"].remove(p)
         return True
 
-    return bool(request.app.state.store.change(game_id, "allin", drop)[1])
+    return bool(request.app.state.store.change(game_id, "allin", drop, freeing=True)[1])
 
 
 @router.post("/allin/{game_id}/p/{player_id}/delete")
 def allin_delete_player(request: Request, game_id: str, player_id: str):
     """Remove a player (and their photo) from the game."""
-    g = _game(request, game_id)
-    p = _player(g, player_id)
-    request.app.state.store.change(game_id, "allin", lambda d: d["players"].remove(_player_in(d, player_id)))
-    request.app.state.store.delete_blobs(game_id, [p.get(k) for k in ("photo", "annotated") if p.get(k)])
+    _player(_game(request, game_id), player_id)
+
+    def remove(d: dict) -> list[str]:
+        p = _player_in(d, player_id)
+        d["players"].remove(p)
+        return [p[k] for k in ("photo", "annotated") if p.get(k)]  # as stored now, a reading just saved too
+
+    _, blobs = request.app.state.store.change(game_id, "allin", remove, freeing=True)
+    request.app.state.store.delete_blobs(game_id, blobs)
     return RedirectResponse(f"/allin/{game_id}#players", status_code=303)
 
 
@@ -872,5 +909,5 @@ def allin_report(request: Request, game_id: str):
 @router.post("/allin/{game_id}/delete")
 def allin_delete(request: Request, game_id: str):
     """Delete the game and its photos."""
-    request.app.state.store.delete_game(game_id)
+    request.app.state.store.delete_game(game_id, "allin")
     return RedirectResponse("/allin", status_code=303)

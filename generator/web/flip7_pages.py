@@ -502,5 +502,5 @@ def flip7_report(request: Request, game_id: str):
 @router.post("/flip7/{game_id}/delete")
 def flip7_delete(request: Request, game_id: str):
     """Delete the game."""
-    request.app.state.store.delete_game(game_id)
+    request.app.state.store.delete_game(game_id, "flip7")
     return RedirectResponse("/flip7", status_code=303)

@@ -58,6 +58,11 @@ TOTAL_LIMIT = 4 * 1024 * 1024 * 1024
 """Most bytes of photos and pictures all games together keep."""
 
 
+RESERVE_NAME = "sheetsmith-web.reserve"
+"""A file of :data:`RESERVE_BYTES` beside the database, given up on a full disk so that deletions find room."""
+RESERVE_BYTES = 4 * 1024 * 1024
+
+
 class StorageFull(OutputError):
     """A photo cannot be kept: the game's or the server's storage limit is reached, or the disk is full.
 
@@ -98,6 +103,7 @@ class Store:
         self.folder = Path(folder)
         self.game_limit = game_limit
         self.total_limit = total_limit
+        self._reserve = self.folder / RESERVE_NAME
         self.path = self.folder / DB_NAME
         self._lock = threading.RLock()
         try:
@@ -113,6 +119,7 @@ class Store:
                 self._db.execute("ALTER TABLE blobs ADD COLUMN size INTEGER")
                 self._db.execute("UPDATE blobs SET size = length(data)")
             self._db.execute("CREATE INDEX IF NOT EXISTS blobs_hash ON blobs(game_id, sha256)")
+            self._keep_reserve()
             checked = self._db.execute("PRAGMA quick_check").fetchone()
             if checked is None or checked[0] != "ok":
                 raise sqlite3.DatabaseError(f"damaged: {checked[0] if checked else 'no answer'}")
@@ -151,14 +158,22 @@ class Store:
     # --- games
 
     def create_game(self, kind: str, title: str, data: dict) -> Game:
-        """Store a new game and return it; it gets its own share code (``data["share"]``, see :meth:`share_code`)."""
+        """Store a new game and return it; it gets its own share code (``data["share"]``, see :meth:`share_code`).
+
+        Raises:
+            StorageFull: the disk is full.
+        """
         data = {**data, "share": data.get("share") or secrets.token_urlsafe(9)}
         now = time.time()
         game = Game(new_id(), kind, title, data, now, now)
-        with self._tx() as db:
-            db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)", (game.id, kind, title, json.dumps(data), now, now)
-            )
+
+        def write() -> None:
+            with self._tx() as db:
+                db.execute(
+                    "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)", (game.id, kind, title, json.dumps(data), now, now)
+                )
+
+        self._room(write, False)  # a full disk: StorageFull, nothing made
         return game
 
     def game(self, game_id: str, kind: Optional[str] = None) -> Optional[Game]:
@@ -191,49 +206,89 @@ class Store:
             ).fetchall()
         return [Game(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
 
-    def change(self, game_id: str, kind: str, fn: Callable[[dict], Any]) -> tuple[Game, Any]:
+    def change(self, game_id: str, kind: str, fn: Callable[[dict], Any], *, freeing: bool = False) -> tuple[Game, Any]:
         """Apply ``fn`` to the game's data (it changes the dict in place) and write it, in one transaction.
+
+        Args:
+            freeing: the change removes something (a player): on a full disk it is given the room kept for that
+                (:meth:`_room`).
 
         Returns:
             ``(game, whatever fn returned)``.
 
         Raises:
             KeyError: no such game.
+            StorageFull: the disk is full (nothing written).
             Exception: whatever ``fn`` raises (nothing is written then).
         """
-        with self._tx() as db:
-            row = db.execute(
-                "SELECT title, data, created FROM games WHERE id = ? AND kind = ?", (game_id, kind)
-            ).fetchone()
-            if row is None:
-                raise KeyError(game_id)
-            data = json.loads(row[1])
-            result = fn(data)
-            now = time.time()
-            title = data.get("title", row[0])
-            db.execute(
-                "UPDATE games SET data = ?, title = ?, updated = ? WHERE id = ?",
-                (json.dumps(data), title, now, game_id),
-            )
-        return Game(game_id, kind, title, data, row[2], now), result
 
-    def delete_game(self, game_id: str) -> bool:
-        """Delete a game and its photos; True when it existed (on a full disk too: :meth:`_freeing`)."""
+        def write() -> tuple[Game, Any]:
+            with self._tx() as db:
+                row = db.execute(
+                    "SELECT title, data, created FROM games WHERE id = ? AND kind = ?", (game_id, kind)
+                ).fetchone()
+                if row is None:
+                    raise KeyError(game_id)
+                data = json.loads(row[1])
+                result = fn(data)
+                now = time.time()
+                title = data.get("title", row[0])
+                db.execute(
+                    "UPDATE games SET data = ?, title = ?, updated = ? WHERE id = ?",
+                    (json.dumps(data), title, now, game_id),
+                )
+            return Game(game_id, kind, title, data, row[2], now), result
+
+        return self._room(write, freeing)
+
+    def _room(self, write: Callable[[], Any], freeing: bool) -> Any:
+        """``write()``; on a full disk, a write that frees room is tried again once the reserve file (room kept
+        for deletions, :data:`RESERVE_BYTES`) is given up and the write-ahead log emptied; any other raises
+        :class:`StorageFull`."""
+        try:
+            return write()
+        except sqlite3.OperationalError as exc:
+            if not _is_full(exc):
+                raise
+            if not freeing:
+                raise StorageFull(
+                    f"the disk holding {self.folder} is full: nothing was changed; delete games that are over, or "
+                    "free space on that disk"
+                ) from None
+        self._reserve.unlink(missing_ok=True)
+        with self._lock:
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.OperationalError:
+                pass
+        result = write()
+        self._keep_reserve()
+        return result
+
+    def _keep_reserve(self) -> None:
+        """Keep :data:`RESERVE_BYTES` of the disk for deletions (quietly nothing while the disk is full)."""
+        try:
+            if not self._reserve.exists():
+                with open(self._reserve, "wb") as fh:
+                    fh.write(b"\0" * RESERVE_BYTES)
+        except OSError:
+            self._reserve.unlink(missing_ok=True)
+
+    def delete_game(self, game_id: str, kind: Optional[str] = None) -> bool:
+        """Delete a game (of ``kind``, when given) and its photos; True when it existed (on a full disk too:
+        :meth:`_room`)."""
+        if kind is not None and self.game(game_id, kind) is None:
+            return False
         return self._freeing("DELETE FROM games WHERE id = ?", [(game_id,)]) > 0
 
     def _freeing(self, sql: str, rows: list[tuple]) -> int:
-        """Run a deletion for each of ``rows``; return the rows deleted.  On a full disk the write-ahead log is
-        first emptied into the database, so that a deletion, which frees room, still finds the little it needs."""
-        for attempt in (1, 2):
-            try:
-                with self._tx() as db:
-                    return sum(db.execute(sql, row).rowcount for row in rows)
-            except sqlite3.OperationalError as exc:
-                if attempt == 2 or not _is_full(exc):
-                    raise
-                with self._lock:
-                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return 0  # (not reached)
+        """Run a deletion for each of ``rows``; return the rows deleted (on a full disk too: :meth:`_room`)."""
+
+        def write() -> int:
+            with self._tx() as db:
+                return sum(db.execute(sql, row).rowcount for row in rows)
+
+        return self._room(write, True)
 
     # --- blobs (photos, annotated pictures)
 
@@ -241,6 +296,7 @@ class Store:
         """Store bytes belonging to a game (with their SHA-256, see :meth:`blob_with_hash`); return their id.
 
         Raises:
+            KeyError: the game was deleted.
             StorageFull: the game would keep more than ``game_limit`` bytes, all games more than ``total_limit``,
                 or the disk is full; nothing is stored then.
         """
@@ -266,6 +322,8 @@ class Store:
                     "INSERT INTO blobs (id, game_id, media_type, data, sha256, size) VALUES (?, ?, ?, ?, ?, ?)",
                     (blob_id, game_id, media_type, data, digest, len(data)),
                 )
+        except sqlite3.IntegrityError:  # the game deleted meanwhile
+            raise KeyError(game_id) from None
         except sqlite3.OperationalError as exc:
             if not _is_full(exc):
                 raise
