@@ -12,6 +12,7 @@ they are written to ``docs/`` (for the README), otherwise to the test's temporar
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import socket
 import threading
@@ -42,17 +43,14 @@ FLAGS = (
 )
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """The web page on a free loopback port, served by uvicorn in a thread, on a fresh data folder."""
+@contextlib.contextmanager
+def serving(app):
+    """Serve ``app`` on a free loopback port in a thread, with uvicorn; gives its address."""
     import uvicorn
-
-    from generator.web.app import create_app
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = create_app(tmp_path_factory.mktemp("web-data"), photo_workers=2)
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -61,37 +59,20 @@ def server(tmp_path_factory):
             break
         time.sleep(0.05)
     assert srv.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(15)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(15)
 
 
-def serving(app):
-    """Serve ``app`` on a free loopback port in a thread: a context manager giving its address."""
-    import contextlib
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The web page on a free loopback port, served by uvicorn in a thread, on a fresh data folder."""
+    from generator.web.app import create_app
 
-    import uvicorn
-
-    @contextlib.contextmanager
-    def run():
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-        thread = threading.Thread(target=srv.run, daemon=True)
-        thread.start()
-        for _ in range(300):
-            if srv.started:
-                break
-            time.sleep(0.05)
-        assert srv.started, "the server did not start"
-        try:
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            srv.should_exit = True
-            thread.join(15)
-
-    return run()
+    with serving(create_app(tmp_path_factory.mktemp("web-data"), photo_workers=2)) as base:
+        yield base
 
 
 def chromium(profile: Path):

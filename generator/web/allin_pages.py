@@ -272,8 +272,7 @@ async def allin_add_player(request: Request, game_id: str):
     for key in ("photo", "file"):
         given = form.get(key)
         if given is not None and not isinstance(given, str) and upload is None:
-            head = await given.read(4096)  # the upload stays spooled on disk while the photo waits in line
-            await given.seek(0)
+            head = await _head(given)  # the upload stays spooled on disk while the photo waits in line
             if head:
                 upload, sent_as = given, str(getattr(given, "filename", "") or "")
     player: dict[str, Any] = {  # the player's record in the game's document (JSON, more keys once read)
@@ -442,10 +441,7 @@ async def _read_photo(request: Request, game_id: str, player_id: str, photo, tic
             same = store.blob_with_hash(game_id, digest, but=(player.get("photo"),))
             twin = next((q["name"] for q in g.data["players"] if same and q.get("photo") == same), None)
             if twin is not None:
-                result = {
-                    "error": f"the same photo as {twin}'s (identical files): one sheet would count twice; take a "
-                    "photo of this player's own sheet"
-                }
+                result = {"error": _same_photo(twin)}
             else:
                 try:
                     result = await pool.read(
@@ -510,12 +506,22 @@ async def _read_photo(request: Request, game_id: str, player_id: str, photo, tic
     except KeyError:
         raise HTTPException(404) from None
     store.delete_blobs(game_id, old if stored else kept)
-    if twins:
-        return (
-            f"the same photo as {twins[0]}'s (identical files): one sheet would count twice; take a photo of this "
-            "player's own sheet"
-        )
-    return None
+    return _same_photo(twins[0]) if twins else None
+
+
+def _same_photo(twin: str) -> str:
+    """Why a photo already read for player ``twin`` is not read for another."""
+    return (
+        f"the same photo as {twin}'s (identical files): one sheet would count twice; take a photo of this player's "
+        "own sheet"
+    )
+
+
+async def _head(upload) -> bytes:
+    """The first 4 KB of an upload (its kind is judged by them), leaving the rest spooled on disk, unread."""
+    head = await upload.read(4096)
+    await upload.seek(0)
+    return head
 
 
 def _player_in(data: dict, player_id: str) -> dict:
@@ -642,8 +648,7 @@ async def allin_retake(request: Request, game_id: str, player_id: str):
     upload = form.get("photo")
     photo: Any = None
     if upload is not None and not isinstance(upload, str):
-        head = await upload.read(4096)
-        await upload.seek(0)
+        head = await _head(upload)
         photo = upload if head else None
     else:
         head = b""
