@@ -1,4 +1,5 @@
-"""Score pads and ledgers: they render for 3, 6 and 18 players, carry every tick box, and print their variant."""
+"""Score pads and ledgers: they render for 3, 6 and 18 players, carry every tick box, and print their variant;
+the score pad's score cells say points, the tick pad's numbers are headed in their cards' colours."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ import pytest
 
 from generator.core.errors import InputError
 from generator.core.shipped import shipped_layouts
-from generator.games.pads import page_players, with_variant
+from generator.games.pads import ACCENT, DROPOUT, build_pad, build_pad_pages, page_players, with_variant
 from generator.games.registry import load_any, pages_for
 from generator.printing.backends.pdf import render_pdf
+from generator.printing.faces import FLIP7_COLORS
 from generator.printing.paper import paper
+from generator.printing.scene import Rect, Text
 
 IDS = {s.id: s.path for s in shipped_layouts()}
 
@@ -173,3 +176,62 @@ def test_pad_errors_are_located(tmp_path):
         load_any(path)
     (p,) = exc.value.problems
     assert p.line == 1 and "fundex is played by 2 to 4 players, not 6" in p.message
+
+
+# Each language's words for the score pad's columns, written here by hand: the round's number is the
+# round; the score written in each round is its points.
+POINTS = {"en": "pts", "it": "punti", "fr": "pts", "de": "Pkt."}
+ROUND = {"en": "round", "it": "round", "fr": "manche", "de": "Runde"}
+
+
+def _column_heads(scene, marks) -> list[str]:
+    """The words printed over the columns of ``marks`` (write boxes of the first round): centred over each
+    column, in the header just above the first row."""
+    return [
+        next(
+            i.text
+            for i in scene.items
+            if isinstance(i, Text) and abs(i.x - (m.x + m.w / 2)) < 0.01 and m.y - 6.0 < i.y < m.y
+        )
+        for m in marks
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "fr", "de"])
+@pytest.mark.parametrize("item", ["flip7-pad", "flip7-pad-18"])  # wide score cells (6 players) and narrow ones
+def test_score_pad_score_cells_say_points_and_the_round_column_round(item, lang):
+    pad = load_any(IDS[item])
+    (scene,) = build_pad_pages(pad, paper("a4"), lang=lang)
+    first = sorted((m for m in scene.marks if m.kind == "write" and m.key.startswith("round1:")), key=lambda m: m.x)
+    scores = [m for m in first if not m.key.endswith(":total")]
+    assert len(scores) == pad.players
+    assert _column_heads(scene, scores) == [POINTS[lang]] * pad.players
+    # the round column, left of the players: the round's word, printed there and over no score
+    top = min(m.y for m in first)
+    heads = [i for i in scene.items if isinstance(i, Text) and top - 6.0 < i.y < top]
+    (label,) = [i for i in heads if i.x < first[0].x]
+    assert label.text == ROUND[lang]
+    assert [i.text for i in heads].count(ROUND[lang]) == 1
+
+
+@pytest.mark.parametrize("paper_id", ["a4", "letter"])
+def test_tick_pad_number_heads_in_their_cards_colours_over_unchanged_boxes(paper_id):
+    scene = build_pad(load_any(IDS["flip7-tick-pad"]), paper(paper_id))
+    ticks = {m.key: m for m in scene.marks if m.kind == "tick" and m.owner == "round1"}
+    row_top = next(m.y for m in scene.marks if m.kind == "write" and m.owner == "round1")
+    pitch = ticks["1"].x - ticks["0"].x
+    head = [i for i in scene.items if isinstance(i, (Rect, Text)) and row_top - 7.0 < i.y < row_top]
+    for v in range(13):
+        cx = ticks[str(v)].x + ticks[str(v)].w / 2
+        (text,) = [i for i in head if isinstance(i, Text) and i.text == str(v) and abs(i.x - cx) < 0.01]
+        # a cell of the column's own (the header's background spans them all), behind the number
+        cells = [i for i in head if isinstance(i, Rect) and i.paint.fill and i.w <= pitch and i.x < cx < i.x + i.w]
+        fills = [c.paint.fill for c in cells if c.y < text.y < c.y + c.h + 3.0]
+        assert text.color == FLIP7_COLORS[v] or fills == [FLIP7_COLORS[v]], v
+        if fills:  # a coloured cell: the number stands out of it, and the colour stays in the header
+            assert text.color != fills[0] and max(c.y + c.h for c in cells) <= row_top
+    # the boxes the photo reader reads: each drawn where its target is, outlined, never filled
+    outlines = {(i.x, i.y, i.w, i.h): i.paint for i in scene.items if isinstance(i, Rect)}
+    for m in (m for m in scene.marks if m.kind == "tick"):
+        paint = outlines[(m.x, m.y, m.w, m.h)]
+        assert paint.fill is None and paint.stroke == (ACCENT if m.key == "BUST" else DROPOUT)

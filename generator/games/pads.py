@@ -38,10 +38,11 @@ from generator.core.models import StrictModel, validate
 from generator.core.yamlpos import Document
 from generator.games.flip7.rules import MAX_PLAYERS as FLIP7_MAX_PLAYERS
 from generator.games.flip7.rules import PLAYERS_PER_DECK, player_count_warnings
+from generator.printing.faces import FLIP7_COLORS
 from generator.printing.i18n import Messages, messages
 from generator.printing.paper import Paper
 from generator.printing.readable import KEEP_CLEAR, add_machine_marks, is_turned, reserved_boxes
-from generator.printing.scene import Line, MarkTarget, Paint, Rect, Scene, Text, fit_size, text_width
+from generator.printing.scene import Line, MarkTarget, Paint, Rect, Scene, Text, cap_height, fit_size, text_width
 from generator.printing.text import ComponentHeader
 
 INK, SOFT, ACCENT, PANEL, DROPOUT = "#1d2b45", "#6b7a99", "#b8332e", "#eef2f8", "#8fb3de"
@@ -406,9 +407,15 @@ def _tick_pad(scene: Scene, pad: Pad, paper: Paper, W: float, H: float, y: float
     )
     for k, tick in enumerate(TICKS):
         cx = MARGIN + label_w + (k + 0.5) * pitch
-        color = ACCENT if tick == "BUST" else (INK if k < 13 else "#7a5c00")
         word = t("pads.bust") if tick == "BUST" else tick
-        scene.add(Text(cx, y + 4.3, word, fit_size(word, 7, pitch - 0.6, "bold"), "bold", "middle", color))
+        if tick.isdigit():  # a number: white on the colour its cards are printed in
+            size = fit_size(word, 7, pitch - 1.4, "bold")
+            fill = Paint(None, FLIP7_COLORS[int(tick)])
+            scene.add(Rect(cx - pitch / 2 + 0.3, y + 0.5, pitch - 0.6, head_h - 1.0, fill, r=0.8))
+            scene.add(Text(cx, y + head_h / 2 + cap_height(size) / 2, word, size, "bold", "middle", "#ffffff"))
+        else:
+            color = ACCENT if tick == "BUST" else "#7a5c00"
+            scene.add(Text(cx, y + 4.3, word, fit_size(word, 7, pitch - 0.6, "bold"), "bold", "middle", color))
     sx = MARGIN + label_w + box_area
     for word, cx, w in (
         (t("pads.score"), sx + score_w / 2, score_w),
