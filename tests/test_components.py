@@ -20,7 +20,6 @@ from generator.games.registry import load_any, pages_for
 from generator.printing.backends.pdf import render_pdf
 from generator.printing.impose import MIN_MARGIN, PrintOptions
 from generator.printing.paper import paper
-from generator.printing.scene import Line
 
 IDS = {s.id: s.path for s in shipped_layouts()}
 PAPERS = ["a4", "letter"]
@@ -69,6 +68,8 @@ def test_fundex_cards_and_chips():
     _, chips = manifest_of("fundex-chips")
     values = Counter(it["value"] for it in fronts(chips))
     assert values == {1: 8, 2: 16, 5: 12}
+    backs = [it for p in chips["pages"] if p["side"] == "back" for it in p["items"]]
+    assert Counter(it["value"] for it in backs) == {1: 8, 2: 16, 5: 12}
 
 
 def test_flipflop_reference_cards():
@@ -82,11 +83,15 @@ def test_geometry(item_id, paper_id):
     pap = paper(paper_id)
     offset = (0.8, -0.5)
     pages, m = manifest_of(item_id, paper_id, back_offset=offset)
+    turned = paper_id == "letter"  # 3 rows of 88 mm cards with 2 mm bleed need 272 mm; Letter has 279.4 - 2 x 4.5
+    assert m["grid"] == {"cols": 2 if turned else 3, "rows": 4 if turned else 3, "turned": turned}
     for page in m["pages"]:
         boxes = [it["trim"] for it in page["items"]]
-        assert len(boxes) <= 9
-        for x, y, w, h in boxes:
-            assert abs(w - 63.0) <= 0.1 and abs(h - 88.0) <= 0.1
+        assert len(boxes) <= (8 if turned else 9)
+        for item in page["items"]:
+            x, y, w, h = item["trim"]
+            assert (w, h) == ((88.0, 63.0) if turned else (63.0, 88.0))
+            assert item.get("turned") == (90 if turned else None)
             if page["side"] == "front":
                 assert x >= MIN_MARGIN and y >= MIN_MARGIN
                 assert x + w <= pap.width - MIN_MARGIN and y + h <= pap.height - MIN_MARGIN
@@ -103,56 +108,38 @@ def test_geometry(item_id, paper_id):
             assert b["trim"][1] == pytest.approx(fy + offset[1], abs=0.01)
 
 
-@pytest.mark.parametrize("paper_id", PAPERS)
-def test_crop_marks_outside_cards_on_every_trim_line(paper_id):
-    pages, m = manifest_of("poker-deck", paper_id)
-    scene, page = pages[0], m["pages"][0]
-    bx, by = m["bleed"]["x"], m["bleed"]["y"]
-    boxes = [it["trim"] for it in page["items"]]
-    lines = [i for i in scene.items if isinstance(i, Line) and i.paint.stroke == "#000000"]
-    xs = {round(v, 2) for x, _, w, _ in boxes for v in (x, x + w)}
-    ys = {round(v, 2) for _, y, _, h in boxes for v in (y, y + h)}
-    vertical = {round(ln.x1, 2) for ln in lines if ln.x1 == ln.x2}
-    horizontal = {round(ln.y1, 2) for ln in lines if ln.y1 == ln.y2}
-    assert xs <= vertical and ys <= horizontal
-    for line in lines:  # no mark touches a card or its bleed
-        for x, y, w, h in boxes:
-            inside_x = x - bx < max(line.x1, line.x2) and min(line.x1, line.x2) < x + w + bx
-            inside_y = y - by < max(line.y1, line.y2) and min(line.y1, line.y2) < y + h + by
-            assert not (inside_x and inside_y)
-
-
-@pytest.mark.parametrize("paper_id", PAPERS)
-def test_scale_check_on_every_page(paper_id):
-    for item_id in ("poker-deck", "fundex-chips"):
-        pages, _ = manifest_of(item_id, paper_id)
-        for scene in pages:
-            lengths = sorted(
-                round(abs(ln.x2 - ln.x1) + abs(ln.y2 - ln.y1), 2) for ln in scene.items if isinstance(ln, Line)
-            )
-            assert 50.0 in lengths and 50.8 in lengths
-
-
 def test_bleed_is_what_fits_and_is_reported():
     _, m = manifest_of("poker-deck", "a4", bleed=3.0)
-    # A4 across: 210 - 3 × 63 = 21 mm for 6 bleeds and two 5 mm crop-mark margins -> (21 - 10) / 6
-    assert m["bleed"]["x"] == pytest.approx(1.83, abs=0.01)
-    # A4 down: 297 - 3 × 88 = 33 mm -> (33 - 10) / 6 = 3.83, so the full 3 mm
-    assert m["bleed"]["y"] == 3.0
+    # A4 across: 3 x 63 + 2 gutters of 2 x 3 = 201 mm, which leaves exactly 4.5 mm at each edge
+    assert m["bleed"] == {"x": 3.0, "y": 3.0, "requested": 3.0}
+    _, m = manifest_of("poker-deck", "a4", bleed=5.0)
+    # across, 189 + 4b <= 210 - 9 allows b = 3 at most; down, 297 - 264 - 4b must hold the bleed below the
+    # last row, 4.5 mm above the first and 4.5 + 3 + 1 mm for the scale bars: 33 - 4b >= 13 + b, b = 4
+    assert m["bleed"]["x"] == 3.0 and m["bleed"]["y"] == 4.0
     _, m = manifest_of("poker-deck", "a4", bleed=0.0)
     assert m["bleed"] == {"x": 0.0, "y": 0.0, "requested": 0.0}
+    _, m = manifest_of("poker-deck", "letter", bleed=3.0)
+    # turned cards on Letter: 4 rows of 63 + 3 gutters of 6 = 270 <= 279.4 - 9; 2 columns of 88 leave plenty
+    assert m["bleed"]["x"] == 3.0 and m["bleed"]["y"] == 3.0
 
 
 def test_card_size_options():
     _, m = manifest_of("poker-deck", "letter", card_size="poker-in")
-    assert fronts(m)[0]["trim"][2:] == [63.5, 88.9]
+    assert fronts(m)[0]["trim"][2:] == [88.9, 63.5] and fronts(m)[0]["turned"] == 90
+    # 4 rows of 63.5 and 3 gutters of 2b within 279.4 - 9 mm: b <= 2.73, cut to the 0.05 mm step below
+    assert m["bleed"]["y"] == 2.7
     _, m = manifest_of("poker-deck", "a4", card_size="bridge")
     assert fronts(m)[0]["trim"][2:] == [57.15, 88.9]
+    _, m = manifest_of("poker-deck", "a4", card_size="poker-in")
+    # 3 x 63.5 = 190.5 and 4b more within 201 mm: b <= 2.625, so 2.6 across, the full 3 mm down
+    assert m["grid"]["cols"] == 3 and m["bleed"]["x"] == 2.6 and m["bleed"]["y"] == 3.0
 
 
 def test_no_backs():
     pages, m = manifest_of("poker-deck", "a4", backs=False)
     assert len(pages) == 6 and {p["side"] for p in m["pages"]} == {"front"}
+    pages, m = manifest_of("poker-deck", "letter", backs=False)
+    assert len(pages) == 7  # 54 cards, 8 to a page
 
 
 def test_pdf_text_shows_the_card_labels():

@@ -203,9 +203,9 @@ EXPECTED = {
     ("flip7-deck", "it"): ["MODIFICATORE", "AZIONE", "Seconda chance"],
     ("flip7-deck", "fr"): ["MODIFICATEUR", "Seconde chance"],
     ("flip7-deck", "de"): ["MODIFIKATOR", "AKTION", "Zweite Chance"],
-    ("poker-deck", "it"): ["FANTE", "DONNA", "RE", "JOLLY"],
-    ("poker-deck", "fr"): ["VALET", "DAME", "ROI"],
-    ("poker-deck", "de"): ["BUBE", "DAME", "KÖNIG"],
+    ("poker-deck", "it"): ["fronte 1/6", "2 pollici"],  # courts and Jokers are drawn, not named
+    ("poker-deck", "fr"): ["recto 1/6", "2 pouces"],
+    ("poker-deck", "de"): ["Vorderseite 1/6", "2 Zoll"],
     ("flip7-pad", "de"): ["Punkteblock", "Spieler 1", "Summe", "ZIEL"],
     ("flip7-pad", "it"): ["segnapunti", "giocatore 6", "totale", "TRAGUARDO"],
     ("flip7-tick-pad", "it"): ["SBALLATO", "punti"],

@@ -132,7 +132,8 @@ class Face:
         name: its name in the manifest and listings (``"AS"``, ``"7"``, ``"Freeze"``, ``"Red 12"``).
         type: the entry type it came from.
         card: the playing card, for ``playing`` cards.
-        value: the number, for ``number`` cards.
+        value: the number, for ``number`` cards; for a Joker, its copy (0, 1, …: even copies are drawn in
+            colour, odd ones in black).
         label: ``modifier`` / ``action`` label, or the ``text`` title.
         text: rules text (actions) or paragraphs joined by newlines (text cards).
         set: the set name (``number`` cards of a set).
@@ -277,7 +278,7 @@ def _expand(entry: CardEntry, doc: Document, at: tuple, problems: list[Problem])
                     return []
                 out += [Face(card.code, "playing", card=card)] * entry.count
     elif entry.type == "joker":
-        out += [Face("JK", "joker")] * entry.count
+        out += [Face("JK", "joker", value=k) for k in range(entry.count)]  # copies alternate colour and black
     elif entry.type == "number":
         values = entry.values if entry.values is not None else [entry.value]
         counts = entry.counts or [1] * len(values)

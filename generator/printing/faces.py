@@ -11,16 +11,28 @@ catalogue of the language drawn (keyword ``t``, section ``cards`` of
 from __future__ import annotations
 
 from functools import partial
-from typing import cast
 
-from generator.core.cards import RED_SUITS
 from generator.core.errors import InputError, Problem
+from generator.printing.cardart import (
+    BLACK,
+    INK,
+    PAPER,
+    RED,
+    SAFE,
+    Box,
+    background,
+    bleed_box,
+    corner_index,
+    two_way,
+)
 from generator.printing.deck import Deck, Face, card_sizes
-from generator.printing.draw import rich_text, rich_width, suit_path, transform_ops
+from generator.printing.draw import rich_text, rich_width
 from generator.printing.i18n import Messages, messages
 from generator.printing.impose import ImpositionError, Item, PrintOptions, impose
 from generator.printing.paper import Paper
+from generator.printing.poker import joker_front, playing_front
 from generator.printing.scene import (
+    PT,
     Circle,
     Line,
     Paint,
@@ -32,12 +44,7 @@ from generator.printing.scene import (
     fit_size,
     polygon_ops,
     star_points,
-    text_width,
 )
-
-SAFE = 3.5
-"""Safe zone: distance inside the trim that text and symbols keep (mm)."""
-RED, BLACK, INK, PAPER = "#c8102e", "#1a1a1a", "#1d2b45", "#ffffff"
 
 FLIP7_COLORS = [
     "#6b6b6b",
@@ -57,118 +64,70 @@ FLIP7_COLORS = [
 """Flip 7 number colours, 0 to 12, so equal numbers are spotted at a glance."""
 
 
-def _bleed_box(box, bleed):
-    x, y, w, h = box
-    bx, by = bleed
-    return (x - bx, y - by, w + 2 * bx, h + 2 * by)
-
-
-def _background(scene: Scene, box, bleed: tuple[float, float], fill: str) -> None:
-    bx, by, bw, bh = _bleed_box(box, bleed)
-    scene.add(Rect(bx, by, bw, bh, Paint(None, fill)))
-
-
-def _corner_index(scene: Scene, box, label: str, color: str, suit: str | None = None, size: float = 11.0) -> None:
-    """The card's index in the top-left corner and, turned, in the bottom-right corner."""
-    x, y, w, h = box
-    cx = x + SAFE + 2.6
-    scene.add(Text(cx, y + SAFE + 4.2, label, fit_size(label, size, 7.5, "bold"), "bold", "middle", color))
-    scene.add(
-        Text(
-            x + w - SAFE - 2.6,
-            y + h - SAFE - 4.2,
-            label,
-            fit_size(label, size, 7.5, "bold"),
-            "bold",
-            "middle",
-            color,
-            angle=180,
-        )
-    )
-    if label in ("6", "9"):  # underline both corners so a turned 6 never reads as a 9
-        size_mm = fit_size(label, size, 7.5, "bold")
-        half = text_width(label, size_mm, "bold") / 2 + 0.3
-        scene.add(Line(cx - half, y + SAFE + 5.0, cx + half, y + SAFE + 5.0, Paint(color, width=0.5)))
-        bx, by = x + w - SAFE - 2.6, y + h - SAFE - 5.0
-        scene.add(Line(bx - half, by, bx + half, by, Paint(color, width=0.5)))
-    if suit:
-        scene.add(suit_path(suit, cx, y + SAFE + 7.6, 3.6, color))
-        turned = suit_path(suit, 0, 0, 3.6, color)
-        scene.add(Path_(transform_ops(turned.ops, x + w - SAFE - 2.6, y + h - SAFE - 7.6, -1.0), turned.paint))
-
-
-def _frame(scene: Scene, box, color: str) -> None:
-    x, y, w, h = box
-    scene.add(Rect(x + 2.0, y + 2.0, w - 4.0, h - 4.0, Paint(color, None, 0.35), r=2.5))
-
-
-# --- poker deck -------------------------------------------------------------------
-
-
-def playing_front(face: Face, scene: Scene, box, bleed: tuple[float, float], *, t: Messages) -> None:
-    """A playing card: corner indices and a large central suit; court cards get a framed letter."""
-    card = face.card
-    assert card is not None
-    # A playing face should be no Joker, but a "playing" entry that spells JK (ranks [J], suits [K]) makes one:
-    # suit_path then raises KeyError, as it did before this cast.
-    suit = cast(str, card.suit)
-    x, y, w, h = box
-    color = RED if card.suit in RED_SUITS else BLACK
-    _background(scene, box, bleed, PAPER)
-    scene.add(Rect(x + 1.6, y + 1.6, w - 3.2, h - 3.2, Paint("#c9ced8", None, 0.3), r=2.5))
-    _corner_index(scene, box, card.rank_label, color, card.suit)
-    cx, cy = x + w / 2, y + h / 2
-    if card.rank in (11, 12, 13):
-        scene.add(Rect(cx - 15, cy - 22, 30, 44, Paint(color, "#f6f1e4", 0.5), r=3))
-        scene.add(Text(cx, cy + 2, card.rank_label, 40, "bold", "middle", color))
-        scene.add(suit_path(suit, cx, cy + 13, 8, color))
-        word = t({11: "cards.jack", 12: "cards.queen", 13: "cards.king"}[card.rank])
-        scene.add(Text(cx, cy - 14, word, fit_size(word, 6.5, 28.0, "bold"), "bold", "middle", color))
-    else:
-        scene.add(suit_path(suit, cx, cy, 26 if card.rank == 14 else 20, color))
-        if card.rank != 14:
-            scene.add(Text(cx, cy + 24, card.rank_label, 14, "bold", "middle", color))
-
-
-def joker_front(face: Face, scene: Scene, box, bleed: tuple[float, float], *, t: Messages) -> None:
-    """A Joker: the word down the card and a star."""
-    x, y, w, h = box
-    _background(scene, box, bleed, PAPER)
-    _frame(scene, box, "#6c3483")
-    cx, cy = x + w / 2, y + h / 2
-    scene.add(Path_(polygon_ops(star_points(cx, cy - 6, 14, 6)), Paint("#6c3483", "#f3e5f5", 0.6)))
-    joker, any_card = t("cards.joker"), t("cards.any_card")
-    scene.add(Text(cx, cy + 20, joker, fit_size(joker, 16, w - 2 * SAFE - 4, "bold"), "bold", "middle", "#6c3483"))
-    scene.add(Text(cx, cy + 27, any_card, fit_size(any_card, 7, w - 2 * SAFE - 4), "regular", "middle", "#6c3483"))
-    scene.add(Text(x + SAFE + 2.0, y + SAFE + 5.5, "JK", 9, "bold", "start", "#6c3483"))
-    scene.add(Text(x + w - SAFE - 2.0, y + h - SAFE - 5.5, "JK", 9, "bold", "start", "#6c3483", angle=180))
-
-
 # --- numbers, modifiers, actions, text ----------------------------------------------
 
 
 def number_front(
-    face: Face, scene: Scene, box, bleed: tuple[float, float], *, t: Messages, palette: list[str] | None = None
+    face: Face, scene: Scene, box: Box, bleed: tuple[float, float], *, t: Messages, palette: list[str] | None = None
 ) -> None:
-    """A number card: the number large in the middle, small in two corners, in the card's colour."""
+    """A Flip 7 number card: a full-bleed field in the number's colour, the number large on a white disc,
+    white two-way corner indices."""
     x, y, w, h = box
     value = face.value if face.value is not None else 0
     color = face.color or (palette[value % len(palette)] if palette else INK)
-    _background(scene, box, bleed, PAPER)
-    scene.add(Rect(x + 2.0, y + 2.0, w - 4.0, h - 4.0, Paint(color, None, 1.2), r=3))
+    background(scene, box, bleed, color)
     label = str(value)
-    _corner_index(scene, box, label, color)
+    corner_index(scene, box, label, PAPER)
     cx, cy = x + w / 2, y + h / 2
-    scene.add(Circle(cx, cy, 21, Paint(color, None, 0.8)))
-    size = fit_size(label, 44, 34, "bold")
+    scene.add(Circle(cx, cy, 0.34 * w, Paint(None, PAPER)))
+    scene.add(Circle(cx, cy, 0.34 * w - 1.6, Paint(color, None, 0.5)))
+    size = fit_size(label, 46, 0.46 * w, "bold")
     scene.add(Text(cx, cy + cap_height(size) / 2, label, size, "bold", "middle", color))
-    if face.set:
-        word = t.get(f"cards.set.{face.set.lower()}", face.set).upper()  # a set the catalogue knows is translated
-        scene.add(
-            Text(cx, y + h - SAFE - 1.0, word, fit_size(word, 6.5, w - 2 * SAFE - 16, "bold"), "bold", "middle", color)
-        )
     if value in (6, 9):  # tell 6 and 9 apart when the card is turned
-        scene.add(Line(cx - 7, cy + 13, cx + 7, cy + 13, Paint(color, width=1.0)))
+        _underline(scene, cx, cy + cap_height(size) / 2, size, color)
+    if face.set:
+        word = t.get(f"cards.set.{face.set.lower()}", face.set).upper()
+        scene.add(
+            Text(cx, y + h - SAFE - 2.0, word, fit_size(word, 7, w - 2 * SAFE - 24, "bold"), "bold", "middle", PAPER)
+        )
+
+
+def fundex_front(face: Face, scene: Scene, box: Box, bleed: tuple[float, float], *, t: Messages) -> None:
+    """An All In (Fundex) number card: white, with full-bleed bands of its set's colour top and bottom that
+    carry the set's name, the number large in the middle on a die-like tile, two-way."""
+    x, y, w, h = box
+    value = face.value if face.value is not None else 0
+    color = face.color or INK
+    background(scene, box, bleed, PAPER)
+    bx, by, bw, bh = bleed_box(box, bleed)
+    band = 17.0
+    scene.add(Rect(bx, by, bw, bleed[1] + band, Paint(None, color)))
+    scene.add(Rect(bx, y + h - band, bw, bleed[1] + band, Paint(None, color)))
+    label = str(value)
+    word = t.get(f"cards.set.{face.set.lower()}", face.set).upper() if face.set else ""
+
+    def half(s: Scene) -> None:
+        size = fit_size(label, 20.0, 12.0, "bold")
+        s.add(Text(x + SAFE + 6.0, y + band - 4.0, label, size, "bold", "middle", PAPER))
+        if word:
+            s.add(
+                Text(x + w - SAFE - 1.0, y + band - 5.0, word, fit_size(word, 8, w - 30, "bold"), "bold", "end", PAPER)
+            )
+
+    two_way(scene, box, half)
+    cx, cy = x + w / 2, y + h / 2
+    side = 0.6 * w
+    scene.add(Rect(cx - side / 2, cy - side / 2, side, side, Paint(color, "#f7f4ee", 1.0), r=5.0))
+    size = fit_size(label, 54, side - 8.0, "bold")
+    scene.add(Text(cx, cy + cap_height(size) / 2, label, size, "bold", "middle", color))
+    if value in (6, 9):  # tell 6 and 9 apart when the card is turned
+        _underline(scene, cx, cy + cap_height(size) / 2, size, color)
+
+
+def _underline(scene: Scene, cx: float, baseline: float, size: float, color: str) -> None:
+    """A bar under a large 6 or 9 (set at ``size`` pt on ``baseline``), clear of the figure's descent."""
+    under = baseline + 0.16 * size * PT + 0.6
+    scene.add(Line(cx - 6, under, cx + 6, under, Paint(color, width=1.0)))
 
 
 def _words(face: Face, t: Messages, label_field: str = "label") -> tuple[str, str]:
@@ -182,53 +141,144 @@ def _words(face: Face, t: Messages, label_field: str = "label") -> tuple[str, st
     return label, text
 
 
-def modifier_front(face: Face, scene: Scene, box, bleed: tuple[float, float], *, t: Messages) -> None:
-    """A modifier (×2, +2 … +10): the label large on a gold card."""
+MODIFIER_GOLD, MODIFIER_INK, MODIFIER_FIELD = "#b08a1e", "#6b4f00", "#fff1c4"
+
+
+def modifier_front(face: Face, scene: Scene, box: Box, bleed: tuple[float, float], *, t: Messages) -> None:
+    """A modifier (×2, +2 … +10): a gold card, the label large on a star, two-way corner indices with a
+    small star under them."""
     x, y, w, h = box
-    _background(scene, box, bleed, "#fff6d8")
-    _frame(scene, box, "#b08a1e")
+    background(scene, box, bleed, MODIFIER_FIELD)
     own, _ = _words(face, t)
     label = own.replace("x", "×") if own.startswith("x") else own
+    corner_index(
+        scene,
+        box,
+        label,
+        MODIFIER_INK,
+        lambda s, cx, top: s.add(Path_(polygon_ops(star_points(cx, top + 2.4, 2.6, 1.2)), Paint(None, MODIFIER_GOLD))),
+        column=11.0,
+    )
     cx, cy = x + w / 2, y + h / 2
-    scene.add(Path_(polygon_ops(star_points(cx, cy - 2, 22, 15, 8)), Paint("#b08a1e", "#f7e7a6", 0.6)))
-    size = fit_size(label, 36, 26, "bold")  # stays inside the star, "+10" included
-    scene.add(Text(cx, cy - 2 + cap_height(size) / 2, label, size, "bold", "middle", "#7a5c00"))
-    scene.add(Text(x + SAFE + 1.0, y + SAFE + 4.5, label, 9, "bold", "start", "#7a5c00"))
-    scene.add(Text(x + w - SAFE - 1.0, y + h - SAFE - 4.5, label, 9, "bold", "start", "#7a5c00", angle=180))
+    scene.add(Path_(polygon_ops(star_points(cx, cy, 0.37 * w, 0.25 * w, 8)), Paint(MODIFIER_GOLD, "#f7dc7c", 0.6)))
+    size = fit_size(label, 36, 0.42 * w, "bold")  # stays inside the star, "+10" included
+    scene.add(Text(cx, cy + cap_height(size) / 2, label, size, "bold", "middle", MODIFIER_INK))
     word = t("cards.modifier")
     scene.add(
-        Text(cx, y + h - SAFE - 1.5, word, fit_size(word, 6, w - 2 * SAFE - 4, "bold"), "bold", "middle", "#7a5c00")
+        Text(cx, y + h - SAFE - 9.0, word, fit_size(word, 7, w - 2 * SAFE - 26, "bold"), "bold", "middle", MODIFIER_INK)
     )
 
 
-def action_front(face: Face, scene: Scene, box, bleed: tuple[float, float], *, t: Messages) -> None:
-    """An action card: its name as a banner and a short reminder of what it does."""
+def action_icon(key: str, cx: float, cy: float, size: float, color: str, fill: str = PAPER) -> list:
+    """The icon of an action card, ``size`` mm across, centred at ``(cx, cy)``: a snowflake (Freeze), three
+    fanned cards (Flip Three), a shield (Second Chance), a bolt for any other action; drawn in ``color`` on
+    ``fill``."""
+    r = size / 2
+    ink = Paint(color, None, max(0.35, size * 0.06))
+    name = key.rsplit(".", 1)[-1]
+    if name == "freeze":
+        out: list = []
+        for k in range(3):
+            dx, dy = [(0.0, 1.0), (0.866, 0.5), (0.866, -0.5)][k]
+            out.append(Line(cx - dx * r, cy - dy * r, cx + dx * r, cy + dy * r, ink))
+            for sgn in (-1, 1):  # two small barbs near each tip
+                tx, ty = cx + sgn * dx * r * 0.62, cy + sgn * dy * r * 0.62
+                out.append(
+                    Line(tx, ty, tx + sgn * (dx * 0.28 - dy * 0.22) * r, ty + sgn * (dy * 0.28 + dx * 0.22) * r, ink)
+                )
+                out.append(
+                    Line(tx, ty, tx + sgn * (dx * 0.28 + dy * 0.22) * r, ty + sgn * (dy * 0.28 - dx * 0.22) * r, ink)
+                )
+        return out
+    if name == "flip_three":
+        w, h = 0.62 * size, 0.86 * size
+        out = []
+        for k, dx in enumerate((-0.3, 0.0, 0.3)):
+            out.append(
+                Rect(
+                    cx + dx * r * 1.2 - w / 2,
+                    cy - h / 2 + (1 - k) * 0.06 * size,
+                    w,
+                    h,
+                    Paint(color, fill, max(0.35, size * 0.05)),
+                    r=size * 0.08,
+                )
+            )
+        out.append(Text(cx + 0.36 * r, cy + 0.22 * size, "3", size * 1.2, "bold", "middle", color))
+        return out
+    if name == "second_chance":
+        return [
+            Path_(
+                (
+                    ("M", cx, cy - r),
+                    ("C", cx + 0.5 * r, cy - 0.75 * r, cx + 0.85 * r, cy - 0.8 * r, cx + 0.9 * r, cy - 0.8 * r),
+                    ("C", cx + 0.9 * r, cy + 0.1 * r, cx + 0.5 * r, cy + 0.7 * r, cx, cy + r),
+                    ("C", cx - 0.5 * r, cy + 0.7 * r, cx - 0.9 * r, cy + 0.1 * r, cx - 0.9 * r, cy - 0.8 * r),
+                    ("C", cx - 0.85 * r, cy - 0.8 * r, cx - 0.5 * r, cy - 0.75 * r, cx, cy - r),
+                    ("Z",),
+                ),
+                Paint(color, None, max(0.35, size * 0.07)),
+            ),
+            Text(cx, cy + 0.36 * r, "2", size * 1.3, "bold", "middle", color),
+        ]
+    bolt = [(0.15, -1.0), (-0.55, 0.1), (-0.05, 0.1), (-0.2, 1.0), (0.55, -0.15), (0.05, -0.15)]
+    return [Path_(polygon_ops([(cx + a * r, cy + b * r) for a, b in bolt]), Paint(None, color))]
+
+
+def action_front(face: Face, scene: Scene, box: Box, bleed: tuple[float, float], *, t: Messages) -> None:
+    """An action card: a full-bleed border of its colour, its icon in two corners and large, its name and a
+    short reminder of what it does."""
     x, y, w, h = box
     color = face.color or "#8e1b3a"
     label, text = _words(face, t)
-    _background(scene, box, bleed, color)
-    scene.add(Rect(x + SAFE, y + SAFE, w - 2 * SAFE, h - 2 * SAFE, Paint("#ffffff", "#ffffff", 0.4), r=3))
+    background(scene, box, bleed, color)
+    inset = 4.5
+    scene.add(Rect(x + inset, y + inset + 9.0, w - 2 * inset, h - 2 * inset - 18.0, Paint(None, PAPER), r=3))
+    key = face.key or label.lower().replace(" ", "_")
+
+    def corners(s: Scene) -> None:
+        s.add(*action_icon(key, x + SAFE + 4.0, y + SAFE + 4.0, 7.0, PAPER, color))
+
+    two_way(scene, box, corners)
     cx = x + w / 2
-    scene.add(Text(cx, y + 26, label, fit_size(label, 15, w - 2 * SAFE - 4, "bold"), "bold", "middle", color))
-    scene.add(Line(x + SAFE + 6, y + 30, x + w - SAFE - 6, y + 30, Paint(color, width=0.6)))
-    _paragraphs(scene, x + SAFE + 3, y + 37, w - 2 * SAFE - 6, text, 9.0, INK, h - 37 - SAFE - 8)
+    scene.add(*action_icon(key, cx, y + 25.0, 15.0, color))
+    scene.add(Text(cx, y + 40.0, label, fit_size(label, 14, w - 2 * inset - 6, "bold"), "bold", "middle", color))
+    _paragraphs(scene, x + inset + 3, y + 44.0, w - 2 * inset - 6, text, 9.0, INK, h - 44.0 - inset - 11.0)
     word = t("cards.action")
-    scene.add(Text(cx, y + h - SAFE - 3, word, fit_size(word, 6, w - 2 * SAFE - 4, "bold"), "bold", "middle", color))
+    scene.add(
+        Text(cx, y + h - inset - 3.2, word, fit_size(word, 7, w - 2 * inset - 22, "bold"), "bold", "middle", PAPER)
+    )
 
 
-def text_front(face: Face, scene: Scene, box, bleed: tuple[float, float], *, t: Messages) -> None:
-    """A text card (instructions, quick reference): a title bar and paragraphs fitted to the card."""
+def text_front(face: Face, scene: Scene, box: Box, bleed: tuple[float, float], *, t: Messages) -> None:
+    """A text card (instructions, quick reference): a full-bleed title band and paragraphs set as large as
+    the card holds (up to 11 pt), each lead phrase in bold."""
     x, y, w, h = box
     color = face.color or INK
     title, text = _words(face, t, "title")
-    _background(scene, box, bleed, PAPER)
-    bx, by, bw, _ = _bleed_box(box, bleed)
-    scene.add(Rect(bx, by, bw, bleed[1] + SAFE + 9.0, Paint(None, color)))
+    background(scene, box, bleed, PAPER)
+    bx, by, bw, _ = bleed_box(box, bleed)
+    scene.add(Rect(bx, by, bw, bleed[1] + SAFE + 10.0, Paint(None, color)))
     scene.add(
-        Text(x + w / 2, y + SAFE + 5.4, title, fit_size(title, 10, w - 2 * SAFE, "bold"), "bold", "middle", "#ffffff")
+        Text(x + w / 2, y + SAFE + 6.2, title, fit_size(title, 12, w - 2 * SAFE, "bold"), "bold", "middle", PAPER)
     )
-    top = y + SAFE + 13.5
-    _paragraphs(scene, x + SAFE, top, w - 2 * SAFE, text, 9.0, INK, y + h - SAFE - top)
+    top = y + SAFE + 14.0
+    _paragraphs(scene, x + SAFE, top, w - 2 * SAFE, text, 11.0, INK, y + h - SAFE - top)
+
+
+def _runs(paragraph: str) -> list[tuple[str, str]]:
+    """A paragraph's words with their weight: ``**lead words**`` at the start are bold."""
+    if paragraph.startswith("**") and "**" in paragraph[2:]:
+        lead, rest = paragraph[2:].split("**", 1)
+        return [(word, "bold") for word in lead.split(" ") if word] + [
+            (word, "regular") for word in rest.split(" ") if word
+        ]
+    return [(word, "regular") for word in paragraph.split(" ") if word]
+
+
+def plain(text: str) -> str:
+    """``text`` without the ``**`` that mark bold lead words."""
+    return text.replace("**", "")
 
 
 def wrap(text: str, size: float, width: float, weight: str = "regular") -> list[str]:
@@ -239,34 +289,42 @@ def wrap(text: str, size: float, width: float, weight: str = "regular") -> list[
     (the caller shrinks the size until no line is too wide).  Widths are
     measured as :func:`~generator.printing.draw.rich_text` draws (suits as shapes).
     """
-    lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        if not word:
-            continue
-        trial = f"{line} {word}" if line else word
-        if line and rich_width(trial, size, weight) > width:
+    return [
+        " ".join(w for w, _ in line) for line in _wrap_runs([(w, weight) for w in text.split(" ") if w], size, width)
+    ]
+
+
+def _wrap_runs(words: list[tuple[str, str]], size: float, width: float) -> list[list[tuple[str, str]]]:
+    lines: list[list[tuple[str, str]]] = []
+    line: list[tuple[str, str]] = []
+    for word in words:
+        if line and _line_width(line + [word], size) > width:
             lines.append(line)
-            line = word
+            line = [word]
         else:
-            line = trial
+            line.append(word)
     if line:
         lines.append(line)
     return lines
 
 
+def _line_width(line: list[tuple[str, str]], size: float) -> float:
+    space = rich_width(" ", size)
+    return sum(rich_width(word, size, weight) for word, weight in line) + space * (len(line) - 1)
+
+
 def _paragraphs(
     scene: Scene, x: float, y: float, width: float, text: str, size: float, color: str, room: float
 ) -> None:
-    """Word-wrapped paragraphs (:func:`wrap`) at the largest size, in 0.1 pt steps from ``size`` down to 4 pt,
-    at which they fit ``room`` mm of height and every line ``width``."""
-    paragraphs = [p for p in text.split("\n") if p.strip()]
+    """Word-wrapped paragraphs at the largest size, in 0.1 pt steps from ``size`` down to 4 pt, at which they
+    fit ``room`` mm of height and every line ``width``; lead words marked ``**…**`` in bold."""
+    paragraphs = [_runs(p) for p in text.split("\n") if p.strip()]
 
     def set_at(pt: float):
-        lines = [wrap(p, pt, width) for p in paragraphs]
+        lines = [_wrap_runs(p, pt, width) for p in paragraphs]
         line_h = pt * 0.3528 * 1.25
         height = sum(len(ls) for ls in lines) * line_h + (len(lines) - 1) * line_h * 0.45
-        widest = max((rich_width(line, pt) for ls in lines for line in ls), default=0.0)
+        widest = max((_line_width(line, pt) for ls in lines for line in ls), default=0.0)
         return lines, line_h, height <= room and widest <= width
 
     steps = [round(size - 0.1 * k, 2) for k in range(int(round((size - 4.0) / 0.1)) + 1)]  # size … 4.0
@@ -282,53 +340,103 @@ def _paragraphs(
         k += 1
     size = steps[k]
     lines, line_h, _ = set_at(size)
+    space = rich_width(" ", size)
     cursor = y + size * 0.3528
     for ls in lines:
         for line in ls:
-            rich_text(scene, x, cursor, line, size, color=color, red=RED, black=BLACK)
+            left = x
+            for n, (group, weight) in enumerate(_groups(line)):
+                left += rich_text(scene, left, cursor, group, size, weight=weight, color=color, red=RED, black=BLACK)
+                left += space if n < len(_groups(line)) - 1 else 0.0
             cursor += line_h
         cursor += line_h * 0.45
+
+
+def _groups(line: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A line's words joined into runs of one weight: ``[("Values:", "bold"), ("A 1, 2-10 …", "regular")]``."""
+    out: list[tuple[str, str]] = []
+    for word, weight in line:
+        if out and out[-1][1] == weight:
+            out[-1] = (out[-1][0] + " " + word, weight)
+        else:
+            out.append((word, weight))
+    return out
 
 
 # --- backs ------------------------------------------------------------------------------
 
 
-def deck_back(deck: Deck, scene: Scene, box, bleed: tuple[float, float], *, t: Messages) -> None:
-    """The deck's back: its colour into the bleed, a diamond lattice, the title in a framed panel."""
+def deck_back(deck: Deck, scene: Scene, box: Box, bleed: tuple[float, float], *, t: Messages) -> None:
+    """The deck's back, the same on every card and the same upside down: its colour into the bleed, a
+    diamond lattice centred on the card inside a white line 5 mm in, a medallion with the title once upright
+    and once turned."""
     x, y, w, h = box
     color = deck.back.color
-    _background(scene, box, bleed, color)
-    light = Paint("#ffffff", None, 0.25)
-    bx, by, bw, bh = _bleed_box(box, bleed)
-    step = 7.0
-    k = -bh
-    while k < bw:
-        # 45° lines x = bx + k ± t, y = by + t, clipped to the bleed box (0 ≤ x - bx ≤ bw, 0 ≤ t ≤ bh)
-        t0, t1 = max(0.0, -k), min(bh, bw - k)
-        if t1 > t0:
-            scene.add(Line(bx + k + t0, by + t0, bx + k + t1, by + t1, light))
-        t0, t1 = max(0.0, k + bh - bw), min(bh, k + bh)
-        if t1 > t0:
-            scene.add(Line(bx + k + bh - t0, by + t0, bx + k + bh - t1, by + t1, light))
-        k += step
-    scene.add(Rect(x + 7, y + h / 2 - 14, w - 14, 28, Paint("#ffffff", color, 0.8), r=3))
+    background(scene, box, bleed, color)
+    cx, cy = x + w / 2, y + h / 2
+    inset = 5.0
+    scene.add(Rect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, Paint("#ffffff", None, 0.5), r=3.0))
+    light = Paint(_mix(color, "#ffffff", 0.35), None, 0.3)
+    left, right, top, bottom = x + inset + 1.5, x + w - inset - 1.5, y + inset + 1.5, y + h - inset - 1.5
+    step = 6.0
+    for k in range(-12, 13):  # 45° lines through points k·step along the card's middle row, clipped to the panel
+        for sgn in (1, -1):
+            seg = _clip_diagonal(cx + k * step, cy, sgn, left, top, right, bottom)
+            if seg:
+                scene.add(Line(seg[0], seg[1], seg[2], seg[3], light))
     title = deck.back.title
     subtitle = deck.back.subtitle or (t(f"cards.{deck.back.key}.subtitle") if deck.back.key else "")
+    rx, ry = 0.36 * w, 0.2 * h
+    scene.add(Rect(cx - rx, cy - ry, 2 * rx, 2 * ry, Paint("#ffffff", color, 0.8), r=rx * 0.6))
     scene.add(
-        Text(
-            x + w / 2,
-            y + h / 2 + (1.5 if subtitle else 4.0),
-            title,
-            fit_size(title, 18, w - 20, "bold"),
-            "bold",
-            "middle",
-            "#ffffff",
+        Rect(
+            cx - rx + 1.6,
+            cy - ry + 1.6,
+            2 * rx - 3.2,
+            2 * ry - 3.2,
+            Paint(_mix(color, "#ffffff", 0.35), None, 0.4),
+            r=rx * 0.6 - 1.6,
         )
     )
-    if subtitle:
-        scene.add(
-            Text(x + w / 2, y + h / 2 + 8.5, subtitle, fit_size(subtitle, 7, w - 20), "regular", "middle", "#ffffff")
-        )
+
+    def half(s: Scene) -> None:
+        size = fit_size(title, 15, 2 * rx - 12, "bold")
+        s.add(Text(cx, cy - 2.0, title, size, "bold", "middle", PAPER))
+        if subtitle:
+            s.add(
+                Text(
+                    cx,
+                    cy - 2.0 - cap_height(size) - 2.2,
+                    subtitle,
+                    fit_size(subtitle, 6, 2 * rx - 20),
+                    "regular",
+                    "middle",
+                    PAPER,
+                )
+            )
+
+    two_way(scene, box, half)
+
+
+def _mix(a: str, b: str, k: float) -> str:
+    """Colour ``a`` moved a fraction ``k`` towards ``b`` (``#rrggbb``)."""
+    ca = [int(a[i : i + 2], 16) for i in (1, 3, 5)]
+    cb = [int(b[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(u + (v - u) * k):02x}" for u, v in zip(ca, cb))
+
+
+def _clip_diagonal(
+    px: float, py: float, sgn: int, left: float, top: float, right: float, bottom: float
+) -> tuple[float, float, float, float] | None:
+    """The part of the line through ``(px, py)`` with slope ``sgn`` (y = py + sgn·(x − px)) inside the box,
+    as ``(x1, y1, x2, y2)``, or ``None``."""
+    lo, hi = left, right
+    # top ≤ py + sgn (x − px) ≤ bottom
+    a, b = px + (top - py) / sgn, px + (bottom - py) / sgn
+    lo, hi = max(lo, min(a, b)), min(hi, max(a, b))
+    if hi - lo < 0.2:
+        return None
+    return (lo, py + sgn * (lo - px), hi, py + sgn * (hi - px))
 
 
 FRONTS = {
@@ -353,7 +461,9 @@ def deck_items(deck: Deck, lang: str = "en") -> list[Item]:
     items = []
     for face in deck.faces:
         draw = FRONTS[face.type]
-        if face.type == "number":
+        if face.type == "number" and face.set:
+            front = partial(fundex_front, face, t=t)
+        elif face.type == "number":
             front = partial(number_front, face, t=t, palette=palette)
         else:
             front = partial(draw, face, t=t)

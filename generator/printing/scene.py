@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Literal, Sequence, Union
 
 from generator.printing.fonts import FONT_FILES, FONT_NAMES, font_path  # noqa: F401  (re-exported: backends and readers import them here)
 
@@ -252,3 +252,39 @@ def missing_glyphs(text: str, weight: str = "regular") -> list[str]:
     from generator.printing.fonts import missing_glyphs as missing
 
     return missing(text, weight)
+
+
+def turned(items: Sequence[Primitive], cx: float, cy: float, quarters: int = 1) -> list[Primitive]:
+    """``items`` turned ``quarters`` quarter turns clockwise (as seen on the page) about ``(cx, cy)`` (mm).
+
+    One quarter takes a point ``(x, y)`` to ``(cx − (y − cy), cy + (x − cx))``;
+    rectangles stay axis-aligned (width and height exchanged on odd turns);
+    text turns with them.
+    """
+
+    def pt(x: float, y: float) -> tuple[float, float]:
+        for _ in range(quarters % 4):
+            x, y = cx - (y - cy), cy + (x - cx)
+        return x, y
+
+    out: list[Primitive] = []
+    for item in items:
+        if isinstance(item, Line):
+            out.append(Line(*pt(item.x1, item.y1), *pt(item.x2, item.y2), item.paint))
+        elif isinstance(item, Rect):
+            (x1, y1), (x2, y2) = pt(item.x, item.y), pt(item.x + item.w, item.y + item.h)
+            out.append(Rect(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1), item.paint, item.r))
+        elif isinstance(item, Circle):
+            out.append(Circle(*pt(item.cx, item.cy), item.r, item.paint))
+        elif isinstance(item, Path_):
+            ops = []
+            for op in item.ops:
+                name, *nums = op
+                moved = [c for k in range(0, len(nums), 2) for c in pt(nums[k], nums[k + 1])]
+                ops.append((name, *moved))
+            out.append(Path_(tuple(ops), item.paint))
+        else:
+            x, y = pt(item.x, item.y)
+            angle = (item.angle - 90.0 * quarters) % 360
+            out.append(Text(x, y, item.text, item.size, item.weight, item.anchor, item.color, angle))
+    return out
