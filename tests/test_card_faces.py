@@ -496,3 +496,37 @@ def test_chips_that_do_not_fit_are_refused(tmp_path):
         from generator.printing.paper import Paper
 
         chip_pages(load_any(mine), Paper("tiny", 60, 60, "tiny"))
+
+
+@pytest.mark.parametrize(
+    ("item_id", "name"), [("fundex-cards", "Blue 6"), ("fundex-cards", "Gold 9"), ("flip7-deck", "9")]
+)
+def test_every_6_and_9_is_underlined_in_its_corners_and_middle(item_id, name):
+    scene = draw(item_id, name)
+    label = name.split()[-1]
+    for t in (t for t in scene.items if isinstance(t, Text) and t.text == label):
+        x0, y0, x1, y1 = bbox(t)
+        below = [
+            ln
+            for ln in scene.items
+            if isinstance(ln, Line)
+            and ln.y1 == ln.y2
+            and x0 - 1 < min(ln.x1, ln.x2) < (x0 + x1) / 2 < max(ln.x1, ln.x2) < x1 + 7
+            and (0 < ln.y1 - t.y < 4 if t.angle == 0 else 0 < t.y - ln.y1 < 4)
+        ]
+        assert below, t
+
+
+def test_a_lead_marker_never_closed_is_not_printed(tmp_path):
+    mine = tmp_path / "deck.yaml"
+    mine.write_text(
+        'kind: deck\ngame: test\nname: "T"\nback: {title: "T"}\ncards:\n'
+        '  - {type: text, title: "Rules", body: ["**Open lead and more", "**Lead:** rest"]}\n',
+        encoding="utf-8",
+    )
+    item = deck_items(load_any(mine))[0]
+    scene = Scene(210, 297)
+    item.front(scene, BOX, BLEED)
+    texts = [(t.text, t.weight) for t in scene.items if isinstance(t, Text)]
+    assert ("Open lead and more", "regular") in texts and ("Lead:", "bold") in texts
+    assert not any("**" in text for text, _ in texts)

@@ -24,7 +24,9 @@ Card types:
 | ``text`` | ``title``, ``body`` (paragraphs), ``color`` | copy |
 
 ``count`` (default 1) multiplies every card an entry makes; it may be 0 but
-never negative.
+never negative.  A ``number`` entry with a ``set`` is drawn in the set look
+(bands of its colour), one without as a colour field; a text card's paragraph
+may start with ``**lead words**``, printed in bold.
 
 Words in several languages: an entry (or the ``back:``) with ``key:
 flip7.freeze`` takes the words it does not write itself from the message

@@ -44,6 +44,7 @@ from generator.printing.scene import (
     fit_size,
     polygon_ops,
     star_points,
+    text_width,
 )
 
 FLIP7_COLORS = [
@@ -109,6 +110,17 @@ def fundex_front(face: Face, scene: Scene, box: Box, bleed: tuple[float, float],
     def half(s: Scene) -> None:
         size = fit_size(label, 20.0, 12.0, "bold")
         s.add(Text(x + SAFE + 6.0, y + band - 4.0, label, size, "bold", "middle", PAPER))
+        if value in (6, 9):  # a turned 6 must not read as a 9
+            wide = text_width(label, size, "bold") / 2 + 0.3
+            s.add(
+                Line(
+                    x + SAFE + 6.0 - wide,
+                    y + band - 2.6,
+                    x + SAFE + 6.0 + wide,
+                    y + band - 2.6,
+                    Paint(PAPER, width=0.6),
+                )
+            )
         if word:
             s.add(
                 Text(x + w - SAFE - 1.0, y + band - 5.0, word, fit_size(word, 8, w - 30, "bold"), "bold", "end", PAPER)
@@ -273,12 +285,9 @@ def _runs(paragraph: str) -> list[tuple[str, str]]:
         return [(word, "bold") for word in lead.split(" ") if word] + [
             (word, "regular") for word in rest.split(" ") if word
         ]
+    if paragraph.startswith("**"):  # never closed: printed plain, without the marker
+        paragraph = paragraph[2:]
     return [(word, "regular") for word in paragraph.split(" ") if word]
-
-
-def plain(text: str) -> str:
-    """``text`` without the ``**`` that mark bold lead words."""
-    return text.replace("**", "")
 
 
 def wrap(text: str, size: float, width: float, weight: str = "regular") -> list[str]:

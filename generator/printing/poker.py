@@ -118,7 +118,7 @@ def _court(scene: Scene, box: Box, rank: int, suit: str, t: Messages) -> None:
     x, y, w, h = box
     color = _suit_colour(suit)
     robe = RED if suit in RED_SUITS else ROBE_DARK
-    left, top, right, bottom = x + 12.0, y + 8.0, x + w - 12.0, y + h - 8.0
+    left, top, right, bottom = x + 13.0, y + 8.0, x + w - 13.0, y + h - 8.0
     scene.add(Rect(left, top, right - left, bottom - top, Paint(color, "#fbf3df", 0.5), r=2.0))
     cx, cy = x + w / 2, y + h / 2
     unit = (right - left) / 40.0  # the figure is drawn for a 40 mm panel and scaled
