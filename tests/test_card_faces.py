@@ -288,6 +288,9 @@ def test_text_cards_fill_their_face_with_bold_lead_words():
     assert "Values:" in bold and "Short of stakes?" in bold
     assert not any("**" in t.text for t in scene.items if isinstance(t, Text))
     fundex = draw("fundex-cards", "How to play")
+    fundex_bold = [t.text for t in fundex.items if isinstance(t, Text) and t.weight == "bold" and t.size < 12]
+    assert "Roll." in fundex_bold and "Short of chips?" in fundex_bold  # lead words after a bullet
+    assert not any("**" in t.text for t in fundex.items if isinstance(t, Text))
     body = [t for t in fundex.items if isinstance(t, Text) and t.size < 12]
     x, y, w, h = BOX
     assert max(t.y for t in body) > y + h - 20  # the text runs to the foot of the card

@@ -10,6 +10,7 @@ catalogue of the language drawn (keyword ``t``, section ``cards`` of
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 from generator.core.errors import InputError, Problem
@@ -278,16 +279,22 @@ def text_front(face: Face, scene: Scene, box: Box, bleed: tuple[float, float], *
     _paragraphs(scene, x + SAFE, top, w - 2 * SAFE, text, 11.0, INK, y + h - SAFE - top)
 
 
+LEAD = re.compile(r"^(?P<bullet>\S{1,2} )?\*\*(?P<lead>.+?)\*\*(?P<rest>.*)$")
+"""A paragraph with bold lead words: ``**Values:** A 1, …`` or, after a bullet, ``• **Roll.** …``."""
+
+
 def _runs(paragraph: str) -> list[tuple[str, str]]:
-    """A paragraph's words with their weight: ``**lead words**`` at the start are bold."""
-    if paragraph.startswith("**") and "**" in paragraph[2:]:
-        lead, rest = paragraph[2:].split("**", 1)
-        return [(word, "bold") for word in lead.split(" ") if word] + [
-            (word, "regular") for word in rest.split(" ") if word
-        ]
-    if paragraph.startswith("**"):  # never closed: printed plain, without the marker
-        paragraph = paragraph[2:]
-    return [(word, "regular") for word in paragraph.split(" ") if word]
+    """A paragraph's words with their weight: ``**lead words**`` at the start (after a bullet, if any) are
+    bold; a ``**`` never closed is dropped."""
+    m = LEAD.match(paragraph)
+    if m:
+        bullet, lead, rest = m.group("bullet") or "", m.group("lead"), m.group("rest")
+        return (
+            [(word, "regular") for word in bullet.split(" ") if word]
+            + [(word, "bold") for word in lead.split(" ") if word]
+            + [(word, "regular") for word in rest.split(" ") if word]
+        )
+    return [(word, "regular") for word in paragraph.replace("**", "").split(" ") if word]
 
 
 def wrap(text: str, size: float, width: float, weight: str = "regular") -> list[str]:
