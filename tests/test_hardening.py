@@ -272,6 +272,7 @@ def test_build_clears_what_a_killed_build_left(tmp_path, monkeypatch):
     r = run(["build", "-d", "out", "--paper", "a4", "--dpi", "50"], tmp_path)
     assert r.code == 0
     assert sorted(p.name for p in (tmp_path / "out" / "chips").iterdir()) == [
+        "fundex-chips-a4-back.png",  # chips print on both sides: a preview of the backs page too
         "fundex-chips-a4.json",
         "fundex-chips-a4.pdf",
         "fundex-chips-a4.png",

@@ -214,7 +214,7 @@ def build(
     ),
 ) -> None:
     """Render everything shipped into OUT_DIR: per paper size a PDF to print and a PNG preview;
-    decks and chips also get a manifest (JSON) and decks a preview of the backs."""
+    decks and chips also get a manifest (JSON) and a preview of the backs."""
     import time
 
     from rich.table import Table

@@ -528,8 +528,8 @@ def build_items(
     """Draw every shipped item on every paper in every language of ``langs``, one :class:`Built` at a time
     (for a progress bar), in the order of the shipped items, then papers, then languages.
 
-    Each item gives ``ID-PAPER.pdf`` and a PNG preview ``ID-PAPER.png``; a deck with
-    backs also ``ID-PAPER-back.png``; decks and chips a manifest ``ID-PAPER.json``.
+    Each item gives ``ID-PAPER.pdf`` and a PNG preview ``ID-PAPER.png``; a deck or chip
+    sheet with backs also ``ID-PAPER-back.png``; decks and chips a manifest ``ID-PAPER.json``.
     In another language than English every name has the language after the paper
     (``ID-PAPER-it.pdf``), so it never replaces the English file.
     Errors of one item are in its ``problems``; the others are still built.
