@@ -214,6 +214,7 @@ def test_score_a_game_from_photos_correcting_a_field_by_tapping(server, browser,
     assert css(browser, f"a.field.fixed[data-field='{cell}']")
 
     browser.get(game_url)
+    wait(browser, lambda d: css(d, "input[name=name]").is_displayed())  # the game page, not the read-back
     css(browser, "input[name=name]").send_keys("Bob")
     css(browser, "input[name=photo]").send_keys(str(photos["Bob"]))
     tap(css(browser, "button[value=photo]"))
