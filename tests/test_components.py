@@ -18,7 +18,7 @@ from generator.core.errors import InputError
 from generator.core.shipped import shipped_layouts
 from generator.games.registry import load_any, pages_for
 from generator.printing.backends.pdf import render_pdf
-from generator.printing.impose import MIN_MARGIN, PrintOptions
+from generator.printing.impose import PRINT_EDGE, PrintOptions
 from generator.printing.paper import paper
 
 IDS = {s.id: s.path for s in shipped_layouts()}
@@ -93,8 +93,8 @@ def test_geometry(item_id, paper_id):
             assert (w, h) == ((88.0, 63.0) if turned else (63.0, 88.0))
             assert item.get("turned") == (90 if turned else None)
             if page["side"] == "front":
-                assert x >= MIN_MARGIN and y >= MIN_MARGIN
-                assert x + w <= pap.width - MIN_MARGIN and y + h <= pap.height - MIN_MARGIN
+                assert x >= PRINT_EDGE and y >= PRINT_EDGE
+                assert x + w <= pap.width - PRINT_EDGE and y + h <= pap.height - PRINT_EDGE
         for i, a in enumerate(boxes):
             for b in boxes[i + 1 :]:
                 assert a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]

@@ -1,21 +1,17 @@
 """What every card face shares: the bleed box, the background, corner indices, colours, two-way drawing.
 
 Boxes are ``(x, y, w, h)`` trim boxes in millimetres, bleed ``(bx, by)`` in
-millimetres beyond them.  Nothing thin is drawn within :data:`CUT_CLEAR` of
-the trim: a miscut of a millimetre must not show as an uneven frame, so
-borders, where a card has one, are full-bleed fills at least that wide.
+millimetres beyond them.  Nothing thin is drawn within 3 mm of the trim: a
+miscut of a millimetre must not show as an uneven frame, so borders, where a
+card has one, are full-bleed fills at least that wide.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
-
-from generator.printing.scene import Line, Paint, Primitive, Rect, Scene, Text, cap_height, text_width, turned
+from generator.printing.scene import Line, Paint, Rect, Scene, Text, cap_height, text_width, turned
 
 SAFE = 3.5
 """Safe zone: distance inside the trim that text and symbols keep (mm)."""
-CUT_CLEAR = 3.0
-"""No outline or frame comes nearer the trim than this (mm)."""
 INDEX_CAP = 5.0
 """Height of a corner index's capitals (mm), as on a shop deck."""
 RED, BLACK, INK, PAPER = "#c8102e", "#1a1a1a", "#1d2b45", "#ffffff"
@@ -43,9 +39,29 @@ def index_size(label: str, width: float, weight: str = "bold") -> float:
     return size if wide <= width else size * width / wide
 
 
-def turned_half(items: Sequence[Primitive], cx: float, cy: float) -> list[Primitive]:
-    """``items`` turned half a turn about ``(cx, cy)``: the lower half of a two-way card."""
-    return turned(items, cx, cy, 2)
+def mix(a: str, b: str, k: float) -> str:
+    """Colour ``a`` moved a fraction ``k`` (0 to 1) towards ``b``, both ``#rrggbb``."""
+    ca = [int(a[i : i + 2], 16) for i in (1, 3, 5)]
+    cb = [int(b[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(u + (v - u) * k):02x}" for u, v in zip(ca, cb))
+
+
+def underline(
+    scene: Scene,
+    cx: float,
+    y: float,
+    color: str,
+    *,
+    label: str = "",
+    size: float = 0.0,
+    half: float = 0.0,
+    width: float = 0.5,
+) -> None:
+    """A bar at height ``y`` (mm) centred on ``cx``, under a 6 or a 9 so a turned card never reads as the other:
+    ``half`` mm each side, or as wide as ``label`` set at ``size`` pt plus 0.3 mm."""
+    if not half:
+        half = text_width(label, size, "bold") / 2 + 0.3
+    scene.add(Line(cx - half, y, cx + half, y, Paint(color, width=width)))
 
 
 def two_way(scene: Scene, box: Box, draw) -> None:
@@ -53,7 +69,7 @@ def two_way(scene: Scene, box: Box, draw) -> None:
     x, y, w, h = box
     half = Scene(scene.width, scene.height)
     draw(half)
-    scene.add(*half.items, *turned_half(half.items, x + w / 2, y + h / 2))
+    scene.add(*half.items, *turned(half.items, x + w / 2, y + h / 2, 2))
 
 
 def corner_index(
@@ -81,8 +97,7 @@ def corner_index(
         half.add(Text(cx, base, label, size, "bold", "middle", color))
         below = base + 1.2
         if label in ("6", "9"):
-            wide = text_width(label, size, "bold") / 2 + 0.3
-            half.add(Line(cx - wide, base + 0.9, cx + wide, base + 0.9, Paint(color, width=0.5)))
+            underline(half, cx, base + 0.9, color, label=label, size=size)
             below += 0.8
         if mark is not None:
             mark(half, cx, below)

@@ -27,6 +27,7 @@ from pydantic import Field
 from generator.core.errors import InputError, Problem
 from generator.core.models import StrictModel, validate
 from generator.core.yamlpos import Document
+from generator.printing.cardart import mix
 from generator.printing.i18n import messages
 from generator.printing.impose import BAR_GAP, BAR_ROOM, PRINT_EDGE, Grid, scale_check
 from generator.printing.paper import Paper
@@ -184,14 +185,10 @@ def _chip(scene: Scene, cx: float, cy: float, r: float, chip: ChipSpec) -> None:
         scene.add(Path_(polygon_ops([(cx + u * ca - v * sa, cy + u * sa + v * ca) for u, v in corners]), spot))
     scene.add(Circle(cx, cy, r * 0.72, Paint(chip.ink, chip.color, 0.5)))
     scene.add(Circle(cx, cy, r * 0.64, Paint(chip.ink, None, 0.3, dash=(1.2, 0.9))))
-    scene.add(Circle(cx, cy, r, Paint(_darker(chip.color), None, 0.2)))  # the cut line
+    scene.add(Circle(cx, cy, r, Paint(mix(chip.color, "#000000", 0.3), None, 0.2)))  # the cut line
     label = str(chip.value)
     size = fit_size(label, r * 1.9, r * 0.95, "bold")
     scene.add(Text(cx, cy + cap_height(size) / 2, label, size, "bold", "middle", chip.ink))
-
-
-def _darker(color: str) -> str:
-    return "#" + "".join(f"{int(int(color[i : i + 2], 16) * 0.7):02x}" for i in (1, 3, 5))
 
 
 def chip_sheet_pages(chips: ChipSheet, paper: Paper, lang: str = "en") -> tuple[list[Scene], dict]:

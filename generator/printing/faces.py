@@ -24,7 +24,9 @@ from generator.printing.cardart import (
     background,
     bleed_box,
     corner_index,
+    mix,
     two_way,
+    underline,
 )
 from generator.printing.deck import Deck, Face, card_sizes
 from generator.printing.draw import rich_text, rich_width
@@ -45,7 +47,6 @@ from generator.printing.scene import (
     fit_size,
     polygon_ops,
     star_points,
-    text_width,
 )
 
 FLIP7_COLORS = [
@@ -86,7 +87,7 @@ def number_front(
     size = fit_size(label, 46, 0.46 * w, "bold")
     scene.add(Text(cx, cy + cap_height(size) / 2, label, size, "bold", "middle", color))
     if value in (6, 9):  # tell 6 and 9 apart when the card is turned
-        _underline(scene, cx, cy + cap_height(size) / 2, size, color)
+        underline(scene, cx, cy + cap_height(size) / 2 + 0.16 * size * PT + 0.6, color, half=6.0, width=1.0)
     if face.set:
         word = t.get(f"cards.set.{face.set.lower()}", face.set).upper()
         scene.add(
@@ -111,17 +112,8 @@ def fundex_front(face: Face, scene: Scene, box: Box, bleed: tuple[float, float],
     def half(s: Scene) -> None:
         size = fit_size(label, 20.0, 12.0, "bold")
         s.add(Text(x + SAFE + 6.0, y + band - 4.0, label, size, "bold", "middle", PAPER))
-        if value in (6, 9):  # a turned 6 must not read as a 9
-            wide = text_width(label, size, "bold") / 2 + 0.3
-            s.add(
-                Line(
-                    x + SAFE + 6.0 - wide,
-                    y + band - 2.6,
-                    x + SAFE + 6.0 + wide,
-                    y + band - 2.6,
-                    Paint(PAPER, width=0.6),
-                )
-            )
+        if value in (6, 9):
+            underline(s, x + SAFE + 6.0, y + band - 2.6, PAPER, label=label, size=size, width=0.6)
         if word:
             s.add(
                 Text(x + w - SAFE - 1.0, y + band - 5.0, word, fit_size(word, 8, w - 30, "bold"), "bold", "end", PAPER)
@@ -134,13 +126,7 @@ def fundex_front(face: Face, scene: Scene, box: Box, bleed: tuple[float, float],
     size = fit_size(label, 54, side - 8.0, "bold")
     scene.add(Text(cx, cy + cap_height(size) / 2, label, size, "bold", "middle", color))
     if value in (6, 9):  # tell 6 and 9 apart when the card is turned
-        _underline(scene, cx, cy + cap_height(size) / 2, size, color)
-
-
-def _underline(scene: Scene, cx: float, baseline: float, size: float, color: str) -> None:
-    """A bar under a large 6 or 9 (set at ``size`` pt on ``baseline``), clear of the figure's descent."""
-    under = baseline + 0.16 * size * PT + 0.6
-    scene.add(Line(cx - 6, under, cx + 6, under, Paint(color, width=1.0)))
+        underline(scene, cx, cy + cap_height(size) / 2 + 0.16 * size * PT + 0.6, color, half=6.0, width=1.0)
 
 
 def _words(face: Face, t: Messages, label_field: str = "label") -> tuple[str, str]:
@@ -392,7 +378,7 @@ def deck_back(deck: Deck, scene: Scene, box: Box, bleed: tuple[float, float], *,
     cx, cy = x + w / 2, y + h / 2
     inset = 5.0
     scene.add(Rect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, Paint("#ffffff", None, 0.5), r=3.0))
-    light = Paint(_mix(color, "#ffffff", 0.35), None, 0.3)
+    light = Paint(mix(color, "#ffffff", 0.35), None, 0.3)
     left, right, top, bottom = x + inset + 1.5, x + w - inset - 1.5, y + inset + 1.5, y + h - inset - 1.5
     step = 6.0
     for k in range(-12, 13):  # 45° lines through points k·step along the card's middle row, clipped to the panel
@@ -410,7 +396,7 @@ def deck_back(deck: Deck, scene: Scene, box: Box, bleed: tuple[float, float], *,
             cy - ry + 1.6,
             2 * rx - 3.2,
             2 * ry - 3.2,
-            Paint(_mix(color, "#ffffff", 0.35), None, 0.4),
+            Paint(mix(color, "#ffffff", 0.35), None, 0.4),
             r=rx * 0.6 - 1.6,
         )
     )
@@ -432,13 +418,6 @@ def deck_back(deck: Deck, scene: Scene, box: Box, bleed: tuple[float, float], *,
             )
 
     two_way(scene, box, half)
-
-
-def _mix(a: str, b: str, k: float) -> str:
-    """Colour ``a`` moved a fraction ``k`` towards ``b`` (``#rrggbb``)."""
-    ca = [int(a[i : i + 2], 16) for i in (1, 3, 5)]
-    cb = [int(b[i : i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(u + (v - u) * k):02x}" for u, v in zip(ca, cb))
 
 
 def _clip_diagonal(

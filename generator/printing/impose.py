@@ -50,8 +50,6 @@ class PrintOptions:
 
 PRINT_EDGE = 4.5
 """Nothing but card bleed is printed nearer the paper edge than this (mm)."""
-MIN_MARGIN = PRINT_EDGE
-"""Closest a card's trim box comes to the paper edge (mm)."""
 MIN_BLEED = 2.0
 """The least bleed (mm) a grid is chosen for, when at least that much is asked."""
 MARK_GAP = 1.0
@@ -297,8 +295,8 @@ def scale_check(
     bars = ((50.0, "50 mm"), (50.8, inches))
     if grid.bars == "bottom":
         if centres is None:
-            centres = tuple(grid.trim(k % grid.cols)[0] + grid.w / 2 for k in range(3))  # type: ignore[assignment]
-        assert centres is not None
+            c0, c1, c2 = (grid.trim(k % grid.cols)[0] + grid.w / 2 for k in range(3))
+            centres = (c0, c1, c2)
         y = paper.height - PRINT_EDGE - 0.8  # tick ends at the print edge
         for k, (length, label) in enumerate(bars):
             cx = centres[k]

@@ -239,8 +239,7 @@ def joker_front(face: Face, scene: Scene, box: Box, bleed: tuple[float, float], 
         size = 2.9 / cap_height(1.0)
         for k, ch in enumerate(letters):
             half.add(Text(x + SAFE + 2.4, y + SAFE + 3.0 + k * 3.8, ch, size, "bold", "middle", hat_a))
-        star = [(x + SAFE + 2.4, y + SAFE + 3.9 + len(letters) * 3.8)]
-        half.add(suit_path("D", star[0][0], star[0][1], 3.2, hat_b))
+        half.add(suit_path("D", x + SAFE + 2.4, y + SAFE + 3.9 + len(letters) * 3.8, 3.2, hat_b))
 
     def jester(half: Scene) -> None:
         def P(dx: float, dy: float) -> tuple[float, float]:
