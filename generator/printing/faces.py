@@ -11,7 +11,7 @@ catalogue of the language drawn (keyword ``t``, section ``cards`` of
 from __future__ import annotations
 
 import re
-from functools import partial
+from functools import lru_cache, partial
 
 from generator.core.errors import InputError, Problem
 from generator.printing.cardart import (
@@ -297,22 +297,34 @@ def wrap(text: str, size: float, width: float, weight: str = "regular") -> list[
 
 
 def _wrap_runs(words: list[tuple[str, str]], size: float, width: float) -> list[list[tuple[str, str]]]:
+    """``words`` (with their weights) broken into lines at most ``width`` mm wide at ``size`` pt."""
+    space = _unit_width(" ", "regular") * size
     lines: list[list[tuple[str, str]]] = []
     line: list[tuple[str, str]] = []
+    wide = 0.0
     for word in words:
-        if line and _line_width(line + [word], size) > width:
+        more = _unit_width(*word) * size
+        if line and wide + space + more > width:
             lines.append(line)
-            line = [word]
+            line, wide = [word], more
         else:
+            wide += (space if line else 0.0) + more
             line.append(word)
     if line:
         lines.append(line)
     return lines
 
 
+@lru_cache(maxsize=4096)
+def _unit_width(word: str, weight: str) -> float:
+    """Width in mm of ``word`` at 1 pt as :func:`rich_text` draws it (widths grow in proportion to the size)."""
+    return rich_width(word, 1.0, weight)
+
+
 def _line_width(line: list[tuple[str, str]], size: float) -> float:
-    space = rich_width(" ", size)
-    return sum(rich_width(word, size, weight) for word, weight in line) + space * (len(line) - 1)
+    return size * (
+        sum(_unit_width(word, weight) for word, weight in line) + _unit_width(" ", "regular") * (len(line) - 1)
+    )
 
 
 def _paragraphs(
@@ -347,9 +359,10 @@ def _paragraphs(
     for ls in lines:
         for line in ls:
             left = x
-            for n, (group, weight) in enumerate(_groups(line)):
+            groups = _groups(line)
+            for n, (group, weight) in enumerate(groups):
                 left += rich_text(scene, left, cursor, group, size, weight=weight, color=color, red=RED, black=BLACK)
-                left += space if n < len(_groups(line)) - 1 else 0.0
+                left += space if n < len(groups) - 1 else 0.0
             cursor += line_h
         cursor += line_h * 0.45
 
