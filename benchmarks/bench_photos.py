@@ -2,7 +2,7 @@
 
 Run:  python benchmarks/bench_photos.py [--photos 300] [--per-family 40] [--hard 40] [--start 80000]
                                         [--count nearly-empty=100 ...] [--families shadow,glare]
-                                        [--workers 2] [--keep DIR] [-v]
+                                        [--workers 2] [--keep DIR] [-v] [--side-by-side]
 
 Every photo is synthetic and seeded (``tests/synth/families.py``,
 ``synth.py``, ``synth_camera.py``): a game simulated by the bots on a shipped
@@ -224,8 +224,23 @@ def evaluate(reading, truth: dict) -> dict:
     return {"exact": not flagged and not wrong, "flagged": flagged, "wrong": wrong, "fields": fields, "read": read}
 
 
-def run(jobs: list, workers: int, console: Console, verbose: bool) -> list[dict]:
-    """Make the photos of ``jobs`` (in worker processes) and read each in this process."""
+def model_result(reading, truth: dict) -> dict:
+    """:func:`evaluate` for the model reader's decisions on the same photo's measurements."""
+    from types import SimpleNamespace
+
+    from generator.reader.read import decide_model
+
+    cells, earned, spent = decide_model(reading.layout, reading.measurement)
+    other = SimpleNamespace(cells=cells, chips_earned=earned, chips_spent=spent)
+    other.uncertain = [(c.cell, c.reason) for c in cells.values() if c.status == "uncertain"] + [
+        (n, c.reason) for n, c in (("chips.earned", earned), ("chips.spent", spent)) if c.value is None
+    ]
+    return evaluate(other, truth)
+
+
+def run(jobs: list, workers: int, console: Console, verbose: bool, side_by_side: bool = False) -> list[dict]:
+    """Make the photos of ``jobs`` (in worker processes) and read each in this process (``side_by_side``: by the
+    model reader too, on the same measurements)."""
     from generator.core.errors import InputError
     from generator.reader import read_photo
 
@@ -258,6 +273,8 @@ def run(jobs: list, workers: int, console: Console, verbose: bool) -> list[dict]
             else:
                 res = evaluate(reading, truth)
                 res["uncertain"] = reading.uncertain
+                if side_by_side:
+                    res["model"] = model_result(reading, truth)
             if truth.get("refuse") and (reading is not None or truth["refuse"] not in err):
                 res["wrong"] = res["wrong"] + [f"not refused with '{truth['refuse']}'" + (f" ({err})" if err else "")]
                 res["exact"] = False
@@ -305,6 +322,16 @@ def summarise(rows: list[dict]) -> dict:
     }
 
 
+def _model_columns(rows: list[dict]) -> tuple[str, str, str]:
+    """The model reader's sheets exact, flagged and wrong without a ``?`` (a photo refused before any mark is judged
+    is the same for both readers)."""
+    n = len(rows)
+    models = [r.get("model") or {k: r[k] for k in ("exact", "flagged", "wrong")} for r in rows]
+    exact = sum(m["exact"] for m in models)
+    flagged = sum(m["flagged"] for m in models)
+    return f"{100 * exact / n:.1f} %", f"{100 * flagged / n:.1f} %", str(sum(1 for m in models if m["wrong"]))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--photos", type=int, default=300, help="photos of the realistic mix (default 300)")
@@ -324,6 +351,11 @@ def main() -> None:
     ap.add_argument("--start", type=int, default=0, help="first seed (tune below 9000; report on unread seeds)")
     ap.add_argument("--json", type=Path, help="also write every photo's result to this file")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every photo not read exactly")
+    ap.add_argument(
+        "--side-by-side",
+        action="store_true",
+        help="also decide every photo by the model reader (generator/reader/model.py), on the same measurements",
+    )
     args = ap.parse_args()
     families = {f for fams in ROWS.values() for f in fams}
     counts: dict[str, int] = {}
@@ -354,7 +386,7 @@ def main() -> None:
                 n = args.per_family
             jobs += [(fam, args.start + i, folder) for i in range(n)]
     t0 = time.perf_counter()
-    rows = run(jobs, args.workers, console, args.verbose)
+    rows = run(jobs, args.workers, console, args.verbose, args.side_by_side)
     console.print(f"{len(rows)} photos made and read in {time.perf_counter() - t0:.0f} s", highlight=False)
     table = Table(title=f"reading photos of filled sheets (seeds from {args.start})")
     for col in (
@@ -367,6 +399,7 @@ def main() -> None:
         "fields read",
         "median s",
         "12 MP median s",
+        *(("model: exact", "flagged", "sheets wrong, no ?") if args.side_by_side else ()),
     ):
         table.add_column(col, justify="right" if col != "set" else "left")
     for name, fams in ROWS.items():
@@ -386,6 +419,7 @@ def main() -> None:
             f"{100 * s['read_share']:.1f} %",
             f"{s['median_s']:.2f}",
             f"{s['median_12mp_s']:.2f} ({s['photos_12mp']})" if s["photos_12mp"] else "—",
+            *(_model_columns(part) if args.side_by_side else ()),
         )
     console.print(table)
     if args.json:

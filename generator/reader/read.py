@@ -921,6 +921,69 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     return out, earned, spent
 
 
+def decide_model(
+    layout: AllInLayout,
+    m: Measurement,
+    prob: dict[tuple[str, str, str], float] | None = None,
+    bands: dict[str, tuple[float, float]] | None = None,
+) -> tuple[dict[Coord, CellReading], CountReading, CountReading]:
+    """:func:`decide` by the model reader (:mod:`generator.reader.model`): each target marked, blank or unsure by its
+    kind's probability and band; the cards, counts and what cannot be seen decided as :func:`decide` does.
+
+    Args:
+        prob, bands: the targets' probabilities and the kinds' ``(blank, marked)`` bands, when not the shipped
+            model's (training sets the bands with them).
+
+    Raises:
+        ValueError: the shipped weights were trained on other features than the reader measures.
+    """
+    from generator.reader.model import forests, probabilities
+
+    inks = m.inks
+    cells = sorted(layout.grid.writable, key=lambda c: (c[1], c[0]))
+    names = {c: cell_name(c) for c in cells}
+    prob = probabilities([names[c] for c in cells], m) if prob is None else prob
+    bands = {kind: forest.band for kind, forest in forests().items()} if bands is None else bands
+
+    def decision(key: tuple[str, str, str]) -> Decision:
+        blank, marked = bands[key[0]]
+        p = prob[key]
+        if p >= marked:
+            return Decision(True, inks[key].ink, p)
+        if p <= blank:
+            return Decision(False, inks[key].ink, 1.0 - p)
+        return Decision(None, inks[key].ink, 0.0)
+
+    out: dict[Coord, CellReading] = {}
+    hidden_e = ""
+    for c in cells:
+        n = names[c]
+        why = hidden_reason(_seen_enough([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == n]), "space")
+        if why:
+            out[c] = CellReading(n, c, "uncertain", None, 0.0, why, {}, {})
+            continue
+        rd = {k: decision(("rank", n, k)) for k in _keys(inks, "rank", n)}
+        sd = {k: decision(("suit", n, k)) for k in _keys(inks, "suit", n)}
+        value = inks[("value", n, "")].ink if ("value", n, "") in inks else 0.0
+        out[c] = _cell(n, c, rd, sd, value)
+        out[c].inks = {k: prob[("rank", n, k)] for k in rd} | {k: prob[("suit", n, k)] for k in sd}
+    counts = []
+    for kind, what in (("chip_earned", "chip circles"), ("chip_spent", "spent boxes")):
+        row = sorted(int(o) for (k, o, _) in inks if k == kind)
+        count = _count([(i, decision((kind, str(i), ""))) for i in row], what)
+        why = hidden_reason([inks[(kind, str(i), "")] for i in row], what)
+        if kind == "chip_spent" and hidden_e:
+            why = why or "the chip circles above the spent boxes cannot be read"  # (they are read against them)
+        hidden_e = why if kind == "chip_earned" else hidden_e
+        counts.append(CountReading(None, 0.0, why, count.marked, count.unsure) if why else count)
+    earned, spent = counts
+    if earned.value is not None and spent.value is not None and spent.value > earned.value:
+        spent = CountReading(
+            None, 0.0, f"{spent.value} spent boxes ticked but only {earned.value} chip circles filled", spent.marked
+        )
+    return out, earned, spent
+
+
 LIGHT = {"box": 0.62, "ring": 0.45, "bubble": 0.62, "spent": 0.62}
 """A mark is *too light* — uncertain, never counted — when its ink is below this share of the sheet's typical mark
 of its kind and its darkest strokes are below this share of the sheet's own strokes, or when its darkest strokes
