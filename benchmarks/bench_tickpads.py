@@ -15,7 +15,8 @@ of the frame, defocus and motion blur, noise, light gradient and soft shadow, JP
 40, printed at 94 %), a *hard shadow* edge swept across the table, *glare* on a
 row, and *erased* ticks (1–4 ticks pencilled on blank boxes of played rows and
 rubbed out, 15–60 % of the graphite left; about one pad in five is otherwise
-ticked in pen).
+ticked in pen), and *other hands* (boxes ticked, crossed, slashed, dashed or
+filled in, by a hand up to 1.6 times as sloppy).
 
 Counted: pads read exactly (nothing ``?``, every box of all 15 rows right); pads
 flagged (some box or row ``?``, or the photo refused); pads with a box read wrong
@@ -48,6 +49,7 @@ ROWS = {
     "hard shadow": ["shadow"],
     "glare": ["glare"],
     "erased ticks": ["erased"],
+    "other hands (✓ X / blob dash, sloppy)": ["other-hands"],
 }
 KEY = {"x2": "×2"}
 
@@ -106,6 +108,8 @@ def make_photo(job: tuple[str, int, str]) -> tuple[str, int, str, list[list[str]
         p = replace(
             p, glare=(rng.uniform(25, 250), rng.uniform(50, 180), rng.uniform(6.0, 18.0), rng.uniform(0.4, 1.8))
         )
+    elif family == "other-hands":  # ticked, crossed, slashed, dashed or filled in, by a sloppier hand
+        style = replace(style, box_mark="any", sloppiness=rng.uniform(1.0, 1.6))
     elif family == "erased":
         g = 1.0 - rng.uniform(0.3, 0.75)
         if rng.random() < 0.6:  # a hand in pencil; else in pen, the rubbed-out ticks pencilled (synth._erased)

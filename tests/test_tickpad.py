@@ -465,3 +465,32 @@ def test_a_variant_flip7_bonus_is_scored_on_tick_pads(tmp_path):
     (tmp_path / "bob.yaml").write_text(typed("Bob", "[12, x2]", "target: 300\n"), encoding="utf-8")
     res = run_cli("ann.yaml", "bob.yaml", cwd=tmp_path)
     assert res.returncode == 2 and "bob.yaml:1:1: error: a Flip 7 bonus of 15, but 'ann.yaml' says 30" in res.stderr
+
+
+def test_a_blank_box_crossed_by_dark_strokes_is_unsure_not_blank():
+    """Four rounds with one clear tick each (ink 0.29 over the row's paper, strokes 0.6 dark) set the pad's hand; in
+    the fifth, a dash in box 7 inks the box only 0.01 over paper (blank by its ink: under a quarter of 0.29) but its
+    strokes are 0.3 dark, half the hand's (over 0.3 of 0.6): unsure.  Box 8's strokes at 0.1 (a sixth) stay blank."""
+    from types import SimpleNamespace
+
+    from generator.printing.scene import MarkTarget
+    from generator.reader.kinds.tickpad import TICK_KEYS, decide
+    from generator.reader.marks import Measurement, TargetInk
+
+    marks, inks = [], {}
+    for n in range(1, 6):
+        for k in TICK_KEYS:
+            t = MarkTarget("tick", f"round{n}", k, 0.0, 0.0, 5.0, 5.0)
+            marks.append(t)
+            ink, peak = 0.01, 0.05
+            if n < 5 and k == "5":
+                ink, peak = 0.30, 0.6
+            elif n == 5 and k == "7":
+                ink, peak = 0.02, 0.3
+            elif n == 5 and k == "8":
+                ink, peak = 0.02, 0.1
+            inks[("tick", f"round{n}", k)] = TargetInk(t, ink, peak=peak, peak_luma=peak, ink_luma=ink)
+    rows = decide(SimpleNamespace(marks=marks), Measurement(inks=inks, blur_mm=0.2, registration={}, noise=0.01))
+    assert [r.ticked for r in rows[:4]] == [["5"]] * 4
+    assert rows[4].ticked == []
+    assert set(rows[4].unsure) == {"7"}

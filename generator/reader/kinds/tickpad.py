@@ -49,6 +49,11 @@ box)."""
 SURE, BLANK, DEFAULT_MARK, LIGHT = 0.40, 0.25, 0.12, 0.62
 """Sure and blank levels as shares of the sheet's typical tick; the typical tick assumed with fewer than three
 clear ones; and the share below which a tick (ink and darkest strokes) is too light: rubbed out."""
+STROKES_SEEN = 0.3
+"""A box read blank by its ink is unsure when its darkest strokes (:attr:`~generator.reader.marks.TargetInk.peak`)
+reach this share of the pad's typical tick's: a dash, a slash or a tick drawn low in the box covers too little of it
+for its ink to count, but its strokes are as dark as the hand's (measured: such real marks reach 0.3 to 0.9 of the
+typical strokes; blank boxes stay under 0.25 in 999 of 1,000, and only rubbed-out marks reach 0.36)."""
 
 
 def owns_item(item) -> bool:
@@ -548,7 +553,9 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
                 row.unsure[k] = f"{TOKEN[k]}: much lighter than the other ticks: a light tick, or one rubbed out?"
             elif d.marked:
                 row.ticked.append(k)
-            elif d.marked is None:
+            elif d.marked is None or (
+                peak is not None and inks[("tick", o, k)].peak >= STROKES_SEEN * peak
+            ):  # (a blank box crossed by strokes as dark as a third of the ticks': a thin dash or slash, not paper)
                 row.unsure[k] = f"{TOKEN[k]}: faint, ticked or not?"
             conf = min(conf, d.confidence)
         row.ticked.sort(key=TICK_KEYS.index)
