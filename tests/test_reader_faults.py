@@ -579,3 +579,15 @@ def test_in_a_soft_photo_a_spent_tick_rubbed_out_to_60_percent_is_never_counted(
     reading = read_photo(photo(tmp_path, sheet, p, seed=5, style=PENCIL, extra=extra))
     assert right_or_flagged(reading, sheet) == []
     assert 9 not in reading.chips_spent.marked
+
+
+def test_a_photo_refusal_crosses_process_boundaries():
+    """A refusal raised in a worker process reaches the parent with its photo and message intact."""
+    import pickle
+
+    from generator.reader.errors import PhotoError
+
+    back = pickle.loads(pickle.dumps(PhotoError("ann.jpg", "no All In sheet found")))
+    assert isinstance(back, PhotoError)
+    assert (back.display, back.message) == ("ann.jpg", "no All In sheet found")
+    assert back.problems[0].message == "no All In sheet found"

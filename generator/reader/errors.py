@@ -15,3 +15,6 @@ class PhotoError(InputError):
         super().__init__([Problem(display, 0, 0, message)])
         self.display = display
         self.message = message
+
+    def __reduce__(self):  # (sent back whole from a worker process)
+        return (type(self), (self.display, self.message))
