@@ -224,18 +224,19 @@ def evaluate(reading, truth: dict) -> dict:
     return {"exact": not flagged and not wrong, "flagged": flagged, "wrong": wrong, "fields": fields, "read": read}
 
 
-def model_result(reading, truth: dict) -> dict:
-    """:func:`evaluate` for the model reader's decisions on the same photo's measurements."""
+def model_reading(layout, measurement, probs: dict | None = None, bands: dict | None = None):
+    """What the model reader decides from a photo's measurements, shaped as :func:`evaluate` reads a reading
+    (``probs``, ``bands``: instead of the shipped model's, as :func:`generator.reader.read.decide_model` takes)."""
     from types import SimpleNamespace
 
     from generator.reader.read import decide_model
 
-    cells, earned, spent = decide_model(reading.layout, reading.measurement)
+    cells, earned, spent = decide_model(layout, measurement, probs, bands)
     other = SimpleNamespace(cells=cells, chips_earned=earned, chips_spent=spent)
     other.uncertain = [(c.cell, c.reason) for c in cells.values() if c.status == "uncertain"] + [
         (n, c.reason) for n, c in (("chips.earned", earned), ("chips.spent", spent)) if c.value is None
     ]
-    return evaluate(other, truth)
+    return other
 
 
 def run(jobs: list, workers: int, console: Console, verbose: bool, side_by_side: bool = False) -> list[dict]:
@@ -274,7 +275,7 @@ def run(jobs: list, workers: int, console: Console, verbose: bool, side_by_side:
                 res = evaluate(reading, truth)
                 res["uncertain"] = reading.uncertain
                 if side_by_side:
-                    res["model"] = model_result(reading, truth)
+                    res["model"] = evaluate(model_reading(reading.layout, reading.measurement), truth)
             if truth.get("refuse") and (reading is not None or truth["refuse"] not in err):
                 res["wrong"] = res["wrong"] + [f"not refused with '{truth['refuse']}'" + (f" ({err})" if err else "")]
                 res["exact"] = False

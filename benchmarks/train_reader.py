@@ -23,7 +23,6 @@ import pickle
 import sys
 from collections import defaultdict
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 from rich.console import Console
@@ -153,16 +152,10 @@ def probabilities(records: list[dict], models: dict) -> list[dict[tuple[str, str
     return out
 
 
-def _reading(r: dict, probs: dict | None, bands: dict | None) -> SimpleNamespace:
-    from generator.reader.read import decide_model
+def _reading(r: dict, probs: dict | None, bands: dict | None):
+    from bench_photos import model_reading
 
-    lay, _ = layout(r["layout"])
-    cells, earned, spent = decide_model(lay, r["measurement"], probs, bands)
-    reading = SimpleNamespace(cells=cells, chips_earned=earned, chips_spent=spent)
-    reading.uncertain = [(c.cell, c.reason) for c in cells.values() if c.status == "uncertain"] + [
-        (n, c.reason) for n, c in (("chips.earned", earned), ("chips.spent", spent)) if c.value is None
-    ]
-    return reading
+    return model_reading(layout(r["layout"])[0], r["measurement"], probs, bands)
 
 
 def score(records: list[dict], probs: list[dict], bands: dict) -> tuple[int, int]:
