@@ -910,15 +910,20 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
     m.levels = {"rank": (rb, rs, rm), "suit": (sb, ss, sm), "chip": (eb, es, em), "spent": (pb, ps, pm)}
     if hidden_s:
         spent = CountReading(None, 0.0, hidden_s, spent.marked, spent.unsure)
+    return out, earned, _spent_within(earned, spent)
+
+
+def _spent_within(earned: CountReading, spent: CountReading) -> CountReading:
+    """``spent``, or unsure when more boxes are read spent than chip circles filled."""
     if earned.value is not None and spent.value is not None and spent.value > earned.value:
-        spent = CountReading(
+        return CountReading(
             None,
             0.0,
             f"{spent.value} spent boxes ticked but only {earned.value} chip circles filled",
             spent.marked,
             spent.unsure,
         )
-    return out, earned, spent
+    return spent
 
 
 def decide_model(
@@ -955,7 +960,6 @@ def decide_model(
         return Decision(None, inks[key].ink, 0.0)
 
     out: dict[Coord, CellReading] = {}
-    hidden_e = ""
     for c in cells:
         n = names[c]
         why = hidden_reason(_seen_enough([inks[k] for k in inks if k[0] in ("rank", "suit") and k[1] == n]), "space")
@@ -967,21 +971,18 @@ def decide_model(
         value = inks[("value", n, "")].ink if ("value", n, "") in inks else 0.0
         out[c] = _cell(n, c, rd, sd, value)
         out[c].inks = {k: prob[("rank", n, k)] for k in rd} | {k: prob[("suit", n, k)] for k in sd}
-    counts = []
-    for kind, what in (("chip_earned", "chip circles"), ("chip_spent", "spent boxes")):
-        row = sorted(int(o) for (k, o, _) in inks if k == kind)
-        count = _count([(i, decision((kind, str(i), ""))) for i in row], what)
-        why = hidden_reason([inks[(kind, str(i), "")] for i in row], what)
-        if kind == "chip_spent" and hidden_e:
-            why = why or "the chip circles above the spent boxes cannot be read"  # (they are read against them)
-        hidden_e = why if kind == "chip_earned" else hidden_e
-        counts.append(CountReading(None, 0.0, why, count.marked, count.unsure) if why else count)
-    earned, spent = counts
-    if earned.value is not None and spent.value is not None and spent.value > earned.value:
-        spent = CountReading(
-            None, 0.0, f"{spent.value} spent boxes ticked but only {earned.value} chip circles filled", spent.marked
-        )
-    return out, earned, spent
+
+    def row(kind: str, what: str, above: str = "") -> tuple[CountReading, str]:
+        """A row's count, and why it cannot be read (``above``: why the row above it cannot)."""
+        nums = sorted(int(o) for (k, o, _) in inks if k == kind)
+        counted = _count([(i, decision((kind, str(i), ""))) for i in nums], what)
+        why = hidden_reason([inks[(kind, str(i), "")] for i in nums], what)
+        why = why or ("the chip circles above the spent boxes cannot be read" if above else "")
+        return (CountReading(None, 0.0, why, counted.marked, counted.unsure) if why else counted), why
+
+    earned, hidden_e = row("chip_earned", "chip circles")
+    spent, _ = row("chip_spent", "spent boxes", hidden_e)  # (read against the circles above them)
+    return out, earned, _spent_within(earned, spent)
 
 
 LIGHT = {"box": 0.62, "ring": 0.45, "bubble": 0.62, "spent": 0.62}
