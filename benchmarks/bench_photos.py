@@ -275,7 +275,8 @@ def run(jobs: list, workers: int, console: Console, verbose: bool, side_by_side:
                 res = evaluate(reading, truth)
                 res["uncertain"] = reading.uncertain
                 if side_by_side:
-                    res["model"] = evaluate(model_reading(reading.layout, reading.measurement), truth)
+                    other = model_reading(reading.layout, reading.measurement)
+                    res["model"] = evaluate(other, truth) | {"uncertain": other.uncertain}
             if truth.get("refuse") and (reading is not None or truth["refuse"] not in err):
                 res["wrong"] = res["wrong"] + [f"not refused with '{truth['refuse']}'" + (f" ({err})" if err else "")]
                 res["exact"] = False
@@ -292,8 +293,11 @@ def run(jobs: list, workers: int, console: Console, verbose: bool, side_by_side:
             )
             rows.append(res)
             progress.advance(task)
-            if verbose and not res["exact"]:
+            model = res.get("model")
+            if verbose and not (res["exact"] and (model is None or model["exact"])):
                 what = f"ERROR {err}" if reading is None else f"? {res['uncertain']}"
+                if model is not None:  # (the model reader's reading of the same measurements)
+                    what += f"  model: ? {model['uncertain']}" + (f"  WRONG {model['wrong']}" if model["wrong"] else "")
                 console.print(
                     f"  {Path(path).name} {truth['layout']} {truth['paper']} {tuple(truth['frame'])} {truth['pen']}: "
                     f"{what}" + (f"  WRONG {res['wrong']}" if res["wrong"] else ""),

@@ -129,6 +129,37 @@ def test_features_are_normalised_by_the_sheets_hand():
     assert X[keys.index(("chip_spent", "2", ""))][col["earned_clear"]] == 3.0
 
 
+def test_a_circle_drawn_off_towards_the_suit_below_shows_in_the_lean_features():
+    """One space, its hearts circled low: the ring's lower sectors (7–10) inked 0.40, its upper ones (1–4) blank, and
+    the diamonds' upper sectors, facing it, crossed at 0.30.  Sector means are over the space's blank level (the
+    median of its 48 sectors: 0.0); the sheet's hand for suits is the one circled ring's ink over that level, 0.20."""
+    inks = {}
+    for r in RANKS:
+        inks[("rank", "a1", r)] = _ink("rank", "a1", r, 0.4 if r == "5" else 0.02)
+    rings = {s: [0.0] * 12 for s in "SHDC"}
+    for j in (7, 8, 9, 10):
+        rings["H"][j] = 0.4
+    for j in (1, 2, 3, 4):
+        rings["D"][j] = 0.3
+    for s in "SHDC":
+        inks[("suit", "a1", s)] = _ink("suit", "a1", s, 0.2 if s == "H" else 0.0, sectors=tuple(rings[s]))
+    m = Measurement(inks=inks, blur_mm=0.2, registration={}, noise=0.01)
+    keys, X = features(["a1"], m)["suit"]
+    col = {n: i for i, n in enumerate(FEATURES["suit"])}
+    hearts, diamonds, spades = (X[keys.index(("suit", "a1", s))] for s in "HDS")
+    hand = hearts[col["hand_kind"]]
+    assert hand == pytest.approx(0.2)  # the one ring with ink: its lift over the blank level
+    # hearts: its far side from a neighbour above is its bottom (inked), from one below its top (blank)
+    assert hearts[col["far_up"]] == pytest.approx(0.4 / hand)
+    assert hearts[col["far_down"]] == pytest.approx(0.0)
+    # the neighbours' sides facing it: spades' bottom (blank), diamonds' top (crossed)
+    assert hearts[col["near_above"]] == pytest.approx(0.0)
+    assert hearts[col["near_below"]] == pytest.approx(0.3 / hand)
+    # diamonds sees the hearts' bottom facing it; spades has no neighbour above
+    assert diamonds[col["near_above"]] == pytest.approx(0.4 / hand)
+    assert math.isnan(spades[col["near_above"]])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("style", ["pencil", "blue"])
 def test_the_model_reads_clean_photos_as_their_sheets(tmp_path, style):

@@ -74,6 +74,10 @@ SUIT = CHOICE + (
     "side_share",
     "above_facing",
     "below_facing",
+    "far_up",
+    "far_down",
+    "near_above",
+    "near_below",
     "peak",
     "peak_rel",
     "prev",
@@ -145,10 +149,20 @@ def _choice(v: float, ranked: list[float], hand: float) -> list[float]:
     return [v, v / hand, _div(v, ranked[0]), float(v >= ranked[0]), second / hand, ranked[0] / hand]
 
 
+def _sectors_over(sectors: tuple[float, ...] | None, idx: tuple[int, ...], base: float) -> list[float]:
+    """A ring's measured sectors ``idx`` over ``base``."""
+    return [sectors[j] - base for j in idx if sectors and j < len(sectors) and _finite(sectors[j])]
+
+
 def _sector_mean(sectors: tuple[float, ...] | None, idx: tuple[int, ...], base: float) -> float:
     """The mean of a ring's sectors ``idx`` over ``base`` (NaN when none is measured)."""
-    vals = [sectors[j] - base for j in idx if sectors and j < len(sectors) and _finite(sectors[j])]
+    vals = _sectors_over(sectors, idx, base)
     return float(np.mean(vals)) if vals else NAN
+
+
+def _sector_max(sectors: tuple[float, ...] | None, idx: tuple[int, ...], base: float) -> float:
+    """The highest of a ring's sectors ``idx`` over ``base`` (NaN when none is measured)."""
+    return max(_sectors_over(sectors, idx, base), default=NAN)
 
 
 def _div(a: float, b: float) -> float:
@@ -250,6 +264,12 @@ def features(cells: list[str], m: Measurement) -> dict[str, tuple[list[tuple[str
             secs = t.sectors or ()
             up, down, side = facing[k]
             ring = ring_score(secs) - suit_base[c] if secs else NAN
+            lean = (  # the far side of its own ring, and the sides of its neighbours' facing it
+                _sector_max(secs, DOWN_SECTORS, suit_base[c]),
+                _sector_max(secs, UP_SECTORS, suit_base[c]),
+                _sector_max(suit_inks[sorder[i - 1]].sectors, DOWN_SECTORS, suit_base[c]) if i > 0 else NAN,
+                _sector_max(suit_inks[sorder[i + 1]].sectors, UP_SECTORS, suit_base[c]) if i + 1 < len(sorder) else NAN,
+            )
             row = [
                 *_choice(v, sranked, hand_suit),
                 ring,
@@ -264,6 +284,7 @@ def features(cells: list[str], m: Measurement) -> dict[str, tuple[list[tuple[str
                 _div(side, top_side),
                 facing[sorder[i - 1]][1] / hand_suit if i > 0 else NAN,
                 facing[sorder[i + 1]][0] / hand_suit if i + 1 < len(sorder) else NAN,
+                *(v / hand_suit for v in lean),
                 t.peak,
                 _div(t.peak, peak_suit),
                 slifts[sorder[i - 1]] / hand_suit if i > 0 else NAN,
