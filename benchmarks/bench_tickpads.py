@@ -1,6 +1,7 @@
 """Benchmark: reading phone photos of filled Flip 7 tick pads, one row per kind of fault.
 
-Run:  python benchmarks/bench_tickpads.py [--photos 100] [--per-family 20] [--start 20000] [--workers 2] [-v]
+Run:  python benchmarks/bench_tickpads.py [--photos 100] [--per-family 20] [--start 20000] [--families other-hands]
+                                          [--workers 2] [-v]
 
 Every photo is synthetic and seeded: a Flip 7 game of 3 to 6 players played out by
 the rules core's bots (``generator/games/flip7/round.py``, stop-at-T with T from 15
@@ -151,6 +152,7 @@ def main() -> None:
         "--per-family", type=int, default=20, help="photos of every other row (default 20; the hard sweep splits it)"
     )
     ap.add_argument("--start", type=int, default=0, help="first seed (tune below 9000; report on unread seeds)")
+    ap.add_argument("--families", help="only these rows' families, comma-separated (e.g. other-hands,erased)")
     ap.add_argument("--workers", type=int, default=2, help="processes making photos (default 2)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every photo not read exactly")
     args = ap.parse_args()
@@ -161,10 +163,12 @@ def main() -> None:
     console = Console()
     jobs = []
     with tempfile.TemporaryDirectory() as folder:
+        only = set(args.families.split(",")) if args.families else None
         for row, fams in ROWS.items():
             n = args.photos if row == "realistic mix" else args.per_family
             for i in range(n):
-                jobs.append((fams[i % len(fams)], args.start + i, folder))
+                if only is None or fams[i % len(fams)] in only:
+                    jobs.append((fams[i % len(fams)], args.start + i, folder))
         results: dict[str, list[dict]] = {row: [] for row in ROWS}
         fam_row = {f: row for row, fams in ROWS.items() for f in fams}
         with Progress(console=console) as progress, ProcessPoolExecutor(args.workers) as pool:

@@ -467,10 +467,11 @@ def test_a_variant_flip7_bonus_is_scored_on_tick_pads(tmp_path):
     assert res.returncode == 2 and "bob.yaml:1:1: error: a Flip 7 bonus of 15, but 'ann.yaml' says 30" in res.stderr
 
 
-def test_a_blank_box_crossed_by_dark_strokes_is_unsure_not_blank():
-    """Four rounds with one clear tick each (ink 0.29 over the row's paper, strokes 0.6 dark) set the pad's hand; in
-    the fifth, a dash in box 7 inks the box only 0.01 over paper (blank by its ink: under a quarter of 0.29) but its
-    strokes are 0.3 dark, half the hand's (over 0.3 of 0.6): unsure.  Box 8's strokes at 0.1 (a sixth) stay blank."""
+def _pad_decided(fifth: dict[str, tuple[float, float]], edge: str | None = None):
+    """Rows decided from a five-round pad: rounds 1–4 hold one clear tick each in box 5 (ink 0.30, strokes 0.6 dark:
+    the pad's hand, its ink 0.29 over the rows' paper at 0.01), every other box blank (ink 0.01, strokes 0.05); the
+    fifth round's boxes ``fifth`` get ``(ink, strokes)``.  ``edge``: in every round that box lies on a hard shadow's
+    edge (hidden, its "ink" 0.90: darker than any tick)."""
     from types import SimpleNamespace
 
     from generator.printing.scene import MarkTarget
@@ -485,12 +486,40 @@ def test_a_blank_box_crossed_by_dark_strokes_is_unsure_not_blank():
             ink, peak = 0.01, 0.05
             if n < 5 and k == "5":
                 ink, peak = 0.30, 0.6
-            elif n == 5 and k == "7":
-                ink, peak = 0.02, 0.3
-            elif n == 5 and k == "8":
-                ink, peak = 0.02, 0.1
-            inks[("tick", f"round{n}", k)] = TargetInk(t, ink, peak=peak, peak_luma=peak, ink_luma=ink)
+            elif n == 5 and k in fifth:
+                ink, peak = fifth[k]
+            hidden = "edge" if k == edge else ""
+            if hidden:
+                ink, peak = 0.90, 0.9
+            inks[("tick", f"round{n}", k)] = TargetInk(t, ink, peak=peak, peak_luma=peak, ink_luma=ink, hidden=hidden)
     rows = decide(SimpleNamespace(marks=marks), Measurement(inks=inks, blur_mm=0.2, registration={}, noise=0.01))
     assert [r.ticked for r in rows[:4]] == [["5"]] * 4
-    assert rows[4].ticked == []
-    assert set(rows[4].unsure) == {"7"}
+    return rows[4]
+
+
+def test_a_blank_box_crossed_by_dark_strokes_is_unsure_not_blank():
+    """In the fifth round a dash in box 7 inks the box only 0.01 over paper (blank by its ink: under a quarter of
+    0.29) but its strokes are 0.3 dark, half the hand's (over 0.3 of 0.6): unsure.  Box 8's strokes at 0.1 (a sixth)
+    stay blank."""
+    row = _pad_decided({"7": (0.02, 0.3), "8": (0.02, 0.1)})
+    assert row.ticked == []
+    assert set(row.unsure) == {"7"}
+
+
+def test_a_thin_mark_drawn_as_hard_as_the_others_is_ticked():
+    """Box 7's ink is 0.10 over paper: a third of the hand's 0.29, between the blank level (a quarter) and the sure
+    one (0.4 of it), so unsure by its ink; its strokes are 0.5 dark, 0.83 of the hand's 0.6 (at least 0.75): a slash
+    or a thin tick of the same pen, ticked.  Box 8 holds as much ink but strokes only 0.4 dark (0.67 of the hand's,
+    as what an eraser leaves): still unsure."""
+    row = _pad_decided({"7": (0.11, 0.5), "8": (0.11, 0.4)})
+    assert row.ticked == ["7"]
+    assert set(row.unsure) == {"8"}
+
+
+def test_boxes_on_a_shadows_edge_do_not_set_the_hands_level():
+    """Box +8 lies on a hard shadow's edge in every round (hidden, "ink" 0.90): it is never read, and the typical
+    tick is the visible boxes' (0.29), so the fifth round's tick in box 7 (ink 0.30) is ticked, not left under a
+    blank level set by the edge (a quarter of 0.89: 0.22 would leave a tick of 0.29 unsure, and lighter ones blank)."""
+    row = _pad_decided({"7": (0.30, 0.6)}, edge="+8")
+    assert row.ticked == ["7"]
+    assert set(row.unsure) == {"+8"}

@@ -10,10 +10,11 @@ BUST) is lined up on its own printed boxes and every box gets an ink figure
 
 Decisions, as for All In rank boxes: a row's blank level is the ink of its least
 inked boxes (most boxes of a row are blank); the sheet's typical tick is the median
-of the clear ticks; a box is ticked above the *sure* level, blank below the *blank*
-level, and *unsure* between them; a tick far lighter than the sheet's own ticks (an
-erasure) is unsure.  An unsure box is written ``"7?"`` in the typed-in file, never
-guessed; a row that cannot be judged (outside the photo, under glare, on a hard
+of the clear ticks among the boxes that can be judged; a box is ticked above the
+*sure* level, blank below the *blank* level, and *unsure* between them (ticked there
+when its strokes are as dark as the hand's); a tick far lighter than the sheet's own
+ticks (an erasure) is unsure.  An unsure box is written ``"7?"`` in the typed-in file,
+never guessed; a row that cannot be judged (outside the photo, under glare, on a hard
 shadow's edge, not lined up) is written ``"?"``.  Rows after the last row with any
 tick are rounds not played and are left out.
 """
@@ -49,6 +50,12 @@ box)."""
 SURE, BLANK, DEFAULT_MARK, LIGHT = 0.40, 0.25, 0.12, 0.62
 """Sure and blank levels as shares of the sheet's typical tick; the typical tick assumed with fewer than three
 clear ones; and the share below which a tick (ink and darkest strokes) is too light: rubbed out."""
+STROKE_SURE = 0.75
+"""A box whose ink is between the blank and sure levels is ticked when its darkest strokes
+(:attr:`~generator.reader.marks.TargetInk.peak`) reach this share of the pad's typical tick's: a dash, a slash or a
+thin tick of the same hand covers too little of a 5 mm box for its ink to be sure, but its strokes are as dark as
+the others' (measured: 37 of 50 such real marks reach 0.75, what an eraser leaves in a box at most 0.50).  The same
+share as a rank box's (:data:`generator.reader.read.STROKE_SURE`)."""
 STROKES_SEEN = 0.3
 """A box read blank by its ink is unsure when its darkest strokes (:attr:`~generator.reader.marks.TargetInk.peak`)
 reach this share of the pad's typical tick's: a dash, a slash or a tick drawn low in the box covers too little of it
@@ -494,7 +501,10 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
     raw = {o: {k: inks[("tick", o, k)].ink for k in TICK_KEYS if ("tick", o, k) in inks} for o in owners}
     base = {o: float(np.percentile(list(v.values()), 30)) for o, v in raw.items()}
     usual = float(median(list(base.values()))) if base else 0.0
-    clear = [max(v.values()) - base[o] for o, v in raw.items() if max(v.values()) - base[o] >= 2.5 * FLOOR]
+    # the hand's typical tick from the boxes that can be judged (a box on a hard shadow's edge can hold more "ink"
+    # than any tick: taken for the hand, it would leave every real tick under the blank level)
+    seen = {o: [x for k, x in v.items() if not inks[("tick", o, k)].hidden] for o, v in raw.items()}
+    clear = [max(v) - base[o] for o, v in seen.items() if v and max(v) - base[o] >= 2.5 * FLOOR]
     mark = max(float(median(clear)) if len(clear) >= 3 else DEFAULT_MARK, 3 * FLOOR)
     blank_lv, sure_lv = max(FLOOR, BLANK * mark), max(1.5 * FLOOR, SURE * mark)
     m.levels = {"tick": (blank_lv, sure_lv, mark)}
@@ -551,7 +561,9 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
                 )
             ):
                 row.unsure[k] = f"{TOKEN[k]}: much lighter than the other ticks: a light tick, or one rubbed out?"
-            elif d.marked:
+            elif d.marked or (
+                d.marked is None and peak is not None and inks[("tick", o, k)].peak >= STROKE_SURE * peak
+            ):
                 row.ticked.append(k)
             elif d.marked is None or (
                 peak is not None and inks[("tick", o, k)].peak >= STROKES_SEEN * peak
