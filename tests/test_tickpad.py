@@ -467,11 +467,11 @@ def test_a_variant_flip7_bonus_is_scored_on_tick_pads(tmp_path):
     assert res.returncode == 2 and "bob.yaml:1:1: error: a Flip 7 bonus of 15, but 'ann.yaml' says 30" in res.stderr
 
 
-def _pad_decided(fifth: dict[str, tuple[float, float]], edge: str | None = None):
+def _pad_decided(fifth: dict[str, tuple[float, ...]], edge: str | None = None):
     """Rows decided from a five-round pad: rounds 1–4 hold one clear tick each in box 5 (ink 0.30, strokes 0.6 dark:
     the pad's hand, its ink 0.29 over the rows' paper at 0.01), every other box blank (ink 0.01, strokes 0.05); the
-    fifth round's boxes ``fifth`` get ``(ink, strokes)``.  ``edge``: in every round that box lies on a hard shadow's
-    edge (hidden, its "ink" 0.90: darker than any tick)."""
+    fifth round's boxes ``fifth`` get ``(ink, strokes)`` or ``(ink, strokes, strokes in luminance)``.  ``edge``: in
+    every round that box lies on a hard shadow's edge (hidden, its "ink" 0.90: darker than any tick)."""
     from types import SimpleNamespace
 
     from generator.printing.scene import MarkTarget
@@ -483,15 +483,17 @@ def _pad_decided(fifth: dict[str, tuple[float, float]], edge: str | None = None)
         for k in TICK_KEYS:
             t = MarkTarget("tick", f"round{n}", k, 0.0, 0.0, 5.0, 5.0)
             marks.append(t)
-            ink, peak = 0.01, 0.05
+            ink, peak, luma = 0.01, 0.05, []
             if n < 5 and k == "5":
                 ink, peak = 0.30, 0.6
             elif n == 5 and k in fifth:
-                ink, peak = fifth[k]
+                ink, peak, *luma = fifth[k]
             hidden = "edge" if k == edge else ""
             if hidden:
                 ink, peak = 0.90, 0.9
-            inks[("tick", f"round{n}", k)] = TargetInk(t, ink, peak=peak, peak_luma=peak, ink_luma=ink, hidden=hidden)
+            inks[("tick", f"round{n}", k)] = TargetInk(
+                t, ink, peak=peak, peak_luma=luma[0] if luma else peak, ink_luma=ink, hidden=hidden
+            )
     rows = decide(SimpleNamespace(marks=marks), Measurement(inks=inks, blur_mm=0.2, registration={}, noise=0.01))
     assert [r.ticked for r in rows[:4]] == [["5"]] * 4
     return rows[4]
@@ -510,10 +512,11 @@ def test_a_thin_mark_drawn_as_hard_as_the_others_is_ticked():
     """Box 7's ink is 0.10 over paper: a third of the hand's 0.29, between the blank level (a quarter) and the sure
     one (0.4 of it), so unsure by its ink; its strokes are 0.5 dark, 0.83 of the hand's 0.6 (at least 0.75): a slash
     or a thin tick of the same pen, ticked.  Box 8 holds as much ink but strokes only 0.4 dark (0.67 of the hand's,
-    as what an eraser leaves): still unsure."""
-    row = _pad_decided({"7": (0.11, 0.5), "8": (0.11, 0.4)})
+    as what an eraser leaves): still unsure.  Box 9 matches box 7 in the brightest channel but its strokes in
+    luminance are 0.3, half the hand's there (a grey smear of pencil among pen ticks): unsure."""
+    row = _pad_decided({"7": (0.11, 0.5), "8": (0.11, 0.4), "9": (0.11, 0.5, 0.3)})
     assert row.ticked == ["7"]
-    assert set(row.unsure) == {"8"}
+    assert set(row.unsure) == {"8", "9"}
 
 
 def test_boxes_on_a_shadows_edge_do_not_set_the_hands_level():

@@ -34,7 +34,7 @@ from generator.reader.code import CodeReading
 from generator.reader.context import PhotoContext
 from generator.reader.errors import PhotoError
 from generator.reader.markers import SheetFit
-from generator.reader.marks import BlurField, Measurement, measure, rectify
+from generator.reader.marks import BlurField, Measurement, TargetInk, measure, rectify
 from generator.reader.numeric import median
 
 if TYPE_CHECKING:
@@ -56,6 +56,19 @@ STROKE_SURE = 0.75
 thin tick of the same hand covers too little of a 5 mm box for its ink to be sure, but its strokes are as dark as
 the others' (measured: 37 of 50 such real marks reach 0.75, what an eraser leaves in a box at most 0.50).  The same
 share as a rank box's (:data:`generator.reader.read.STROKE_SURE`)."""
+
+
+def _as_hard(t: TargetInk, peak: float | None, peak_luma: float | None) -> bool:
+    """Whether a box's strokes reach :data:`STROKE_SURE` of the pad's typical tick's (``peak``), in luminance too
+    when the pad's typical tick there is known (``peak_luma``): a grey smear of rubbed-out pencil among blue-pen ticks
+    can match their darkest strokes in the brightest channel, not in luminance."""
+    return (
+        peak is not None
+        and t.peak >= STROKE_SURE * peak
+        and (peak_luma is None or t.peak_luma >= STROKE_SURE * peak_luma)
+    )
+
+
 STROKES_SEEN = 0.3
 """A box read blank by its ink is unsure when its darkest strokes (:attr:`~generator.reader.marks.TargetInk.peak`)
 reach this share of the pad's typical tick's: a dash, a slash or a tick drawn low in the box covers too little of it
@@ -561,9 +574,7 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
                 )
             ):
                 row.unsure[k] = f"{TOKEN[k]}: much lighter than the other ticks: a light tick, or one rubbed out?"
-            elif d.marked or (
-                d.marked is None and peak is not None and inks[("tick", o, k)].peak >= STROKE_SURE * peak
-            ):
+            elif d.marked or (d.marked is None and _as_hard(inks[("tick", o, k)], peak, peak_l)):
                 row.ticked.append(k)
             elif d.marked is None or (
                 peak is not None and inks[("tick", o, k)].peak >= STROKES_SEEN * peak
