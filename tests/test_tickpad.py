@@ -468,10 +468,11 @@ def test_a_variant_flip7_bonus_is_scored_on_tick_pads(tmp_path):
 
 
 def _pad_decided(fifth: dict[str, tuple[float, ...]], edge: str | None = None):
-    """Rows decided from a five-round pad: rounds 1–4 hold one clear tick each in box 5 (ink 0.30, strokes 0.6 dark:
-    the pad's hand, its ink 0.29 over the rows' paper at 0.01), every other box blank (ink 0.01, strokes 0.05); the
-    fifth round's boxes ``fifth`` get ``(ink, strokes)`` or ``(ink, strokes, strokes in luminance)``.  ``edge``: in
-    every round that box lies on a hard shadow's edge (hidden, its "ink" 0.90: darker than any tick)."""
+    """Rows decided from a five-round pad (5 mm boxes 1 mm apart, in the order of ``TICK_KEYS``): rounds 1–4 hold
+    one clear tick each in box 5 (ink 0.30, strokes 0.6 dark: the pad's hand, its ink 0.29 over the rows' paper at
+    0.01), every other box blank (ink 0.01, strokes 0.05); the fifth round's boxes ``fifth`` get ``(ink, strokes)``
+    or ``(ink, strokes, strokes in luminance)``.  ``edge``: in every round that box lies on a hard shadow's edge
+    (hidden, its "ink" 0.90: darker than any tick)."""
     from types import SimpleNamespace
 
     from generator.printing.scene import MarkTarget
@@ -481,7 +482,7 @@ def _pad_decided(fifth: dict[str, tuple[float, ...]], edge: str | None = None):
     marks, inks = [], {}
     for n in range(1, 6):
         for k in TICK_KEYS:
-            t = MarkTarget("tick", f"round{n}", k, 0.0, 0.0, 5.0, 5.0)
+            t = MarkTarget("tick", f"round{n}", k, 6.0 * TICK_KEYS.index(k), 8.0 * n, 5.0, 5.0)
             marks.append(t)
             ink, peak, luma = 0.01, 0.05, []
             if n < 5 and k == "5":
@@ -526,3 +527,11 @@ def test_boxes_on_a_shadows_edge_do_not_set_the_hands_level():
     row = _pad_decided({"7": (0.30, 0.6)}, edge="+8")
     assert row.ticked == ["7"]
     assert set(row.unsure) == {"+8"}
+
+
+def test_a_dark_stroke_beside_a_tick_is_not_taken_for_a_thin_mark():
+    """Box 8 is ticked clearly (ink 0.30); box 9 beside it holds ink 0.10 with strokes 0.5 dark: it may be box 8's
+    tick running on, so it stays unsure, while the same in box 11, two boxes away, is a thin mark of its own."""
+    row = _pad_decided({"8": (0.30, 0.6), "9": (0.11, 0.5), "11": (0.11, 0.5)})
+    assert row.ticked == ["8", "11"]
+    assert set(row.unsure) == {"9"}

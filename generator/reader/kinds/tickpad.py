@@ -29,7 +29,7 @@ import numpy as np
 
 from generator.printing.paper import Paper
 from generator.printing.readable import SHEET_FORMAT, SheetCode, code_text, geometry_hash, is_turned, split_code_id
-from generator.printing.scene import Scene
+from generator.printing.scene import MarkTarget, Scene
 from generator.reader.code import CodeReading
 from generator.reader.context import PhotoContext
 from generator.reader.errors import PhotoError
@@ -55,7 +55,8 @@ STROKE_SURE = 0.75
 (:attr:`~generator.reader.marks.TargetInk.peak`) reach this share of the pad's typical tick's: a dash, a slash or a
 thin tick of the same hand covers too little of a 5 mm box for its ink to be sure, but its strokes are as dark as
 the others' (measured: 37 of 50 such real marks reach 0.75, what an eraser leaves in a box at most 0.50).  The same
-share as a rank box's (:data:`generator.reader.read.STROKE_SURE`)."""
+share as a rank box's (:data:`generator.reader.read.STROKE_SURE`).  Only on a pad whose typical tick is measured
+(three clear ticks or more), and not beside a box ticked by its ink (:func:`_beside`)."""
 
 
 def _as_hard(t: TargetInk, peak: float | None, peak_luma: float | None) -> bool:
@@ -67,6 +68,13 @@ def _as_hard(t: TargetInk, peak: float | None, peak_luma: float | None) -> bool:
         and t.peak >= STROKE_SURE * peak
         and (peak_luma is None or t.peak_luma >= STROKE_SURE * peak_luma)
     )
+
+
+def _beside(t: MarkTarget, ticked: list[MarkTarget]) -> bool:
+    """Whether box ``t`` is next to one of the row's boxes ticked by their ink (``ticked``), within one and a half
+    box widths along the row: a tick that runs on past its box inks the next one with strokes of the same pen, so
+    there :data:`STROKE_SURE` does not tick a box unsure by its ink."""
+    return any(u is not t and abs(u.x - t.x) <= 1.5 * t.w and abs(u.y - t.y) < 0.5 * t.h for u in ticked)
 
 
 STROKES_SEEN = 0.3
@@ -565,6 +573,7 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
         if o not in decided:
             continue
         conf = 1.0
+        inked = [inks[("tick", o, j)].target for j, e in decided[o].items() if e.marked]
         for k, d in decided[o].items():
             if d.marked and (
                 too_light(d.ink, measured, inks[("tick", o, k)].peak, peak, LIGHT)
@@ -574,7 +583,12 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
                 )
             ):
                 row.unsure[k] = f"{TOKEN[k]}: much lighter than the other ticks: a light tick, or one rubbed out?"
-            elif d.marked or (d.marked is None and _as_hard(inks[("tick", o, k)], peak, peak_l)):
+            elif d.marked or (
+                d.marked is None
+                and measured is not None
+                and not _beside(inks[("tick", o, k)].target, inked)
+                and _as_hard(inks[("tick", o, k)], peak, peak_l)
+            ):
                 row.ticked.append(k)
             elif d.marked is None or (
                 peak is not None and inks[("tick", o, k)].peak >= STROKES_SEEN * peak
