@@ -35,6 +35,13 @@ def typical_peak(peaks: list[float], least: int = 3) -> float | None:
     return float(median(peaks)) if len(peaks) >= least else None
 
 
+def dark_strokes(peak: float | None, peak_level: float | None, share: float | None) -> bool:
+    """True when an unsure mark's darkest strokes ``peak`` reach ``share`` of the sheet's own (``peak_level``: its
+    clear marks' typical strokes, :func:`typical_peak`); never when the sheet has too few clear marks to tell
+    (``peak_level`` is ``None``) nor when a measure is missing (NaN)."""
+    return share is not None and peak is not None and peak_level is not None and peak >= share * peak_level
+
+
 def too_light(
     ink: float,
     mark: float | None,

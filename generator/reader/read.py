@@ -44,6 +44,7 @@ from generator.reader.gridfit import fit_grid
 from generator.reader.image import load_photo
 from generator.reader.levels import (
     Decision,
+    dark_strokes,
     decide_ink,
     greyer,
     hand_ratio,
@@ -811,8 +812,8 @@ def decide(layout: AllInLayout, m: Measurement) -> tuple[dict[Coord, CellReading
                 d.marked is None
                 and d.ink >= rb
                 and (
-                    _dark_strokes(peak, peak_rank, STROKE_SURE["box"])
-                    or (_dark_strokes(box.top, top_rank, STROKE_SURE["box"]) and box.top_span >= TICK_SPAN_MM)
+                    dark_strokes(peak, peak_rank, STROKE_SURE["box"])
+                    or (dark_strokes(box.top, top_rank, STROKE_SURE["box"]) and box.top_span >= TICK_SPAN_MM)
                 )
             ):
                 rd[k] = Decision(True, d.ink, 0.5)  # (a second tick in the space is then reported as two ranks)
@@ -1124,7 +1125,7 @@ def _light_decisions(
             light = too_light(v, mark, lumas[k], fallback_luma, share, stroke_share)
         if d.marked and light:
             out[k] = (i, Decision(None, v, 0.0))
-        elif d.marked is None and _dark_strokes(p, level, stroke_sure) and not light:
+        elif d.marked is None and dark_strokes(p, level, stroke_sure) and not light:
             out[k] = (i, Decision(True, v, 0.5))
         elif (
             d.marked is None
@@ -1137,10 +1138,10 @@ def _light_decisions(
             out[k] = (i, Decision(True, v, 0.5))  # a tick of the row's own hand that mostly misses its box
         elif d.marked is None and top is not None and top < STROKE_NONE:
             out[k] = (i, Decision(False, v, 0.5))  # no stroke there: the paper's noise, or what an eraser left of one
-        elif d.marked is False and stroke_sure is not None and _dark_strokes(p, level, STROKE_SEEN):
+        elif d.marked is False and stroke_sure is not None and dark_strokes(p, level, STROKE_SEEN):
             # strokes in the box's window, yet little ink in it: a tick that mostly misses its box (never one whose
             # top says it was rubbed out)
-            sure_ = _dark_strokes(p, level, stroke_sure) and not light
+            sure_ = dark_strokes(p, level, stroke_sure) and not light
             out[k] = (i, Decision(True, v, 0.5) if sure_ else Decision(None, v, 0.0))
         if out[k][1].marked and spans is not None and spans[k] < TICK_REACH_MM:
             out[k] = (i, Decision(None, v, 0.0))  # a dot or a compact smudge, not a tick's stroke
@@ -1399,12 +1400,6 @@ STROKE_SEEN = 0.5
 """A spent box read blank by its ink, with strokes in and around it at least this share of the sheet's own
 (a blank box shows under a fifth), holds a stroke that mostly misses it: marked when as dark as
 :data:`STROKE_SURE` says, else unsure — never blank."""
-
-
-def _dark_strokes(peak: float | None, peak_level: float | None, share: float | None) -> bool:
-    """True when an unsure mark's darkest strokes ``peak`` are as dark as the sheet's own (see :data:`STROKE_SURE`);
-    never when the sheet has too few clear marks to tell (``peak_level`` is ``None``)."""
-    return share is not None and peak is not None and peak_level is not None and peak >= share * peak_level
 
 
 def _seen_enough(targets: list) -> list:

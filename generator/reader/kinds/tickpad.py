@@ -63,10 +63,10 @@ def _as_hard(t: TargetInk, peak: float | None, peak_luma: float | None) -> bool:
     """Whether a box's strokes reach :data:`STROKE_SURE` of the pad's typical tick's (``peak``), in luminance too
     when the pad's typical tick there is known (``peak_luma``): a grey smear of rubbed-out pencil among blue-pen ticks
     can match their darkest strokes in the brightest channel, not in luminance."""
-    return (
-        peak is not None
-        and t.peak >= STROKE_SURE * peak
-        and (peak_luma is None or t.peak_luma >= STROKE_SURE * peak_luma)
+    from generator.reader.levels import dark_strokes
+
+    return dark_strokes(t.peak, peak, STROKE_SURE) and (
+        peak_luma is None or dark_strokes(t.peak_luma, peak_luma, STROKE_SURE)
     )
 
 
@@ -515,7 +515,16 @@ def light_steps(page: np.ndarray, ppm: float, targets: list) -> list:
 
 def decide(scene: Scene, m: Measurement) -> list[TickRow]:
     """Turn the tick boxes' inks into rows (see the module docstring)."""
-    from generator.reader.levels import Decision, decide_ink, greyer, hand_ratio, hidden_reason, too_light, typical_peak
+    from generator.reader.levels import (
+        Decision,
+        dark_strokes,
+        decide_ink,
+        greyer,
+        hand_ratio,
+        hidden_reason,
+        too_light,
+        typical_peak,
+    )
 
     inks = m.inks
     owners = sorted({t.owner for t in scene.marks if t.kind == "tick"}, key=lambda o: int(o.removeprefix("round")))
@@ -575,24 +584,18 @@ def decide(scene: Scene, m: Measurement) -> list[TickRow]:
         conf = 1.0
         inked = [inks[("tick", o, j)].target for j, e in decided[o].items() if e.marked]
         for k, d in decided[o].items():
+            t = inks[("tick", o, k)]
             if d.marked and (
-                too_light(d.ink, measured, inks[("tick", o, k)].peak, peak, LIGHT)
-                or (
-                    greyer(inks[("tick", o, k)].peak, inks[("tick", o, k)].peak_luma, ratio)
-                    and too_light(luma[(o, k)], mark_l, inks[("tick", o, k)].peak_luma, peak_l, LIGHT)
-                )
+                too_light(d.ink, measured, t.peak, peak, LIGHT)
+                or (greyer(t.peak, t.peak_luma, ratio) and too_light(luma[(o, k)], mark_l, t.peak_luma, peak_l, LIGHT))
             ):
                 row.unsure[k] = f"{TOKEN[k]}: much lighter than the other ticks: a light tick, or one rubbed out?"
             elif d.marked or (
-                d.marked is None
-                and measured is not None
-                and not _beside(inks[("tick", o, k)].target, inked)
-                and _as_hard(inks[("tick", o, k)], peak, peak_l)
+                d.marked is None and measured is not None and not _beside(t.target, inked) and _as_hard(t, peak, peak_l)
             ):
                 row.ticked.append(k)
-            elif d.marked is None or (
-                peak is not None and inks[("tick", o, k)].peak >= STROKES_SEEN * peak
-            ):  # (a blank box crossed by strokes as dark as a third of the ticks': a thin dash or slash, not paper)
+            elif d.marked is None or dark_strokes(t.peak, peak, STROKES_SEEN):
+                # (a blank box crossed by strokes as dark as a third of the ticks': a thin dash or slash, not paper)
                 row.unsure[k] = f"{TOKEN[k]}: faint, ticked or not?"
             conf = min(conf, d.confidence)
         row.ticked.sort(key=TICK_KEYS.index)
