@@ -91,6 +91,13 @@ def write_rendered(done: Rendered, target: Path, overwrite: bool) -> tuple[list[
         files.append((manifest, (json.dumps(done.manifest, indent=1) + "\n").encode()))
     check_targets([path for path, _ in files], overwrite=overwrite)  # every file, before the first is written
     written = write_together(files)  # all of them or none
+    from generator.jobs.forms import keep_user_form
+
+    kept = keep_user_form(done)
+    if kept is not None:
+        done.notes.append(
+            f"kept this printing's form in {kept}: sheets printed now stay readable after the layout changes"
+        )
     return (written[:-1] if manifest is not None else written), manifest
 
 

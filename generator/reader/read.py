@@ -34,6 +34,7 @@ from generator.core.shipped import resolve_layout, shipped_layouts
 from generator.games.allin.grid import Coord, cell_name
 from generator.games.allin.layout import AllInLayout, load_layout
 from generator.games.allin.sheet import build_allin_sheet
+from generator.printing.forms import stored_digests
 from generator.printing.paper import Paper
 from generator.printing.readable import SHEET_FORMAT, SheetCode, code_box, geometry_hash
 from generator.printing.scene import Scene
@@ -232,6 +233,10 @@ def _read_photo(path: Path, layout: str | None, display: str, player: str | None
     lay = _layout_for(code, fit, user_layout, candidates, display, layout, where)
     scene = scene_for(lay, fit.paper)
     digest = geometry_hash(scene)
+    sheet_code = SheetCode.parse(code.text) if code.text else None
+    if sheet_code is not None and sheet_code.digest != digest:
+        scene = _earlier_form(lay, fit.paper, sheet_code.digest, display, digest)
+        digest = sheet_code.digest
     printed = {int(t.key) for t in scene.marks if t.kind == "marker"}
     if set(fit.found) - printed:  # a "marker" this sheet does not print: a false detection, fit again without it
         refit = fit_sheet({i: c for i, c in found.items() if i in printed})
@@ -241,15 +246,6 @@ def _read_photo(path: Path, layout: str | None, display: str, player: str | None
             blur_field = measure_blur(
                 src, sfit, corners={i: c * sfit.px_per_mm / fit.px_per_mm for i, c in found.items()}
             )
-    sheet_code = SheetCode.parse(code.text) if code.text else None
-    if sheet_code is not None and sheet_code.digest != digest:
-        raise PhotoError(
-            display,
-            f"this sheet was printed from another version of layout '{lay.id}' (its code says geometry "
-            f"{sheet_code.digest}, "
-            f"the layout now draws {digest}): print the sheet again, or read it with the sheetsmith and layout file "
-            "that printed it",
-        )
     key = (lay.id, lay.source, digest, fit.paper.id)
     # the grid fitted on its own print: right where the screen is folded up or the sheet curls
     scale = sfit.px_per_mm / fit.px_per_mm
@@ -380,6 +376,40 @@ def scene_for(layout: AllInLayout, paper: Paper) -> Scene:
     return hit[1]
 
 
+def _earlier_form(lay: AllInLayout, paper: Paper, digest: str, display: str, today: str) -> Scene:
+    """The stored form (:mod:`generator.printing.forms`) of a sheet printed from an earlier version of ``lay``, whose
+    code names geometry ``digest`` while ``lay`` now draws ``today``.
+
+    Raises:
+        PhotoError: no form of that geometry is stored (the message says where one is looked for), a stored form
+            cannot be read, or its spaces are not ``lay``'s.
+    """
+    from generator.printing.forms import FORMS_DIR, FormError, forms_beside, stored_form
+
+    beside = forms_beside(Path(lay.source)) if lay.source else None
+    folders = (beside, FORMS_DIR) if beside is not None else (FORMS_DIR,)
+    try:
+        scene = stored_form(lay.id, paper.id, digest, folders)
+    except FormError as exc:
+        raise PhotoError(display, f"this sheet's stored form cannot be used: {exc}") from None
+    if scene is None:
+        where = f" (looked in {display_path(beside)})" if beside is not None else ""
+        raise PhotoError(
+            display,
+            f"this sheet was printed from another version of layout '{lay.id}' (its code says geometry {digest}, "
+            f"the layout now draws {today}) and no form of that version is stored{where}: print the sheet again, "
+            "or draw it once with the layout file that printed it (sheetsmith render FILE) so that its form is kept",
+        )
+    spaces = {t.owner for t in scene.marks if t.kind == "value"}
+    if spaces != {cell_name(c) for c, cell in lay.grid.cells.items() if cell.kind != "golden"}:
+        raise PhotoError(
+            display,
+            f"this sheet was printed from an earlier version of layout '{lay.id}' whose card spaces were not "
+            "today's: read it with the layout file that printed it",
+        )
+    return scene
+
+
 def code_for(layout: AllInLayout, paper: Paper) -> str:
     """The sheet code text sheetsmith prints for ``layout`` on ``paper``."""
     return SheetCode(SHEET_FORMAT, layout.id, paper.id, geometry_hash(scene_for(layout, paper))).text()
@@ -416,6 +446,8 @@ class _Candidates:
                 if item.game == "allin":
                     lay = _shipped(item.path)
                     self._all.setdefault(code_for(lay, self.paper), lay)
+                    for digest in stored_digests(lay.id, self.paper.id):  # sheets printed by earlier versions
+                        self._all.setdefault(SheetCode(SHEET_FORMAT, lay.id, self.paper.id, digest).text(), lay)
         return self._all
 
     def others(self) -> dict[str, AllInLayout]:

@@ -838,6 +838,7 @@ def synth_photo(
     game=None,
     extra: dict | None = None,
     others: tuple = (),
+    printed: Scene | None = None,
 ) -> SynthPhoto:
     """A synthetic phone photo of ``sheet`` (a FilledSheet) printed on ``paper``.
 
@@ -848,13 +849,19 @@ def synth_photo(
         dpi: resolution of the page before it is photographed (300 for the benchmark; lower is faster).
         extra: additional marks (see :func:`draw_marks`).
         others: more sheets (FilledSheets on the same paper) lying beside it in the same photo.
+        printed: the blank sheet as it was printed (a stored form's scene); default: the layout as drawn today.
     """
     from tests.synth.camera import fold_line_y
 
     rng = random.Random(f"synth:{seed}")
     style = style or random_style(rng)
     params = params or realistic_params(rng)
-    scene, blank = blank_page(sheet.layout, paper, dpi)
+    if printed is None:
+        scene, blank = blank_page(sheet.layout, paper, dpi)
+    else:
+        from generator.printing.readable import geometry_hash
+
+        scene, blank = cached_page((sheet.layout.id, "form", geometry_hash(printed), paper.id), lambda: printed, dpi)
     if params.toner < 1.0 or params.streaks > 0:
         reprinted(blank, params.toner, params.streaks, np.random.default_rng(rng.getrandbits(32)))
     page = draw_marks(blank, scene, sheet, style, rng, dpi, game=game, extra=extra)

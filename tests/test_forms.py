@@ -1,0 +1,189 @@
+"""Stored form definitions: every released geometry of a sheet stays readable after the drawing changes.
+
+A form holds the blank sheet's print and every mark target's box (``generator.printing.forms``); the reader reads a
+photo against the form its sheet code names when today's drawing has another geometry.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.core.errors import InputError
+from generator.core.shipped import resolve_layout
+from generator.games.allin.bot import simulate_game
+from generator.games.allin.filled import FilledSheet
+from generator.games.allin.layout import load_layout
+from generator.games.allin.sheet import build_allin_sheet
+from generator.jobs.forms import shipped_sheets
+from generator.jobs.render import render_item
+from generator.jobs.targets import output_target, write_rendered
+from generator.printing.forms import (
+    FORMS_DIR,
+    FormError,
+    form_bytes,
+    form_name,
+    forms_beside,
+    load_form,
+    scene_data,
+    scene_of,
+    stored_digests,
+    stored_form,
+)
+from generator.printing.paper import paper
+from generator.printing.readable import geometry_hash
+from generator.printing.scene import Text
+from generator.reader import read_photo
+from tests.synth.sheet_photos import HandStyle, Pen, clean_params, synth_photo
+from tests.test_reader import assert_reads_truth
+
+REPO = Path(__file__).resolve().parents[1]
+
+RELEASED = {
+    # the shipped sheets' geometries as released before the card space was redrawn: (layout, paper) → hash
+    ("q-diamonds", "a4"): "82ABCF",
+    ("q-diamonds", "letter"): "2219DC",
+    ("10-hearts", "a4"): "D84428",
+    ("10-hearts", "letter"): "AC7A81",
+    ("7-diamonds", "a4"): "369A28",
+    ("7-diamonds", "letter"): "55324C",
+    ("a-hearts", "a4"): "07050B",
+    ("a-hearts", "letter"): "3BF6C2",
+    ("j-clubs", "a4"): "CAE558",
+    ("j-clubs", "letter"): "2BE30A",
+    ("k-spades", "a4"): "8BDF1C",
+    ("k-spades", "letter"): "ED7489",
+}
+
+
+def test_a_form_keeps_every_mark_target_exactly_and_the_print_to_a_micrometre():
+    scene = build_allin_sheet(load_layout(resolve_layout("k-spades")), paper("letter"))
+    back = scene_of(json.loads(gzip.decompress(form_bytes(scene))))
+    assert (back.width, back.height, back.title) == (scene.width, scene.height, scene.title)
+    assert back.marks == scene.marks
+    assert geometry_hash(back) == geometry_hash(scene)
+    assert len(back.items) == len(scene.items)
+    for a, b in zip(scene.items, back.items):
+        assert type(a) is type(b)
+        if isinstance(a, Text):
+            assert (a.text, a.weight, a.anchor, a.color) == (b.text, b.weight, b.anchor, b.color)
+            assert (b.x, b.y, b.size) == pytest.approx((a.x, a.y, a.size), abs=0.00051)
+        else:
+            assert b.paint.stroke == a.paint.stroke and b.paint.fill == a.paint.fill
+    assert form_bytes(scene) == form_bytes(scene)  # no time stamp: the same scene, the same file
+
+
+@pytest.mark.parametrize(("layout_id", "paper_id"), sorted(RELEASED))
+def test_every_released_geometry_of_the_shipped_sheets_is_kept(layout_id, paper_id):
+    digest = RELEASED[(layout_id, paper_id)]
+    assert digest in stored_digests(layout_id, paper_id)
+    scene = stored_form(layout_id, paper_id, digest)
+    assert scene is not None and geometry_hash(scene) == digest
+    spaces = {t.owner for t in scene.marks if t.kind == "value"}
+    lay = load_layout(resolve_layout(layout_id))
+    assert spaces == {f"{'abcdefgh'[c]}{r + 1}" for (c, r), cell in lay.grid.cells.items() if cell.kind != "golden"}
+
+
+def test_todays_drawing_of_every_shipped_sheet_is_stored():
+    """A drawing change without its forms fails here: run ``python -m generator.jobs.forms`` and commit them."""
+    drawn = list(shipped_sheets())
+    assert len(drawn) == len(RELEASED)  # six sheets, two papers
+    for lay, sheet_paper, scene in drawn:
+        stored = stored_form(lay.id, sheet_paper.id, geometry_hash(scene))
+        assert stored is not None, (lay.id, sheet_paper.id)
+        assert stored.marks == scene.marks
+
+
+def test_a_damaged_or_newer_form_is_refused_naming_its_file(tmp_path):
+    scene = build_allin_sheet(load_layout(resolve_layout("q-diamonds")), paper("a4"))
+    digest = geometry_hash(scene)
+    broken = tmp_path / form_name("q-diamonds", "a4", digest)
+    broken.write_bytes(b"\x1f\x8b not gzip")
+    with pytest.raises(FormError, match=f"{broken.name}: not a readable form"):
+        stored_form("q-diamonds", "a4", digest, (tmp_path,))
+    newer = scene_data(scene) | {"form": 99}
+    broken.write_bytes(gzip.compress(json.dumps(newer).encode()))
+    with pytest.raises(FormError, match="form version 99; this sheetsmith reads version 1"):
+        load_form(broken)
+    moved = scene_data(scene)
+    moved["marks"][0][3] += 1.0  # a box moved by 1 mm: the file's name no longer tells its geometry
+    broken.write_bytes(gzip.compress(json.dumps(moved).encode()))
+    with pytest.raises(FormError, match=f"hash to [0-9A-F]{{6}}, not {digest}"):
+        stored_form("q-diamonds", "a4", digest, (tmp_path,))
+    assert stored_form("q-diamonds", "a4", "000000", (tmp_path,)) is None
+
+
+def _render(source: Path, paper_id: str = "a4"):
+    done = render_item(source, fmt="svg", paper=paper_id)
+    target, overwrite = output_target(done, force=True)
+    write_rendered(done, target, overwrite)
+    return done
+
+
+def test_drawing_a_users_layout_keeps_its_form_beside_it_and_never_replaces_one(tmp_path):
+    source = tmp_path / "mine.yaml"
+    source.write_text((REPO / "layouts/allin/q-diamonds.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    done = _render(source)
+    scene = build_allin_sheet(load_layout(source), paper("a4"))
+    kept = forms_beside(source) / form_name("q-diamonds", "a4", geometry_hash(scene))
+    assert kept.parent == tmp_path / "mine.forms"
+    assert load_form(kept).marks == scene.marks
+    assert any(str(kept) in note for note in done.notes)
+    kept.write_bytes(b"the user's own bytes")  # an existing form is never replaced, even a damaged one
+    again = _render(source)
+    assert kept.read_bytes() == b"the user's own bytes"
+    assert not any("kept this printing's form" in note for note in again.notes)
+    _render(source, "letter")
+    assert sorted(p.name.split("-")[2] for p in kept.parent.iterdir()) == ["a4", "letter"]
+
+
+def test_drawing_a_shipped_layout_writes_no_form_beside_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _render(Path(resolve_layout("j-clubs")))
+    assert not forms_beside(Path(resolve_layout("j-clubs"))).exists()
+
+
+# --- photos of sheets printed before a change --------------------------------------------------------------------
+
+BLUE = HandStyle(Pen("blue", (0.12, 0.25, 0.65), 0.4), box_mark="tick", bubble="full")
+
+
+def _photo(tmp_path: Path, name: str, sheet: FilledSheet, printed, seed: int) -> Path:
+    p = clean_params(frame=(2000, 1500), coverage=0.9, tilt=3.0, rotation=0.0, defocus=0.3, bend=0.0)
+    photo = synth_photo(sheet, paper("a4"), seed, params=p, style=BLUE, dpi=150, printed=printed)
+    path = tmp_path / name
+    path.write_bytes(photo.jpeg)
+    return path
+
+
+@pytest.mark.slow
+def test_a_sheet_printed_before_its_layout_was_edited_reads_on_the_form_kept_beside_it(tmp_path):
+    source = tmp_path / "mine.yaml"
+    text = (REPO / "layouts/allin/q-diamonds.yaml").read_text(encoding="utf-8").replace("id: q-diamonds", "id: mine")
+    source.write_text(text, encoding="utf-8")
+    _render(source)  # printed: its form is kept
+    before = load_layout(source)
+    printed = build_allin_sheet(before, paper("a4"))
+    source.write_text(text + "style: {card_width: 23.0, gap_x: 12.0}\n", encoding="utf-8")  # then edited
+    now = build_allin_sheet(load_layout(source), paper("a4"))
+    assert geometry_hash(now) != geometry_hash(printed)
+    sheet = simulate_game(before, ["Ann", "Bob"], 4).result.sheets[0]
+    path = _photo(tmp_path, "ann.jpg", sheet, printed, 4)
+    assert_reads_truth(read_photo(path, layout=str(source)), sheet)
+    for kept in forms_beside(source).iterdir():
+        kept.unlink()
+    with pytest.raises(InputError, match=r"another version of layout 'mine' .* no form of that version"):
+        read_photo(path, layout=str(source))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("layout_id", "seed"), [("q-diamonds", 21), ("10-hearts", 22)])
+def test_a_photo_of_a_released_shipped_sheet_reads_on_its_stored_form(tmp_path, layout_id, seed):
+    printed = stored_form(layout_id, "a4", RELEASED[(layout_id, "a4")], (FORMS_DIR,))
+    lay = load_layout(resolve_layout(layout_id))
+    sheet = simulate_game(lay, ["Ann", "Bob"], seed).result.sheets[0]
+    path = _photo(tmp_path, "ann.jpg", sheet, printed, seed)
+    assert_reads_truth(read_photo(path), sheet)
