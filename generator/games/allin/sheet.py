@@ -52,6 +52,7 @@ from generator.printing.readable import (
     squares_ops,
 )
 from generator.printing.scene import (
+    PT,
     Circle,
     Line,
     MarkTarget,
@@ -65,6 +66,9 @@ from generator.printing.scene import (
     star_points,
     text_width,
 )
+
+MIN_TYPE = 5.5
+"""The smallest type printed on a sheet, in points: what a player reads at arm's length in a dim room."""
 
 AID_HANDS = (
     # (category key, points, example in card codes with suit symbols)
@@ -134,7 +138,9 @@ def build_allin_sheet(layout: AllInLayout, paper: Paper, lang: str = "en") -> Sc
     code_x, code_y, _ = code_box(paper)
     chip_x0 = max(m, MARKER_INSET + MARKER_SIZE + 3.0)
     _chip_track(scene, layout, chip_x0, code_x - 3.0, band_top)
-    scene.add(Text(W - m, H - m + 4.2, f"sheetsmith · {layout.id} · {paper.label}", 5.0, color=st.soft, anchor="end"))
+    scene.add(
+        Text(W - m, H - m + 4.2, f"sheetsmith · {layout.id} · {paper.label}", MIN_TYPE, color=st.soft, anchor="end")
+    )
     scene.keep_text_inside(m, W - m)
     _machine_marks(scene, layout, paper)
     return scene
@@ -226,7 +232,7 @@ def _scoring_aid(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
     scene.add(Text(W - m - 3.0, y + 4.4, s.stronger, strong_size, color=st.soft, anchor="end"))
 
     n = len(AID_HANDS)
-    gap = 1.6
+    gap = 1.2
     first_w = 9.0  # slot 1: the comparison symbol
     bw = (W - 2 * m - 6.0 - first_w - gap * n) / n
     by, bh = y + 6.3, 14.6
@@ -234,15 +240,20 @@ def _scoring_aid(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
     scene.add(Rect(x, by, first_w, bh, Paint(st.ink, "#ffffff", 0.25), r=1.2))
     _aid_comparison(scene, x + first_w / 2, by + bh / 2 - 1.3, st)
     _aid_number(scene, x, by, bh, 1, st)
+    note_left = 2 * AID_NUMBER_R + 1.0  # a slot's note is centred right of its number
+    # every hand name at one size, every note at one size: the largest at which all seven fit
+    name_size = min(
+        fit_size(getattr(s, key), 6.6, bw - text_width(str(points), AID_POINTS_PT, "bold") - 3.0, "bold", MIN_TYPE)
+        for key, points, _ in AID_HANDS
+    )
+    note_size = min(
+        fit_size(getattr(s, f"{key}_note"), 5.8, bw - note_left - 0.6, "regular", MIN_TYPE) for key, _, _ in AID_HANDS
+    )
     for k, (key, points, example) in enumerate(AID_HANDS):
         bx = x + first_w + gap + k * (bw + gap)
         scene.add(Rect(bx, by, bw, bh, Paint(st.ink, "#ffffff", 0.25), r=1.2))
-        name = getattr(s, key)
-        pts = str(points)
-        pts_w = text_width(pts, 11.0, "bold")
-        size = fit_size(name, 6.6, bw - pts_w - 3.5, "bold")
-        scene.add(Text(bx + 1.4, by + 4.0, name, size, "bold", color=st.ink))
-        scene.add(Text(bx + bw - 1.3, by + 4.9, pts, 11.0, "bold", color=st.accent, anchor="end"))
+        scene.add(Text(bx + 1.3, by + 4.0, getattr(s, key), name_size, "bold", color=st.ink))
+        scene.add(Text(bx + bw - 1.1, by + 4.3, str(points), AID_POINTS_PT, "bold", color=st.accent, anchor="end"))
         ex_size = 6.4
         while rich_width(example, ex_size, "bold") > bw - 2.4 and ex_size > 4.0:
             ex_size -= 0.2
@@ -259,25 +270,20 @@ def _scoring_aid(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
             black=st.black,
         )
         _aid_number(scene, bx, by, bh, k + 2, st)
-        note = getattr(s, f"{key}_note")
-        left = bx + 2 * AID_NUMBER_R + 1.0  # the note is centred right of the number
+        left = bx + note_left
         scene.add(
-            Text(
-                (left + bx + bw) / 2,
-                by + 13.1,
-                note,
-                fit_size(note, 5.2, bx + bw - left - 0.8),
-                color=st.soft,
-                anchor="middle",
-            )
+            Text((left + bx + bw) / 2, by + 13.1, getattr(s, f"{key}_note"), note_size, color=st.soft, anchor="middle")
         )
     rule = s.aid_rule
     scene.add(Text(m + 3.0, y + height - 1.9, rule, fit_size(rule, 5.6, W - 2 * m - 6.0), color=st.ink))
     return y + height
 
 
-AID_NUMBER_R = 1.75
+AID_NUMBER_R = 1.5
 """Radius (mm) of the numbered disc in the bottom-left corner of each slot of the scoring aid."""
+
+AID_POINTS_PT = 8.5
+"""Size (points) of a hand's points in its slot of the scoring aid."""
 
 
 def _aid_number(scene: Scene, bx: float, by: float, bh: float, number: int, st) -> None:
@@ -285,7 +291,7 @@ def _aid_number(scene: Scene, bx: float, by: float, bh: float, number: int, st) 
     r = AID_NUMBER_R
     cx, cy = bx + r + 0.6, by + bh - r - 0.6
     scene.add(Circle(cx, cy, r, Paint(None, st.ink)))  # ink, not the red of the points
-    scene.add(Text(cx, cy + 0.85, str(number), 6.0, "bold", anchor="middle", color="#ffffff"))
+    scene.add(Text(cx, cy + 0.75, str(number), MIN_TYPE, "bold", anchor="middle", color="#ffffff"))
 
 
 def _aid_comparison(scene: Scene, cx: float, cy: float, st) -> None:
@@ -298,7 +304,7 @@ def _aid_comparison(scene: Scene, cx: float, cy: float, st) -> None:
 def _score_table(scene: Scene, layout: AllInLayout, W: float, m: float, y: float) -> float:
     st, s = layout.style, layout.strings
     hands = list(layout.hands.values())
-    label_w, chips_w, total_w = 19.0, 17.0, 19.0
+    label_w, chips_w, total_w = 20.5, 17.0, 19.0
     n = len(hands)
     col_w = min(15.0, (W - 2 * m - label_w - chips_w - total_w - 4.0) / max(n, 1))
     head_h, pts_h, bonus_h = 5.0, 8.5, 6.5
@@ -310,7 +316,7 @@ def _score_table(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
         (s.best_hand, y + head_h + pts_h + 3.0),
     ):
         scene.add(Text(x, base, text, fit_size(text, 6.5, label_w - 1.0, "bold"), "bold", color=st.ink))
-    help_size = fit_size(s.best_hand_help, 4.6, label_w - 0.5)
+    help_size = fit_size(s.best_hand_help, MIN_TYPE, label_w - 0.5)
     scene.add(Text(x, y + head_h + pts_h + 5.6, s.best_hand_help, help_size, color=st.soft))
     x += label_w
     for k, hand in enumerate(hands):
@@ -350,7 +356,7 @@ def _score_table(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
         scene.marks.append(
             MarkTarget("total" if strong else "chips_left", "sheet", "", bx, y + head_h, bw, pts_h + bonus_h)
         )
-    help_size = fit_size(s.total_help, 4.6, total_w + chips_w + 2.0)
+    help_size = fit_size(s.total_help, MIN_TYPE, total_w + chips_w + 2.0)
     help_base = y + head_h + pts_h + bonus_h + 2.6
     if text_width(s.total_help, help_size) <= total_w:  # centred under the total, else ending with it
         scene.add(Text(x_total + total_w / 2, help_base, s.total_help, help_size, color=st.soft, anchor="middle"))
@@ -522,18 +528,26 @@ def _golden_card(scene: Scene, layout: AllInLayout, f: GridFrame, coord: Coord) 
     flipped = suit_path(card.suit, 0, 0, 2.8 * k, color)
     scene.add(Path_(transform_ops(flipped.ops, x + w - 3.6 * k, y + h - 9.0 * k, -1.0), flipped.paint))
     scene.add(suit_path(card.suit, x + w / 2, y + h / 2 - 1.2 * k, 10.5 * k, color))
-    caption = s.golden
-    scene.add(
-        Text(
-            x + w / 2,
-            y + h / 2 + 8.6 * k,
-            caption,
-            fit_size(caption, 4.2 * k, w - 12 * k, "bold"),
-            "bold",
-            anchor="middle",
-            color=st.golden_edge,
-        )
-    )
+    _golden_caption(scene, s.golden, x + w / 2, y + h / 2 + 8.6 * k, w - 11.0 * k - 0.6, st.golden_edge)
+
+
+def _golden_caption(scene: Scene, caption: str, cx: float, base: float, room: float, color: str) -> None:
+    """The Golden Card's caption centred at ``cx`` from baseline ``base`` (mm), in at most ``room`` mm between the
+    corner indices: on one line at :data:`MIN_TYPE` points or more, else on two lines split at a space, else left
+    out (the gold space and its index say what it is)."""
+    size = fit_size(caption, 4.2 * 1.4, room, "bold", MIN_TYPE)
+    if text_width(caption, size, "bold") <= room + 1e-6:
+        scene.add(Text(cx, base, caption, size, "bold", anchor="middle", color=color))
+        return
+    words = caption.split()
+    splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    fitting = [p for p in splits if max(text_width(t, MIN_TYPE, "bold") for t in p) <= room + 1e-6]
+    if not fitting:
+        return
+    first, second = min(fitting, key=lambda p: max(text_width(t, MIN_TYPE, "bold") for t in p))
+    lead = MIN_TYPE * 1.15 * PT
+    scene.add(Text(cx, base - lead / 2, first, MIN_TYPE, "bold", anchor="middle", color=color))
+    scene.add(Text(cx, base + lead / 2, second, MIN_TYPE, "bold", anchor="middle", color=color))
 
 
 def _hand_badge(scene: Scene, layout: AllInLayout, f: GridFrame, hand: Hand) -> None:
@@ -564,7 +578,10 @@ def _hand_badge(scene: Scene, layout: AllInLayout, f: GridFrame, hand: Hand) -> 
     bx, by, bw, bh = _reward_icon(scene, rx, ry, figures, k, st)
     scene.marks.append(MarkTarget("reward", hand.letter, hand.reward, bx, by, bw, bh))
     scene.add(Path_(polygon_ops(star_points(sx, sy, 3.7 * k, 1.8 * k)), Paint(st.golden_edge, st.golden_fill, 0.3 * k)))
-    scene.add(Text(sx, sy + 1.15 * k, str(hand.bonus), 6.4 * k, "bold", anchor="middle", color=st.ink))
+    number = max(MIN_TYPE, 6.4 * k)
+    scene.add(
+        Text(sx, sy + 1.15 * k * number / (6.4 * k), str(hand.bonus), number, "bold", anchor="middle", color=st.ink)
+    )
     scene.add(Circle(ox, oy, r_circle, Paint(st.ink, "#ffffff", 0.3 * k)))
     scene.marks.append(
         MarkTarget("bonus_star", hand.letter, str(hand.bonus), ox - r_circle, oy - r_circle, 2 * r_circle, 2 * r_circle)
