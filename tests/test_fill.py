@@ -53,7 +53,7 @@ def test_filled_sheet_shows_every_mark():
     crossed = set()
     for line in (i for i in added if isinstance(i, Line)):
         for m in scene.marks:
-            if m.kind == "bonus" and inside((line.x1 + line.x2) / 2, (line.y1 + line.y2) / 2, m):
+            if m.kind == "bonus_star" and inside((line.x1 + line.x2) / 2, (line.y1 + line.y2) / 2, m):
                 crossed.add(m.owner)
     assert crossed == {"C", "E", "H", "J"}
     # the totals: chips left 4, total 44; the player's name

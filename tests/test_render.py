@@ -126,7 +126,8 @@ def test_every_space_has_rank_ticks_suits_and_room_to_write(item):
         assert len([m for m in by_kind["value"] if m.owner == name]) == 1
     assert {m.owner for m in by_kind["rank"]} == spaces  # none on the Golden Card
     assert sorted(m.owner for m in by_kind["reward"]) == sorted(lay.hands)
-    assert sorted(m.owner for m in by_kind["bonus"]) == sorted(lay.hands)
+    assert sorted(m.owner for m in by_kind["bonus_star"]) == sorted(lay.hands)
+    assert "bonus" not in by_kind  # one Best Scoring Hand circle per hand: by its star, not in the score table
     assert len(by_kind["chip_earned"]) == len(by_kind["chip_spent"]) == lay.chips
 
 
@@ -244,7 +245,9 @@ def test_a_best_hand_circle_under_every_bonus_star(item, paper_id):
     rewards = {m.owner: m for m in scene.marks if m.kind == "reward"}
     circles = {m.owner: m for m in scene.marks if m.kind == "bonus_star"}
     assert sorted(circles) == sorted(lay.hands)
-    assert len([m for m in scene.marks if m.kind == "bonus"]) == len(lay.hands)  # the score table keeps its row
+    assert not [m for m in scene.marks if m.kind == "bonus"]  # the only circle per hand: none in the score table
+    worth = [t.text for t in scene.items if isinstance(t, Text) and t.text.startswith("+") and t.size > 6]
+    assert sorted(worth) == sorted(f"+{h.bonus}" for h in lay.hands.values())  # the score table says what each is worth
     for letter, hand in lay.hands.items():
         c, r = circles[letter], rewards[letter]
         assert c.key == str(hand.bonus)

@@ -117,8 +117,8 @@ class MarkTarget:
 
     Attributes:
         kind: ``"rank"``, ``"suit"``, ``"value"``, ``"chip_earned"``, ``"chip_spent"``,
-            ``"reward"``, ``"bonus"`` (the Best Scoring Hand circle of the score table) or
-            ``"bonus_star"`` (the same circle under the hand's bonus star on the grid).
+            ``"reward"`` or ``"bonus_star"`` (the Best Scoring Hand circle by the hand's bonus star on the
+            grid, the one circle a player crosses for the bonus).
         owner: what it belongs to: a cell name (``"c3"``), a hand letter, or a chip index.
         key: which choice it is (``"Q"``, ``"D"``, ``"1"``, …).
         x, y, w, h: the box in mm (top-left corner and size).

@@ -563,7 +563,7 @@ def draw_marks(
             box = marks[("points", letter, "")]
             ink.text(box.x + box.w * 0.25, box.y + box.h * 0.8, str(hand.points), box.h * 0.6)
             if hand.bonus:
-                circle = next(m for m in scene.marks if m.kind == "bonus" and m.owner == letter)
+                circle = next(m for m in scene.marks if m.kind in ("bonus", "bonus_star") and m.owner == letter)
                 ink.strokes(_cross_lines(circle, rng, 1.0))
         for kind, value in (("chips_left", score.chips_left), ("total", score.total)):
             box = marks[(kind, "sheet", "")]

@@ -5,13 +5,14 @@ and where it is drawn here:
 
 * upper, foldable part ("Fold the sheet … creating a screen"): title and
   sheet name, the player's name, the scoring aid from weakest to strongest
-  with points, a score box per hand letter, the Best Scoring Hand bonus with
-  a circle to cross, chips left and total; a fold line with a mark on each
+  with points, a score box per hand letter with what its Best Scoring Hand
+  is worth, chips left and total; a fold line with a mark on each
   side of the page;
 * the grid: card spaces joined by link lines, the starting dot in the
   bottom-left corner of starting spaces, each hand's letter, reward icon (one
   or two player figures, crossed when someone else completed the hand first)
-  and bonus, and the Golden Card printed as a card;
+  and bonus star with the one circle a player crosses for that hand's Best
+  Scoring Hand, and the Golden Card printed as a card;
 * in every card space: room for the value, the four suits to circle and a
   row of rank boxes to tick (for machine reading);
 * the chip track: circles filled when chips are earned, a box under each
@@ -325,14 +326,9 @@ def _score_table(scene: Scene, layout: AllInLayout, W: float, m: float, y: float
         scene.add(Text(mid, y + head_h - 1.2, hand.letter, 8.0, "bold", color=st.accent, anchor="middle"))
         scene.add(Rect(cx + 0.6, y + head_h, col_w - 1.2, pts_h, Paint(st.ink, "#ffffff", 0.3), r=0.8))
         scene.marks.append(MarkTarget("points", hand.letter, "", cx + 0.6, y + head_h, col_w - 1.2, pts_h))
-        # bonus value and the circle to cross
+        # what the hand's Best Scoring Hand is worth; the circle to cross is the one by its star on the grid
         by = y + head_h + pts_h + bonus_h / 2 + 0.4
-        label = f"+{hand.bonus}"
-        scene.add(Text(mid - 0.6, by + 1.0, label, 6.3, "bold", color=st.soft, anchor="end"))
-        r = 1.7
-        ccx = mid + 0.6 + r
-        scene.add(Circle(ccx, by, r, Paint(st.ink, "#ffffff", 0.3)))
-        scene.marks.append(MarkTarget("bonus", hand.letter, str(hand.bonus), ccx - r, by - r, 2 * r, 2 * r))
+        scene.add(Text(mid, by + 1.0, f"+{hand.bonus}", 6.3, "bold", color=st.soft, anchor="middle"))
     # separators between columns
     for k in range(1, n):
         sx = x + k * col_w
@@ -452,7 +448,7 @@ def _fit_grid(layout: AllInLayout, W: float, m: float, top: float, bottom: float
 def _grid(scene: Scene, layout: AllInLayout, f: GridFrame) -> None:
     st = layout.style
     g = layout.grid
-    link = Paint(st.ink, width=0.9 * f.scale)
+    link = Paint(st.soft, width=0.5 * f.scale)  # lighter than the spaces' outlines: the spaces come first
     for pair in sorted(g.links, key=lambda p: sorted(p)):
         a, b = sorted(pair)
         ax, ay, aw, ah = f.cell_box(a)
@@ -737,8 +733,8 @@ def fill_allin_sheet(scene: Scene, sheet, game=None) -> Scene:
     for letter, hand in score.hands.items():
         box = marks[("points", letter, "")]
         scene.add(Text(box.x + box.w / 2, box.y + box.h * 0.78, str(hand.points), 11, "italic", "middle", PENCIL))
-        if hand.bonus:  # the circle in the score table and the one under the star on the grid
-            for circle in (m for m in scene.marks if m.kind in ("bonus", "bonus_star") and m.owner == letter):
+        if hand.bonus:  # the circle by the hand's star on the grid
+            for circle in (m for m in scene.marks if m.kind == "bonus_star" and m.owner == letter):
                 _cross(scene, circle, pencil)
     for kind, value in (("chips_left", score.chips_left), ("total", score.total)):
         box = marks[(kind, "sheet", "")]
