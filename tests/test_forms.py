@@ -187,3 +187,50 @@ def test_a_photo_of_a_released_shipped_sheet_reads_on_its_stored_form(tmp_path, 
     sheet = simulate_game(lay, ["Ann", "Bob"], seed).result.sheets[0]
     path = _photo(tmp_path, "ann.jpg", sheet, printed, seed)
     assert_reads_truth(read_photo(path), sheet)
+
+
+def test_a_hostile_form_is_refused_before_it_costs_memory_or_time(tmp_path):
+    import generator.printing.forms as forms
+
+    scene = build_allin_sheet(load_layout(resolve_layout("q-diamonds")), paper("a4"))
+    digest = geometry_hash(scene)
+    path = tmp_path / form_name("q-diamonds", "a4", digest)
+    path.write_bytes(gzip.compress(b" " * (forms.MAX_FORM_BYTES + 10)))  # a small file that unpacks large
+    with pytest.raises(FormError, match="unpacks to more than 4 MB"):
+        load_form(path)
+    path.write_bytes(gzip.compress(b"[" * 100_000))  # nested past the parser's depth
+    with pytest.raises(FormError, match="not a readable form"):
+        load_form(path)
+    many = scene_data(scene)
+    many["items"] += [["line", 0, 0, 1, 1, ["#000000", None, 0.1, None]]] * forms.MAX_FORM_ITEMS
+    path.write_bytes(gzip.compress(json.dumps(many).encode()))
+    with pytest.raises(FormError, match="more than 20000 primitives"):
+        load_form(path)
+    wide = scene_data(scene) | {"width": 2000.0}  # the marks still hash right: only the page is wrong
+    path.write_bytes(gzip.compress(json.dumps(wide).encode()))
+    with pytest.raises(FormError, match="its page is 2000 × 297 mm, not A4"):
+        stored_form("q-diamonds", "a4", digest, (tmp_path,))
+
+
+def test_a_form_that_cannot_be_kept_leaves_the_printout_written_and_says_so(tmp_path):
+    source = tmp_path / "mine.yaml"
+    source.write_text((REPO / "layouts/allin/q-diamonds.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    forms_beside(source).write_text("a file where the forms folder would go", encoding="utf-8")
+    done = _render(source)
+    assert (tmp_path / "mine-a4.svg").is_file()
+    assert any("could not keep this printing's form" in note for note in done.notes)
+
+
+@pytest.mark.slow
+def test_a_layout_named_by_its_file_in_capitals_reads_back(tmp_path):
+    """A layout without ``id:`` takes its file's name (``Mine``); its sheet code holds it in capitals."""
+    source = tmp_path / "Mine.yaml"
+    text = (REPO / "layouts/allin/q-diamonds.yaml").read_text(encoding="utf-8")
+    source.write_text("\n".join(line for line in text.splitlines() if not line.startswith("id:")), encoding="utf-8")
+    ann = (REPO / "docs/examples/ann.yaml").read_text(encoding="utf-8")
+    ann = ann.replace("layout: q-diamonds", "layout: Mine.yaml")
+    (tmp_path / "ann.yaml").write_text(ann, encoding="utf-8")
+    done = render_item(source, fmt="png", dpi=200, fill=tmp_path / "ann.yaml")
+    (tmp_path / "ann.png").write_bytes(done.data)
+    reading = read_photo(tmp_path / "ann.png", layout=str(source))
+    assert reading.uncertain == [] and reading.layout.id == "Mine"

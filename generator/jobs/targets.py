@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from generator.core.errors import SheetsmithError
+from generator.core.errors import OutputError, SheetsmithError
 from generator.jobs.render import Rendered, output_stem
 
 
@@ -93,7 +93,13 @@ def write_rendered(done: Rendered, target: Path, overwrite: bool) -> tuple[list[
     written = write_together(files)  # all of them or none
     from generator.jobs.forms import keep_user_form
 
-    kept = keep_user_form(done)
+    try:
+        kept = keep_user_form(done)
+    except OutputError as exc:
+        kept = None
+        done.notes.append(
+            f"could not keep this printing's form ({exc}): photos of it will not read once the layout changes"
+        )
     if kept is not None:
         done.notes.append(
             f"kept this printing's form in {kept}: sheets printed now stay readable after the layout changes"

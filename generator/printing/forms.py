@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from dataclasses import astuple
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,12 @@ FORMS_DIR = Path(__file__).resolve().parent / "forms"
 
 FORM_VERSION = 1
 """Version of the form file's own layout (``"form"`` in the file)."""
+
+MAX_FORM_BYTES = 4_000_000
+"""The most a form file may hold unpacked (a shipped form is about 250 KB): a larger one is refused unread."""
+
+MAX_FORM_ITEMS = 20_000
+"""The most primitives (and path operations, counted apart) a form may hold (a shipped sheet has about 1,200)."""
 
 
 class FormError(SheetsmithError):
@@ -127,6 +134,11 @@ def scene_of(data: dict[str, Any]) -> Scene:
     try:
         if data.get("form") != FORM_VERSION:
             raise FormError(f"form version {data.get('form')!r}; this sheetsmith reads version {FORM_VERSION}")
+        if len(data["items"]) > MAX_FORM_ITEMS or len(data["marks"]) > MAX_FORM_ITEMS:
+            raise FormError(f"more than {MAX_FORM_ITEMS} primitives or marks: not a sheet's form")
+        ops = sum(len(v[1]) for v in data["items"] if isinstance(v, list) and v and v[0] == "path")
+        if ops > 10 * MAX_FORM_ITEMS:
+            raise FormError(f"more than {10 * MAX_FORM_ITEMS} path operations: not a sheet's form")
         scene = Scene(float(data["width"]), float(data["height"]), title=str(data.get("title", "")))
         scene.items = [_unitem(v) for v in data["items"]]
         scene.marks = [
@@ -150,14 +162,18 @@ def load_form(path: Path) -> Scene:
         FormError: the file cannot be read or is not a form (the message names it).
     """
     try:
-        data = json.loads(gzip.decompress(path.read_bytes()))
+        with gzip.open(path, "rb") as f:
+            raw = f.read(MAX_FORM_BYTES + 1)
+        if len(raw) > MAX_FORM_BYTES:
+            raise FormError(f"unpacks to more than {MAX_FORM_BYTES // 1_000_000} MB: not a sheet's form")
+        data = json.loads(raw)
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         return scene_of(data)
     except FormError as exc:
         raise FormError(f"{path}: {exc}") from None
-    except (OSError, EOFError, ValueError) as exc:
-        raise FormError(f"{path}: not a readable form ({exc})") from None
+    except (OSError, EOFError, ValueError, RecursionError) as exc:
+        raise FormError(f"{path}: not a readable form ({type(exc).__name__}: {exc})"[:300]) from None
 
 
 def stored_form(item_id: str, paper_id: str, digest: str, folders: tuple[Path, ...] = (FORMS_DIR,)) -> Scene | None:
@@ -165,8 +181,10 @@ def stored_form(item_id: str, paper_id: str, digest: str, folders: tuple[Path, .
     ``folders`` that holds one; ``None`` when none does.
 
     Raises:
-        FormError: a form file is found but cannot be read, or its marks do not hash to ``digest``.
+        FormError: a form file is found but cannot be read, its page is not ``paper_id`` (upright or turned), or
+            its marks do not hash to ``digest``.
     """
+    from generator.printing.paper import papers
     from generator.printing.readable import geometry_hash
 
     name = form_name(item_id, paper_id, digest)
@@ -174,6 +192,11 @@ def stored_form(item_id: str, paper_id: str, digest: str, folders: tuple[Path, .
         path = folder / name
         if path.is_file():
             scene = load_form(path)
+            sheet = papers().get(paper_id.lower())
+            if sheet is not None and sorted((round(scene.width, 1), round(scene.height, 1))) != sorted(
+                (round(sheet.width, 1), round(sheet.height, 1))
+            ):
+                raise FormError(f"{path}: its page is {scene.width:g} × {scene.height:g} mm, not {sheet.label}")
             if geometry_hash(scene) != digest.upper():
                 raise FormError(f"{path}: its mark targets hash to {geometry_hash(scene)}, not {digest.upper()}")
             return scene
@@ -212,6 +235,6 @@ def keep_form(scene: Scene, item_id: str, paper_id: str, digest: str, folder: Pa
     from generator.core.output import write_atomic
 
     target = folder / form_name(item_id, paper_id, digest)
-    if target.exists():
+    if os.path.lexists(target):  # whatever is there (a file, a link, even a broken one) is left alone
         return None
     return write_atomic(target, form_bytes(scene), overwrite=False)

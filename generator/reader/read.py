@@ -511,7 +511,7 @@ def _layout_for(
             "not sheetsmith's",
         )
     if user_layout is not None:
-        if sc.layout_id != user_layout.id:
+        if sc.layout_id != user_layout.id.lower():  # a code holds ids in upper case, parsed back in lower
             raise PhotoError(
                 display,
                 f"the photo shows a sheet of layout '{sc.layout_id}', not '{user_layout.id}' as --layout {layout_arg} "
