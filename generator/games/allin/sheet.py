@@ -527,23 +527,24 @@ def _golden_card(scene: Scene, layout: AllInLayout, f: GridFrame, coord: Coord) 
     _golden_caption(scene, s.golden, x + w / 2, y + h / 2 + 8.6 * k, w - 11.0 * k - 0.6, st.golden_edge)
 
 
-def _golden_caption(scene: Scene, caption: str, cx: float, base: float, room: float, color: str) -> None:
+def _golden_caption(scene: Scene, caption: str, cx: float, base: float, room: float, color: str) -> bool:
     """The Golden Card's caption centred at ``cx`` from baseline ``base`` (mm), in at most ``room`` mm between the
     corner indices: on one line at :data:`MIN_TYPE` points or more, else on two lines split at a space, else left
-    out (the gold space and its index say what it is)."""
+    out (the gold space and its index say what it is). Returns False when it was left out."""
     size = fit_size(caption, 4.2 * 1.4, room, "bold", MIN_TYPE)
     if text_width(caption, size, "bold") <= room + 1e-6:
         scene.add(Text(cx, base, caption, size, "bold", anchor="middle", color=color))
-        return
+        return True
     words = caption.split()
     splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
     fitting = [p for p in splits if max(text_width(t, MIN_TYPE, "bold") for t in p) <= room + 1e-6]
     if not fitting:
-        return
+        return False
     first, second = min(fitting, key=lambda p: max(text_width(t, MIN_TYPE, "bold") for t in p))
     lead = MIN_TYPE * 1.15 * PT
     scene.add(Text(cx, base - lead / 2, first, MIN_TYPE, "bold", anchor="middle", color=color))
     scene.add(Text(cx, base + lead / 2, second, MIN_TYPE, "bold", anchor="middle", color=color))
+    return True
 
 
 def _hand_badge(scene: Scene, layout: AllInLayout, f: GridFrame, hand: Hand) -> None:
