@@ -234,3 +234,24 @@ def test_a_layout_named_by_its_file_in_capitals_reads_back(tmp_path):
     (tmp_path / "ann.png").write_bytes(done.data)
     reading = read_photo(tmp_path / "ann.png", layout=str(source))
     assert reading.uncertain == [] and reading.layout.id == "Mine"
+
+
+def test_a_form_of_other_card_spaces_or_a_damaged_one_refuses_the_photo_naming_why(tmp_path):
+    from generator.reader.errors import PhotoError
+    from generator.reader.read import _earlier_form
+
+    source = tmp_path / "mine.yaml"
+    text = (REPO / "layouts/allin/q-diamonds.yaml").read_text(encoding="utf-8").replace("id: q-diamonds", "id: mine")
+    source.write_text(text, encoding="utf-8")
+    lay = load_layout(source)
+    today = geometry_hash(build_allin_sheet(lay, paper("a4")))
+    other = build_allin_sheet(load_layout(resolve_layout("10-hearts")), paper("a4"))  # a 6 × 6 grid, not Q♦'s
+    digest = geometry_hash(other)
+    folder = forms_beside(source)
+    folder.mkdir()
+    (folder / form_name("mine", "a4", digest)).write_bytes(form_bytes(other))
+    with pytest.raises(PhotoError, match="whose card spaces were not today's"):
+        _earlier_form(lay, paper("a4"), digest, "ann.jpg", today)
+    (folder / form_name("mine", "a4", digest)).write_bytes(b"not a form")
+    with pytest.raises(PhotoError, match="stored form cannot be used: .*mine-a4-.*not a readable form"):
+        _earlier_form(lay, paper("a4"), digest, "ann.jpg", today)

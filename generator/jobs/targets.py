@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Optional
 
 from generator.core.errors import OutputError, SheetsmithError
+from generator.jobs.forms import keep_user_form
 from generator.jobs.render import Rendered, output_stem
 
 
@@ -91,8 +92,6 @@ def write_rendered(done: Rendered, target: Path, overwrite: bool) -> tuple[list[
         files.append((manifest, (json.dumps(done.manifest, indent=1) + "\n").encode()))
     check_targets([path for path, _ in files], overwrite=overwrite)  # every file, before the first is written
     written = write_together(files)  # all of them or none
-    from generator.jobs.forms import keep_user_form
-
     try:
         kept = keep_user_form(done)
     except OutputError as exc:
